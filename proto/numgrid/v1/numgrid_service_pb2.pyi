@@ -1,0 +1,202 @@
+import datetime
+
+from google.protobuf import duration_pb2 as _duration_pb2
+from numgrid.v1 import puzzle_pb2 as _puzzle_pb2
+from google.protobuf.internal import containers as _containers
+from google.protobuf.internal import enum_type_wrapper as _enum_type_wrapper
+from google.protobuf import descriptor as _descriptor
+from google.protobuf import message as _message
+from collections.abc import Iterable as _Iterable, Mapping as _Mapping
+from typing import ClassVar as _ClassVar, Optional as _Optional, Union as _Union
+
+DESCRIPTOR: _descriptor.FileDescriptor
+
+class RunState(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    RUN_STATE_UNSPECIFIED: _ClassVar[RunState]
+    RUN_STATE_INCOMPLETE: _ClassVar[RunState]
+    RUN_STATE_DUPLICATE: _ClassVar[RunState]
+    RUN_STATE_OVER: _ClassVar[RunState]
+    RUN_STATE_WRONG: _ClassVar[RunState]
+    RUN_STATE_CORRECT: _ClassVar[RunState]
+
+class Direction(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    DIRECTION_UNSPECIFIED: _ClassVar[Direction]
+    DIRECTION_ACROSS: _ClassVar[Direction]
+    DIRECTION_DOWN: _ClassVar[Direction]
+
+class CellStatus(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    CELL_STATUS_UNSPECIFIED: _ClassVar[CellStatus]
+    CELL_STATUS_BLANK: _ClassVar[CellStatus]
+    CELL_STATUS_DUPLICATE: _ClassVar[CellStatus]
+    CELL_STATUS_RUN_INCOMPLETE: _ClassVar[CellStatus]
+    CELL_STATUS_RUN_WRONG: _ClassVar[CellStatus]
+    CELL_STATUS_RUN_CORRECT: _ClassVar[CellStatus]
+
+class HintKind(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    HINT_KIND_UNSPECIFIED: _ClassVar[HintKind]
+    HINT_KIND_MISTAKE: _ClassVar[HintKind]
+    HINT_KIND_REVEAL: _ClassVar[HintKind]
+    HINT_KIND_SOLVED: _ClassVar[HintKind]
+    HINT_KIND_NOT_UNIQUE: _ClassVar[HintKind]
+RUN_STATE_UNSPECIFIED: RunState
+RUN_STATE_INCOMPLETE: RunState
+RUN_STATE_DUPLICATE: RunState
+RUN_STATE_OVER: RunState
+RUN_STATE_WRONG: RunState
+RUN_STATE_CORRECT: RunState
+DIRECTION_UNSPECIFIED: Direction
+DIRECTION_ACROSS: Direction
+DIRECTION_DOWN: Direction
+CELL_STATUS_UNSPECIFIED: CellStatus
+CELL_STATUS_BLANK: CellStatus
+CELL_STATUS_DUPLICATE: CellStatus
+CELL_STATUS_RUN_INCOMPLETE: CellStatus
+CELL_STATUS_RUN_WRONG: CellStatus
+CELL_STATUS_RUN_CORRECT: CellStatus
+HINT_KIND_UNSPECIFIED: HintKind
+HINT_KIND_MISTAKE: HintKind
+HINT_KIND_REVEAL: HintKind
+HINT_KIND_SOLVED: HintKind
+HINT_KIND_NOT_UNIQUE: HintKind
+
+class SearchOptions(_message.Message):
+    __slots__ = ("engine", "time_limit", "hold_entries")
+    ENGINE_FIELD_NUMBER: _ClassVar[int]
+    TIME_LIMIT_FIELD_NUMBER: _ClassVar[int]
+    HOLD_ENTRIES_FIELD_NUMBER: _ClassVar[int]
+    engine: _puzzle_pb2.Engine
+    time_limit: _duration_pb2.Duration
+    hold_entries: bool
+    def __init__(self, engine: _Optional[_Union[_puzzle_pb2.Engine, str]] = ..., time_limit: _Optional[_Union[datetime.timedelta, _duration_pb2.Duration, _Mapping]] = ..., hold_entries: _Optional[bool] = ...) -> None: ...
+
+class ValidateRequest(_message.Message):
+    __slots__ = ("puzzle", "compare_with_solution", "options")
+    PUZZLE_FIELD_NUMBER: _ClassVar[int]
+    COMPARE_WITH_SOLUTION_FIELD_NUMBER: _ClassVar[int]
+    OPTIONS_FIELD_NUMBER: _ClassVar[int]
+    puzzle: _puzzle_pb2.PuzzleInput
+    compare_with_solution: bool
+    options: SearchOptions
+    def __init__(self, puzzle: _Optional[_Union[_puzzle_pb2.PuzzleInput, _Mapping]] = ..., compare_with_solution: _Optional[bool] = ..., options: _Optional[_Union[SearchOptions, _Mapping]] = ...) -> None: ...
+
+class RunReport(_message.Message):
+    __slots__ = ("direction", "clue_cell", "clue", "cells", "state", "total", "duplicates")
+    DIRECTION_FIELD_NUMBER: _ClassVar[int]
+    CLUE_CELL_FIELD_NUMBER: _ClassVar[int]
+    CLUE_FIELD_NUMBER: _ClassVar[int]
+    CELLS_FIELD_NUMBER: _ClassVar[int]
+    STATE_FIELD_NUMBER: _ClassVar[int]
+    TOTAL_FIELD_NUMBER: _ClassVar[int]
+    DUPLICATES_FIELD_NUMBER: _ClassVar[int]
+    direction: Direction
+    clue_cell: _puzzle_pb2.CellRef
+    clue: int
+    cells: _containers.RepeatedCompositeFieldContainer[_puzzle_pb2.CellRef]
+    state: RunState
+    total: int
+    duplicates: _containers.RepeatedCompositeFieldContainer[_puzzle_pb2.CellRef]
+    def __init__(self, direction: _Optional[_Union[Direction, str]] = ..., clue_cell: _Optional[_Union[_puzzle_pb2.CellRef, _Mapping]] = ..., clue: _Optional[int] = ..., cells: _Optional[_Iterable[_Union[_puzzle_pb2.CellRef, _Mapping]]] = ..., state: _Optional[_Union[RunState, str]] = ..., total: _Optional[int] = ..., duplicates: _Optional[_Iterable[_Union[_puzzle_pb2.CellRef, _Mapping]]] = ...) -> None: ...
+
+class CellReport(_message.Message):
+    __slots__ = ("cell", "status")
+    CELL_FIELD_NUMBER: _ClassVar[int]
+    STATUS_FIELD_NUMBER: _ClassVar[int]
+    cell: _puzzle_pb2.CellRef
+    status: CellStatus
+    def __init__(self, cell: _Optional[_Union[_puzzle_pb2.CellRef, _Mapping]] = ..., status: _Optional[_Union[CellStatus, str]] = ...) -> None: ...
+
+class ValidateResponse(_message.Message):
+    __slots__ = ("warnings", "board_findings", "runs", "cells", "solved", "verdict", "wrong_entries", "stats")
+    WARNINGS_FIELD_NUMBER: _ClassVar[int]
+    BOARD_FINDINGS_FIELD_NUMBER: _ClassVar[int]
+    RUNS_FIELD_NUMBER: _ClassVar[int]
+    CELLS_FIELD_NUMBER: _ClassVar[int]
+    SOLVED_FIELD_NUMBER: _ClassVar[int]
+    VERDICT_FIELD_NUMBER: _ClassVar[int]
+    WRONG_ENTRIES_FIELD_NUMBER: _ClassVar[int]
+    STATS_FIELD_NUMBER: _ClassVar[int]
+    warnings: _containers.RepeatedCompositeFieldContainer[_puzzle_pb2.Finding]
+    board_findings: _containers.RepeatedCompositeFieldContainer[_puzzle_pb2.Finding]
+    runs: _containers.RepeatedCompositeFieldContainer[RunReport]
+    cells: _containers.RepeatedCompositeFieldContainer[CellReport]
+    solved: bool
+    verdict: _puzzle_pb2.Verdict
+    wrong_entries: _containers.RepeatedCompositeFieldContainer[_puzzle_pb2.CellRef]
+    stats: _containers.RepeatedCompositeFieldContainer[_puzzle_pb2.EngineStats]
+    def __init__(self, warnings: _Optional[_Iterable[_Union[_puzzle_pb2.Finding, _Mapping]]] = ..., board_findings: _Optional[_Iterable[_Union[_puzzle_pb2.Finding, _Mapping]]] = ..., runs: _Optional[_Iterable[_Union[RunReport, _Mapping]]] = ..., cells: _Optional[_Iterable[_Union[CellReport, _Mapping]]] = ..., solved: _Optional[bool] = ..., verdict: _Optional[_Union[_puzzle_pb2.Verdict, str]] = ..., wrong_entries: _Optional[_Iterable[_Union[_puzzle_pb2.CellRef, _Mapping]]] = ..., stats: _Optional[_Iterable[_Union[_puzzle_pb2.EngineStats, _Mapping]]] = ...) -> None: ...
+
+class SolveRequest(_message.Message):
+    __slots__ = ("puzzle", "options")
+    PUZZLE_FIELD_NUMBER: _ClassVar[int]
+    OPTIONS_FIELD_NUMBER: _ClassVar[int]
+    puzzle: _puzzle_pb2.PuzzleInput
+    options: SearchOptions
+    def __init__(self, puzzle: _Optional[_Union[_puzzle_pb2.PuzzleInput, _Mapping]] = ..., options: _Optional[_Union[SearchOptions, _Mapping]] = ...) -> None: ...
+
+class SolveResponse(_message.Message):
+    __slots__ = ("verdict", "solution", "stats")
+    VERDICT_FIELD_NUMBER: _ClassVar[int]
+    SOLUTION_FIELD_NUMBER: _ClassVar[int]
+    STATS_FIELD_NUMBER: _ClassVar[int]
+    verdict: _puzzle_pb2.Verdict
+    solution: _puzzle_pb2.Grid
+    stats: _containers.RepeatedCompositeFieldContainer[_puzzle_pb2.EngineStats]
+    def __init__(self, verdict: _Optional[_Union[_puzzle_pb2.Verdict, str]] = ..., solution: _Optional[_Union[_puzzle_pb2.Grid, _Mapping]] = ..., stats: _Optional[_Iterable[_Union[_puzzle_pb2.EngineStats, _Mapping]]] = ...) -> None: ...
+
+class HintRequest(_message.Message):
+    __slots__ = ("puzzle", "options")
+    PUZZLE_FIELD_NUMBER: _ClassVar[int]
+    OPTIONS_FIELD_NUMBER: _ClassVar[int]
+    puzzle: _puzzle_pb2.PuzzleInput
+    options: SearchOptions
+    def __init__(self, puzzle: _Optional[_Union[_puzzle_pb2.PuzzleInput, _Mapping]] = ..., options: _Optional[_Union[SearchOptions, _Mapping]] = ...) -> None: ...
+
+class Placement(_message.Message):
+    __slots__ = ("cell", "digit")
+    CELL_FIELD_NUMBER: _ClassVar[int]
+    DIGIT_FIELD_NUMBER: _ClassVar[int]
+    cell: _puzzle_pb2.CellRef
+    digit: int
+    def __init__(self, cell: _Optional[_Union[_puzzle_pb2.CellRef, _Mapping]] = ..., digit: _Optional[int] = ...) -> None: ...
+
+class HintResponse(_message.Message):
+    __slots__ = ("kind", "cells", "placements", "explanation", "findings", "verdict", "stats")
+    KIND_FIELD_NUMBER: _ClassVar[int]
+    CELLS_FIELD_NUMBER: _ClassVar[int]
+    PLACEMENTS_FIELD_NUMBER: _ClassVar[int]
+    EXPLANATION_FIELD_NUMBER: _ClassVar[int]
+    FINDINGS_FIELD_NUMBER: _ClassVar[int]
+    VERDICT_FIELD_NUMBER: _ClassVar[int]
+    STATS_FIELD_NUMBER: _ClassVar[int]
+    kind: HintKind
+    cells: _containers.RepeatedCompositeFieldContainer[_puzzle_pb2.CellRef]
+    placements: _containers.RepeatedCompositeFieldContainer[Placement]
+    explanation: str
+    findings: _containers.RepeatedCompositeFieldContainer[_puzzle_pb2.Finding]
+    verdict: _puzzle_pb2.Verdict
+    stats: _containers.RepeatedCompositeFieldContainer[_puzzle_pb2.EngineStats]
+    def __init__(self, kind: _Optional[_Union[HintKind, str]] = ..., cells: _Optional[_Iterable[_Union[_puzzle_pb2.CellRef, _Mapping]]] = ..., placements: _Optional[_Iterable[_Union[Placement, _Mapping]]] = ..., explanation: _Optional[str] = ..., findings: _Optional[_Iterable[_Union[_puzzle_pb2.Finding, _Mapping]]] = ..., verdict: _Optional[_Union[_puzzle_pb2.Verdict, str]] = ..., stats: _Optional[_Iterable[_Union[_puzzle_pb2.EngineStats, _Mapping]]] = ...) -> None: ...
+
+class CheckUniquenessRequest(_message.Message):
+    __slots__ = ("puzzle", "options")
+    PUZZLE_FIELD_NUMBER: _ClassVar[int]
+    OPTIONS_FIELD_NUMBER: _ClassVar[int]
+    puzzle: _puzzle_pb2.PuzzleInput
+    options: SearchOptions
+    def __init__(self, puzzle: _Optional[_Union[_puzzle_pb2.PuzzleInput, _Mapping]] = ..., options: _Optional[_Union[SearchOptions, _Mapping]] = ...) -> None: ...
+
+class CheckUniquenessResponse(_message.Message):
+    __slots__ = ("verdict", "solutions", "differing_cells", "stats")
+    VERDICT_FIELD_NUMBER: _ClassVar[int]
+    SOLUTIONS_FIELD_NUMBER: _ClassVar[int]
+    DIFFERING_CELLS_FIELD_NUMBER: _ClassVar[int]
+    STATS_FIELD_NUMBER: _ClassVar[int]
+    verdict: _puzzle_pb2.Verdict
+    solutions: _containers.RepeatedCompositeFieldContainer[_puzzle_pb2.Grid]
+    differing_cells: _containers.RepeatedCompositeFieldContainer[_puzzle_pb2.CellRef]
+    stats: _containers.RepeatedCompositeFieldContainer[_puzzle_pb2.EngineStats]
+    def __init__(self, verdict: _Optional[_Union[_puzzle_pb2.Verdict, str]] = ..., solutions: _Optional[_Iterable[_Union[_puzzle_pb2.Grid, _Mapping]]] = ..., differing_cells: _Optional[_Iterable[_Union[_puzzle_pb2.CellRef, _Mapping]]] = ..., stats: _Optional[_Iterable[_Union[_puzzle_pb2.EngineStats, _Mapping]]] = ...) -> None: ...

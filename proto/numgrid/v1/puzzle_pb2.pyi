@@ -1,0 +1,156 @@
+import datetime
+
+from google.protobuf import duration_pb2 as _duration_pb2
+from google.protobuf.internal import containers as _containers
+from google.protobuf.internal import enum_type_wrapper as _enum_type_wrapper
+from google.protobuf import descriptor as _descriptor
+from google.protobuf import message as _message
+from collections.abc import Iterable as _Iterable, Mapping as _Mapping
+from typing import ClassVar as _ClassVar, Optional as _Optional, Union as _Union
+
+DESCRIPTOR: _descriptor.FileDescriptor
+
+class PuzzleKind(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    PUZZLE_KIND_UNSPECIFIED: _ClassVar[PuzzleKind]
+    PUZZLE_KIND_KAKURO: _ClassVar[PuzzleKind]
+
+class PuzzleFormat(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    PUZZLE_FORMAT_UNSPECIFIED: _ClassVar[PuzzleFormat]
+    PUZZLE_FORMAT_JANKO: _ClassVar[PuzzleFormat]
+    PUZZLE_FORMAT_CSV: _ClassVar[PuzzleFormat]
+    PUZZLE_FORMAT_JSON: _ClassVar[PuzzleFormat]
+
+class Severity(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    SEVERITY_UNSPECIFIED: _ClassVar[Severity]
+    SEVERITY_ERROR: _ClassVar[Severity]
+    SEVERITY_WARNING: _ClassVar[Severity]
+
+class Engine(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    ENGINE_UNSPECIFIED: _ClassVar[Engine]
+    ENGINE_AUTO: _ClassVar[Engine]
+    ENGINE_CPSAT: _ClassVar[Engine]
+    ENGINE_NATIVE: _ClassVar[Engine]
+    ENGINE_CROSS_CHECK: _ClassVar[Engine]
+
+class Verdict(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    VERDICT_UNSPECIFIED: _ClassVar[Verdict]
+    VERDICT_UNIQUE: _ClassVar[Verdict]
+    VERDICT_MULTIPLE: _ClassVar[Verdict]
+    VERDICT_NO_SOLUTION: _ClassVar[Verdict]
+    VERDICT_TIMEOUT: _ClassVar[Verdict]
+PUZZLE_KIND_UNSPECIFIED: PuzzleKind
+PUZZLE_KIND_KAKURO: PuzzleKind
+PUZZLE_FORMAT_UNSPECIFIED: PuzzleFormat
+PUZZLE_FORMAT_JANKO: PuzzleFormat
+PUZZLE_FORMAT_CSV: PuzzleFormat
+PUZZLE_FORMAT_JSON: PuzzleFormat
+SEVERITY_UNSPECIFIED: Severity
+SEVERITY_ERROR: Severity
+SEVERITY_WARNING: Severity
+ENGINE_UNSPECIFIED: Engine
+ENGINE_AUTO: Engine
+ENGINE_CPSAT: Engine
+ENGINE_NATIVE: Engine
+ENGINE_CROSS_CHECK: Engine
+VERDICT_UNSPECIFIED: Verdict
+VERDICT_UNIQUE: Verdict
+VERDICT_MULTIPLE: Verdict
+VERDICT_NO_SOLUTION: Verdict
+VERDICT_TIMEOUT: Verdict
+
+class CellRef(_message.Message):
+    __slots__ = ("row", "column")
+    ROW_FIELD_NUMBER: _ClassVar[int]
+    COLUMN_FIELD_NUMBER: _ClassVar[int]
+    row: int
+    column: int
+    def __init__(self, row: _Optional[int] = ..., column: _Optional[int] = ...) -> None: ...
+
+class KakuroCell(_message.Message):
+    __slots__ = ("black", "down", "across", "digit")
+    BLACK_FIELD_NUMBER: _ClassVar[int]
+    DOWN_FIELD_NUMBER: _ClassVar[int]
+    ACROSS_FIELD_NUMBER: _ClassVar[int]
+    DIGIT_FIELD_NUMBER: _ClassVar[int]
+    black: bool
+    down: int
+    across: int
+    digit: int
+    def __init__(self, black: _Optional[bool] = ..., down: _Optional[int] = ..., across: _Optional[int] = ..., digit: _Optional[int] = ...) -> None: ...
+
+class KakuroRow(_message.Message):
+    __slots__ = ("cells",)
+    CELLS_FIELD_NUMBER: _ClassVar[int]
+    cells: _containers.RepeatedCompositeFieldContainer[KakuroCell]
+    def __init__(self, cells: _Optional[_Iterable[_Union[KakuroCell, _Mapping]]] = ...) -> None: ...
+
+class KakuroPuzzle(_message.Message):
+    __slots__ = ("rows",)
+    ROWS_FIELD_NUMBER: _ClassVar[int]
+    rows: _containers.RepeatedCompositeFieldContainer[KakuroRow]
+    def __init__(self, rows: _Optional[_Iterable[_Union[KakuroRow, _Mapping]]] = ...) -> None: ...
+
+class Puzzle(_message.Message):
+    __slots__ = ("kakuro",)
+    KAKURO_FIELD_NUMBER: _ClassVar[int]
+    kakuro: KakuroPuzzle
+    def __init__(self, kakuro: _Optional[_Union[KakuroPuzzle, _Mapping]] = ...) -> None: ...
+
+class PuzzleText(_message.Message):
+    __slots__ = ("content", "format", "kind")
+    CONTENT_FIELD_NUMBER: _ClassVar[int]
+    FORMAT_FIELD_NUMBER: _ClassVar[int]
+    KIND_FIELD_NUMBER: _ClassVar[int]
+    content: str
+    format: PuzzleFormat
+    kind: PuzzleKind
+    def __init__(self, content: _Optional[str] = ..., format: _Optional[_Union[PuzzleFormat, str]] = ..., kind: _Optional[_Union[PuzzleKind, str]] = ...) -> None: ...
+
+class PuzzleInput(_message.Message):
+    __slots__ = ("puzzle", "text")
+    PUZZLE_FIELD_NUMBER: _ClassVar[int]
+    TEXT_FIELD_NUMBER: _ClassVar[int]
+    puzzle: Puzzle
+    text: PuzzleText
+    def __init__(self, puzzle: _Optional[_Union[Puzzle, _Mapping]] = ..., text: _Optional[_Union[PuzzleText, _Mapping]] = ...) -> None: ...
+
+class Grid(_message.Message):
+    __slots__ = ("rows",)
+    ROWS_FIELD_NUMBER: _ClassVar[int]
+    rows: _containers.RepeatedCompositeFieldContainer[GridRow]
+    def __init__(self, rows: _Optional[_Iterable[_Union[GridRow, _Mapping]]] = ...) -> None: ...
+
+class GridRow(_message.Message):
+    __slots__ = ("values",)
+    VALUES_FIELD_NUMBER: _ClassVar[int]
+    values: _containers.RepeatedScalarFieldContainer[int]
+    def __init__(self, values: _Optional[_Iterable[int]] = ...) -> None: ...
+
+class Finding(_message.Message):
+    __slots__ = ("code", "message", "cells", "severity", "run")
+    CODE_FIELD_NUMBER: _ClassVar[int]
+    MESSAGE_FIELD_NUMBER: _ClassVar[int]
+    CELLS_FIELD_NUMBER: _ClassVar[int]
+    SEVERITY_FIELD_NUMBER: _ClassVar[int]
+    RUN_FIELD_NUMBER: _ClassVar[int]
+    code: str
+    message: str
+    cells: _containers.RepeatedCompositeFieldContainer[CellRef]
+    severity: Severity
+    run: str
+    def __init__(self, code: _Optional[str] = ..., message: _Optional[str] = ..., cells: _Optional[_Iterable[_Union[CellRef, _Mapping]]] = ..., severity: _Optional[_Union[Severity, str]] = ..., run: _Optional[str] = ...) -> None: ...
+
+class EngineStats(_message.Message):
+    __slots__ = ("engine", "elapsed", "nodes")
+    ENGINE_FIELD_NUMBER: _ClassVar[int]
+    ELAPSED_FIELD_NUMBER: _ClassVar[int]
+    NODES_FIELD_NUMBER: _ClassVar[int]
+    engine: Engine
+    elapsed: _duration_pb2.Duration
+    nodes: int
+    def __init__(self, engine: _Optional[_Union[Engine, str]] = ..., elapsed: _Optional[_Union[datetime.timedelta, _duration_pb2.Duration, _Mapping]] = ..., nodes: _Optional[int] = ...) -> None: ...

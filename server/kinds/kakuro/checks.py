@@ -1,0 +1,269 @@
+"""Is a Kakuro well formed, and what is right or wrong on a player's board?
+
+:func:`check_puzzle` reports every structural problem at once (not just the first);
+:func:`validate_board` is what a Kakuro app runs after every move, per run and per cell.
+"""
+
+from __future__ import annotations
+
+import enum
+from collections import defaultdict
+from dataclasses import dataclass
+
+from numgrid.server.core import Cell, Finding, Grid, Severity, cell_name
+
+from .model import WHITE, Board, Puzzle, Run
+from .sums import combos, sum_range
+
+MAX_RUN = 9
+
+
+def _finding(code: str, message: str, cells, run: Run | None = None, warning=False) -> Finding:
+    return Finding(
+        code=code,
+        message=message,
+        cells=tuple(cells),
+        severity=Severity.WARNING if warning else Severity.ERROR,
+        run=run.name if run else "",
+    )
+
+
+def _run_findings(run: Run) -> list[Finding]:
+    n = len(run.cells)
+    first = cell_name(run.cells[0])
+    if run.clue is None:
+        if n == 1:
+            return [
+                _finding(
+                    "cell_without_run",
+                    f"white cell {first} has no {run.direction} run (no clue before it)",
+                    run.cells,
+                )
+            ]
+        where = f"at the edge before {first}" if run.clue_cell is None else "before it"
+        return [
+            _finding(
+                "run_without_clue",
+                f"{run.direction} run of {n} cells from {first} has no clue ({where})",
+                run.cells,
+                run,
+            )
+        ]
+    found = []
+    if n > MAX_RUN:
+        found.append(
+            _finding(
+                "run_too_long",
+                f"{run.name}: run of {n} cells is longer than {MAX_RUN}",
+                (run.clue_cell, *run.cells),
+                run,
+            )
+        )
+    elif not combos(run.clue, n):
+        low, high = sum_range(n)
+        found.append(
+            _finding(
+                "impossible_clue",
+                f"{run.name}: {run.clue} cannot be made from {n} different digits "
+                f"(possible: {low}-{high})",
+                (run.clue_cell, *run.cells),
+                run,
+            )
+        )
+    if n == 1:
+        found.append(
+            _finding("one_cell_run", f"{run.name}: run of a single cell", run.cells, run, True)
+        )
+    return found
+
+
+def _dangling_clues(puzzle: Puzzle) -> list[Finding]:
+    found = []
+    for r, row in enumerate(puzzle.squares):
+        for c, sq in enumerate(row):
+            if sq is WHITE:
+                continue
+            for clue, direction, (nr, nc) in (
+                (sq.across, "across", (r, c + 1)),
+                (sq.down, "down", (r + 1, c)),
+            ):
+                if clue is None:
+                    continue
+                if nr >= puzzle.rows or nc >= puzzle.cols:
+                    why = "the edge of the grid"
+                elif puzzle.squares[nr][nc] is not WHITE:
+                    why = f"black cell {cell_name((nr, nc))}"
+                else:
+                    continue
+                found.append(
+                    _finding(
+                        "clue_without_run",
+                        f"{direction} clue {clue} at {cell_name((r, c))} points at {why}",
+                        [(r, c)],
+                    )
+                )
+    return found
+
+
+def check_puzzle(puzzle: Puzzle, entries: Grid | None = None, max_cells: int | None = None):
+    """Every structural problem (errors) and oddity (warnings) of a puzzle and its entries."""
+    found: list[Finding] = []
+    if max_cells is not None and puzzle.rows * puzzle.cols > max_cells:
+        found.append(
+            _finding(
+                "grid_too_large",
+                f"grid of {puzzle.rows}x{puzzle.cols} = {puzzle.rows * puzzle.cols} cells "
+                f"is over the limit of {max_cells} cells",
+                [],
+            )
+        )
+        return found
+    if not puzzle.white_cells:
+        found.append(_finding("no_white_cells", "the puzzle has no white cells", []))
+    for run in puzzle.runs:
+        found.extend(_run_findings(run))
+    found.extend(_dangling_clues(puzzle))
+    if entries is not None:
+        for cell in puzzle.white_cells:
+            digit = entries[cell[0]][cell[1]]
+            if not 0 <= digit <= 9:
+                found.append(
+                    _finding(
+                        "bad_digit",
+                        f"{cell_name(cell)}: entered value {digit} is not a digit 1-9",
+                        [cell],
+                    )
+                )
+    return found
+
+
+# ---------------------------------------------------------------- board validation
+
+
+class RunState(enum.Enum):
+    INCOMPLETE = "INCOMPLETE"
+    DUPLICATE = "DUPLICATE"
+    OVER = "OVER"  # not complete, yet its entries already add up past the clue
+    WRONG = "WRONG"  # complete with the wrong sum
+    CORRECT = "CORRECT"
+
+
+class CellStatus(enum.Enum):
+    BLANK = "BLANK"
+    DUPLICATE = "DUPLICATE"
+    RUN_INCOMPLETE = "RUN_INCOMPLETE"
+    RUN_WRONG = "RUN_WRONG"
+    RUN_CORRECT = "RUN_CORRECT"
+
+
+@dataclass(frozen=True)
+class RunReport:
+    run: Run
+    state: RunState
+    total: int
+    duplicates: tuple[Cell, ...]
+
+
+@dataclass(frozen=True)
+class BoardReport:
+    runs: tuple[RunReport, ...]
+    cells: dict[Cell, CellStatus]
+    findings: tuple[Finding, ...]
+    solved: bool
+    wrong_entries: tuple[Cell, ...] = ()  # only when a solution was given
+
+    @property
+    def ok(self) -> bool:
+        """No broken rule and no entry that differs from the solution."""
+        return not self.findings and not self.wrong_entries
+
+
+def _judge_run(run: Run, entries: Grid) -> tuple[RunReport, list[Finding]]:
+    digits = [(cell, entries[cell[0]][cell[1]]) for cell in run.cells]
+    filled = [(cell, d) for cell, d in digits if d]
+    total = sum(d for _, d in filled)
+    by_digit = defaultdict(list)
+    for cell, d in filled:
+        by_digit[d].append(cell)
+    dups = tuple(sorted(cell for cells in by_digit.values() if len(cells) > 1 for cell in cells))
+    findings = []
+    for d, cells in sorted(by_digit.items()):
+        if len(cells) > 1:
+            findings.append(
+                _finding(
+                    "duplicate",
+                    f"{run.name}: {d} appears {len(cells)} times "
+                    f"({', '.join(cell_name(c) for c in cells)})",
+                    cells,
+                    run,
+                )
+            )
+    complete = len(filled) == len(run.cells)
+    state = RunState.CORRECT if complete else RunState.INCOMPLETE
+    if run.clue is not None and complete and total != run.clue:
+        state = RunState.WRONG
+        findings.append(
+            _finding(
+                "wrong_sum",
+                f"{run.name}: complete but adds up to {total}, not {run.clue}",
+                run.cells,
+                run,
+            )
+        )
+    elif run.clue is not None and not complete and total >= run.clue:
+        state = RunState.OVER
+        findings.append(
+            _finding(
+                "over_sum",
+                f"{run.name}: entries already add up to {total} with cells still empty",
+                [cell for cell, _ in filled],
+                run,
+            )
+        )
+    if dups:
+        state = RunState.DUPLICATE
+    return RunReport(run, state, total, dups), findings
+
+
+def validate_board(board: Board, solution: Grid | None = None) -> BoardReport:
+    """Judge every run and cell of a board; with ``solution``, also list wrong entries."""
+    reports, findings = [], []
+    runs_of: dict[Cell, list[RunReport]] = defaultdict(list)
+    for run in board.puzzle.runs:
+        report, run_findings = _judge_run(run, board.entries)
+        reports.append(report)
+        findings.extend(run_findings)
+        for cell in run.cells:
+            runs_of[cell].append(report)
+    statuses = {}
+    for cell in board.puzzle.white_cells:
+        mine = runs_of[cell]
+        if not board.entry(cell):
+            statuses[cell] = CellStatus.BLANK
+        elif any(cell in rep.duplicates for rep in mine):
+            statuses[cell] = CellStatus.DUPLICATE
+        elif any(rep.state in (RunState.WRONG, RunState.OVER, RunState.DUPLICATE) for rep in mine):
+            statuses[cell] = CellStatus.RUN_WRONG
+        elif any(rep.state is RunState.INCOMPLETE for rep in mine):
+            statuses[cell] = CellStatus.RUN_INCOMPLETE
+        else:
+            statuses[cell] = CellStatus.RUN_CORRECT
+    solved = all(rep.state is RunState.CORRECT and rep.run.clue is not None for rep in reports)
+    wrong = ()
+    if solution is not None:
+        wrong = tuple(
+            cell
+            for cell in board.puzzle.white_cells
+            if board.entry(cell) and board.entry(cell) != solution[cell[0]][cell[1]]
+        )
+    return BoardReport(tuple(reports), statuses, tuple(findings), solved, wrong)
+
+
+__all__ = [
+    "BoardReport",
+    "CellStatus",
+    "RunReport",
+    "RunState",
+    "check_puzzle",
+    "validate_board",
+]

@@ -1,0 +1,372 @@
+"""Reading and writing Kakuro boards in three formats, with auto-detection.
+
+- ``janko``: ``ROWS COLS`` then one line of tokens per row: ``0`` empty white cell,
+  ``1``-``9`` an entered digit, ``-`` black, ``D,A`` black with down/across clues.
+- ``csv``: the 1VVHH spreadsheet format: ``0`` empty white, ``1``-``9`` a digit,
+  ``1VVHH`` black (``VV`` down sum, ``HH`` across sum, ``00`` = no clue).
+- ``json``: the protobuf JSON of ``numgrid.v1.Puzzle``:
+  ``{"kakuro": {"rows": [{"cells": [{"black": true, "down": 16}, {}, {"digit": 5}]}]}}``.
+
+Parsers collect every problem they meet and raise one :class:`PuzzleError`.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from numgrid.server.core import Cell, Finding, PuzzleError, cell_name
+
+from .model import WHITE, Board, Clue, Puzzle
+
+DEFAULT_MAX_CELLS = 20_000  # admits 124x90 (11,160), the largest published Kakuro we know of
+_CLUE_TOKEN = re.compile(r"^(\d*),(\d*)$")
+
+
+def _error(code: str, message: str, *cells: Cell) -> Finding:
+    return Finding(code=code, message=message, cells=tuple(cells))
+
+
+def _size_finding(rows: int, cols: int, max_cells: int) -> Finding | None:
+    if rows * cols > max_cells:
+        return _error(
+            "grid_too_large",
+            f"grid of {rows}x{cols} = {rows * cols} cells is over the limit of {max_cells} cells",
+        )
+    return None
+
+
+def _build(rows: list[list], findings: list[Finding]) -> Board:
+    """Turn per-cell ``(square, digit)`` pairs into a board, or raise with all findings."""
+    if findings:
+        raise PuzzleError(findings)
+    if not rows or not rows[0]:
+        raise PuzzleError([_error("empty", "the puzzle has no cells")])
+    puzzle = Puzzle(tuple(tuple(sq for sq, _ in row) for row in rows))
+    entries = tuple(tuple(digit for _, digit in row) for row in rows)
+    return Board(puzzle, entries)
+
+
+def _check_ragged(lines: list[list[str]], width: int, findings: list[Finding]) -> None:
+    for r, tokens in enumerate(lines):
+        if len(tokens) != width:
+            findings.append(
+                _error(
+                    "ragged_row",
+                    f"row {r} has {len(tokens)} cells, expected {width}",
+                    (r, min(len(tokens), width)),
+                )
+            )
+
+
+# ---------------------------------------------------------------- janko text
+
+
+def _janko_header(text: str) -> tuple[int, int] | str:
+    first = text.strip().splitlines()[0].split() if text.strip() else []
+    if len(first) != 2 or not all(t.isdigit() for t in first):
+        return "first line must be 'ROWS COLS'"
+    return int(first[0]), int(first[1])
+
+
+def sniff_janko(text: str) -> str | None:
+    header = _janko_header(text)
+    return header if isinstance(header, str) else None
+
+
+def _janko_square(token: str) -> tuple[object, int] | None:
+    if token == "-":
+        return Clue(), 0
+    if token.isdigit() and len(token) == 1:
+        return WHITE, int(token)
+    m = _CLUE_TOKEN.match(token)
+    if m:
+        down, across = (int(g) if g else None for g in m.groups())
+        return Clue(down, across), 0
+    return None
+
+
+def read_janko(text: str, max_cells: int = DEFAULT_MAX_CELLS) -> Board:
+    header = _janko_header(text)
+    if isinstance(header, str):
+        raise PuzzleError([_error("bad_header", header)])
+    rows, cols = header
+    too_big = _size_finding(rows, cols, max_cells)
+    if too_big:
+        raise PuzzleError([too_big])
+    lines = [line.split() for line in text.strip().splitlines()[1:]]
+    findings: list[Finding] = []
+    if len(lines) != rows:
+        findings.append(
+            _error("row_count", f"header says {rows} rows but {len(lines)} follow", (len(lines), 0))
+        )
+    _check_ragged(lines, cols, findings)
+    parsed = []
+    for r, tokens in enumerate(lines):
+        row = []
+        for c, token in enumerate(tokens):
+            square = _janko_square(token)
+            if square is None:
+                findings.append(
+                    _error(
+                        "unknown_token",
+                        f"{cell_name((r, c))}: unknown token {token!r} "
+                        "(expected 0-9, '-' or 'DOWN,ACROSS')",
+                        (r, c),
+                    )
+                )
+                square = (WHITE, 0)
+            row.append(square)
+        parsed.append(row)
+    return _build(parsed, findings)
+
+
+def write_janko(board: Board) -> str:
+    def token(sq, digit: int) -> str:
+        if sq is WHITE:
+            return str(digit)
+        if sq.down is None and sq.across is None:
+            return "-"
+        return f"{'' if sq.down is None else sq.down},{'' if sq.across is None else sq.across}"
+
+    p = board.puzzle
+    lines = [f"{p.rows} {p.cols}"]
+    for sq_row, digit_row in zip(p.squares, board.entries, strict=True):
+        lines.append(" ".join(token(sq, d) for sq, d in zip(sq_row, digit_row, strict=True)))
+    return "\n".join(lines) + "\n"
+
+
+def write_solution(puzzle: Puzzle, solution) -> str:
+    """The janko solution text: ``ROWS COLS`` then ``-`` for black cells and the digits."""
+    lines = [f"{puzzle.rows} {puzzle.cols}"]
+    for sq_row, digit_row in zip(puzzle.squares, solution, strict=True):
+        lines.append(
+            " ".join(
+                str(d) if sq is WHITE else "-" for sq, d in zip(sq_row, digit_row, strict=True)
+            )
+        )
+    return "\n".join(lines) + "\n"
+
+
+def read_solution(text: str) -> tuple[tuple[int, ...], ...]:
+    """Parse a janko solution text (``-`` for black) into a grid with ``0`` for black."""
+    lines = text.strip().splitlines()[1:]
+    return tuple(tuple(0 if t == "-" else int(t) for t in line.split()) for line in lines)
+
+
+# ---------------------------------------------------------------- 1VVHH CSV
+
+
+def _csv_lines(text: str) -> list[list[str]]:
+    return [[t.strip() for t in line.split(",")] for line in text.strip().splitlines()]
+
+
+def sniff_csv(text: str) -> str | None:
+    lines = _csv_lines(text)
+    if not lines or not any("," in line for line in text.strip().splitlines()):
+        return "no comma-separated rows"
+    if not all(t.lstrip("-").isdigit() for line in lines for t in line if t):
+        return "not every field is a number"
+    return None
+
+
+def _csv_square(token: str) -> tuple[object, int] | None:
+    if not token.isdigit():
+        return None
+    value = int(token)
+    if len(token) == 1:
+        return WHITE, value
+    if len(token) != 5 or token[0] != "1":
+        return None
+    down, across = int(token[1:3]), int(token[3:5])
+    if down > 45 or across > 45:
+        return None
+    return Clue(down or None, across or None), 0
+
+
+def read_csv(text: str, max_cells: int = DEFAULT_MAX_CELLS) -> Board:
+    reason = sniff_csv(text)
+    if reason:
+        raise PuzzleError([_error("not_csv", reason)])
+    lines = _csv_lines(text)
+    width = len(lines[0])
+    too_big = _size_finding(len(lines), max(len(line) for line in lines), max_cells)
+    if too_big:
+        raise PuzzleError([too_big])
+    findings: list[Finding] = []
+    _check_ragged(lines, width, findings)
+    parsed = []
+    for r, tokens in enumerate(lines):
+        row = []
+        for c, token in enumerate(tokens):
+            square = _csv_square(token)
+            if square is None:
+                findings.append(
+                    _error(
+                        "unknown_token",
+                        f"{cell_name((r, c))}: {token!r} is not a cell "
+                        "(expected 0 for empty, a digit 1-9, or 1VVHH with VV, HH <= 45)",
+                        (r, c),
+                    )
+                )
+                square = (WHITE, 0)
+            row.append(square)
+        parsed.append(row)
+    return _build(parsed, findings)
+
+
+def write_csv(board: Board) -> str:
+    def token(sq, digit: int) -> str:
+        if sq is WHITE:
+            return str(digit)
+        return f"1{sq.down or 0:02d}{sq.across or 0:02d}"
+
+    return (
+        "\n".join(
+            ",".join(token(sq, d) for sq, d in zip(sq_row, digit_row, strict=True))
+            for sq_row, digit_row in zip(board.puzzle.squares, board.entries, strict=True)
+        )
+        + "\n"
+    )
+
+
+# ---------------------------------------------------------------- JSON (proto mirror)
+
+
+def sniff_json(text: str) -> str | None:
+    try:
+        data = json.loads(text)
+    except ValueError as e:
+        return f"not JSON ({e})"
+    if not isinstance(data, dict) or "kakuro" not in data:
+        return "JSON without a 'kakuro' object"
+    return None
+
+
+def _json_int(cell: dict, key: str, where: Cell, findings: list[Finding]) -> int | None:
+    value = cell.get(key)
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int):
+        findings.append(_error("bad_value", f"{cell_name(where)}: {key} must be an integer", where))
+        return None
+    return value
+
+
+def read_json(text: str, max_cells: int = DEFAULT_MAX_CELLS) -> Board:
+    reason = sniff_json(text)
+    if reason:
+        raise PuzzleError([_error("not_json", reason)])
+    rows = json.loads(text)["kakuro"].get("rows", [])
+    if not isinstance(rows, list) or not all(
+        isinstance(row, dict) and isinstance(row.get("cells", []), list) for row in rows
+    ):
+        raise PuzzleError([_error("bad_shape", "'rows' must be a list of {\"cells\": [...]}")])
+    lines = [row.get("cells", []) for row in rows]
+    width = len(lines[0]) if lines else 0
+    too_big = _size_finding(len(lines), max((len(x) for x in lines), default=0), max_cells)
+    if too_big:
+        raise PuzzleError([too_big])
+    findings: list[Finding] = []
+    _check_ragged(lines, width, findings)
+    parsed = []
+    for r, cells in enumerate(lines):
+        row = []
+        for c, cell in enumerate(cells):
+            if not isinstance(cell, dict):
+                findings.append(_error("bad_value", f"{cell_name((r, c))}: not an object", (r, c)))
+                row.append((WHITE, 0))
+                continue
+            unknown = set(cell) - {"black", "down", "across", "digit"}
+            if unknown:
+                findings.append(
+                    _error(
+                        "unknown_token",
+                        f"{cell_name((r, c))}: unknown field(s) {', '.join(sorted(unknown))}",
+                        (r, c),
+                    )
+                )
+            down = _json_int(cell, "down", (r, c), findings)
+            across = _json_int(cell, "across", (r, c), findings)
+            digit = _json_int(cell, "digit", (r, c), findings) or 0
+            if cell.get("black") or down is not None or across is not None:
+                row.append((Clue(down, across), 0))
+            else:
+                row.append((WHITE, digit))
+        parsed.append(row)
+    return _build(parsed, findings)
+
+
+def board_to_dict(board: Board) -> dict:
+    def cell(sq, digit: int) -> dict:
+        if sq is WHITE:
+            return {"digit": digit} if digit else {}
+        out: dict = {"black": True}
+        if sq.down is not None:
+            out["down"] = sq.down
+        if sq.across is not None:
+            out["across"] = sq.across
+        return out
+
+    return {
+        "kakuro": {
+            "rows": [
+                {"cells": [cell(sq, d) for sq, d in zip(sq_row, digit_row, strict=True)]}
+                for sq_row, digit_row in zip(board.puzzle.squares, board.entries, strict=True)
+            ]
+        }
+    }
+
+
+def write_json(board: Board) -> str:
+    return json.dumps(board_to_dict(board), separators=(",", ":")) + "\n"
+
+
+# ---------------------------------------------------------------- registry and detection
+
+
+@dataclass(frozen=True)
+class Format:
+    name: str
+    sniff: Callable[[str], str | None]  # None if the text looks like this format, else why not
+    read: Callable[..., Board]
+    write: Callable[[Board], str]
+
+
+FORMATS: dict[str, Format] = {
+    "json": Format("json", sniff_json, read_json, write_json),
+    "janko": Format("janko", sniff_janko, read_janko, write_janko),
+    "csv": Format("csv", sniff_csv, read_csv, write_csv),
+}
+
+
+def detect(text: str) -> Format:
+    reasons = {}
+    for fmt in FORMATS.values():
+        reason = fmt.sniff(text)
+        if reason is None:
+            return fmt
+        reasons[fmt.name] = reason
+    tried = "; ".join(f"{name}: {why}" for name, why in reasons.items())
+    raise PuzzleError(
+        [_error("unknown_format", f"the text matches no known Kakuro format ({tried})")]
+    )
+
+
+def read(text: str, fmt: str | None = None, max_cells: int = DEFAULT_MAX_CELLS) -> Board:
+    """Parse ``text`` in ``fmt`` (``None`` = auto-detect); raise PuzzleError on any problem."""
+    if fmt is None:
+        chosen = detect(text)
+    elif fmt in FORMATS:
+        chosen = FORMATS[fmt]
+    else:
+        raise PuzzleError(
+            [_error("unknown_format", f"unknown format {fmt!r}; known: {', '.join(FORMATS)}")]
+        )
+    return chosen.read(text, max_cells=max_cells)
+
+
+def write(board: Board, fmt: str) -> str:
+    return FORMATS[fmt].write(board)

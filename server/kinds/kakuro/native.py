@@ -1,0 +1,213 @@
+"""The native Kakuro engine: bitmask candidates, sum-combination tables, propagation
+to a fixpoint, smallest-domain-first branching. No solver library.
+
+Each white cell has a 9-bit *candidates* mask. A run keeps only the combinations of
+its (clue, length) that agree with its cells; each cell keeps only digits some live
+combination allows, minus digits already placed elsewhere in the run; a digit every
+live combination needs and only one cell can take is placed there (hidden single).
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+
+from numgrid.server.core import Budget, Grid, SearchResult, SearchTimeout, Stats
+
+from .model import Puzzle
+from .sums import ALL_DIGITS, combos
+
+_DIGIT_OF = {1 << (d - 1): d for d in range(1, 10)}
+_CHECK_EVERY = 64  # nodes between budget checks
+
+
+@dataclass(frozen=True)
+class Compiled:
+    """A puzzle flattened to indices: cells 0..n-1, runs 0..m-1."""
+
+    cells: tuple[tuple[int, int], ...]
+    run_cells: tuple[tuple[int, ...], ...]
+    run_combos: tuple[tuple[int, ...], ...]
+    cell_runs: tuple[tuple[int, ...], ...]
+    shape: tuple[int, int]
+
+    @classmethod
+    def of(cls, puzzle: Puzzle) -> Compiled:
+        cells = puzzle.white_cells
+        index = {cell: i for i, cell in enumerate(cells)}
+        clued = [run for run in puzzle.runs if run.clue is not None]
+        cell_runs: list[list[int]] = [[] for _ in cells]
+        for r, run in enumerate(clued):
+            for cell in run.cells:
+                cell_runs[index[cell]].append(r)
+        return cls(
+            cells=cells,
+            run_cells=tuple(tuple(index[c] for c in run.cells) for run in clued),
+            run_combos=tuple(combos(run.clue, len(run.cells)) for run in clued),
+            cell_runs=tuple(tuple(rs) for rs in cell_runs),
+            shape=(puzzle.rows, puzzle.cols),
+        )
+
+    def initial(self, fixed: Grid | None) -> list[int] | None:
+        """Candidates before search: every digit, or the held entry; None if impossible."""
+        cand = [ALL_DIGITS] * len(self.cells)
+        if fixed is not None:
+            for i, (r, c) in enumerate(self.cells):
+                if fixed[r][c]:
+                    cand[i] = 1 << (fixed[r][c] - 1)
+        return cand
+
+    def to_grid(self, cand: list[int]) -> Grid:
+        rows, cols = self.shape
+        grid = [[0] * cols for _ in range(rows)]
+        for (r, c), mask in zip(self.cells, cand, strict=True):
+            grid[r][c] = _DIGIT_OF[mask]
+        return tuple(tuple(row) for row in grid)
+
+
+def _supported(masks: list[int], run_combos: tuple[int, ...]) -> list[int] | None:
+    """Exact run consistency: keep a digit in a cell only if some assignment of the whole
+    run (distinct digits, one of its combinations) puts it there."""
+    layers = [{0}]
+    for m in masks:
+        step = set()
+        for used in layers[-1]:
+            free = m & ~used
+            while free:
+                digit = free & -free
+                free ^= digit
+                step.add(used | digit)
+        layers.append(step)
+    good = layers[-1].intersection(run_combos)
+    if not good:
+        return None
+    support = [0] * len(masks)
+    for k in range(len(masks) - 1, -1, -1):
+        m, keep, earlier = masks[k], 0, set()
+        for used in layers[k]:
+            free = m & ~used
+            while free:
+                digit = free & -free
+                free ^= digit
+                if used | digit in good:
+                    keep |= digit
+                    earlier.add(used)
+        support[k] = keep
+        good = earlier
+    return support
+
+
+def _narrow(masks: list[int], run_combos: tuple[int, ...]) -> list[int] | None:
+    """The cheap rules: live combinations, placed digits, hidden singles."""
+    placed = union = 0
+    for m in masks:
+        union |= m
+        if not m & (m - 1):
+            if placed & m or not m:
+                return None
+            placed |= m
+    allowed, required = 0, ALL_DIGITS
+    for combo in run_combos:
+        if combo & placed != placed or combo & ~union:
+            continue
+        for m in masks:
+            if not m & combo:
+                break
+        else:
+            allowed |= combo
+            required &= combo
+    if not allowed:
+        return None
+    new = [m & allowed if not m & (m - 1) else m & allowed & ~placed for m in masks]
+    hidden = required & ~placed
+    while hidden:
+        digit = hidden & -hidden
+        hidden ^= digit
+        holders = [j for j, m in enumerate(new) if m & digit]
+        if not holders:
+            return None
+        if len(holders) == 1:
+            new[holders[0]] = digit
+    return new
+
+
+def propagate(compiled: Compiled, cand: list[int], pending: set[int]) -> bool:
+    """Narrow ``cand`` in place until nothing changes; False on a contradiction.
+
+    The cheap rules run to a fixpoint first; the exact (costlier) run check then takes
+    one run at a time, and whatever it changes goes back through the cheap rules.
+    """
+    run_cells, run_combos, cell_runs = compiled.run_cells, compiled.run_combos, compiled.cell_runs
+    exact_pending = set(pending)
+    while pending or exact_pending:
+        if pending:
+            r = pending.pop()
+            exact = False
+        else:
+            r = exact_pending.pop()
+            exact = True
+        cells = run_cells[r]
+        masks = [cand[i] for i in cells]
+        if exact:
+            if all(not m & (m - 1) for m in masks):
+                continue
+            new = _supported(masks, run_combos[r])
+        else:
+            new = _narrow(masks, run_combos[r])
+        if new is None:
+            return False
+        for j, m in enumerate(new):
+            if m != masks[j]:
+                if not m:
+                    return False
+                i = cells[j]
+                cand[i] = m
+                pending.update(cell_runs[i])
+                exact_pending.update(cell_runs[i])
+    return True
+
+
+def search(
+    puzzle: Puzzle, *, limit: int = 2, fixed: Grid | None = None, budget: Budget | None = None
+) -> SearchResult:
+    """Find up to ``limit`` solutions (honouring ``fixed`` entries) within ``budget``."""
+    start = time.perf_counter()
+    budget = budget or Budget()
+    compiled = Compiled.of(puzzle)
+    solutions: list[Grid] = []
+    nodes = 0
+
+    def explore(cand: list[int], pending: set[int]) -> None:
+        nonlocal nodes
+        nodes += 1
+        if nodes % _CHECK_EVERY == 0 and budget.expired():
+            raise SearchTimeout
+        if not propagate(compiled, cand, pending):
+            return
+        best, best_count = -1, 10
+        for i, m in enumerate(cand):
+            if m & (m - 1):
+                count = m.bit_count()
+                if count < best_count:
+                    best, best_count = i, count
+                    if count == 2:
+                        break
+        if best < 0:
+            solutions.append(compiled.to_grid(cand))
+            return
+        mask = cand[best]
+        while mask and len(solutions) < limit:
+            digit = mask & -mask
+            mask ^= digit
+            child = cand.copy()
+            child[best] = digit
+            explore(child, set(compiled.cell_runs[best]))
+
+    complete = True
+    initial = compiled.initial(fixed)
+    try:
+        explore(initial, set(range(len(compiled.run_cells))))
+    except SearchTimeout:
+        complete = False
+    stats = Stats("native", time.perf_counter() - start, nodes)
+    return SearchResult(tuple(solutions), complete or len(solutions) >= limit, stats)
