@@ -26,21 +26,21 @@ from google.protobuf import duration_pb2 as google_dot_protobuf_dot_duration__pb
 from numgrid.v1 import puzzle_pb2 as numgrid_dot_v1_dot_puzzle__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n numgrid/v1/numgrid_service.proto\x12\nnumgrid.v1\x1a\x1egoogle/protobuf/duration.proto\x1a\x17numgrid/v1/puzzle.proto\"x\n\rSearchOptions\x12\"\n\x06\x65ngine\x18\x01 \x01(\x0e\x32\x12.numgrid.v1.Engine\x12-\n\ntime_limit\x18\x02 \x01(\x0b\x32\x19.google.protobuf.Duration\x12\x14\n\x0chold_entries\x18\x03 \x01(\x08\"\x85\x01\n\x0fValidateRequest\x12\'\n\x06puzzle\x18\x01 \x01(\x0b\x32\x17.numgrid.v1.PuzzleInput\x12\x1d\n\x15\x63ompare_with_solution\x18\x02 \x01(\x08\x12*\n\x07options\x18\x03 \x01(\x0b\x32\x19.numgrid.v1.SearchOptions\"\xec\x01\n\tRunReport\x12(\n\tdirection\x18\x01 \x01(\x0e\x32\x15.numgrid.v1.Direction\x12&\n\tclue_cell\x18\x02 \x01(\x0b\x32\x13.numgrid.v1.CellRef\x12\x0c\n\x04\x63lue\x18\x03 \x01(\x05\x12\"\n\x05\x63\x65lls\x18\x04 \x03(\x0b\x32\x13.numgrid.v1.CellRef\x12#\n\x05state\x18\x05 \x01(\x0e\x32\x14.numgrid.v1.RunState\x12\r\n\x05total\x18\x06 \x01(\x05\x12\'\n\nduplicates\x18\x07 \x03(\x0b\x32\x13.numgrid.v1.CellRef\"W\n\nCellReport\x12!\n\x04\x63\x65ll\x18\x01 \x01(\x0b\x32\x13.numgrid.v1.CellRef\x12&\n\x06status\x18\x02 \x01(\x0e\x32\x16.numgrid.v1.CellStatus\"\xbc\x02\n\x10ValidateResponse\x12%\n\x08warnings\x18\x01 \x03(\x0b\x32\x13.numgrid.v1.Finding\x12+\n\x0e\x62oard_findings\x18\x02 \x03(\x0b\x32\x13.numgrid.v1.Finding\x12#\n\x04runs\x18\x03 \x03(\x0b\x32\x15.numgrid.v1.RunReport\x12%\n\x05\x63\x65lls\x18\x04 \x03(\x0b\x32\x16.numgrid.v1.CellReport\x12\x0e\n\x06solved\x18\x05 \x01(\x08\x12$\n\x07verdict\x18\x06 \x01(\x0e\x32\x13.numgrid.v1.Verdict\x12*\n\rwrong_entries\x18\x07 \x03(\x0b\x32\x13.numgrid.v1.CellRef\x12&\n\x05stats\x18\x08 \x03(\x0b\x32\x17.numgrid.v1.EngineStats\"c\n\x0cSolveRequest\x12\'\n\x06puzzle\x18\x01 \x01(\x0b\x32\x17.numgrid.v1.PuzzleInput\x12*\n\x07options\x18\x02 \x01(\x0b\x32\x19.numgrid.v1.SearchOptions\"\x81\x01\n\rSolveResponse\x12$\n\x07verdict\x18\x01 \x01(\x0e\x32\x13.numgrid.v1.Verdict\x12\"\n\x08solution\x18\x02 \x01(\x0b\x32\x10.numgrid.v1.Grid\x12&\n\x05stats\x18\x03 \x03(\x0b\x32\x17.numgrid.v1.EngineStats\"b\n\x0bHintRequest\x12\'\n\x06puzzle\x18\x01 \x01(\x0b\x32\x17.numgrid.v1.PuzzleInput\x12*\n\x07options\x18\x02 \x01(\x0b\x32\x19.numgrid.v1.SearchOptions\"=\n\tPlacement\x12!\n\x04\x63\x65ll\x18\x01 \x01(\x0b\x32\x13.numgrid.v1.CellRef\x12\r\n\x05\x64igit\x18\x02 \x01(\x05\"\x8b\x02\n\x0cHintResponse\x12\"\n\x04kind\x18\x01 \x01(\x0e\x32\x14.numgrid.v1.HintKind\x12\"\n\x05\x63\x65lls\x18\x02 \x03(\x0b\x32\x13.numgrid.v1.CellRef\x12)\n\nplacements\x18\x03 \x03(\x0b\x32\x15.numgrid.v1.Placement\x12\x13\n\x0b\x65xplanation\x18\x04 \x01(\t\x12%\n\x08\x66indings\x18\x05 \x03(\x0b\x32\x13.numgrid.v1.Finding\x12$\n\x07verdict\x18\x06 \x01(\x0e\x32\x13.numgrid.v1.Verdict\x12&\n\x05stats\x18\x07 \x03(\x0b\x32\x17.numgrid.v1.EngineStats\"m\n\x16\x43heckUniquenessRequest\x12\'\n\x06puzzle\x18\x01 \x01(\x0b\x32\x17.numgrid.v1.PuzzleInput\x12*\n\x07options\x18\x02 \x01(\x0b\x32\x19.numgrid.v1.SearchOptions\"\xba\x01\n\x17\x43heckUniquenessResponse\x12$\n\x07verdict\x18\x01 \x01(\x0e\x32\x13.numgrid.v1.Verdict\x12#\n\tsolutions\x18\x02 \x03(\x0b\x32\x10.numgrid.v1.Grid\x12,\n\x0f\x64iffering_cells\x18\x03 \x03(\x0b\x32\x13.numgrid.v1.CellRef\x12&\n\x05stats\x18\x04 \x03(\x0b\x32\x17.numgrid.v1.EngineStats*\x98\x01\n\x08RunState\x12\x19\n\x15RUN_STATE_UNSPECIFIED\x10\x00\x12\x18\n\x14RUN_STATE_INCOMPLETE\x10\x01\x12\x17\n\x13RUN_STATE_DUPLICATE\x10\x02\x12\x12\n\x0eRUN_STATE_OVER\x10\x03\x12\x13\n\x0fRUN_STATE_WRONG\x10\x04\x12\x15\n\x11RUN_STATE_CORRECT\x10\x05*P\n\tDirection\x12\x19\n\x15\x44IRECTION_UNSPECIFIED\x10\x00\x12\x14\n\x10\x44IRECTION_ACROSS\x10\x01\x12\x12\n\x0e\x44IRECTION_DOWN\x10\x02*\xb3\x01\n\nCellStatus\x12\x1b\n\x17\x43\x45LL_STATUS_UNSPECIFIED\x10\x00\x12\x15\n\x11\x43\x45LL_STATUS_BLANK\x10\x01\x12\x19\n\x15\x43\x45LL_STATUS_DUPLICATE\x10\x02\x12\x1e\n\x1a\x43\x45LL_STATUS_RUN_INCOMPLETE\x10\x03\x12\x19\n\x15\x43\x45LL_STATUS_RUN_WRONG\x10\x04\x12\x1b\n\x17\x43\x45LL_STATUS_RUN_CORRECT\x10\x05*\x82\x01\n\x08HintKind\x12\x19\n\x15HINT_KIND_UNSPECIFIED\x10\x00\x12\x15\n\x11HINT_KIND_MISTAKE\x10\x01\x12\x14\n\x10HINT_KIND_REVEAL\x10\x02\x12\x14\n\x10HINT_KIND_SOLVED\x10\x03\x12\x18\n\x14HINT_KIND_NOT_UNIQUE\x10\x04\x32\xac\x02\n\x0eNumgridService\x12\x45\n\x08Validate\x12\x1b.numgrid.v1.ValidateRequest\x1a\x1c.numgrid.v1.ValidateResponse\x12<\n\x05Solve\x12\x18.numgrid.v1.SolveRequest\x1a\x19.numgrid.v1.SolveResponse\x12\x39\n\x04Hint\x12\x17.numgrid.v1.HintRequest\x1a\x18.numgrid.v1.HintResponse\x12Z\n\x0f\x43heckUniqueness\x12\".numgrid.v1.CheckUniquenessRequest\x1a#.numgrid.v1.CheckUniquenessResponseb\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n numgrid/v1/numgrid_service.proto\x12\nnumgrid.v1\x1a\x1egoogle/protobuf/duration.proto\x1a\x17numgrid/v1/puzzle.proto\"x\n\rSearchOptions\x12\"\n\x06\x65ngine\x18\x01 \x01(\x0e\x32\x12.numgrid.v1.Engine\x12-\n\ntime_limit\x18\x02 \x01(\x0b\x32\x19.google.protobuf.Duration\x12\x14\n\x0chold_entries\x18\x03 \x01(\x08\"\x85\x01\n\x0fValidateRequest\x12\'\n\x06puzzle\x18\x01 \x01(\x0b\x32\x17.numgrid.v1.PuzzleInput\x12\x1d\n\x15\x63ompare_with_solution\x18\x02 \x01(\x08\x12*\n\x07options\x18\x03 \x01(\x0b\x32\x19.numgrid.v1.SearchOptions\"\xec\x01\n\tRunReport\x12(\n\tdirection\x18\x01 \x01(\x0e\x32\x15.numgrid.v1.Direction\x12&\n\tclue_cell\x18\x02 \x01(\x0b\x32\x13.numgrid.v1.CellRef\x12\x0c\n\x04\x63lue\x18\x03 \x01(\x05\x12\"\n\x05\x63\x65lls\x18\x04 \x03(\x0b\x32\x13.numgrid.v1.CellRef\x12#\n\x05state\x18\x05 \x01(\x0e\x32\x14.numgrid.v1.RunState\x12\r\n\x05total\x18\x06 \x01(\x05\x12\'\n\nduplicates\x18\x07 \x03(\x0b\x32\x13.numgrid.v1.CellRef\"W\n\nCellReport\x12!\n\x04\x63\x65ll\x18\x01 \x01(\x0b\x32\x13.numgrid.v1.CellRef\x12&\n\x06status\x18\x02 \x01(\x0e\x32\x16.numgrid.v1.CellStatus\"\xe0\x02\n\x10ValidateResponse\x12%\n\x08warnings\x18\x01 \x03(\x0b\x32\x13.numgrid.v1.Finding\x12+\n\x0e\x62oard_findings\x18\x02 \x03(\x0b\x32\x13.numgrid.v1.Finding\x12#\n\x04runs\x18\x03 \x03(\x0b\x32\x15.numgrid.v1.RunReport\x12%\n\x05\x63\x65lls\x18\x04 \x03(\x0b\x32\x16.numgrid.v1.CellReport\x12\x0e\n\x06solved\x18\x05 \x01(\x08\x12$\n\x07verdict\x18\x06 \x01(\x0e\x32\x13.numgrid.v1.Verdict\x12*\n\rwrong_entries\x18\x07 \x03(\x0b\x32\x13.numgrid.v1.CellRef\x12&\n\x05stats\x18\x08 \x03(\x0b\x32\x17.numgrid.v1.EngineStats\x12\"\n\x06puzzle\x18\t \x01(\x0b\x32\x12.numgrid.v1.Puzzle\"c\n\x0cSolveRequest\x12\'\n\x06puzzle\x18\x01 \x01(\x0b\x32\x17.numgrid.v1.PuzzleInput\x12*\n\x07options\x18\x02 \x01(\x0b\x32\x19.numgrid.v1.SearchOptions\"\xa5\x01\n\rSolveResponse\x12$\n\x07verdict\x18\x01 \x01(\x0e\x32\x13.numgrid.v1.Verdict\x12\"\n\x08solution\x18\x02 \x01(\x0b\x32\x10.numgrid.v1.Grid\x12&\n\x05stats\x18\x03 \x03(\x0b\x32\x17.numgrid.v1.EngineStats\x12\"\n\x06puzzle\x18\x04 \x01(\x0b\x32\x12.numgrid.v1.Puzzle\"b\n\x0bHintRequest\x12\'\n\x06puzzle\x18\x01 \x01(\x0b\x32\x17.numgrid.v1.PuzzleInput\x12*\n\x07options\x18\x02 \x01(\x0b\x32\x19.numgrid.v1.SearchOptions\"=\n\tPlacement\x12!\n\x04\x63\x65ll\x18\x01 \x01(\x0b\x32\x13.numgrid.v1.CellRef\x12\r\n\x05\x64igit\x18\x02 \x01(\x05\"\xaf\x02\n\x0cHintResponse\x12\"\n\x04kind\x18\x01 \x01(\x0e\x32\x14.numgrid.v1.HintKind\x12\"\n\x05\x63\x65lls\x18\x02 \x03(\x0b\x32\x13.numgrid.v1.CellRef\x12)\n\nplacements\x18\x03 \x03(\x0b\x32\x15.numgrid.v1.Placement\x12\x13\n\x0b\x65xplanation\x18\x04 \x01(\t\x12%\n\x08\x66indings\x18\x05 \x03(\x0b\x32\x13.numgrid.v1.Finding\x12$\n\x07verdict\x18\x06 \x01(\x0e\x32\x13.numgrid.v1.Verdict\x12&\n\x05stats\x18\x07 \x03(\x0b\x32\x17.numgrid.v1.EngineStats\x12\"\n\x06puzzle\x18\x08 \x01(\x0b\x32\x12.numgrid.v1.Puzzle\"m\n\x16\x43heckUniquenessRequest\x12\'\n\x06puzzle\x18\x01 \x01(\x0b\x32\x17.numgrid.v1.PuzzleInput\x12*\n\x07options\x18\x02 \x01(\x0b\x32\x19.numgrid.v1.SearchOptions\"\xde\x01\n\x17\x43heckUniquenessResponse\x12$\n\x07verdict\x18\x01 \x01(\x0e\x32\x13.numgrid.v1.Verdict\x12#\n\tsolutions\x18\x02 \x03(\x0b\x32\x10.numgrid.v1.Grid\x12,\n\x0f\x64iffering_cells\x18\x03 \x03(\x0b\x32\x13.numgrid.v1.CellRef\x12&\n\x05stats\x18\x04 \x03(\x0b\x32\x17.numgrid.v1.EngineStats\x12\"\n\x06puzzle\x18\x05 \x01(\x0b\x32\x12.numgrid.v1.Puzzle*\x98\x01\n\x08RunState\x12\x19\n\x15RUN_STATE_UNSPECIFIED\x10\x00\x12\x18\n\x14RUN_STATE_INCOMPLETE\x10\x01\x12\x17\n\x13RUN_STATE_DUPLICATE\x10\x02\x12\x12\n\x0eRUN_STATE_OVER\x10\x03\x12\x13\n\x0fRUN_STATE_WRONG\x10\x04\x12\x15\n\x11RUN_STATE_CORRECT\x10\x05*P\n\tDirection\x12\x19\n\x15\x44IRECTION_UNSPECIFIED\x10\x00\x12\x14\n\x10\x44IRECTION_ACROSS\x10\x01\x12\x12\n\x0e\x44IRECTION_DOWN\x10\x02*\xb3\x01\n\nCellStatus\x12\x1b\n\x17\x43\x45LL_STATUS_UNSPECIFIED\x10\x00\x12\x15\n\x11\x43\x45LL_STATUS_BLANK\x10\x01\x12\x19\n\x15\x43\x45LL_STATUS_DUPLICATE\x10\x02\x12\x1e\n\x1a\x43\x45LL_STATUS_RUN_INCOMPLETE\x10\x03\x12\x19\n\x15\x43\x45LL_STATUS_RUN_WRONG\x10\x04\x12\x1b\n\x17\x43\x45LL_STATUS_RUN_CORRECT\x10\x05*\x82\x01\n\x08HintKind\x12\x19\n\x15HINT_KIND_UNSPECIFIED\x10\x00\x12\x15\n\x11HINT_KIND_MISTAKE\x10\x01\x12\x14\n\x10HINT_KIND_REVEAL\x10\x02\x12\x14\n\x10HINT_KIND_SOLVED\x10\x03\x12\x18\n\x14HINT_KIND_NOT_UNIQUE\x10\x04\x32\xac\x02\n\x0eNumgridService\x12\x45\n\x08Validate\x12\x1b.numgrid.v1.ValidateRequest\x1a\x1c.numgrid.v1.ValidateResponse\x12<\n\x05Solve\x12\x18.numgrid.v1.SolveRequest\x1a\x19.numgrid.v1.SolveResponse\x12\x39\n\x04Hint\x12\x17.numgrid.v1.HintRequest\x1a\x18.numgrid.v1.HintResponse\x12Z\n\x0f\x43heckUniqueness\x12\".numgrid.v1.CheckUniquenessRequest\x1a#.numgrid.v1.CheckUniquenessResponseb\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
 _builder.BuildTopDescriptorsAndMessages(DESCRIPTOR, 'numgrid.v1.numgrid_service_pb2', _globals)
 if not _descriptor._USE_C_DESCRIPTORS:
   DESCRIPTOR._loaded_options = None
-  _globals['_RUNSTATE']._serialized_start=1977
-  _globals['_RUNSTATE']._serialized_end=2129
-  _globals['_DIRECTION']._serialized_start=2131
-  _globals['_DIRECTION']._serialized_end=2211
-  _globals['_CELLSTATUS']._serialized_start=2214
-  _globals['_CELLSTATUS']._serialized_end=2393
-  _globals['_HINTKIND']._serialized_start=2396
-  _globals['_HINTKIND']._serialized_end=2526
+  _globals['_RUNSTATE']._serialized_start=2121
+  _globals['_RUNSTATE']._serialized_end=2273
+  _globals['_DIRECTION']._serialized_start=2275
+  _globals['_DIRECTION']._serialized_end=2355
+  _globals['_CELLSTATUS']._serialized_start=2358
+  _globals['_CELLSTATUS']._serialized_end=2537
+  _globals['_HINTKIND']._serialized_start=2540
+  _globals['_HINTKIND']._serialized_end=2670
   _globals['_SEARCHOPTIONS']._serialized_start=105
   _globals['_SEARCHOPTIONS']._serialized_end=225
   _globals['_VALIDATEREQUEST']._serialized_start=228
@@ -50,21 +50,21 @@ if not _descriptor._USE_C_DESCRIPTORS:
   _globals['_CELLREPORT']._serialized_start=602
   _globals['_CELLREPORT']._serialized_end=689
   _globals['_VALIDATERESPONSE']._serialized_start=692
-  _globals['_VALIDATERESPONSE']._serialized_end=1008
-  _globals['_SOLVEREQUEST']._serialized_start=1010
-  _globals['_SOLVEREQUEST']._serialized_end=1109
-  _globals['_SOLVERESPONSE']._serialized_start=1112
-  _globals['_SOLVERESPONSE']._serialized_end=1241
-  _globals['_HINTREQUEST']._serialized_start=1243
-  _globals['_HINTREQUEST']._serialized_end=1341
-  _globals['_PLACEMENT']._serialized_start=1343
-  _globals['_PLACEMENT']._serialized_end=1404
-  _globals['_HINTRESPONSE']._serialized_start=1407
-  _globals['_HINTRESPONSE']._serialized_end=1674
-  _globals['_CHECKUNIQUENESSREQUEST']._serialized_start=1676
-  _globals['_CHECKUNIQUENESSREQUEST']._serialized_end=1785
-  _globals['_CHECKUNIQUENESSRESPONSE']._serialized_start=1788
-  _globals['_CHECKUNIQUENESSRESPONSE']._serialized_end=1974
-  _globals['_NUMGRIDSERVICE']._serialized_start=2529
-  _globals['_NUMGRIDSERVICE']._serialized_end=2829
+  _globals['_VALIDATERESPONSE']._serialized_end=1044
+  _globals['_SOLVEREQUEST']._serialized_start=1046
+  _globals['_SOLVEREQUEST']._serialized_end=1145
+  _globals['_SOLVERESPONSE']._serialized_start=1148
+  _globals['_SOLVERESPONSE']._serialized_end=1313
+  _globals['_HINTREQUEST']._serialized_start=1315
+  _globals['_HINTREQUEST']._serialized_end=1413
+  _globals['_PLACEMENT']._serialized_start=1415
+  _globals['_PLACEMENT']._serialized_end=1476
+  _globals['_HINTRESPONSE']._serialized_start=1479
+  _globals['_HINTRESPONSE']._serialized_end=1782
+  _globals['_CHECKUNIQUENESSREQUEST']._serialized_start=1784
+  _globals['_CHECKUNIQUENESSREQUEST']._serialized_end=1893
+  _globals['_CHECKUNIQUENESSRESPONSE']._serialized_start=1896
+  _globals['_CHECKUNIQUENESSRESPONSE']._serialized_end=2118
+  _globals['_NUMGRIDSERVICE']._serialized_start=2673
+  _globals['_NUMGRIDSERVICE']._serialized_end=2973
 # @@protoc_insertion_point(module_scope)

@@ -110,7 +110,7 @@ class CellReport(_message.Message):
     def __init__(self, cell: _Optional[_Union[_puzzle_pb2.CellRef, _Mapping]] = ..., status: _Optional[_Union[CellStatus, str]] = ...) -> None: ...
 
 class ValidateResponse(_message.Message):
-    __slots__ = ("warnings", "board_findings", "runs", "cells", "solved", "verdict", "wrong_entries", "stats")
+    __slots__ = ("warnings", "board_findings", "runs", "cells", "solved", "verdict", "wrong_entries", "stats", "puzzle")
     WARNINGS_FIELD_NUMBER: _ClassVar[int]
     BOARD_FINDINGS_FIELD_NUMBER: _ClassVar[int]
     RUNS_FIELD_NUMBER: _ClassVar[int]
@@ -119,6 +119,7 @@ class ValidateResponse(_message.Message):
     VERDICT_FIELD_NUMBER: _ClassVar[int]
     WRONG_ENTRIES_FIELD_NUMBER: _ClassVar[int]
     STATS_FIELD_NUMBER: _ClassVar[int]
+    PUZZLE_FIELD_NUMBER: _ClassVar[int]
     warnings: _containers.RepeatedCompositeFieldContainer[_puzzle_pb2.Finding]
     board_findings: _containers.RepeatedCompositeFieldContainer[_puzzle_pb2.Finding]
     runs: _containers.RepeatedCompositeFieldContainer[RunReport]
@@ -127,7 +128,8 @@ class ValidateResponse(_message.Message):
     verdict: _puzzle_pb2.Verdict
     wrong_entries: _containers.RepeatedCompositeFieldContainer[_puzzle_pb2.CellRef]
     stats: _containers.RepeatedCompositeFieldContainer[_puzzle_pb2.EngineStats]
-    def __init__(self, warnings: _Optional[_Iterable[_Union[_puzzle_pb2.Finding, _Mapping]]] = ..., board_findings: _Optional[_Iterable[_Union[_puzzle_pb2.Finding, _Mapping]]] = ..., runs: _Optional[_Iterable[_Union[RunReport, _Mapping]]] = ..., cells: _Optional[_Iterable[_Union[CellReport, _Mapping]]] = ..., solved: _Optional[bool] = ..., verdict: _Optional[_Union[_puzzle_pb2.Verdict, str]] = ..., wrong_entries: _Optional[_Iterable[_Union[_puzzle_pb2.CellRef, _Mapping]]] = ..., stats: _Optional[_Iterable[_Union[_puzzle_pb2.EngineStats, _Mapping]]] = ...) -> None: ...
+    puzzle: _puzzle_pb2.Puzzle
+    def __init__(self, warnings: _Optional[_Iterable[_Union[_puzzle_pb2.Finding, _Mapping]]] = ..., board_findings: _Optional[_Iterable[_Union[_puzzle_pb2.Finding, _Mapping]]] = ..., runs: _Optional[_Iterable[_Union[RunReport, _Mapping]]] = ..., cells: _Optional[_Iterable[_Union[CellReport, _Mapping]]] = ..., solved: _Optional[bool] = ..., verdict: _Optional[_Union[_puzzle_pb2.Verdict, str]] = ..., wrong_entries: _Optional[_Iterable[_Union[_puzzle_pb2.CellRef, _Mapping]]] = ..., stats: _Optional[_Iterable[_Union[_puzzle_pb2.EngineStats, _Mapping]]] = ..., puzzle: _Optional[_Union[_puzzle_pb2.Puzzle, _Mapping]] = ...) -> None: ...
 
 class SolveRequest(_message.Message):
     __slots__ = ("puzzle", "options")
@@ -138,14 +140,16 @@ class SolveRequest(_message.Message):
     def __init__(self, puzzle: _Optional[_Union[_puzzle_pb2.PuzzleInput, _Mapping]] = ..., options: _Optional[_Union[SearchOptions, _Mapping]] = ...) -> None: ...
 
 class SolveResponse(_message.Message):
-    __slots__ = ("verdict", "solution", "stats")
+    __slots__ = ("verdict", "solution", "stats", "puzzle")
     VERDICT_FIELD_NUMBER: _ClassVar[int]
     SOLUTION_FIELD_NUMBER: _ClassVar[int]
     STATS_FIELD_NUMBER: _ClassVar[int]
+    PUZZLE_FIELD_NUMBER: _ClassVar[int]
     verdict: _puzzle_pb2.Verdict
     solution: _puzzle_pb2.Grid
     stats: _containers.RepeatedCompositeFieldContainer[_puzzle_pb2.EngineStats]
-    def __init__(self, verdict: _Optional[_Union[_puzzle_pb2.Verdict, str]] = ..., solution: _Optional[_Union[_puzzle_pb2.Grid, _Mapping]] = ..., stats: _Optional[_Iterable[_Union[_puzzle_pb2.EngineStats, _Mapping]]] = ...) -> None: ...
+    puzzle: _puzzle_pb2.Puzzle
+    def __init__(self, verdict: _Optional[_Union[_puzzle_pb2.Verdict, str]] = ..., solution: _Optional[_Union[_puzzle_pb2.Grid, _Mapping]] = ..., stats: _Optional[_Iterable[_Union[_puzzle_pb2.EngineStats, _Mapping]]] = ..., puzzle: _Optional[_Union[_puzzle_pb2.Puzzle, _Mapping]] = ...) -> None: ...
 
 class HintRequest(_message.Message):
     __slots__ = ("puzzle", "options")
@@ -164,7 +168,7 @@ class Placement(_message.Message):
     def __init__(self, cell: _Optional[_Union[_puzzle_pb2.CellRef, _Mapping]] = ..., digit: _Optional[int] = ...) -> None: ...
 
 class HintResponse(_message.Message):
-    __slots__ = ("kind", "cells", "placements", "explanation", "findings", "verdict", "stats")
+    __slots__ = ("kind", "cells", "placements", "explanation", "findings", "verdict", "stats", "puzzle")
     KIND_FIELD_NUMBER: _ClassVar[int]
     CELLS_FIELD_NUMBER: _ClassVar[int]
     PLACEMENTS_FIELD_NUMBER: _ClassVar[int]
@@ -172,6 +176,7 @@ class HintResponse(_message.Message):
     FINDINGS_FIELD_NUMBER: _ClassVar[int]
     VERDICT_FIELD_NUMBER: _ClassVar[int]
     STATS_FIELD_NUMBER: _ClassVar[int]
+    PUZZLE_FIELD_NUMBER: _ClassVar[int]
     kind: HintKind
     cells: _containers.RepeatedCompositeFieldContainer[_puzzle_pb2.CellRef]
     placements: _containers.RepeatedCompositeFieldContainer[Placement]
@@ -179,7 +184,8 @@ class HintResponse(_message.Message):
     findings: _containers.RepeatedCompositeFieldContainer[_puzzle_pb2.Finding]
     verdict: _puzzle_pb2.Verdict
     stats: _containers.RepeatedCompositeFieldContainer[_puzzle_pb2.EngineStats]
-    def __init__(self, kind: _Optional[_Union[HintKind, str]] = ..., cells: _Optional[_Iterable[_Union[_puzzle_pb2.CellRef, _Mapping]]] = ..., placements: _Optional[_Iterable[_Union[Placement, _Mapping]]] = ..., explanation: _Optional[str] = ..., findings: _Optional[_Iterable[_Union[_puzzle_pb2.Finding, _Mapping]]] = ..., verdict: _Optional[_Union[_puzzle_pb2.Verdict, str]] = ..., stats: _Optional[_Iterable[_Union[_puzzle_pb2.EngineStats, _Mapping]]] = ...) -> None: ...
+    puzzle: _puzzle_pb2.Puzzle
+    def __init__(self, kind: _Optional[_Union[HintKind, str]] = ..., cells: _Optional[_Iterable[_Union[_puzzle_pb2.CellRef, _Mapping]]] = ..., placements: _Optional[_Iterable[_Union[Placement, _Mapping]]] = ..., explanation: _Optional[str] = ..., findings: _Optional[_Iterable[_Union[_puzzle_pb2.Finding, _Mapping]]] = ..., verdict: _Optional[_Union[_puzzle_pb2.Verdict, str]] = ..., stats: _Optional[_Iterable[_Union[_puzzle_pb2.EngineStats, _Mapping]]] = ..., puzzle: _Optional[_Union[_puzzle_pb2.Puzzle, _Mapping]] = ...) -> None: ...
 
 class CheckUniquenessRequest(_message.Message):
     __slots__ = ("puzzle", "options")
@@ -190,13 +196,15 @@ class CheckUniquenessRequest(_message.Message):
     def __init__(self, puzzle: _Optional[_Union[_puzzle_pb2.PuzzleInput, _Mapping]] = ..., options: _Optional[_Union[SearchOptions, _Mapping]] = ...) -> None: ...
 
 class CheckUniquenessResponse(_message.Message):
-    __slots__ = ("verdict", "solutions", "differing_cells", "stats")
+    __slots__ = ("verdict", "solutions", "differing_cells", "stats", "puzzle")
     VERDICT_FIELD_NUMBER: _ClassVar[int]
     SOLUTIONS_FIELD_NUMBER: _ClassVar[int]
     DIFFERING_CELLS_FIELD_NUMBER: _ClassVar[int]
     STATS_FIELD_NUMBER: _ClassVar[int]
+    PUZZLE_FIELD_NUMBER: _ClassVar[int]
     verdict: _puzzle_pb2.Verdict
     solutions: _containers.RepeatedCompositeFieldContainer[_puzzle_pb2.Grid]
     differing_cells: _containers.RepeatedCompositeFieldContainer[_puzzle_pb2.CellRef]
     stats: _containers.RepeatedCompositeFieldContainer[_puzzle_pb2.EngineStats]
-    def __init__(self, verdict: _Optional[_Union[_puzzle_pb2.Verdict, str]] = ..., solutions: _Optional[_Iterable[_Union[_puzzle_pb2.Grid, _Mapping]]] = ..., differing_cells: _Optional[_Iterable[_Union[_puzzle_pb2.CellRef, _Mapping]]] = ..., stats: _Optional[_Iterable[_Union[_puzzle_pb2.EngineStats, _Mapping]]] = ...) -> None: ...
+    puzzle: _puzzle_pb2.Puzzle
+    def __init__(self, verdict: _Optional[_Union[_puzzle_pb2.Verdict, str]] = ..., solutions: _Optional[_Iterable[_Union[_puzzle_pb2.Grid, _Mapping]]] = ..., differing_cells: _Optional[_Iterable[_Union[_puzzle_pb2.CellRef, _Mapping]]] = ..., stats: _Optional[_Iterable[_Union[_puzzle_pb2.EngineStats, _Mapping]]] = ..., puzzle: _Optional[_Union[_puzzle_pb2.Puzzle, _Mapping]] = ...) -> None: ...
