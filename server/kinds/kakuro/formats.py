@@ -66,7 +66,7 @@ def _check_ragged(lines: list[list[str]], width: int, findings: list[Finding]) -
 
 def _janko_header(text: str) -> tuple[int, int] | str:
     first = text.strip().splitlines()[0].split() if text.strip() else []
-    if len(first) != 2 or not all(t.isdigit() for t in first):
+    if len(first) != 2 or not all(t.isdecimal() for t in first):
         return "first line must be 'ROWS COLS'"
     return int(first[0]), int(first[1])
 
@@ -79,7 +79,7 @@ def sniff_janko(text: str) -> str | None:
 def _janko_square(token: str) -> tuple[object, int] | None:
     if token == "-":
         return Clue(), 0
-    if token.isdigit() and len(token) == 1:
+    if token.isdecimal() and len(token) == 1:
         return WHITE, int(token)
     m = _CLUE_TOKEN.match(token)
     if m:
@@ -173,7 +173,7 @@ def sniff_csv(text: str) -> str | None:
 
 
 def _csv_square(token: str) -> tuple[object, int] | None:
-    if not token.isdigit():
+    if not token.isdecimal():
         return None
     value = int(token)
     if len(token) == 1:
@@ -238,7 +238,7 @@ def write_csv(board: Board) -> str:
 def sniff_json(text: str) -> str | None:
     try:
         data = json.loads(text)
-    except ValueError as e:
+    except (ValueError, RecursionError) as e:  # RecursionError: nesting too deep
         return f"not JSON ({e})"
     if not isinstance(data, dict) or "kakuro" not in data:
         return "JSON without a 'kakuro' object"
@@ -259,7 +259,10 @@ def read_json(text: str, max_cells: int = DEFAULT_MAX_CELLS) -> Board:
     reason = sniff_json(text)
     if reason:
         raise PuzzleError([_error("not_json", reason)])
-    rows = json.loads(text)["kakuro"].get("rows", [])
+    kakuro = json.loads(text)["kakuro"]
+    if not isinstance(kakuro, dict):
+        raise PuzzleError([_error("bad_shape", "'kakuro' must be an object with 'rows'")])
+    rows = kakuro.get("rows", [])
     if not isinstance(rows, list) or not all(
         isinstance(row, dict) and isinstance(row.get("cells", []), list) for row in rows
     ):
