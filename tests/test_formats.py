@@ -391,3 +391,16 @@ def test_huge_header_fails_fast_without_allocating():
     assert codes(error.findings) == [("grid_too_large", ())]
     assert "100000x100000" in error.findings[0].message
     assert peak < 1_000_000  # 10^10 cells would need gigabytes
+
+
+def test_one_column_csv_reads_when_the_format_is_given():
+    board = formats.read("10000\n10300\n0\n0\n", "csv")
+    assert board.puzzle.cols == 1
+    assert board.puzzle.squares[1][0] == Clue(3, None)
+
+
+def test_a_clue_over_45_cannot_be_written_as_1vvhh():
+    board = formats.read("2 2\n- 50,\n- 0\n")
+    with pytest.raises(PuzzleError) as caught:
+        formats.write(board, "csv")
+    assert codes(caught.value.findings) == [("clue_too_large", ((0, 1),))]

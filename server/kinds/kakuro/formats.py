@@ -163,13 +163,18 @@ def _csv_lines(text: str) -> list[list[str]]:
     return [[t.strip() for t in line.split(",")] for line in text.strip().splitlines()]
 
 
-def sniff_csv(text: str) -> str | None:
-    lines = _csv_lines(text)
-    if not lines or not any("," in line for line in text.strip().splitlines()):
-        return "no comma-separated rows"
-    if not all(t.lstrip("-").isdigit() for line in lines for t in line if t):
-        return "not every field is a number"
+def _mostly_numbers(lines: list[list[str]]) -> str | None:
+    """Lenient on purpose: a mostly numeric CSV is CSV, and its bad fields get positions."""
+    fields = [t for line in lines for t in line]
+    if sum(t.isdecimal() for t in fields) * 2 <= len(fields):
+        return "not every field is a number (too few to read it as CSV)"
     return None
+
+
+def sniff_csv(text: str) -> str | None:
+    if "," not in text:
+        return "no comma-separated rows"
+    return _mostly_numbers(_csv_lines(text))
 
 
 def _csv_square(token: str) -> tuple[object, int] | None:
@@ -187,10 +192,10 @@ def _csv_square(token: str) -> tuple[object, int] | None:
 
 
 def read_csv(text: str, max_cells: int = DEFAULT_MAX_CELLS) -> Board:
-    reason = sniff_csv(text)
+    lines = _csv_lines(text)
+    reason = _mostly_numbers(lines) if lines else "no rows"
     if reason:
         raise PuzzleError([_error("not_csv", reason)])
-    lines = _csv_lines(text)
     width = len(lines[0])
     too_big = _size_finding(len(lines), max(len(line) for line in lines), max_cells)
     if too_big:
@@ -218,6 +223,20 @@ def read_csv(text: str, max_cells: int = DEFAULT_MAX_CELLS) -> Board:
 
 
 def write_csv(board: Board) -> str:
+    """1VVHH has two digits per clue: a clue over 45 (never valid) cannot be written."""
+    too_big = [
+        _error(
+            "clue_too_large",
+            f"{cell_name((r, c))}: clue over 45 cannot be written as 1VVHH",
+            (r, c),
+        )
+        for r, row in enumerate(board.puzzle.squares)
+        for c, sq in enumerate(row)
+        if sq is not WHITE and max(sq.down or 0, sq.across or 0) > 45
+    ]
+    if too_big:
+        raise PuzzleError(too_big)
+
     def token(sq, digit: int) -> str:
         if sq is WHITE:
             return str(digit)
