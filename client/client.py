@@ -1,0 +1,361 @@
+"""A thin, typed wrapper over the NumgridService stub: Python values in and out.
+
+Every call has a deadline (the client's ``timeout``, or the call's own). A call that
+finds the server UNAVAILABLE is retried by gRPC itself (the channel's service config
+carries a ``retryPolicy`` for UNAVAILABLE only); nothing else is retried. A failed call
+raises :class:`NumgridError`, with the BadRequest field violations read from the status.
+"""
+
+from __future__ import annotations
+
+import json
+from datetime import timedelta
+
+import grpc
+from google.rpc import error_details_pb2
+from grpc_health.v1 import health_pb2, health_pb2_grpc
+from grpc_status import rpc_status
+from numgrid.v1 import numgrid_service_pb2 as service_pb2
+from numgrid.v1 import numgrid_service_pb2_grpc as service_grpc
+from numgrid.v1 import puzzle_pb2
+
+from .types import (
+    EngineStat,
+    Finding,
+    Grid,
+    Hint,
+    NumgridError,
+    RunStatus,
+    SolveResult,
+    Uniqueness,
+    Validation,
+    Violation,
+)
+
+SERVICE = "numgrid.v1.NumgridService"
+HEALTH_SERVICE = "grpc.health.v1.Health"
+DEFAULT_RETRIES = 4  # gRPC caps attempts at 5: the first try and four retries
+MAX_METADATA_BYTES = 4 * 1024 * 1024
+MAX_MESSAGE_BYTES = 16 * 1024 * 1024  # the server's default limit too
+
+ENGINES = {
+    "auto": puzzle_pb2.ENGINE_AUTO,
+    "cpsat": puzzle_pb2.ENGINE_CPSAT,
+    "native": puzzle_pb2.ENGINE_NATIVE,
+    "cross-check": puzzle_pb2.ENGINE_CROSS_CHECK,
+}
+FORMATS = {
+    None: puzzle_pb2.PUZZLE_FORMAT_UNSPECIFIED,
+    "auto": puzzle_pb2.PUZZLE_FORMAT_UNSPECIFIED,
+    "janko": puzzle_pb2.PUZZLE_FORMAT_JANKO,
+    "csv": puzzle_pb2.PUZZLE_FORMAT_CSV,
+    "json": puzzle_pb2.PUZZLE_FORMAT_JSON,
+}
+KINDS = {None: puzzle_pb2.PUZZLE_KIND_UNSPECIFIED, "kakuro": puzzle_pb2.PUZZLE_KIND_KAKURO}
+
+PuzzleLike = str | puzzle_pb2.Puzzle | puzzle_pb2.PuzzleInput
+
+
+def service_config(retries: int) -> str:
+    """The channel's service config: retry UNAVAILABLE (only) with exponential backoff."""
+    policy = {
+        "maxAttempts": retries + 1,
+        "initialBackoff": "0.1s",
+        "maxBackoff": "1s",
+        "backoffMultiplier": 2,
+        "retryableStatusCodes": ["UNAVAILABLE"],
+    }
+    return json.dumps(
+        {
+            "methodConfig": [
+                {
+                    "name": [{"service": SERVICE}, {"service": HEALTH_SERVICE}],
+                    "retryPolicy": policy,
+                }
+            ]
+        }
+    )
+
+
+def channel_options(retries: int) -> list[tuple[str, object]]:
+    """Retries (0 turns them off), and room for big error details and answers."""
+    if retries < 0 or retries > DEFAULT_RETRIES:
+        raise ValueError(f"retries must be 0 to {DEFAULT_RETRIES} (gRPC allows 5 attempts)")
+    sizes = [
+        # A BadRequest with one violation per bad cell travels in the trailing metadata;
+        # gRPC's default limit (16 KiB) would drop it for a few hundred bad cells.
+        ("grpc.max_metadata_size", MAX_METADATA_BYTES),
+        ("grpc.absolute_max_metadata_size", MAX_METADATA_BYTES),
+        ("grpc.max_receive_message_length", MAX_MESSAGE_BYTES),
+        ("grpc.max_send_message_length", MAX_MESSAGE_BYTES),
+    ]
+    if retries == 0:
+        return [("grpc.enable_retries", 0), *sizes]
+    retry = [("grpc.enable_retries", 1), ("grpc.service_config", service_config(retries))]
+    return retry + sizes
+
+
+# ---------------------------------------------------------------- proto -> Python values
+
+
+def _name(enum_type, value: int, prefix: str) -> str | None:
+    """``VERDICT_UNIQUE`` -> ``"UNIQUE"``; the UNSPECIFIED value -> None; a value this
+    client does not know (from a newer server) -> ``"UNKNOWN_<n>"``."""
+    try:
+        name = enum_type.Name(value)
+    except ValueError:
+        return f"UNKNOWN_{value}"
+    return None if name.endswith("_UNSPECIFIED") else name.removeprefix(prefix)
+
+
+def _verdict(value: int) -> str | None:
+    return _name(puzzle_pb2.Verdict, value, "VERDICT_")
+
+
+def _cells(refs) -> tuple[tuple[int, int], ...]:
+    return tuple((ref.row, ref.column) for ref in refs)
+
+
+def _grid(grid: puzzle_pb2.Grid) -> Grid:
+    return tuple(tuple(row.values) for row in grid.rows)
+
+
+def _finding(f: puzzle_pb2.Finding) -> Finding:
+    severity = _name(puzzle_pb2.Severity, f.severity, "SEVERITY_") or "ERROR"
+    return Finding(f.code, f.message, _cells(f.cells), severity.lower(), f.run)
+
+
+def _stats(stats) -> tuple[EngineStat, ...]:
+    return tuple(
+        EngineStat(
+            (_name(puzzle_pb2.Engine, s.engine, "ENGINE_") or "auto").lower().replace("_", "-"),
+            s.elapsed.seconds + s.elapsed.nanos / 1e9,
+            s.nodes,
+        )
+        for s in stats
+    )
+
+
+def _cell_status(value: int) -> str:
+    return _name(service_pb2.CellStatus, value, "CELL_STATUS_") or ""
+
+
+def _run(r: service_pb2.RunReport) -> RunStatus:
+    return RunStatus(
+        direction=(_name(service_pb2.Direction, r.direction, "DIRECTION_") or "").lower(),
+        clue_cell=(r.clue_cell.row, r.clue_cell.column),
+        clue=r.clue,
+        cells=_cells(r.cells),
+        state=_name(service_pb2.RunState, r.state, "RUN_STATE_") or "",
+        total=r.total,
+        duplicates=_cells(r.duplicates),
+    )
+
+
+def error_from_rpc(error: grpc.RpcError) -> NumgridError:
+    """Turn a failed call into a NumgridError, reading the BadRequest detail if any."""
+    code = error.code() if hasattr(error, "code") else None
+    message = error.details() if hasattr(error, "details") else str(error)
+    violations: list[Violation] = []
+    try:
+        status = rpc_status.from_call(error)
+    except (ValueError, AttributeError):
+        status = None
+    if status is not None:
+        for detail in status.details:
+            if detail.Is(error_details_pb2.BadRequest.DESCRIPTOR):
+                bad = error_details_pb2.BadRequest()
+                detail.Unpack(bad)
+                violations.extend(
+                    Violation.parse(v.field, v.description) for v in bad.field_violations
+                )
+    return NumgridError(code.name if code else "UNKNOWN", message or "", violations)
+
+
+# ---------------------------------------------------------------- the client
+
+
+class NumgridClient:
+    """Client of a numgrid server at ``target`` (``"host:port"``); a context manager.
+
+    ``timeout`` is the default deadline of every call in seconds (None: no deadline);
+    ``retries`` is how many times gRPC retries a call that found the server UNAVAILABLE
+    (0 to 4; 0 turns retries off).
+    """
+
+    def __init__(
+        self,
+        target: str,
+        *,
+        timeout: float | None = None,
+        retries: int = DEFAULT_RETRIES,
+        channel: grpc.Channel | None = None,
+    ):
+        self.target = target
+        self.timeout = timeout
+        self.options = channel_options(retries)
+        self._channel = channel or grpc.insecure_channel(target, options=self.options)
+        self._stub = service_grpc.NumgridServiceStub(self._channel)
+        self._health = health_pb2_grpc.HealthStub(self._channel)
+
+    def __enter__(self) -> NumgridClient:
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+    def close(self) -> None:
+        self._channel.close()
+
+    # ------------------------------------------------------------ requests
+
+    @staticmethod
+    def puzzle_input(
+        puzzle: PuzzleLike, *, format: str | None = None, kind: str | None = None
+    ) -> puzzle_pb2.PuzzleInput:
+        """The PuzzleInput for text (in ``format``, None or "auto" to detect) or a Puzzle."""
+        if isinstance(puzzle, puzzle_pb2.PuzzleInput):
+            return puzzle
+        if isinstance(puzzle, puzzle_pb2.Puzzle):
+            return puzzle_pb2.PuzzleInput(puzzle=puzzle)
+        if isinstance(puzzle, str):
+            if format not in FORMATS:
+                known = ", ".join(str(k) for k in FORMATS if k)
+                raise ValueError(f"unknown format {format!r}; known: {known}")
+            if kind not in KINDS:
+                raise ValueError(f"unknown kind {kind!r}; known: kakuro")
+            return puzzle_pb2.PuzzleInput(
+                text=puzzle_pb2.PuzzleText(content=puzzle, format=FORMATS[format], kind=KINDS[kind])
+            )
+        raise TypeError(f"a puzzle is text or a numgrid.v1.Puzzle, not {type(puzzle).__name__}")
+
+    @staticmethod
+    def search_options(
+        engine: str = "auto", time_limit: float | None = None, hold_entries: bool = False
+    ) -> service_pb2.SearchOptions:
+        if engine not in ENGINES:
+            raise ValueError(f"unknown engine {engine!r}; known: {', '.join(ENGINES)}")
+        options = service_pb2.SearchOptions(engine=ENGINES[engine], hold_entries=hold_entries)
+        if time_limit is not None:
+            options.time_limit.FromTimedelta(timedelta(seconds=time_limit))
+        return options
+
+    def _call(self, method, request, timeout: float | None):
+        try:
+            return method(request, timeout=self.timeout if timeout is None else timeout)
+        except grpc.RpcError as e:
+            raise error_from_rpc(e) from None
+
+    # ------------------------------------------------------------ the RPCs
+
+    def validate(
+        self,
+        puzzle: PuzzleLike,
+        *,
+        format: str | None = None,
+        kind: str | None = None,
+        compare_with_solution: bool = False,
+        engine: str = "auto",
+        time_limit: float | None = None,
+        timeout: float | None = None,
+    ) -> Validation:
+        """Check a puzzle and the player's board; optionally compare with the solution."""
+        request = service_pb2.ValidateRequest(
+            puzzle=self.puzzle_input(puzzle, format=format, kind=kind),
+            compare_with_solution=compare_with_solution,
+            options=self.search_options(engine, time_limit),
+        )
+        r = self._call(self._stub.Validate, request, timeout)
+        return Validation(
+            warnings=tuple(_finding(f) for f in r.warnings),
+            board_findings=tuple(_finding(f) for f in r.board_findings),
+            runs=tuple(_run(run) for run in r.runs),
+            cells=tuple(((c.cell.row, c.cell.column), _cell_status(c.status)) for c in r.cells),
+            solved=r.solved,
+            verdict=_verdict(r.verdict),
+            wrong_entries=_cells(r.wrong_entries),
+            stats=_stats(r.stats),
+            puzzle=r.puzzle,
+        )
+
+    def solve(
+        self,
+        puzzle: PuzzleLike,
+        *,
+        format: str | None = None,
+        kind: str | None = None,
+        engine: str = "auto",
+        time_limit: float | None = None,
+        hold_entries: bool = False,
+        timeout: float | None = None,
+    ) -> SolveResult:
+        """Find the solution (``solution`` is None for NO_SOLUTION and TIMEOUT)."""
+        request = service_pb2.SolveRequest(
+            puzzle=self.puzzle_input(puzzle, format=format, kind=kind),
+            options=self.search_options(engine, time_limit, hold_entries),
+        )
+        r = self._call(self._stub.Solve, request, timeout)
+        return SolveResult(
+            verdict=_verdict(r.verdict) or "",
+            solution=_grid(r.solution) if r.HasField("solution") else None,
+            stats=_stats(r.stats),
+            puzzle=r.puzzle,
+        )
+
+    def hint(
+        self,
+        puzzle: PuzzleLike,
+        *,
+        format: str | None = None,
+        kind: str | None = None,
+        engine: str = "auto",
+        time_limit: float | None = None,
+        timeout: float | None = None,
+    ) -> Hint:
+        """The next step for the player whose entries are in ``puzzle``."""
+        request = service_pb2.HintRequest(
+            puzzle=self.puzzle_input(puzzle, format=format, kind=kind),
+            options=self.search_options(engine, time_limit),
+        )
+        r = self._call(self._stub.Hint, request, timeout)
+        return Hint(
+            kind=_name(service_pb2.HintKind, r.kind, "HINT_KIND_") or "",
+            cells=_cells(r.cells),
+            placements=tuple(((p.cell.row, p.cell.column), p.digit) for p in r.placements),
+            explanation=r.explanation,
+            findings=tuple(_finding(f) for f in r.findings),
+            verdict=_verdict(r.verdict),
+            stats=_stats(r.stats),
+            puzzle=r.puzzle,
+        )
+
+    def check_uniqueness(
+        self,
+        puzzle: PuzzleLike,
+        *,
+        format: str | None = None,
+        kind: str | None = None,
+        engine: str = "auto",
+        time_limit: float | None = None,
+        hold_entries: bool = False,
+        timeout: float | None = None,
+    ) -> Uniqueness:
+        """UNIQUE (one solution), MULTIPLE (two, and where they differ), NO_SOLUTION, TIMEOUT."""
+        request = service_pb2.CheckUniquenessRequest(
+            puzzle=self.puzzle_input(puzzle, format=format, kind=kind),
+            options=self.search_options(engine, time_limit, hold_entries),
+        )
+        r = self._call(self._stub.CheckUniqueness, request, timeout)
+        return Uniqueness(
+            verdict=_verdict(r.verdict) or "",
+            solutions=tuple(_grid(g) for g in r.solutions),
+            differing_cells=_cells(r.differing_cells),
+            stats=_stats(r.stats),
+            puzzle=r.puzzle,
+        )
+
+    def health(self, service: str = "", *, timeout: float | None = None) -> str:
+        """The standard gRPC health status: ``"SERVING"``, ``"NOT_SERVING"``, ..."""
+        request = health_pb2.HealthCheckRequest(service=service)
+        r = self._call(self._health.Check, request, timeout)
+        return health_pb2.HealthCheckResponse.ServingStatus.Name(r.status)

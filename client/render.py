@@ -1,0 +1,185 @@
+"""Puzzles as text, as they look printed, and solutions in their published text form.
+
+:func:`render` dispatches on the kind of the structured puzzle (the ``Puzzle`` oneof):
+a new kind adds a :class:`Renderer` to :data:`RENDERERS`, the CLI does not change.
+
+A Kakuro is drawn with its clues as ``D\\A`` (the down sum left of the diagonal, the across
+sum right of it, a missing one shaded: ``16\\▓▓``), plain black cells shaded, white cells
+with their digit or ``.``; marked cells (a hint, a mistake, a differing cell) are
+bracketed: ``[7]``. Of three layouts the widest one that fits the width is used:
+
+- ``wide``: one line per row, 5 characters per cell: ``16\\23  7    .  ▓▓▓▓▓ ▓▓\\8``;
+- ``compact``: two lines per row, 3 characters per cell and a space between cells,
+  the across clue top right and the down clue bottom left, like the printed diagonal;
+- ``tiny``: the same without the space between cells (used even if it does not fit).
+"""
+
+from __future__ import annotations
+
+import shutil
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+
+from numgrid.v1 import puzzle_pb2
+
+from .types import Cell, Grid
+
+SHADE = "▓"
+ASCII_SHADE = "#"
+
+
+@dataclass(frozen=True)
+class Renderer:
+    """How one kind of puzzle is drawn and how its solutions are written."""
+
+    # draw(puzzle_of_kind, values, marks, width, shade) -> text
+    draw: Callable[..., str]
+    # entries(puzzle_of_kind) -> the player's digits as a grid
+    entries: Callable[..., Grid]
+    # solution_text(puzzle_of_kind, grid) -> the kind's published solution text
+    solution_text: Callable[..., str]
+
+
+def terminal_width() -> int:
+    return shutil.get_terminal_size((80, 24)).columns
+
+
+# ---------------------------------------------------------------- Kakuro
+
+
+def _is_black(cell: puzzle_pb2.KakuroCell) -> bool:
+    return cell.black or cell.HasField("down") or cell.HasField("across")
+
+
+def _clue(cell: puzzle_pb2.KakuroCell, which: str) -> str:
+    return str(getattr(cell, which)) if cell.HasField(which) else ""
+
+
+def kakuro_entries(puzzle: puzzle_pb2.KakuroPuzzle) -> Grid:
+    return tuple(
+        tuple(0 if _is_black(cell) else cell.digit for cell in row.cells) for row in puzzle.rows
+    )
+
+
+def kakuro_solution_text(puzzle: puzzle_pb2.KakuroPuzzle, grid: Grid) -> str:
+    """The janko solution text: ``ROWS COLS``, then ``-`` for black cells and the digits."""
+    rows = puzzle.rows
+    lines = [f"{len(rows)} {len(rows[0].cells) if rows else 0}"]
+    for row, values in zip(rows, grid, strict=True):
+        cells = zip(row.cells, values, strict=True)
+        lines.append(" ".join("-" if _is_black(cell) else str(v) for cell, v in cells))
+    return "\n".join(lines) + "\n"
+
+
+def _digit(value: int, marked: bool, width: int) -> str:
+    text = str(value) if value else "."
+    if marked:
+        text = f"[{text}]"
+    return text.center(width)
+
+
+def _wide(rows, values: Grid, marks: set[Cell], shade: str) -> list[str]:
+    lines = []
+    for r, row in enumerate(rows):
+        out = []
+        for c, cell in enumerate(row.cells):
+            if not _is_black(cell):
+                out.append(_digit(values[r][c], (r, c) in marks, 5))
+            elif not (cell.HasField("down") or cell.HasField("across")):
+                out.append(shade * 5)
+            else:
+                down = _clue(cell, "down").rjust(2) if cell.HasField("down") else shade * 2
+                across = _clue(cell, "across").ljust(2) if cell.HasField("across") else shade * 2
+                out.append(f"{down}\\{across}")
+        lines.append(" ".join(out))
+    return lines
+
+
+def _two_line(rows, values: Grid, marks: set[Cell], shade: str, sep: str) -> list[str]:
+    lines = []
+    for r, row in enumerate(rows):
+        top, bottom = [], []
+        for c, cell in enumerate(row.cells):
+            if not _is_black(cell):
+                top.append(_digit(values[r][c], (r, c) in marks, 3))
+                bottom.append("   ")
+            elif not (cell.HasField("down") or cell.HasField("across")):
+                top.append(shade * 3)
+                bottom.append(shade * 3)
+            else:
+                across = _clue(cell, "across").rjust(2) if cell.HasField("across") else shade * 2
+                down = _clue(cell, "down").ljust(2) if cell.HasField("down") else shade * 2
+                top.append(f"\\{across}")
+                bottom.append(f"{down}\\")
+        lines.append(sep.join(top))
+        lines.append(sep.join(bottom))
+    return lines
+
+
+def kakuro_draw(
+    puzzle: puzzle_pb2.KakuroPuzzle,
+    values: Grid,
+    marks: set[Cell],
+    width: int,
+    shade: str,
+) -> str:
+    rows = puzzle.rows
+    cols = len(rows[0].cells) if rows else 0
+    layouts = (
+        (6 * cols - 1, lambda: _wide(rows, values, marks, shade)),
+        (4 * cols - 1, lambda: _two_line(rows, values, marks, shade, " ")),
+        (3 * cols, lambda: _two_line(rows, values, marks, shade, "")),
+    )
+    # The widest layout that fits, else the narrowest.
+    draw = next((draw for needed, draw in layouts if needed <= width), layouts[-1][1])
+    return "\n".join(line.rstrip() for line in draw()) + "\n"
+
+
+RENDERERS: dict[str, Renderer] = {
+    "kakuro": Renderer(kakuro_draw, kakuro_entries, kakuro_solution_text),
+}
+
+
+# ---------------------------------------------------------------- dispatch
+
+
+def _kind(puzzle: puzzle_pb2.Puzzle) -> tuple[Renderer, object]:
+    kind = puzzle.WhichOneof("kind")
+    if kind not in RENDERERS:
+        raise ValueError(f"no renderer for puzzle kind {kind!r}")
+    return RENDERERS[kind], getattr(puzzle, kind)
+
+
+def entries(puzzle: puzzle_pb2.Puzzle) -> Grid:
+    """The digits the player entered, as a grid (0 where empty or black)."""
+    renderer, inner = _kind(puzzle)
+    return renderer.entries(inner)
+
+
+def solution_text(puzzle: puzzle_pb2.Puzzle, grid: Grid) -> str:
+    """A solution in the kind's published text form (Kakuro: janko, ``-`` for black)."""
+    renderer, inner = _kind(puzzle)
+    return renderer.solution_text(inner, grid)
+
+
+def render(
+    puzzle: puzzle_pb2.Puzzle,
+    values: Grid | None = None,
+    *,
+    marks: Iterable[Cell] = (),
+    width: int | None = None,
+    ascii_only: bool = False,
+) -> str:
+    """The board as text: ``values`` (a solution) or else the puzzle's own entries.
+
+    ``width`` defaults to the terminal's (80 when not a terminal); ``marks`` are
+    the cells to bracket; ``ascii_only`` shades black cells with ``#``.
+    """
+    renderer, inner = _kind(puzzle)
+    return renderer.draw(
+        inner,
+        renderer.entries(inner) if values is None else values,
+        set(marks),
+        terminal_width() if width is None else width,
+        ASCII_SHADE if ascii_only else SHADE,
+    )

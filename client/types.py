@@ -1,0 +1,197 @@
+"""What the client hands back: frozen dataclasses of plain Python values.
+
+- *cell*: a ``(row, column)`` pair, 0-based over the whole grid (clue cells included).
+- *grid*: a tuple of row tuples of ints; ``0`` where there is no digit (black cells too).
+- verdicts, severities, hint kinds and engines are plain strings: ``"UNIQUE"``,
+  ``"error"``, ``"REVEAL"``, ``"native"``.
+
+The one structured value kept as protobuf is the puzzle itself (``puzzle_pb2.Puzzle``):
+it is what the server read, a oneof over puzzle kinds, and it is what the renderer reads.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from numgrid.v1 import puzzle_pb2
+
+Cell = tuple[int, int]
+Grid = tuple[tuple[int, ...], ...]
+
+
+def cell_name(cell: Cell) -> str:
+    """The spelling of a cell in messages, as the server writes it: ``r3c5``."""
+    return f"r{cell[0]}c{cell[1]}"
+
+
+@dataclass(frozen=True)
+class Finding:
+    """One problem with a puzzle or a board, with the cells (and run) at fault."""
+
+    code: str
+    message: str
+    cells: tuple[Cell, ...] = ()
+    severity: str = "error"  # "error" or "warning"
+    run: str = ""  # e.g. "across 16 at r4c0"; empty when not about one run
+
+
+@dataclass(frozen=True)
+class EngineStat:
+    """What one engine spent: wall-clock seconds and search nodes (or CP-SAT branches)."""
+
+    engine: str  # "native" or "cpsat"
+    seconds: float
+    nodes: int = 0
+
+
+@dataclass(frozen=True)
+class RunStatus:
+    """One run of a board and how it stands."""
+
+    direction: str  # "across" or "down"
+    clue_cell: Cell
+    clue: int
+    cells: tuple[Cell, ...]
+    state: str  # INCOMPLETE, DUPLICATE, OVER, WRONG, CORRECT
+    total: int
+    duplicates: tuple[Cell, ...] = ()
+
+
+@dataclass(frozen=True)
+class Validation:
+    """Answer of Validate: the puzzle's oddities and how the player's board stands."""
+
+    warnings: tuple[Finding, ...]
+    board_findings: tuple[Finding, ...]
+    runs: tuple[RunStatus, ...]
+    cells: tuple[tuple[Cell, str], ...]  # (cell, BLANK | DUPLICATE | RUN_* status)
+    solved: bool
+    verdict: str | None  # only with compare_with_solution
+    wrong_entries: tuple[Cell, ...]
+    stats: tuple[EngineStat, ...]
+    puzzle: puzzle_pb2.Puzzle = field(repr=False, compare=False)
+
+    @property
+    def ok(self) -> bool:
+        """No rule broken and no entry that differs from the unique solution."""
+        return not self.board_findings and not self.wrong_entries
+
+
+@dataclass(frozen=True)
+class SolveResult:
+    """Answer of Solve: the verdict and the solution found (None when none was)."""
+
+    verdict: str
+    solution: Grid | None
+    stats: tuple[EngineStat, ...]
+    puzzle: puzzle_pb2.Puzzle = field(repr=False, compare=False)
+
+
+Solution = SolveResult
+
+
+@dataclass(frozen=True)
+class Hint:
+    """Answer of Hint: a mistake to fix, a cell to fill, or why there is no hint."""
+
+    kind: str  # MISTAKE, REVEAL, SOLVED, NOT_UNIQUE
+    cells: tuple[Cell, ...]
+    placements: tuple[tuple[Cell, int], ...]
+    explanation: str
+    findings: tuple[Finding, ...]
+    verdict: str | None
+    stats: tuple[EngineStat, ...]
+    puzzle: puzzle_pb2.Puzzle = field(repr=False, compare=False)
+
+
+@dataclass(frozen=True)
+class Uniqueness:
+    """Answer of CheckUniqueness: one solution, two that differ, none, or a timeout."""
+
+    verdict: str  # UNIQUE, MULTIPLE, NO_SOLUTION, TIMEOUT
+    solutions: tuple[Grid, ...]
+    differing_cells: tuple[Cell, ...]
+    stats: tuple[EngineStat, ...]
+    puzzle: puzzle_pb2.Puzzle = field(repr=False, compare=False)
+
+
+# A cell named in a field path or a message: "r11c2", "rows[11].cells[2]",
+# "row 11 ... column 2", "row=11, column=2".
+_CELL_PATTERNS = (
+    re.compile(r"\br(\d+)c(\d+)\b"),
+    re.compile(r"rows\[(\d+)\]\.cells\[(\d+)\]"),
+    re.compile(r"\brow\D{0,3}(\d+)\W+col(?:umn)?\D{0,3}(\d+)", re.IGNORECASE),
+)
+
+
+_ROW = re.compile(r"^row (\d+)\b")
+
+
+def parse_cell(text: str) -> Cell | None:
+    """The first cell named in ``text``, in any of the spellings above, or None."""
+    for pattern in _CELL_PATTERNS:
+        m = pattern.search(text)
+        if m:
+            return int(m.group(1)), int(m.group(2))
+    return None
+
+
+@dataclass(frozen=True)
+class Violation:
+    """One ``google.rpc.BadRequest`` field violation: a cell or run at fault."""
+
+    field: str
+    description: str
+    row: int | None = None
+    column: int | None = None
+
+    @property
+    def cell(self) -> Cell | None:
+        return None if self.row is None or self.column is None else (self.row, self.column)
+
+    @classmethod
+    def parse(cls, field_path: str, description: str) -> Violation:
+        """Read the cell from the field path, or failing that from the description
+        (a message about a whole row, e.g. a ragged one, gives the row alone)."""
+        cell = parse_cell(field_path) or parse_cell(description)
+        if cell:
+            return cls(field_path, description, *cell)
+        row = _ROW.search(description)
+        return cls(field_path, description, int(row.group(1)) if row else None)
+
+    def __iter__(self):
+        """Unpacks as ``(field, description)``."""
+        return iter((self.field, self.description))
+
+
+class NumgridError(Exception):
+    """A call that failed: ``code`` is the gRPC status code's name.
+
+    For INVALID_ARGUMENT, ``violations`` holds one entry per cell or run at fault,
+    read from the ``google.rpc.BadRequest`` detail of the status.
+    """
+
+    def __init__(self, code: str, message: str, violations=()):
+        self.code = code
+        self.message = message
+        self.violations: list[Violation] = list(violations)
+        super().__init__(f"{code}: {message}" if message else code)
+
+
+__all__ = [
+    "Cell",
+    "EngineStat",
+    "Finding",
+    "Grid",
+    "Hint",
+    "NumgridError",
+    "RunStatus",
+    "Solution",
+    "SolveResult",
+    "Uniqueness",
+    "Validation",
+    "Violation",
+    "cell_name",
+    "parse_cell",
+]
