@@ -1,0 +1,365 @@
+"""Protobuf messages to and from the engine library's values, and errors to gRPC statuses.
+
+A structured puzzle is turned into the kind's JSON text (the protobuf JSON of ``Puzzle``)
+and read by the same parser as a text puzzle, so both pass exactly the same checks.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+
+import grpc
+from google.protobuf.duration_pb2 import Duration
+from google.rpc import code_pb2, error_details_pb2, status_pb2
+from grpc_status import rpc_status
+from numgrid.server import operations
+from numgrid.server.core import Cell, Finding, PuzzleError, Severity, Stats, Verdict
+from numgrid.server.engines import Engine
+from numgrid.server.kinds import KINDS, Kind
+from numgrid.server.kinds.kakuro.model import WHITE
+from numgrid.v1 import numgrid_service_pb2 as service_pb2
+from numgrid.v1 import puzzle_pb2
+
+PUZZLE_FIELD = "puzzle"  # the PuzzleInput field of every request
+# No text of a grid within the size limit is longer than this per cell, even as
+# indented JSON; a longer one is refused before it is parsed.
+TEXT_BYTES_PER_CELL = 256
+
+
+# ---------------------------------------------------------------- bad requests
+
+
+@dataclass(frozen=True)
+class Violation:
+    field: str  # path in the request, e.g. "puzzle.puzzle.kakuro.rows[3].cells[5]"
+    description: str  # one plain sentence
+
+
+class InvalidRequest(Exception):
+    """A request the server cannot use: INVALID_ARGUMENT with a BadRequest detail."""
+
+    def __init__(self, violations: Iterable[Violation], summary: str = ""):
+        self.violations = tuple(violations)
+        first = self.violations[0].description if self.violations else "invalid request"
+        more = len(self.violations) - 1
+        super().__init__(summary or (f"{first} (and {more} more)" if more else first))
+
+    def status(self) -> grpc.Status:
+        detail = error_details_pb2.BadRequest(
+            field_violations=[
+                error_details_pb2.BadRequest.FieldViolation(
+                    field=v.field, description=v.description
+                )
+                for v in self.violations
+            ]
+        )
+        status = status_pb2.Status(code=code_pb2.INVALID_ARGUMENT, message=str(self))
+        status.details.add().Pack(detail)
+        return rpc_status.to_status(status)
+
+
+def _invalid(field: str, description: str) -> InvalidRequest:
+    return InvalidRequest([Violation(field, description)])
+
+
+# ---------------------------------------------------------------- reading puzzles
+
+
+def _kakuro_json(message: puzzle_pb2.KakuroPuzzle) -> str:
+    """The protobuf JSON of a Kakuro puzzle (what ``MessageToJson`` gives, 6x faster)."""
+    rows = []
+    for row in message.rows:
+        cells = []
+        for cell in row.cells:
+            out: dict = {}
+            if cell.black:
+                out["black"] = True
+            if cell.HasField("down"):
+                out["down"] = cell.down
+            if cell.HasField("across"):
+                out["across"] = cell.across
+            if cell.digit:
+                out["digit"] = cell.digit
+            cells.append(out)
+        rows.append({"cells": cells})
+    return json.dumps({"kakuro": {"rows": rows}})
+
+
+def _kakuro_shape(message: puzzle_pb2.KakuroPuzzle) -> tuple[int, int]:
+    return len(message.rows), max((len(row.cells) for row in message.rows), default=0)
+
+
+def _kakuro_cell_field(cell: Cell) -> str:
+    return f"rows[{cell[0]}].cells[{cell[1]}]"
+
+
+def _kakuro_to_proto(board) -> puzzle_pb2.Puzzle:
+    rows = []
+    for squares, digits in zip(board.puzzle.squares, board.entries, strict=True):
+        cells = [
+            puzzle_pb2.KakuroCell(digit=digit)
+            if square is WHITE
+            else puzzle_pb2.KakuroCell(black=True, down=square.down, across=square.across)
+            for square, digit in zip(squares, digits, strict=True)
+        ]
+        rows.append(puzzle_pb2.KakuroRow(cells=cells))
+    return puzzle_pb2.Puzzle(kakuro=puzzle_pb2.KakuroPuzzle(rows=rows))
+
+
+@dataclass(frozen=True)
+class _Structured:
+    """How one kind's structured message is read and named."""
+
+    to_json: Callable[..., str]
+    shape: Callable[..., tuple[int, int]]
+    cell_field: Callable[[Cell], str]
+    to_proto: Callable[..., puzzle_pb2.Puzzle]
+
+
+# Keyed by the kind's name, which is also its field in the ``Puzzle`` oneof.
+_STRUCTURED = {
+    "kakuro": _Structured(_kakuro_json, _kakuro_shape, _kakuro_cell_field, _kakuro_to_proto)
+}
+
+
+def _text_violations(findings, field: str) -> list[Violation]:
+    """Text has no field per cell: one violation per finding, its message names the cells."""
+    return [Violation(field, f.message) for f in findings]
+
+
+def _structured_violations(findings, field: str, cell_field) -> list[Violation]:
+    """One violation per finding and cell, at the cell's own field."""
+    out = []
+    for f in findings:
+        if not f.cells:
+            out.append(Violation(field, f.message))
+        out.extend(Violation(f"{field}.{cell_field(cell)}", f.message) for cell in f.cells)
+    return out
+
+
+@dataclass(frozen=True)
+class Read:
+    kind: Kind
+    board: object
+    warnings: tuple[Finding, ...]
+
+    @property
+    def size(self) -> str:
+        return f"{self.board.puzzle.rows}x{self.board.puzzle.cols}"
+
+
+def _enum_name(enum, value: int, prefix: str) -> str | None:
+    """``PUZZLE_FORMAT_CSV`` -> ``csv``; None for UNSPECIFIED; ValueError if unknown."""
+    name = enum.Name(value)[len(prefix) :].lower()
+    return None if name == "unspecified" else name
+
+
+def read_input(source: puzzle_pb2.PuzzleInput, max_cells: int) -> Read:
+    """The kind, board and warnings of a request's puzzle; InvalidRequest on any problem."""
+    which = source.WhichOneof("source")
+    if which == "text":
+        return _read_text(source.text, f"{PUZZLE_FIELD}.text", max_cells)
+    if which == "puzzle":
+        return _read_structured(source.puzzle, f"{PUZZLE_FIELD}.puzzle", max_cells)
+    raise _invalid(PUZZLE_FIELD, "no puzzle given: set puzzle.puzzle or puzzle.text")
+
+
+def _read_text(text: puzzle_pb2.PuzzleText, field: str, max_cells: int) -> Read:
+    if len(text.content) > max_cells * TEXT_BYTES_PER_CELL:  # before parsing megabytes
+        raise _invalid(
+            f"{field}.content",
+            f"the text has {len(text.content)} characters, more than any grid of at most "
+            f"{max_cells} cells needs ({max_cells * TEXT_BYTES_PER_CELL})",
+        )
+    try:
+        kind_name = _enum_name(puzzle_pb2.PuzzleKind, text.kind, "PUZZLE_KIND_") or "kakuro"
+    except ValueError:
+        raise _invalid(f"{field}.kind", f"unknown puzzle kind {text.kind}") from None
+    try:
+        fmt = _enum_name(puzzle_pb2.PuzzleFormat, text.format, "PUZZLE_FORMAT_")
+    except ValueError:
+        raise _invalid(f"{field}.format", f"unknown puzzle format {text.format}") from None
+    if kind_name not in KINDS or kind_name not in _STRUCTURED:
+        raise _invalid(f"{field}.kind", f"puzzle kind {kind_name} is not served")
+    kind = KINDS[kind_name]
+    if fmt is not None and fmt not in kind.formats:
+        raise _invalid(f"{field}.format", f"{kind_name} has no {fmt} format")
+    try:
+        board, warnings = operations.read_board(kind, text.content, fmt, max_cells)
+    except PuzzleError as e:
+        raise InvalidRequest(_text_violations(e.findings, f"{field}.content"), str(e)) from None
+    return Read(kind, board, warnings)
+
+
+def _read_structured(message: puzzle_pb2.Puzzle, field: str, max_cells: int) -> Read:
+    which = message.WhichOneof("kind")
+    if which is None:
+        raise _invalid(field, "the puzzle is empty: set one kind, e.g. puzzle.puzzle.kakuro")
+    if which not in KINDS or which not in _STRUCTURED:
+        raise _invalid(f"{field}.{which}", f"puzzle kind {which} is not served")
+    kind, structured = KINDS[which], _STRUCTURED[which]
+    field = f"{field}.{which}"
+    inner = getattr(message, which)
+    rows, cols = structured.shape(inner)
+    if rows * cols > max_cells:  # before building anything from a huge message
+        raise _invalid(
+            field,
+            f"grid of {rows}x{cols} = {rows * cols} cells is over the limit of {max_cells} cells",
+        )
+    try:
+        board, warnings = operations.read_board(kind, structured.to_json(inner), "json", max_cells)
+    except PuzzleError as e:
+        violations = _structured_violations(e.findings, field, structured.cell_field)
+        raise InvalidRequest(violations, str(e)) from None
+    return Read(kind, board, warnings)
+
+
+# ---------------------------------------------------------------- options
+
+_ENGINES = {
+    puzzle_pb2.ENGINE_UNSPECIFIED: Engine.AUTO,
+    puzzle_pb2.ENGINE_AUTO: Engine.AUTO,
+    puzzle_pb2.ENGINE_CPSAT: Engine.CPSAT,
+    puzzle_pb2.ENGINE_NATIVE: Engine.NATIVE,
+    puzzle_pb2.ENGINE_CROSS_CHECK: Engine.CROSS_CHECK,
+}
+_ENGINE_OF_STATS = {"native": puzzle_pb2.ENGINE_NATIVE, "cpsat": puzzle_pb2.ENGINE_CPSAT}
+
+
+@dataclass(frozen=True)
+class Options:
+    engine: Engine
+    time_limit: float | None  # seconds; None: the server's cap
+    hold_entries: bool
+
+
+def options(message: service_pb2.SearchOptions, field: str = "options") -> Options:
+    if message.engine not in _ENGINES:
+        raise _invalid(f"{field}.engine", f"unknown engine {message.engine}")
+    limit = None
+    if message.HasField("time_limit"):
+        limit = message.time_limit.ToNanoseconds() / 1e9
+        if limit <= 0:
+            raise _invalid(f"{field}.time_limit", "the time limit must be positive")
+    return Options(_ENGINES[message.engine], limit, message.hold_entries)
+
+
+# ---------------------------------------------------------------- answers
+
+
+def puzzle(read: Read) -> puzzle_pb2.Puzzle:
+    return _STRUCTURED[read.kind.name].to_proto(read.board)
+
+
+def cell(c: Cell) -> puzzle_pb2.CellRef:
+    return puzzle_pb2.CellRef(row=c[0], column=c[1])
+
+
+def cells(cs: Iterable[Cell]) -> list[puzzle_pb2.CellRef]:
+    return [cell(c) for c in cs]
+
+
+def grid(g) -> puzzle_pb2.Grid:
+    return puzzle_pb2.Grid(rows=[puzzle_pb2.GridRow(values=row) for row in g])
+
+
+def finding(f: Finding) -> puzzle_pb2.Finding:
+    severity = (
+        puzzle_pb2.SEVERITY_WARNING if f.severity is Severity.WARNING else puzzle_pb2.SEVERITY_ERROR
+    )
+    return puzzle_pb2.Finding(
+        code=f.code, message=f.message, cells=cells(f.cells), severity=severity, run=f.run
+    )
+
+
+def verdict(v: Verdict | None) -> int:
+    return (
+        puzzle_pb2.VERDICT_UNSPECIFIED
+        if v is None
+        else puzzle_pb2.Verdict.Value(f"VERDICT_{v.value}")
+    )
+
+
+def stats(all_stats: Iterable[Stats]) -> list[puzzle_pb2.EngineStats]:
+    out = []
+    for s in all_stats:
+        elapsed = Duration()
+        elapsed.FromNanoseconds(round(s.seconds * 1e9))
+        out.append(
+            puzzle_pb2.EngineStats(
+                engine=_ENGINE_OF_STATS.get(s.engine, puzzle_pb2.ENGINE_UNSPECIFIED),
+                elapsed=elapsed,
+                nodes=s.nodes,
+            )
+        )
+    return out
+
+
+def _run_report(rep) -> service_pb2.RunReport:
+    run = rep.run
+    out = service_pb2.RunReport(
+        direction=service_pb2.Direction.Value(f"DIRECTION_{run.direction.upper()}"),
+        clue=run.clue or 0,
+        cells=cells(run.cells),
+        state=service_pb2.RunState.Value(f"RUN_STATE_{rep.state.value}"),
+        total=rep.total,
+        duplicates=cells(rep.duplicates),
+    )
+    if run.clue_cell is not None:
+        out.clue_cell.CopyFrom(cell(run.clue_cell))
+    return out
+
+
+def validate_response(read: Read, result: operations.Validation) -> service_pb2.ValidateResponse:
+    report = result.report
+    return service_pb2.ValidateResponse(
+        warnings=[finding(f) for f in read.warnings],
+        board_findings=[finding(f) for f in report.findings],
+        runs=[_run_report(r) for r in report.runs],
+        cells=[
+            service_pb2.CellReport(
+                cell=cell(c), status=service_pb2.CellStatus.Value(f"CELL_STATUS_{s.value}")
+            )
+            for c, s in report.cells.items()
+        ],
+        solved=report.solved,
+        verdict=verdict(result.verdict),
+        wrong_entries=cells(report.wrong_entries),
+        stats=stats(result.stats),
+        puzzle=puzzle(read),
+    )
+
+
+def solve_response(read: Read, answer) -> service_pb2.SolveResponse:
+    out = service_pb2.SolveResponse(
+        verdict=verdict(answer.verdict), stats=stats(answer.stats), puzzle=puzzle(read)
+    )
+    if answer.solutions:
+        out.solution.CopyFrom(grid(answer.solutions[0]))
+    return out
+
+
+def uniqueness_response(read: Read, answer) -> service_pb2.CheckUniquenessResponse:
+    return service_pb2.CheckUniquenessResponse(
+        verdict=verdict(answer.verdict),
+        solutions=[grid(s) for s in answer.solutions],
+        differing_cells=cells(answer.differing),
+        stats=stats(answer.stats),
+        puzzle=puzzle(read),
+    )
+
+
+def hint_response(read: Read, hint: operations.Hint) -> service_pb2.HintResponse:
+    kind = service_pb2.HintKind.Value(f"HINT_KIND_{hint.kind}") if hint.kind else 0
+    return service_pb2.HintResponse(
+        kind=kind,
+        cells=cells(hint.cells),
+        placements=[service_pb2.Placement(cell=cell(c), digit=d) for c, d in hint.placements],
+        explanation=hint.explanation,
+        findings=[finding(f) for f in hint.findings],
+        verdict=verdict(hint.verdict),
+        stats=stats(hint.stats),
+        puzzle=puzzle(read),
+    )

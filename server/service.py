@@ -1,0 +1,208 @@
+"""The gRPC servicer, kept thin: translate the request, bound the search, call
+:mod:`~numgrid.server.operations`, translate the answer back.
+
+Every search gets one :class:`~numgrid.server.core.Budget` whose deadline is the nearest
+of the client's deadline, the server's time cap and the request's own ``time_limit``,
+and which is cancelled when the RPC ends early (client cancellation, deadline, shutdown):
+CP-SAT is stopped through ``Budget.on_cancel``, the native engine polls the budget.
+A search that runs out of time answers VERDICT_TIMEOUT when the request's own
+``time_limit`` was the nearest bound, and fails with DEADLINE_EXCEEDED otherwise.
+
+Errors never surface as UNKNOWN: a bad request is INVALID_ARGUMENT with a
+``google.rpc.BadRequest`` detail, an engine disagreement or any other failure INTERNAL.
+Each call logs one line: ``method=Solve size=12x12 status=OK ms=3.1``.
+"""
+
+from __future__ import annotations
+
+import functools
+import logging
+import time
+from dataclasses import dataclass
+
+import grpc
+from numgrid.server import convert, operations
+from numgrid.server.config import ServerConfig
+from numgrid.server.core import Budget, Verdict
+from numgrid.server.engines import EngineDisagreement
+from numgrid.v1 import numgrid_service_pb2_grpc
+
+log = logging.getLogger("numgrid.server")
+request_log = logging.getLogger("numgrid.server.requests")
+
+_NO_DEADLINE = 1e8  # time_remaining() of a call without a deadline is about 9.2e18 s
+# gRPC ends a call at its deadline by its own clock; time_remaining() may still show
+# a few microseconds then. A call that ends this close to its deadline ran out of time.
+_DEADLINE_SLOP = 0.05
+
+
+class _Abort(Exception):
+    """End the call with this status (raised by the methods, applied by the decorator)."""
+
+    def __init__(self, code: grpc.StatusCode, details: str):
+        super().__init__(details)
+        self.code, self.details = code, details
+
+
+@dataclass
+class _Call:
+    """What the log line says about one call, filled in as the call goes."""
+
+    method: str
+    size: str = "-"
+
+
+@dataclass(frozen=True)
+class _Bound:
+    """A search budget and which limit is the nearest: time_limit, deadline or cap."""
+
+    budget: Budget
+    binding: str
+    seconds: float
+
+
+def _ended_status(context) -> grpc.StatusCode:
+    """How a call the client no longer waits for ended."""
+    remaining = context.time_remaining()
+    if remaining is not None and remaining < _DEADLINE_SLOP:
+        return grpc.StatusCode.DEADLINE_EXCEEDED
+    return grpc.StatusCode.CANCELLED
+
+
+def _rpc(method):
+    """Map exceptions to statuses (never UNKNOWN) and log one line per call."""
+    name = method.__name__
+
+    @functools.wraps(method)
+    def handler(self, request, context):
+        call = _Call(name)
+        start = time.perf_counter()
+        code = grpc.StatusCode.OK
+        try:
+            response = method(self, request, context, call)
+            if not context.is_active():
+                code = _ended_status(context)
+            return response
+        except convert.InvalidRequest as e:
+            code = grpc.StatusCode.INVALID_ARGUMENT
+            context.abort_with_status(e.status())
+        except _Abort as e:
+            code = e.code
+            context.abort(e.code, e.details)
+        except EngineDisagreement as e:
+            code = grpc.StatusCode.INTERNAL
+            log.error("%s: %s", name, e)
+            context.abort(code, f"engine bug, please report it: {e}")
+        except Exception as e:
+            code = grpc.StatusCode.INTERNAL
+            log.exception("%s failed", name)
+            context.abort(code, f"internal error in {name}: {type(e).__name__}: {e}")
+        finally:
+            if self.log_requests:
+                ms = (time.perf_counter() - start) * 1000
+                request_log.info(
+                    "method=%s size=%s status=%s ms=%.1f", name, call.size, code.name, ms
+                )
+
+    return handler
+
+
+class NumgridServicer(numgrid_service_pb2_grpc.NumgridServiceServicer):
+    def __init__(self, config: ServerConfig, *, log_requests: bool = True):
+        self.config = config
+        self.log_requests = log_requests
+
+    # ------------------------------------------------------------ helpers
+
+    def _read(self, source, call: _Call) -> convert.Read:
+        read = convert.read_input(source, self.config.max_cells)
+        call.size = read.size
+        return read
+
+    def _bound(self, context, time_limit: float | None) -> _Bound:
+        limits = {}
+        if time_limit is not None:
+            limits["time_limit"] = time_limit  # first: it wins a tie
+        remaining = context.time_remaining()
+        if remaining is not None and remaining < _NO_DEADLINE:
+            limits["deadline"] = remaining
+        limits["cap"] = self.config.time_cap_seconds
+        binding = min(limits, key=limits.__getitem__)
+        budget = Budget.seconds(limits[binding])
+        if not context.add_callback(budget.cancel):
+            budget.cancel()  # the call has already ended
+        return _Bound(budget, binding, limits[binding])
+
+    def _check_time(self, verdict: Verdict | None, bound: _Bound, context) -> None:
+        """Past the request's own time limit, TIMEOUT is the answer; otherwise fail."""
+        if verdict is not Verdict.TIMEOUT:
+            return
+        if bound.budget.cancelled.is_set():
+            code = _ended_status(context)
+            if code is grpc.StatusCode.DEADLINE_EXCEEDED:
+                raise _Abort(code, "the deadline ran out before an answer")
+            raise _Abort(code, "the call was cancelled before an answer")
+        if bound.binding == "time_limit":
+            return
+        if bound.binding == "cap":
+            raise _Abort(
+                grpc.StatusCode.DEADLINE_EXCEEDED,
+                f"the server's time cap of {bound.seconds:g} s ran out before an answer",
+            )
+        raise _Abort(grpc.StatusCode.DEADLINE_EXCEEDED, "the deadline ran out before an answer")
+
+    # ------------------------------------------------------------ RPCs
+
+    @_rpc
+    def Validate(self, request, context, call):
+        options = convert.options(request.options)
+        read = self._read(request.puzzle, call)
+        bound = self._bound(context, options.time_limit)
+        result = operations.validate(
+            read.kind,
+            read.board,
+            compare=request.compare_with_solution,
+            engine=options.engine,
+            budget=bound.budget,
+        )
+        self._check_time(result.verdict, bound, context)
+        return convert.validate_response(read, result)
+
+    @_rpc
+    def Solve(self, request, context, call):
+        options = convert.options(request.options)
+        read = self._read(request.puzzle, call)
+        bound = self._bound(context, options.time_limit)
+        answer = operations.solve(
+            read.kind,
+            read.board,
+            engine=options.engine,
+            budget=bound.budget,
+            hold_entries=options.hold_entries,
+        )
+        self._check_time(answer.verdict, bound, context)
+        return convert.solve_response(read, answer)
+
+    @_rpc
+    def Hint(self, request, context, call):
+        options = convert.options(request.options)
+        read = self._read(request.puzzle, call)
+        bound = self._bound(context, options.time_limit)
+        hint = operations.hint(read.kind, read.board, engine=options.engine, budget=bound.budget)
+        self._check_time(hint.verdict, bound, context)
+        return convert.hint_response(read, hint)
+
+    @_rpc
+    def CheckUniqueness(self, request, context, call):
+        options = convert.options(request.options)
+        read = self._read(request.puzzle, call)
+        bound = self._bound(context, options.time_limit)
+        answer = operations.check_uniqueness(
+            read.kind,
+            read.board,
+            engine=options.engine,
+            budget=bound.budget,
+            hold_entries=options.hold_entries,
+        )
+        self._check_time(answer.verdict, bound, context)
+        return convert.uniqueness_response(read, answer)

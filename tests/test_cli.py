@@ -1,0 +1,490 @@
+"""The ``numgrid`` CLI run as a user runs it: a subprocess of the console script, both
+embedded (no ``--server``: the servicer in-process) and against a real ``numgrid-server``.
+
+Every command, the JSON line shape, exit codes 0/1/2, stdin, and every error path: a
+clear message naming the cell or run at fault, never a traceback.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import grpc
+import pytest
+from client_support import (
+    HARD,
+    PUZZLES,
+    REPO,
+    FakeServer,
+    FakeService,
+    corpus_entry,
+    filled,
+    sample,
+    too_big,
+)
+
+NUMGRID = Path(sys.executable).with_name("numgrid")
+KEYS = {
+    "source",
+    "command",
+    "status",
+    "verdict",
+    "solutions",
+    "differing_cells",
+    "errors",
+    "warnings",
+    "stats",
+}
+ERROR_KEYS = {"row", "column", "message", "code", "run", "cells", "field"}
+TEN = "puzzles/kakuro-10x12.txt"
+WIDTH = 80
+
+
+def numgrid(*args: str, stdin: str | None = None, env: dict | None = None, timeout: float = 60):
+    """Run the console script in the repository, 80 columns wide, without NUMGRID_SERVER."""
+    environ = {k: v for k, v in os.environ.items() if k != "NUMGRID_SERVER"}
+    environ.update({"COLUMNS": str(WIDTH), **(env or {})})
+    done = subprocess.run(
+        [str(NUMGRID), *args],
+        input=stdin,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        env=environ,
+        cwd=REPO,
+    )
+    assert "Traceback" not in done.stderr, done.stderr
+    assert "internal error" not in done.stderr, done.stderr
+    return done
+
+
+def jsonl(done) -> list[dict]:
+    """Every stdout line is one JSON object with the documented keys."""
+    records = [json.loads(line) for line in done.stdout.splitlines()]
+    for record in records:
+        assert set(record) >= KEYS, record
+        for entry in record["errors"] + record["warnings"]:
+            assert set(entry) == ERROR_KEYS, entry
+        for stat in record["stats"]:
+            assert set(stat) == {"engine", "ms", "nodes"}
+    return records
+
+
+def fits(text: str, width: int = WIDTH) -> bool:
+    return all(len(line) <= width for line in text.splitlines())
+
+
+def one_line_error(done, *needles: str) -> None:
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1, done.stderr
+    assert lines[0].startswith("numgrid")
+    for needle in needles:
+        assert needle in lines[0]
+
+
+@pytest.fixture(params=["embedded", "server"])
+def mode(request) -> list[str]:
+    """The extra arguments of a mode: none (embedded), or ``--server`` and the target."""
+    if request.param == "embedded":
+        return []
+    return ["--server", request.getfixturevalue("server_process").target]
+
+
+@pytest.fixture
+def server(server_process) -> list[str]:
+    return ["--server", server_process.target]
+
+
+@pytest.fixture(scope="module")
+def solved_board() -> str:
+    return filled(sample("kakuro-10x12.txt"), sample("kakuro-10x12.solution.txt"))
+
+
+# ---------------------------------------------------------------- every command, both modes
+
+
+def test_solve(mode):
+    files = [TEN, "puzzles/kakuro-10x12.csv", "puzzles/kakuro-10x12.json"]
+    done = numgrid("solve", "--json", *mode, *files, "puzzles/no-solution.txt")
+    assert done.returncode == 1  # the worst of the puzzles: one has no solution
+    records = jsonl(done)
+    assert [r["source"] for r in records] == [*files, "puzzles/no-solution.txt"]
+    assert [r["status"] for r in records] == ["UNIQUE"] * 3 + ["NO_SOLUTION"]
+    published = sample("kakuro-10x12.solution.txt").split()
+    for record in records[:3]:
+        (solution,) = record["solutions"]
+        assert solution.split() == published
+        assert record["command"] == "solve" and record["stats"][0]["engine"] == "native"
+    assert records[3]["solutions"] == []
+
+
+def test_solve_shows_the_board(server):
+    human = numgrid("solve", *server, TEN)
+    assert human.returncode == 0 and human.stderr == ""
+    assert human.stdout.startswith(f"{TEN}: UNIQUE (native ")
+    assert "\\23   6     9     8" in human.stdout  # the board, with the solution's digits
+    assert fits(human.stdout)
+
+
+def test_unique(mode):
+    done = numgrid(
+        "unique", *mode, "--json", TEN, "puzzles/multiple-4x4.txt", "puzzles/no-solution.txt"
+    )
+    assert done.returncode == 1
+    unique, multiple, none = jsonl(done)
+    assert (unique["status"], len(unique["solutions"])) == ("UNIQUE", 1)
+    assert multiple["status"] == multiple["verdict"] == "MULTIPLE"
+    first, second = multiple["solutions"]
+    assert first.splitlines()[0] == "4 4" and first != second
+    assert multiple["differing_cells"] == [[1, 2], [1, 3], [2, 2], [2, 3]]
+    assert (none["status"], none["solutions"]) == ("NO_SOLUTION", [])
+
+
+def test_unique_shows_both_solutions(server):
+    human = numgrid("unique", *server, "puzzles/multiple-4x4.txt")
+    assert human.returncode == 1
+    assert "MULTIPLE" in human.stdout and "differ at 4 cells: r1c2 r1c3 r2c2 r2c3" in human.stdout
+    assert "solution 1:" in human.stdout and "solution 2:" in human.stdout
+    assert human.stdout.count("[1]") == 4  # the differing cells are marked on both boards
+
+
+def test_validate(mode, solved_board):
+    done = numgrid(
+        "validate",
+        *mode,
+        "--json",
+        TEN,
+        "puzzles/Game03-nearly-solved.csv",
+        "-",
+        "puzzles/kakuro-16x16.txt",
+        stdin=solved_board,
+    )
+    assert done.returncode == 1
+    empty, mistakes, solved, warned = jsonl(done)
+    assert (empty["status"], empty["errors"], empty["solved"]) == ("VALID", [], False)
+    assert mistakes["status"] == "INVALID"
+    (error,) = mistakes["errors"]
+    assert (error["row"], error["column"], error["code"]) == (9, 9, "duplicate")
+    assert error["cells"] == [[9, 9], [11, 9]] and error["run"] == "down 16 at r8c9"
+    assert (solved["source"], solved["status"], solved["solved"]) == ("<stdin>", "SOLVED", True)
+    assert warned["status"] == "VALID" and warned["warnings"][0]["code"] == "one_cell_run"
+
+
+def test_validate_against_the_solution(server):
+    compared = numgrid("validate", *server, "--solution", "puzzles/Game03-nearly-solved.csv")
+    assert compared.returncode == 1
+    assert "puzzle: UNIQUE" in compared.stdout
+    assert "r9c9: down 16 at r8c9: 7 appears 2 times (r9c9, r11c9)" in compared.stdout
+    assert "r9c8: the entry differs from the unique solution" in compared.stdout
+    assert "[7]" in compared.stdout and fits(compared.stdout)
+
+    ok = numgrid("validate", *server, TEN)
+    assert ok.returncode == 0 and ok.stdout == f"{TEN}: VALID\n"
+
+
+def test_hint(mode):
+    files = [TEN, "puzzles/Game03-nearly-solved.csv", "puzzles/multiple-4x4.txt"]
+    done = numgrid("hint", *mode, "--json", *files)
+    assert done.returncode == 1  # no hint can be trusted for the last one
+    reveal, mistake, not_unique = jsonl(done)
+    assert reveal["status"] == "REVEAL" and reveal["verdict"] == "UNIQUE"
+    assert reveal["hint"]["placements"] == [{"row": 1, "column": 1, "digit": 6}]
+    assert reveal["hint"]["cells"] == [[1, 1]]
+    assert "r1c1 is 6" in reveal["hint"]["explanation"]
+    assert mistake["status"] == "MISTAKE" and mistake["hint"]["kind"] == "MISTAKE"
+    assert sorted(mistake["hint"]["cells"]) == [[9, 9], [11, 9]]
+    assert mistake["errors"][0]["code"] == "duplicate"
+    assert (not_unique["status"], not_unique["verdict"]) == ("NOT_UNIQUE", "MULTIPLE")
+
+
+def test_hint_marks_the_board(server):
+    human = numgrid("hint", *server, TEN)
+    assert human.returncode == 0
+    assert "r1c1 is 6: revealed" in human.stdout
+    assert "\\23  [6]    ." in human.stdout  # placed and marked on the board
+    assert fits(human.stdout)
+    assert numgrid("hint", *server, "puzzles/Game03-nearly-solved.csv").returncode == 0
+
+
+def test_render(mode):
+    done = numgrid("render", *mode, "puzzles/Game03-nearly-solved.csv")
+    assert done.returncode == 0 and done.stderr == ""
+    lines = done.stdout.splitlines()
+    assert lines[0] == "puzzles/Game03-nearly-solved.csv: RENDERED"
+    assert lines[1].split()[:4] == ["▓▓▓▓▓", "10\\▓▓", "19\\▓▓", "4\\▓▓"]  # D\A, A shaded
+    assert lines[2].split()[:4] == ["▓▓\\19", "7", "9", "3"]
+    assert fits(done.stdout)
+
+
+def test_render_json(server):
+    (record,) = jsonl(numgrid("render", *server, "--json", TEN))
+    assert record["status"] == "RENDERED" and record["board"].count("\n") == 10
+
+
+def test_health(mode):
+    done = numgrid("health", *mode)
+    assert done.returncode == 0
+    assert done.stdout.strip().endswith(": SERVING")
+
+
+def test_health_not_serving():
+    with FakeServer(FakeService(), health_status="NOT_SERVING") as fake:
+        done = numgrid("health", "--server", fake.target, "--json")
+    assert done.returncode == 1
+    assert json.loads(done.stdout) == {
+        "source": fake.target,
+        "command": "health",
+        "status": "NOT_SERVING",
+    }
+
+
+def test_a_bad_cell_is_named(mode):
+    """Game03.csv is defective on purpose at row 11, column 2."""
+    done = numgrid("unique", *mode, "--json", "puzzles/Game03.csv")
+    assert done.returncode == 1
+    (record,) = jsonl(done)
+    assert record["status"] == "INVALID"
+    (error,) = record["errors"]
+    assert (error["row"], error["column"]) == (11, 2)
+    assert "'100017' is not a cell" in error["message"]
+
+
+def test_a_bad_cell_is_named_in_human_output(server):
+    human = numgrid("solve", *server, "puzzles/Game03.csv")
+    assert human.returncode == 1
+    assert human.stdout.splitlines()[:2] == [
+        "puzzles/Game03.csv: INVALID",
+        "  r11c2: '100017' is not a cell (expected 0 for empty, a digit 1-9, or 1VVHH",
+    ]
+    assert fits(human.stdout)
+
+
+def test_timeout(mode):
+    done = numgrid("unique", *mode, "--engine", "native", "--timeout", "0.3", "-", stdin=HARD)
+    assert done.returncode == 1
+    assert done.stdout.startswith("<stdin>: TIMEOUT")
+
+
+# ---------------------------------------------------------------- options
+
+
+def test_engines(server):
+    for engine, used in [("cpsat", ["cpsat"]), ("cross-check", ["cpsat", "native"])]:
+        (record,) = jsonl(numgrid("unique", *server, "--json", "--engine", engine, TEN))
+        assert sorted(s["engine"] for s in record["stats"]) == used
+
+
+def test_cpsat_answers_what_native_cannot(server):
+    done = numgrid("unique", *server, "--engine", "cpsat", "--timeout", "20", "-", stdin=HARD)
+    assert (done.returncode, done.stdout.split()[1]) == (1, "NO_SOLUTION")
+
+
+def test_options_before_or_after_the_command(server_process):
+    before = numgrid("--json", "--server", server_process.target, "unique", TEN)
+    after = numgrid("unique", TEN, "--server", server_process.target, "--json")
+    assert before.returncode == after.returncode == 0
+    assert jsonl(before)[0]["status"] == jsonl(after)[0]["status"] == "UNIQUE"
+
+
+def test_server_from_the_environment(server_process):
+    done = numgrid("unique", TEN, env={"NUMGRID_SERVER": server_process.target})
+    assert done.returncode == 0
+    gone = numgrid("unique", TEN, env={"NUMGRID_SERVER": "127.0.0.1:1"})
+    assert gone.returncode == 2
+    one_line_error(gone, "cannot reach the server at 127.0.0.1:1")
+
+
+def test_format_override(server):
+    assert numgrid("unique", *server, "--format", "csv", "puzzles/kakuro-10x12.csv").returncode == 0
+    wrong = numgrid("unique", *server, "--format", "janko", "--json", "puzzles/kakuro-10x12.csv")
+    assert wrong.returncode == 1
+    assert jsonl(wrong)[0]["status"] == "INVALID"
+
+
+def test_stdin(server):
+    done = numgrid("solve", *server, "--json", "-", stdin=sample("kakuro-10x12.csv"))
+    assert done.returncode == 0
+    assert jsonl(done)[0]["source"] == "<stdin>"
+
+
+def test_help():
+    done = numgrid("--help")
+    assert done.returncode == 0 and "solve" in done.stdout and "Exit codes" in done.stdout
+    assert fits(done.stdout)
+
+
+# ---------------------------------------------------------------- error paths
+
+
+def test_malformed_text_names_every_run_at_fault(server):
+    done = numgrid("validate", *server, "puzzles/broken-clues.txt")
+    assert done.returncode == 1
+    assert done.stdout.splitlines() == [
+        "puzzles/broken-clues.txt: INVALID",
+        "  r1c0: across 2 at r1c0: 2 cannot be made from 2 different digits (possible:",
+        "        3-17)",
+        "  r2c3: down run of 2 cells from r2c3 has no clue (before it)",
+    ]
+
+
+def test_many_errors_are_counted_not_all_printed(server):
+    junk = "30 30\n" + "\n".join([" ".join(["x"] * 30)] * 30) + "\n"
+    done = numgrid("validate", *server, "-", stdin=junk)
+    lines = done.stdout.splitlines()
+    assert done.returncode == 1 and len(lines) == 1 + 20 + 1
+    assert lines[1] == "  r0c0: unknown token 'x' (expected 0-9, '-' or 'DOWN,ACROSS')"
+    assert lines[-1] == "  ... and 880 more errors (--json lists them all)"
+    (record,) = jsonl(numgrid("validate", *server, "--json", "-", stdin=junk))
+    assert len(record["errors"]) == 900
+
+
+def test_many_warnings_are_counted(server):
+    lines = numgrid("validate", *server, "puzzles/kakuro-16x16.txt").stdout.splitlines()
+    assert lines[:3] == [
+        "puzzles/kakuro-16x16.txt: VALID",
+        "warnings:",
+        "  r2c1: across 2 at r2c0: run of a single cell",
+    ]
+    assert lines[-1] == "  ... and 95 more warnings (--json lists them all)"
+
+
+def test_a_ragged_row_is_named(server):
+    done = numgrid("solve", *server, "--json", "-", stdin="3 3\n- 3, 3,\n,3 0 0\n,4 0\n")
+    (error,) = jsonl(done)[0]["errors"]
+    assert (error["row"], error["column"], error["message"]) == (
+        2,
+        None,
+        "row 2 has 2 cells, expected 3",
+    )
+
+
+def test_a_bad_digit_in_json_is_named(server, tmp_path):
+    data = json.loads(sample("kakuro-10x12.json"))
+    data["kakuro"]["rows"][1]["cells"][2] = {"digit": 12}
+    path = tmp_path / "bad.json"
+    path.write_text(json.dumps(data))
+    done = numgrid("validate", *server, str(path))
+    assert done.returncode == 1
+    assert "r1c2: entered value 12 is not a digit 1-9" in done.stdout
+
+
+def test_text_in_no_known_format(server, tmp_path):
+    path = tmp_path / "notes.txt"
+    path.write_text("this is not a puzzle\n")
+    done = numgrid("unique", *server, str(path))
+    assert done.returncode == 1
+    assert "INVALID" in done.stdout and "matches no known Kakuro format" in done.stdout
+    assert fits(done.stdout)
+    empty = numgrid("unique", *server, "-", stdin="")
+    assert empty.returncode == 1 and "INVALID" in empty.stdout
+
+
+def test_a_grid_over_the_size_limit(server):
+    done = numgrid("solve", *server, "--json", "-", stdin=too_big())
+    assert done.returncode == 1
+    (record,) = jsonl(done)
+    assert record["status"] == "INVALID"
+    assert "200x200 = 40000 cells is over the limit" in record["errors"][0]["message"]
+
+
+def test_a_missing_file(mode):
+    done = numgrid("unique", *mode, "--json", "puzzles/no-such-file.txt", TEN)
+    assert done.returncode == 2  # the worst: one input could not be read
+    one_line_error(done, "cannot read puzzles/no-such-file.txt: No such file or directory")
+    missing, found = jsonl(done)
+    assert missing["status"] == "UNREADABLE" and found["status"] == "UNIQUE"
+
+
+def test_a_missing_file_in_human_output(server):
+    done = numgrid("unique", *server, "puzzles/no-such-file.txt", TEN)
+    assert done.returncode == 2
+    one_line_error(done, "cannot read puzzles/no-such-file.txt: No such file or directory")
+    assert done.stdout.startswith(f"{TEN}: UNIQUE")
+
+
+def test_unreadable_inputs(server, tmp_path):
+    binary = tmp_path / "puzzle.bin"
+    binary.write_bytes(b"\xff\xfe\x00\x81")
+    for path, reason in [(binary, "not UTF-8 text"), (PUZZLES, "Is a directory")]:
+        done = numgrid("solve", *server, str(path))
+        assert (done.returncode, done.stdout) == (2, "")
+        one_line_error(done, f"cannot read {path}: {reason}")
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        [],
+        ["solve"],
+        ["frobnicate", TEN],
+        ["solve", "--format", "xml", TEN],
+        ["solve", "--engine", "fast", TEN],
+        ["solve", "--timeout", "-1", TEN],
+        ["solve", "--timeout", "soon", TEN],
+    ],
+)
+def test_usage_errors(args):
+    done = numgrid(*args)
+    assert done.returncode == 2 and done.stdout == ""
+    assert "usage: numgrid" in done.stderr
+
+
+def test_no_server():
+    done = numgrid("unique", "--server", "127.0.0.1:1", TEN, "puzzles/no-solution.txt")
+    assert (done.returncode, done.stdout) == (2, "")
+    one_line_error(done, "cannot reach the server at 127.0.0.1:1")
+    health = numgrid("health", "--server", "127.0.0.1:1")
+    assert health.returncode == 2
+
+
+def test_a_server_past_the_deadline_is_a_timeout():
+    with FakeServer(FakeService(delay=10)) as fake:
+        done = numgrid("solve", "--server", fake.target, "--json", "--timeout", "0.1", TEN)
+    assert done.returncode == 1
+    assert jsonl(done)[0]["status"] == "TIMEOUT"
+
+
+def test_a_server_error_is_reported():
+    with FakeServer(FakeService(grpc.StatusCode.INTERNAL, failures=1)) as fake:
+        done = numgrid("solve", "--server", fake.target, "--json", TEN)
+    assert done.returncode == 2
+    one_line_error(done, f"{TEN}: server error INTERNAL: fake failure 1")
+    assert jsonl(done)[0]["status"] == "ERROR"
+
+
+def test_an_unexpected_exception_is_one_line(monkeypatch, capsys, server_process):
+    from numgrid.client import cli
+
+    def broken(ctx, source, text):
+        raise RuntimeError("a bug")
+
+    monkeypatch.setitem(cli.COMMANDS, "solve", broken)
+    assert cli.main(["solve", "--server", server_process.target, TEN]) == 2
+    assert capsys.readouterr().err == "numgrid: internal error: RuntimeError: a bug\n"
+
+
+# ---------------------------------------------------------------- 80 columns
+
+
+def test_a_12x18_puzzle_fits_80_columns(server, tmp_path):
+    problem, _ = corpus_entry("166_12x18")
+    path = tmp_path / "166_12x18.txt"
+    path.write_text(problem)
+    rendered = numgrid("render", *server, str(path))
+    assert rendered.returncode == 0
+    head, *board = rendered.stdout.splitlines()
+    assert head == f"{path}: RENDERED"  # the path may be long: it is printed as it is
+    assert len(board) == 2 * 12 and fits("\n".join(board))  # the compact layout
+    solved = numgrid("solve", *server, str(path))
+    assert solved.returncode == 0 and fits(solved.stdout.split("\n", 1)[1])
+    assert " 7   5   9 " in solved.stdout  # the first row of the solution
+
+
+def test_a_narrow_terminal_gets_a_narrower_layout(server):
+    wide = numgrid("render", *server, TEN)
+    narrow = numgrid("render", *server, TEN, env={"COLUMNS": "60"})
+    assert max(map(len, wide.stdout.splitlines())) > 60 >= max(map(len, narrow.stdout.splitlines()))
