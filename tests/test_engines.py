@@ -11,6 +11,7 @@ from helpers import KAKURO, board, open_block, puzzle, rule_violations, sample, 
 from numgrid.server import engines
 from numgrid.server.core import Budget, SearchResult, Stats, Verdict, differing_cells
 from numgrid.server.engines import Engine, EngineDisagreement
+from numgrid.server.kinds.kakuro import formats, native
 
 ENGINES = [Engine.CPSAT, Engine.NATIVE, Engine.CROSS_CHECK, Engine.AUTO]
 SEARCHES = {"cpsat": engines.cpsat_search, "native": engines.native_search}
@@ -417,3 +418,25 @@ def test_cpsat_counts_its_branches_on_a_big_search():
     result = search("cpsat", LATIN, limit=3, budget=Budget.seconds(60))
     assert len(result.solutions) == 3 and result.complete
     assert result.stats.nodes > 0
+
+
+def _tiled_twins(rows: int, cols: int) -> str:
+    """3x3 tiles of a 2x2 white block whose clues (3 and 3 each way) fit both 12/21 and
+    21/12: propagation decides nothing, so search branches once per tile."""
+    tile = [["-", "3,", "3,"], [",3", "0", "0"], [",3", "0", "0"]]
+    lines = [f"{rows} {cols}"]
+    for r in range(rows):
+        lines.append(
+            " ".join(tile[r % 3][c % 3] if r < rows - rows % 3 else "-" for c in range(cols))
+        )
+    return "\n".join(lines) + "\n"
+
+
+def test_native_search_depth_is_not_bounded_by_the_recursion_limit():
+    """124x90, the largest published size, tiled so that search goes ~1,230 levels deep."""
+    puzzle = formats.read(_tiled_twins(124, 90)).puzzle
+    result = native.search(puzzle, limit=2, budget=Budget.seconds(20))
+    assert result.verdict() is Verdict.MULTIPLE
+    for solution in result.solutions:
+        assert rule_violations(puzzle, solution) == []
+    assert result.stats.nodes > 1000

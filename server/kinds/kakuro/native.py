@@ -48,8 +48,8 @@ class Compiled:
             shape=(puzzle.rows, puzzle.cols),
         )
 
-    def initial(self, fixed: Grid | None) -> list[int] | None:
-        """Candidates before search: every digit, or the held entry; None if impossible."""
+    def initial(self, fixed: Grid | None) -> list[int]:
+        """Candidates before search: every digit, or the held entry."""
         cand = [ALL_DIGITS] * len(self.cells)
         if fixed is not None:
             for i, (r, c) in enumerate(self.cells):
@@ -167,46 +167,58 @@ def propagate(compiled: Compiled, cand: list[int], pending: set[int]) -> bool:
     return True
 
 
+def _branch_cell(cand: list[int]) -> int:
+    """The undecided cell with the fewest candidates (-1 when all are decided)."""
+    best, best_count = -1, 10
+    for i, m in enumerate(cand):
+        if m & (m - 1):
+            count = m.bit_count()
+            if count < best_count:
+                best, best_count = i, count
+                if count == 2:
+                    break
+    return best
+
+
 def search(
     puzzle: Puzzle, *, limit: int = 2, fixed: Grid | None = None, budget: Budget | None = None
 ) -> SearchResult:
-    """Find up to ``limit`` solutions (honouring ``fixed`` entries) within ``budget``."""
+    """Find up to ``limit`` solutions (honouring ``fixed`` entries) within ``budget``.
+
+    Depth-first with an explicit stack of branch points (parent candidates, cell, digits
+    not yet tried), so depth is bounded by memory, not by Python's recursion limit.
+    """
     start = time.perf_counter()
     budget = budget or Budget()
     compiled = Compiled.of(puzzle)
     solutions: list[Grid] = []
+    branches: list[tuple[list[int], int, int]] = []
     nodes = 0
 
-    def explore(cand: list[int], pending: set[int]) -> None:
+    def visit(cand: list[int], pending: set[int]) -> None:
         nonlocal nodes
         nodes += 1
         if nodes % _CHECK_EVERY == 0 and budget.expired():
             raise SearchTimeout
         if not propagate(compiled, cand, pending):
             return
-        best, best_count = -1, 10
-        for i, m in enumerate(cand):
-            if m & (m - 1):
-                count = m.bit_count()
-                if count < best_count:
-                    best, best_count = i, count
-                    if count == 2:
-                        break
-        if best < 0:
+        cell = _branch_cell(cand)
+        if cell < 0:
             solutions.append(compiled.to_grid(cand))
-            return
-        mask = cand[best]
-        while mask and len(solutions) < limit:
-            digit = mask & -mask
-            mask ^= digit
-            child = cand.copy()
-            child[best] = digit
-            explore(child, set(compiled.cell_runs[best]))
+        else:
+            branches.append((cand, cell, cand[cell]))
 
     complete = True
-    initial = compiled.initial(fixed)
     try:
-        explore(initial, set(range(len(compiled.run_cells))))
+        visit(compiled.initial(fixed), set(range(len(compiled.run_cells))))
+        while branches and len(solutions) < limit:
+            cand, cell, untried = branches.pop()
+            digit = untried & -untried
+            if untried != digit:
+                branches.append((cand, cell, untried ^ digit))
+            child = cand.copy()
+            child[cell] = digit
+            visit(child, set(compiled.cell_runs[cell]))
     except SearchTimeout:
         complete = False
     stats = Stats("native", time.perf_counter() - start, nodes)
