@@ -120,7 +120,10 @@ def _wrap(prefix: str, message: str, width: int) -> str:
 
 def _error_lines(errors: list[dict], width: int, limit: int, what: str = "errors") -> list[str]:
     """One line (wrapped) per error, ``r3c5: message``; past ``limit``, a count."""
-    lines = []
+    lines, unlisted = [], 0
+    if errors and errors[-1]["code"] == UNLISTED:
+        *errors, last = errors
+        unlisted = int(last["message"].split()[2])  # "... and N more not listed"
     for e in errors[:limit]:
         message = e["message"]
         where = ""
@@ -128,8 +131,10 @@ def _error_lines(errors: list[dict], width: int, limit: int, what: str = "errors
             where = cell_name((e["row"], e["column"]))
             message = message.removeprefix(f"{where}: ")
         lines.append(_wrap(f"  {where}: " if where else "  ", message, width))
-    if len(errors) > limit:
-        lines.append(f"  ... and {len(errors) - limit} more {what} (--json lists them all)")
+    hidden = len(errors[limit:]) + unlisted
+    if hidden:
+        where = "" if unlisted else " (--json lists them all)"
+        lines.append(f"  ... and {hidden} more {what}{where}")
     return lines
 
 
@@ -287,6 +292,18 @@ COMMANDS: dict[str, Callable[[Context, str, str], Outcome]] = {
 }
 
 
+UNLISTED = "more_not_listed"  # code of the entry that counts what the server left out
+
+
+def _listed_errors(error: NumgridError) -> list[dict]:
+    """The findings the server listed, and a last entry counting those it could not."""
+    errors = [_finding_json(f) for f in error.findings]
+    unlisted = error.problems - len(errors)
+    if errors and unlisted > 0:
+        errors.append(_error(f"... and {unlisted} more not listed", code=UNLISTED))
+    return errors
+
+
 def _rejected(command: str, source: str, error: NumgridError, width: int) -> Outcome:
     """What the server's refusal of one puzzle means for that puzzle."""
     if error.code in ("UNAVAILABLE",):
@@ -297,15 +314,19 @@ def _rejected(command: str, source: str, error: NumgridError, width: int) -> Out
         return out
     if error.code in ("INVALID_ARGUMENT", "RESOURCE_EXHAUSTED"):
         out = Outcome(source, command, "INVALID", NOT_HAPPY)
-        out.errors = [
-            _error(
-                v.description,
-                None if v.row is None else (v.row, v.column),
-                cells=[v.cell] if v.cell else [],
-                field=v.field,
-            )
-            for v in error.violations
-        ] or [_error(error.message)]
+        out.errors = (
+            _listed_errors(error)
+            or [
+                _error(
+                    v.description,
+                    None if v.row is None else (v.row, v.column),
+                    cells=[v.cell] if v.cell else [],
+                    field=v.field,
+                )
+                for v in error.violations
+            ]
+            or [_error(error.message)]
+        )
     else:
         out = Outcome(source, command, "ERROR", FAILURE)
         out.errors = [_error(f"{source}: server error {error.code}: {error.message}")]

@@ -157,6 +157,8 @@ def error_from_rpc(error: grpc.RpcError) -> NumgridError:
     code = error.code() if hasattr(error, "code") else None
     message = error.details() if hasattr(error, "details") else str(error)
     violations: list[Violation] = []
+    findings: list[Finding] = []
+    problems = None
     try:
         status = rpc_status.from_call(error)
     except (ValueError, AttributeError):
@@ -169,7 +171,17 @@ def error_from_rpc(error: grpc.RpcError) -> NumgridError:
                 violations.extend(
                     Violation.parse(v.field, v.description) for v in bad.field_violations
                 )
-    return NumgridError(code.name if code else "UNKNOWN", message or "", violations)
+            elif detail.Is(error_details_pb2.ErrorInfo.DESCRIPTOR):
+                info = error_details_pb2.ErrorInfo()
+                detail.Unpack(info)
+                if info.metadata.get("problems", "").isdecimal():
+                    problems = int(info.metadata["problems"])
+            elif detail.Is(puzzle_pb2.Finding.DESCRIPTOR):
+                found = puzzle_pb2.Finding()
+                detail.Unpack(found)
+                findings.append(_finding(found))
+    name = code.name if code else "UNKNOWN"
+    return NumgridError(name, message or "", violations, findings, problems)
 
 
 # ---------------------------------------------------------------- the client

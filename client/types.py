@@ -169,13 +169,19 @@ class NumgridError(Exception):
     """A call that failed: ``code`` is the gRPC status code's name.
 
     For INVALID_ARGUMENT, ``violations`` holds one entry per cell or run at fault,
-    read from the ``google.rpc.BadRequest`` detail of the status.
+    read from the ``google.rpc.BadRequest`` detail of the status, and ``findings`` the
+    structured ``numgrid.v1.Finding`` details (with codes and cells) when the server
+    sends them.
     """
 
-    def __init__(self, code: str, message: str, violations=()):
+    def __init__(self, code: str, message: str, violations=(), findings=(), problems=None):
         self.code = code
         self.message = message
         self.violations: list[Violation] = list(violations)
+        # The same problems as ``numgrid.v1.Finding`` details: code, cells and run.
+        self.findings: list[Finding] = list(findings)
+        # How many problems there are in all; the server lists only as many as fit.
+        self.problems: int = len(self.findings) if problems is None else problems
         super().__init__(f"{code}: {message}" if message else code)
 
 

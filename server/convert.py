@@ -37,26 +37,44 @@ class Violation:
     description: str  # one plain sentence
 
 
-class InvalidRequest(Exception):
-    """A request the server cannot use: INVALID_ARGUMENT with a BadRequest detail."""
+# Default gRPC clients refuse trailers over 8 KiB (soft limit): the details stay within this many
+# bytes, violations first, then findings, and a last violation says how many were left.
+DETAILS_BUDGET = 6_000
 
-    def __init__(self, violations: Iterable[Violation], summary: str = ""):
+
+class InvalidRequest(Exception):
+    """A request the server cannot use: INVALID_ARGUMENT with a BadRequest detail, an
+    ErrorInfo whose ``problems`` counts them all, and each finding as a
+    ``numgrid.v1.Finding`` detail (code, cells, run) for machines, as many as fit."""
+
+    def __init__(self, violations: Iterable[Violation], summary: str = "", findings: Iterable = ()):
         self.violations = tuple(violations)
+        self.findings = tuple(findings)
         first = self.violations[0].description if self.violations else "invalid request"
         more = len(self.violations) - 1
         super().__init__(summary or (f"{first} (and {more} more)" if more else first))
 
     def status(self) -> grpc.Status:
-        detail = error_details_pb2.BadRequest(
-            field_violations=[
-                error_details_pb2.BadRequest.FieldViolation(
-                    field=v.field, description=v.description
-                )
-                for v in self.violations
-            ]
-        )
+        bad = error_details_pb2.BadRequest()
+        for v in self.violations:
+            if bad.ByteSize() > DETAILS_BUDGET // 2:
+                break
+            bad.field_violations.add(field=v.field, description=v.description)
+        left = len(self.violations) - len(bad.field_violations)
+        if left:
+            last = bad.field_violations[-1].field
+            bad.field_violations.add(field=last, description=f"... and {left} more not listed")
         status = status_pb2.Status(code=code_pb2.INVALID_ARGUMENT, message=str(self))
-        status.details.add().Pack(detail)
+        status.details.add().Pack(bad)
+        problems = len(self.findings) or len(self.violations)
+        info = error_details_pb2.ErrorInfo(
+            reason="INVALID_PUZZLE", domain="numgrid.v1", metadata={"problems": str(problems)}
+        )
+        status.details.add().Pack(info)
+        for f in self.findings:
+            if status.ByteSize() > DETAILS_BUDGET:
+                break
+            status.details.add().Pack(finding(f))
         return rpc_status.to_status(status)
 
 
@@ -189,7 +207,8 @@ def _read_text(text: puzzle_pb2.PuzzleText, field: str, max_cells: int) -> Read:
     try:
         board, warnings = operations.read_board(kind, text.content, fmt, max_cells)
     except PuzzleError as e:
-        raise InvalidRequest(_text_violations(e.findings, f"{field}.content"), str(e)) from None
+        violations = _text_violations(e.findings, f"{field}.content")
+        raise InvalidRequest(violations, str(e), e.findings) from None
     return Read(kind, board, warnings)
 
 
@@ -212,7 +231,7 @@ def _read_structured(message: puzzle_pb2.Puzzle, field: str, max_cells: int) -> 
         board, warnings = operations.read_board(kind, structured.to_json(inner), "json", max_cells)
     except PuzzleError as e:
         violations = _structured_violations(e.findings, field, structured.cell_field)
-        raise InvalidRequest(violations, str(e)) from None
+        raise InvalidRequest(violations, str(e), e.findings) from None
     return Read(kind, board, warnings)
 
 

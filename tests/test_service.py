@@ -124,8 +124,23 @@ def violations(error: grpc.RpcError) -> list[error_details_pb2.BadRequest.FieldV
     found = []
     for detail in status.details:
         bad = error_details_pb2.BadRequest()
+        if detail.Is(pb.Finding.DESCRIPTOR) or detail.Is(error_details_pb2.ErrorInfo.DESCRIPTOR):
+            continue  # the same problems for machines, and their count
         assert detail.Unpack(bad), f"unexpected detail {detail.type_url}"
         found.extend(bad.field_violations)
+    return found
+
+
+INFO = error_details_pb2.ErrorInfo.DESCRIPTOR
+
+
+def finding_details(error: grpc.RpcError) -> list:
+    """The ``numgrid.v1.Finding`` details: each problem with its code and cells."""
+    found = []
+    for detail in rpc_status.from_call(error).details:
+        finding = pb.Finding()
+        if detail.Unpack(finding):
+            found.append(finding)
     return found
 
 
@@ -469,6 +484,38 @@ def test_malformed_text_names_every_bad_cell(stub, twelve):
     assert len(found) == 2
     assert "r2c2" in described and "'x'" in described
     assert "r5c0" in described and "'17;'" in described
+
+
+def test_errors_carry_each_finding_with_its_code_and_cells(stub, twelve):
+    """Machines need not read cells out of sentences: each finding is a detail too."""
+    problem, _ = twelve
+    lines = problem.splitlines()
+    lines[3] = lines[3].replace("0 0 0 0 0", "0 x 0 0 0", 1)  # r2c2
+    with pytest.raises(grpc.RpcError) as caught:
+        stub.Solve(service_pb2.SolveRequest(puzzle=text_input("\n".join(lines))))
+    found = finding_details(caught.value)
+    assert [(f.code, [(c.row, c.column) for c in f.cells]) for f in found] == [
+        ("unknown_token", [(2, 2)])
+    ]
+    assert found[0].severity == pb.SEVERITY_ERROR
+
+
+def test_thousands_of_bad_cells_are_capped_not_lost(stub):
+    """A 100x100 grid of bad tokens: the error still reaches a default client (trailers
+    under 8 KiB), listing the first problems and how many more there are."""
+    text = "100 100\n" + "\n".join(" ".join(["x"] * 100) for _ in range(100))
+    with pytest.raises(grpc.RpcError) as caught:
+        stub.Validate(service_pb2.ValidateRequest(puzzle=text_input(text)))
+    assert caught.value.code() == grpc.StatusCode.INVALID_ARGUMENT
+    listed = violations(caught.value)
+    assert 20 < len(listed) < 10_000
+    assert listed[-1].description == f"... and {10_001 - len(listed)} more not listed"
+    findings = finding_details(caught.value)
+    assert findings and all(f.code == "unknown_token" for f in findings)
+    (info,) = [d for d in rpc_status.from_call(caught.value).details if d.Is(INFO)]
+    unpacked = error_details_pb2.ErrorInfo()
+    info.Unpack(unpacked)
+    assert unpacked.metadata["problems"] == "10000"
 
 
 def test_bad_cells_are_all_reported_at_once(stub):
