@@ -23,7 +23,7 @@ def test_dockerfile_mirrors_the_readme_server_command():
     dockerfile = (ROOT / "Dockerfile").read_text()
     serve = (ROOT / "scripts" / "serve").read_text()
     assert "python3 -m venv" in serve and "python3 -m venv .venv" in dockerfile
-    install = re.search(r'-m pip install (.*) \.$', serve, re.M).group(1)
+    install = re.search(r"-m pip install (.*) \.$", serve, re.M).group(1)
     assert f"-m pip install {install} ." in dockerfile
     assert 'exec "$VENV/bin/numgrid-server"' in serve
     assert 'CMD [".venv/bin/numgrid-server"]' in dockerfile
