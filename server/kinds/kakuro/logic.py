@@ -1,0 +1,461 @@
+"""Logical Kakuro solving: hints, step-by-step explanations and difficulty grades.
+
+The solver keeps the candidates of every white cell and applies named techniques,
+simplest first (:class:`Technique`, defined with the techniques in :mod:`.techniques`):
+
+1. ``LAST_CELL`` - the last open cell of a run is the clue minus the others.
+2. ``COMBINATIONS`` - a run's cells hold only digits of its combinations ("16 in two = 7+9").
+3. ``CROSSING`` - a cell pinned to one digit by the combinations of its two runs.
+4. ``REQUIRED_DIGIT`` - a digit every combination needs and only one cell can take.
+5. ``NAKED_SUBSET`` - two (three) cells of a run holding two (three) digits between them.
+6. ``COMBINATION_ELIMINATION`` - combinations that cannot be spread over the cells'
+   candidates are dead; each cell keeps the digits a live combination can put there.
+7. ``REGION_SUM`` - the across clues minus the down clues of a set of runs equal the cells
+   counted by only one side (the "isolated neck" of seed 001, generalised; see
+   :mod:`.logic_regions`): one open cell left out is placed, two to four are restricted
+   to the digits that give the right sum or difference.
+8. ``TRIAL`` - a last resort: assume one candidate, follow techniques 1-6 only; if they
+   reach a contradiction, the candidate goes.
+
+API (plain functions; the position is rebuilt per call, nothing is shared):
+
+- ``next_step(puzzle, candidates_or_entries=None, max_technique=TRIAL,
+  placements_only=False) -> Step | None``: the simplest step from a position.
+- ``explain(puzzle, entries=None, max_technique=TRIAL) -> Explanation``: every step until
+  the grid is full or the techniques run out, with ``.solved``, ``.grade`` and
+  ``.technique_counts`` (and where the chain stopped: ``.final``, ``.candidates``,
+  ``.contradiction``).
+- ``grade(counts_or_explanation) -> Grade``; ``position(puzzle, given) -> Position``.
+
+A :class:`Step` has ``technique``, ``placements`` (``((cell, digit), ...)``, cell = digit),
+``eliminations`` (cell != digit), the ``runs`` and ``cells`` that justify it and a one-
+sentence ``explanation`` with the numbers, e.g. "Across 16 at r4c4 in two cells can only be
+7+9, and Down 10 at r3c5 in three cells cannot hold 9, so r4c5 = 7." Malformed puzzles and
+entries raise :class:`PuzzleError` (every finding); a position that cannot be completed
+raises :class:`Contradiction` (``explain`` reports it in ``.contradiction`` instead).
+
+Every step is implied by the rules and the position alone (never by assuming that the
+solution is unique), so the chain never makes a wrong step; ``benchmarks/explain_corpus.py``
+checks every step of every corpus puzzle against its published solution.
+
+Positions
+---------
+A position is the candidates of every white cell. It can come from an entries grid
+(``0`` = empty), from candidates (``{cell: digits}``), or be a :class:`Position`.
+Entries are checked first (digits 1-9, no repeated digit, no run over or at a wrong
+total, no run its entries cannot complete) and then treated as placements; empty cells
+start with all nine digits, narrowed by nothing, so the first step on an empty grid is
+a ``COMBINATIONS`` step. The chain then proceeds from there.
+
+Difficulty grades
+-----------------
+A puzzle's grade comes from the chain from its empty grid: the hardest technique it
+needed (techniques are only used when every simpler one is stuck) and how many steps
+of the harder ones it took. The first grade whose limits the counts meet:
+
+=========  ==========================================================================
+Grade      Needs at most
+=========  ==========================================================================
+EASY       techniques 1-3, and at most 3 required-digit steps
+MEDIUM     techniques 1-6, at most 3 combination-elimination steps and 2 naked subsets
+HARD       techniques 1-6, at most 12 combination-elimination steps
+EXPERT     a region sum, or more than 12 combination-elimination steps
+EXTREME    a trial: no chain of techniques 1-7 completes the grid
+=========  ==========================================================================
+
+Counts are not scaled by size, so a large grid needing the same technique many times
+grades higher than a small one needing it once. The limits (:data:`THRESHOLDS`) were
+set from the counts over the 749 janko.at puzzles of the corpus, which they split as
+EASY 255 (34 %), MEDIUM 238 (32 %), HARD 201 (27 %), EXPERT 54 (7 %), EXTREME 1.
+All 749 chains are correct step by step and 748 complete without a trial
+(``benchmarks/explain_corpus.py``).
+"""
+
+from __future__ import annotations
+
+import enum
+from collections import Counter
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+from numgrid.server.core import Cell, Finding, Grid, PuzzleError, Severity, cell_name
+
+from . import native
+from .checks import validate_board
+from .logic_regions import region_sum
+from .model import Board, Puzzle, Run
+from .sums import ALL_DIGITS, bit, digits_of
+from .techniques import (
+    CELL,
+    RUN,
+    Contradiction,
+    Position,
+    Step,
+    Technique,
+    combination_elimination,
+    combinations,
+    crossing,
+    label,
+    last_cell,
+    layout_of,
+    listed,
+    make_step,
+    naked_subset,
+    required_digit,
+    single,
+    view,
+)
+
+__all__ = [
+    "THRESHOLDS",
+    "Contradiction",
+    "Explanation",
+    "Grade",
+    "Position",
+    "Step",
+    "Technique",
+    "explain",
+    "grade",
+    "next_step",
+    "position",
+]
+
+
+class Grade(enum.IntEnum):
+    EASY = 1
+    MEDIUM = 2
+    HARD = 3
+    EXPERT = 4
+    EXTREME = 5  # a trial was needed
+
+
+# Per grade: the hardest technique allowed and the most steps allowed of some techniques.
+THRESHOLDS: dict[Grade, tuple[Technique, dict[Technique, int]]] = {
+    Grade.EASY: (Technique.REQUIRED_DIGIT, {Technique.REQUIRED_DIGIT: 3}),
+    Grade.MEDIUM: (
+        Technique.COMBINATION_ELIMINATION,
+        {Technique.COMBINATION_ELIMINATION: 3, Technique.NAKED_SUBSET: 2},
+    ),
+    Grade.HARD: (Technique.COMBINATION_ELIMINATION, {Technique.COMBINATION_ELIMINATION: 12}),
+    Grade.EXPERT: (Technique.REGION_SUM, {}),
+}
+
+
+@dataclass(frozen=True)
+class Explanation:
+    steps: tuple[Step, ...]
+    solved: bool  # the chain completed the grid
+    grade: Grade | None  # None when the chain stalled or met a contradiction
+    technique_counts: dict[Technique, int]
+    final: Grid = ()  # the placed digits where the chain stopped
+    contradiction: str = ""  # why the position cannot be completed, if it cannot
+    candidates: dict[Cell, tuple[int, ...]] = field(default_factory=dict)  # where it stopped
+
+
+# ---------------------------------------------------------------- positions
+
+
+def _finding(code: str, message: str, cells=()) -> Finding:
+    return Finding(code=code, message=message, cells=tuple(cells), severity=Severity.ERROR)
+
+
+def _from_entries(puzzle: Puzzle, entries: Grid) -> Position:
+    layout = layout_of(puzzle)
+    if len(entries) != puzzle.rows or any(len(row) != puzzle.cols for row in entries):
+        raise PuzzleError([_finding("bad_shape", f"entries must be {puzzle.rows}x{puzzle.cols}")])
+    findings = []
+    for cell in layout.cells:
+        d = entries[cell[0]][cell[1]]
+        if not isinstance(d, int) or not 0 <= d <= 9:
+            findings.append(_finding("bad_digit", f"{cell_name(cell)}: {d!r} is not 0-9", [cell]))
+    if findings:
+        raise PuzzleError(findings)
+    findings = list(validate_board(Board(puzzle, entries)).findings)
+    if findings:
+        raise PuzzleError(findings)
+    masks = [bit(entries[r][c]) if entries[r][c] else ALL_DIGITS for r, c in layout.cells]
+    pos = Position(layout, masks)
+    for r, run in enumerate(layout.runs):
+        try:
+            view(pos, r)
+        except Contradiction as why:
+            findings.append(
+                _finding(
+                    "entries_impossible",
+                    f"{label(run)}: the entries cannot be completed ({why.reason})",
+                    [c for c in run.cells if entries[c[0]][c[1]]],
+                )
+            )
+    if findings:
+        raise PuzzleError(findings)
+    return pos
+
+
+def _from_candidates(puzzle: Puzzle, candidates: Mapping[Cell, object]) -> Position:
+    """``{cell: digits}`` (an iterable of digits, or a 9-bit mask); missing cells: all."""
+    layout = layout_of(puzzle)
+    masks, findings = [ALL_DIGITS] * len(layout.cells), []
+    for cell, given in candidates.items():
+        if cell not in layout.index:
+            findings.append(_finding("not_white", f"{cell_name(cell)} is not a white cell"))
+            continue
+        digits = set(digits_of(given) if isinstance(given, int) else given)
+        if (isinstance(given, int) and not 0 < given <= ALL_DIGITS) or not digits:
+            findings.append(_finding("no_candidates", f"{cell_name(cell)}: no candidate", [cell]))
+        elif not digits <= set(range(1, 10)):
+            findings.append(
+                _finding("bad_digit", f"{cell_name(cell)}: candidates must be digits 1-9", [cell])
+            )
+        else:
+            masks[layout.index[cell]] = sum(bit(d) for d in digits)
+    if findings:
+        raise PuzzleError(findings)
+    return Position(layout, masks)
+
+
+def position(puzzle: Puzzle, given: Grid | Mapping | Position | None = None) -> Position:
+    """The position to reason from: an entries grid, candidates, a position, or None
+    (an empty grid). Raises :class:`PuzzleError` with every problem found."""
+    if isinstance(given, Position):
+        return given.copy()
+    if given is None:
+        return _from_entries(puzzle, puzzle.empty_grid())
+    if isinstance(given, Mapping):
+        return _from_candidates(puzzle, given)
+    return _from_entries(puzzle, tuple(tuple(row) for row in given))
+
+
+# ---------------------------------------------------------------- 8. trial, and the chain
+
+TRIAL_SCREEN = 6  # failing assumptions (found by fast propagation) replayed step by step
+TRIAL_STEPS = 80  # steps of techniques 1-6 a replayed assumption may take
+
+
+def relevant(chain: list[Step], runs: tuple[Run, ...], cells: tuple[Cell, ...]) -> list[Step]:
+    """The steps of ``chain`` that the given runs and cells depend on, in order."""
+    needed = set(cells)
+    for run in runs:
+        needed.update(run.cells)
+    kept = []
+    for step in reversed(chain):
+        touched = {c for c, _ in step.placements} | {c for c, _ in step.eliminations}
+        if touched & needed:
+            kept.append(step)
+            needed.update(step.cells)
+            for run in step.runs:
+                needed.update(run.cells)
+    return kept[::-1]
+
+
+def chain_summary(chain: list[Step], limit: int = 4) -> str:
+    placed = [f"{cell_name(c)} = {d}" for step in chain for c, d in step.placements]
+    if not placed:
+        count = sum(len(step.eliminations) for step in chain)
+        return f"{count} elimination{'s' if count != 1 else ''}"
+    if len(placed) <= limit:
+        return listed(placed, "and")
+    return f"{', '.join(placed[:limit])} and {len(placed) - limit} more"
+
+
+def _replay(pos: Position, i: int, digit: int) -> tuple[list[Step], Contradiction | None]:
+    assumed = pos.copy()
+    chain: list[Step] = []
+    try:
+        assumed.set(i, bit(digit))
+        for _ in range(TRIAL_STEPS):
+            step = first_step(assumed, Technique.COMBINATION_ELIMINATION)
+            if step is None:
+                return chain, None
+            assumed.apply(step)
+            chain.append(step)
+    except Contradiction as found:
+        return chain, found
+    return chain, None
+
+
+def trial(pos: Position) -> Step | None:
+    """Assume one candidate and follow techniques 1-6; a contradiction eliminates it.
+    Cells with fewest candidates are tried first (screened by the native engine's
+    propagation, which reaches the same fixpoint as techniques 1-6); of the first few
+    failing assumptions, the one with the shortest chain is explained."""
+    layout, masks = pos.layout, pos.masks
+    open_cells = sorted(
+        (i for i, m in enumerate(masks) if not single(m)), key=lambda i: (masks[i].bit_count(), i)
+    )
+    failing = []
+    for i in open_cells:
+        for d in digits_of(masks[i]):
+            assumed = list(masks)
+            assumed[i] = bit(d)
+            if not native.propagate(layout.compiled, assumed, set(layout.cell_runs[i])):
+                failing.append((i, d))
+        if len(failing) >= TRIAL_SCREEN:
+            break
+    best = None
+    for i, d in failing:
+        chain, found = _replay(pos, i, d)
+        if found is not None and (best is None or len(chain) < len(best[2])):
+            best = (i, d, chain, found)
+    if best is None:
+        return None
+    i, d, chain, found = best
+    cell = cell_name(layout.cells[i])
+    used = relevant(chain, found.runs, found.cells)
+    then = f"then {chain_summary(used)}, and " if used else ""
+    reason = f"Trial (a last resort): if {cell} were {d}, {then}{found.reason}"
+    return make_step(pos, Technique.TRIAL, {i: bit(d)}, found.runs, [i], reason, "; so ")
+
+
+WHOLE = "whole"
+TECHNIQUES = {
+    Technique.LAST_CELL: (RUN, last_cell),
+    Technique.COMBINATIONS: (RUN, combinations),
+    Technique.CROSSING: (CELL, crossing),
+    Technique.REQUIRED_DIGIT: (RUN, required_digit),
+    Technique.NAKED_SUBSET: (RUN, naked_subset),
+    Technique.COMBINATION_ELIMINATION: (RUN, combination_elimination),
+    Technique.REGION_SUM: (WHOLE, region_sum),
+    Technique.TRIAL: (WHOLE, trial),
+}
+
+
+def find(pos: Position, technique: Technique) -> Step | None:
+    """The best step of one technique: most placements, then most eliminations, then
+    the first in order (across runs then down runs, cells row by row). Findings are memoised
+    in the position and forgotten when a cell of their runs changes."""
+    scope, function = TECHNIQUES[technique]
+    memo = pos.memo(technique)
+    if scope == WHOLE:
+        if None not in memo:
+            memo[None] = function(pos)
+        return memo[None]
+    best, best_rank = None, (0, 0)
+    for key in range(len(pos.layout.runs) if scope == RUN else len(pos.masks)):
+        try:
+            step = memo[key]
+        except KeyError:
+            step = memo[key] = function(pos, key)
+        if step is not None:
+            rank = (len(step.placements), len(step.eliminations))
+            if best is None or rank > best_rank:
+                best, best_rank = step, rank
+    return best
+
+
+def first_step(pos: Position, max_technique: Technique = Technique.TRIAL) -> Step | None:
+    """The simplest step available: the techniques in order, the first that finds one."""
+    for technique in Technique:
+        if technique > max_technique:
+            break
+        step = find(pos, technique)
+        if step is not None:
+            return step
+    return None
+
+
+# ---------------------------------------------------------------- hints
+
+
+def _summarised(chain: list[Step]) -> Step:
+    """One step standing for a chain that ends in a placement."""
+    last = chain[-1]
+    if len(chain) == 1:
+        return last
+    used = relevant(chain[:-1], last.runs, last.cells)
+    if not used:
+        text = last.explanation
+    elif len(used) <= 2:
+        text = " ".join(step.explanation for step in used) + " " + last.explanation
+    else:
+        kinds = Counter(step.technique.name.lower().replace("_", " ") for step in used)
+        how = ", ".join(f"{name} x{n}" if n > 1 else name for name, n in kinds.items())
+        text = f"After {len(used)} steps ({how}; {chain_summary(used)}): {last.explanation}"
+    return Step(
+        technique=max(step.technique for step in (*used, last)),
+        placements=last.placements,
+        eliminations=tuple(e for step in chain for e in step.eliminations),
+        runs=last.runs,
+        cells=last.cells,
+        explanation=text,
+        chain=tuple(chain[:-1]),
+    )
+
+
+def next_step(
+    puzzle: Puzzle,
+    candidates_or_entries: Grid | Mapping | Position | None = None,
+    max_technique: Technique = Technique.TRIAL,
+    placements_only: bool = False,
+) -> Step | None:
+    """The simplest step from a position, or None when the grid is full or the techniques
+    up to ``max_technique`` find nothing.
+
+    With ``placements_only``, eliminations are applied silently until a step places a
+    digit; the step returned carries that placement, every elimination made on the way
+    (so applying it reproduces the state), the chain in ``.chain``, the hardest technique
+    used, and an explanation that summarises the steps the placement depends on.
+    Raises :class:`Contradiction` when the position cannot be completed.
+    """
+    pos = position(puzzle, candidates_or_entries)
+    if not placements_only:
+        return first_step(pos, max_technique)
+    chain: list[Step] = []
+    while (step := first_step(pos, max_technique)) is not None:
+        if step.technique is Technique.COMBINATIONS and max_technique >= Technique.CROSSING:
+            # A crossing reads the runs' clues and placed digits, which markup never
+            # changes: the placement the chain would reach after marking up every run.
+            ahead = find(pos, Technique.CROSSING)
+            if ahead is not None:
+                step = ahead
+        chain.append(step)
+        if step.placements:
+            return _summarised(chain)
+        pos.apply(step)
+    return None
+
+
+# ---------------------------------------------------------------- explanations and grades
+
+
+def grade(counts: Mapping[Technique, int] | Explanation) -> Grade:
+    """The grade of a chain that completed the grid, from its technique counts."""
+    if isinstance(counts, Explanation):
+        counts = counts.technique_counts
+    used = [t for t, n in counts.items() if n]
+    if Technique.TRIAL in used:
+        return Grade.EXTREME
+    for level, (hardest, limits) in THRESHOLDS.items():
+        if all(t <= hardest for t in used) and all(
+            counts.get(t, 0) <= n for t, n in limits.items()
+        ):
+            return level
+    return Grade.EXPERT
+
+
+def explain(
+    puzzle: Puzzle,
+    entries: Grid | Mapping | Position | None = None,
+    max_technique: Technique = Technique.TRIAL,
+) -> Explanation:
+    """Every step from ``entries`` (an empty grid by default) until the grid is full,
+    the techniques run out, or a contradiction shows the entries cannot be completed."""
+    pos = position(puzzle, entries)
+    steps: list[Step] = []
+    contradiction = ""
+    try:
+        while (step := first_step(pos, max_technique)) is not None:
+            pos.apply(step)
+            steps.append(step)
+    except Contradiction as why:
+        contradiction = why.reason
+    counts = dict(Counter(step.technique for step in steps))
+    solved = pos.solved and not contradiction
+    return Explanation(
+        steps=tuple(steps),
+        solved=solved,
+        grade=grade(counts) if solved else None,
+        technique_counts={t: counts.get(t, 0) for t in Technique},
+        final=pos.grid(),
+        contradiction=contradiction,
+        candidates=pos.candidates(),
+    )
