@@ -218,7 +218,14 @@ def test_reflection_lists_and_describes_the_service(channel):
     ]
     service = next(f for f in files if f.name == "numgrid/v1/numgrid_service.proto")
     methods = {m.name for m in service.service[0].method}
-    assert methods == {"Validate", "Solve", "Hint", "CheckUniqueness"}
+    assert methods == {
+        "Validate",
+        "Solve",
+        "Hint",
+        "CheckUniqueness",
+        "Explain",
+        "BatchCheckUniqueness",
+    }
 
 
 # ---------------------------------------------------------------- happy paths

@@ -26,45 +26,69 @@ from google.protobuf import duration_pb2 as google_dot_protobuf_dot_duration__pb
 from numgrid.v1 import puzzle_pb2 as numgrid_dot_v1_dot_puzzle__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n numgrid/v1/numgrid_service.proto\x12\nnumgrid.v1\x1a\x1egoogle/protobuf/duration.proto\x1a\x17numgrid/v1/puzzle.proto\"x\n\rSearchOptions\x12\"\n\x06\x65ngine\x18\x01 \x01(\x0e\x32\x12.numgrid.v1.Engine\x12-\n\ntime_limit\x18\x02 \x01(\x0b\x32\x19.google.protobuf.Duration\x12\x14\n\x0chold_entries\x18\x03 \x01(\x08\"\x85\x01\n\x0fValidateRequest\x12\'\n\x06puzzle\x18\x01 \x01(\x0b\x32\x17.numgrid.v1.PuzzleInput\x12\x1d\n\x15\x63ompare_with_solution\x18\x02 \x01(\x08\x12*\n\x07options\x18\x03 \x01(\x0b\x32\x19.numgrid.v1.SearchOptions\"\xec\x01\n\tRunReport\x12(\n\tdirection\x18\x01 \x01(\x0e\x32\x15.numgrid.v1.Direction\x12&\n\tclue_cell\x18\x02 \x01(\x0b\x32\x13.numgrid.v1.CellRef\x12\x0c\n\x04\x63lue\x18\x03 \x01(\x05\x12\"\n\x05\x63\x65lls\x18\x04 \x03(\x0b\x32\x13.numgrid.v1.CellRef\x12#\n\x05state\x18\x05 \x01(\x0e\x32\x14.numgrid.v1.RunState\x12\r\n\x05total\x18\x06 \x01(\x05\x12\'\n\nduplicates\x18\x07 \x03(\x0b\x32\x13.numgrid.v1.CellRef\"W\n\nCellReport\x12!\n\x04\x63\x65ll\x18\x01 \x01(\x0b\x32\x13.numgrid.v1.CellRef\x12&\n\x06status\x18\x02 \x01(\x0e\x32\x16.numgrid.v1.CellStatus\"\xe0\x02\n\x10ValidateResponse\x12%\n\x08warnings\x18\x01 \x03(\x0b\x32\x13.numgrid.v1.Finding\x12+\n\x0e\x62oard_findings\x18\x02 \x03(\x0b\x32\x13.numgrid.v1.Finding\x12#\n\x04runs\x18\x03 \x03(\x0b\x32\x15.numgrid.v1.RunReport\x12%\n\x05\x63\x65lls\x18\x04 \x03(\x0b\x32\x16.numgrid.v1.CellReport\x12\x0e\n\x06solved\x18\x05 \x01(\x08\x12$\n\x07verdict\x18\x06 \x01(\x0e\x32\x13.numgrid.v1.Verdict\x12*\n\rwrong_entries\x18\x07 \x03(\x0b\x32\x13.numgrid.v1.CellRef\x12&\n\x05stats\x18\x08 \x03(\x0b\x32\x17.numgrid.v1.EngineStats\x12\"\n\x06puzzle\x18\t \x01(\x0b\x32\x12.numgrid.v1.Puzzle\"c\n\x0cSolveRequest\x12\'\n\x06puzzle\x18\x01 \x01(\x0b\x32\x17.numgrid.v1.PuzzleInput\x12*\n\x07options\x18\x02 \x01(\x0b\x32\x19.numgrid.v1.SearchOptions\"\xa5\x01\n\rSolveResponse\x12$\n\x07verdict\x18\x01 \x01(\x0e\x32\x13.numgrid.v1.Verdict\x12\"\n\x08solution\x18\x02 \x01(\x0b\x32\x10.numgrid.v1.Grid\x12&\n\x05stats\x18\x03 \x03(\x0b\x32\x17.numgrid.v1.EngineStats\x12\"\n\x06puzzle\x18\x04 \x01(\x0b\x32\x12.numgrid.v1.Puzzle\"b\n\x0bHintRequest\x12\'\n\x06puzzle\x18\x01 \x01(\x0b\x32\x17.numgrid.v1.PuzzleInput\x12*\n\x07options\x18\x02 \x01(\x0b\x32\x19.numgrid.v1.SearchOptions\"=\n\tPlacement\x12!\n\x04\x63\x65ll\x18\x01 \x01(\x0b\x32\x13.numgrid.v1.CellRef\x12\r\n\x05\x64igit\x18\x02 \x01(\x05\"\xaf\x02\n\x0cHintResponse\x12\"\n\x04kind\x18\x01 \x01(\x0e\x32\x14.numgrid.v1.HintKind\x12\"\n\x05\x63\x65lls\x18\x02 \x03(\x0b\x32\x13.numgrid.v1.CellRef\x12)\n\nplacements\x18\x03 \x03(\x0b\x32\x15.numgrid.v1.Placement\x12\x13\n\x0b\x65xplanation\x18\x04 \x01(\t\x12%\n\x08\x66indings\x18\x05 \x03(\x0b\x32\x13.numgrid.v1.Finding\x12$\n\x07verdict\x18\x06 \x01(\x0e\x32\x13.numgrid.v1.Verdict\x12&\n\x05stats\x18\x07 \x03(\x0b\x32\x17.numgrid.v1.EngineStats\x12\"\n\x06puzzle\x18\x08 \x01(\x0b\x32\x12.numgrid.v1.Puzzle\"m\n\x16\x43heckUniquenessRequest\x12\'\n\x06puzzle\x18\x01 \x01(\x0b\x32\x17.numgrid.v1.PuzzleInput\x12*\n\x07options\x18\x02 \x01(\x0b\x32\x19.numgrid.v1.SearchOptions\"\xde\x01\n\x17\x43heckUniquenessResponse\x12$\n\x07verdict\x18\x01 \x01(\x0e\x32\x13.numgrid.v1.Verdict\x12#\n\tsolutions\x18\x02 \x03(\x0b\x32\x10.numgrid.v1.Grid\x12,\n\x0f\x64iffering_cells\x18\x03 \x03(\x0b\x32\x13.numgrid.v1.CellRef\x12&\n\x05stats\x18\x04 \x03(\x0b\x32\x17.numgrid.v1.EngineStats\x12\"\n\x06puzzle\x18\x05 \x01(\x0b\x32\x12.numgrid.v1.Puzzle*\x98\x01\n\x08RunState\x12\x19\n\x15RUN_STATE_UNSPECIFIED\x10\x00\x12\x18\n\x14RUN_STATE_INCOMPLETE\x10\x01\x12\x17\n\x13RUN_STATE_DUPLICATE\x10\x02\x12\x12\n\x0eRUN_STATE_OVER\x10\x03\x12\x13\n\x0fRUN_STATE_WRONG\x10\x04\x12\x15\n\x11RUN_STATE_CORRECT\x10\x05*P\n\tDirection\x12\x19\n\x15\x44IRECTION_UNSPECIFIED\x10\x00\x12\x14\n\x10\x44IRECTION_ACROSS\x10\x01\x12\x12\n\x0e\x44IRECTION_DOWN\x10\x02*\xb3\x01\n\nCellStatus\x12\x1b\n\x17\x43\x45LL_STATUS_UNSPECIFIED\x10\x00\x12\x15\n\x11\x43\x45LL_STATUS_BLANK\x10\x01\x12\x19\n\x15\x43\x45LL_STATUS_DUPLICATE\x10\x02\x12\x1e\n\x1a\x43\x45LL_STATUS_RUN_INCOMPLETE\x10\x03\x12\x19\n\x15\x43\x45LL_STATUS_RUN_WRONG\x10\x04\x12\x1b\n\x17\x43\x45LL_STATUS_RUN_CORRECT\x10\x05*\x82\x01\n\x08HintKind\x12\x19\n\x15HINT_KIND_UNSPECIFIED\x10\x00\x12\x15\n\x11HINT_KIND_MISTAKE\x10\x01\x12\x14\n\x10HINT_KIND_REVEAL\x10\x02\x12\x14\n\x10HINT_KIND_SOLVED\x10\x03\x12\x18\n\x14HINT_KIND_NOT_UNIQUE\x10\x04\x32\xac\x02\n\x0eNumgridService\x12\x45\n\x08Validate\x12\x1b.numgrid.v1.ValidateRequest\x1a\x1c.numgrid.v1.ValidateResponse\x12<\n\x05Solve\x12\x18.numgrid.v1.SolveRequest\x1a\x19.numgrid.v1.SolveResponse\x12\x39\n\x04Hint\x12\x17.numgrid.v1.HintRequest\x1a\x18.numgrid.v1.HintResponse\x12Z\n\x0f\x43heckUniqueness\x12\".numgrid.v1.CheckUniquenessRequest\x1a#.numgrid.v1.CheckUniquenessResponseb\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n numgrid/v1/numgrid_service.proto\x12\nnumgrid.v1\x1a\x1egoogle/protobuf/duration.proto\x1a\x17numgrid/v1/puzzle.proto\"?\n\x0b\x45limination\x12!\n\x04\x63\x65ll\x18\x01 \x01(\x0b\x32\x13.numgrid.v1.CellRef\x12\r\n\x05\x64igit\x18\x02 \x01(\x05\"h\n\x06RunRef\x12(\n\tdirection\x18\x01 \x01(\x0e\x32\x15.numgrid.v1.Direction\x12&\n\tclue_cell\x18\x02 \x01(\x0b\x32\x13.numgrid.v1.CellRef\x12\x0c\n\x04\x63lue\x18\x03 \x01(\x05\"\xe5\x01\n\x04Step\x12(\n\ttechnique\x18\x01 \x01(\x0e\x32\x15.numgrid.v1.Technique\x12)\n\nplacements\x18\x02 \x03(\x0b\x32\x15.numgrid.v1.Placement\x12-\n\x0c\x65liminations\x18\x03 \x03(\x0b\x32\x17.numgrid.v1.Elimination\x12 \n\x04runs\x18\x04 \x03(\x0b\x32\x12.numgrid.v1.RunRef\x12\"\n\x05\x63\x65lls\x18\x05 \x03(\x0b\x32\x13.numgrid.v1.CellRef\x12\x13\n\x0b\x65xplanation\x18\x06 \x01(\t\"I\n\x0eTechniqueCount\x12(\n\ttechnique\x18\x01 \x01(\x0e\x32\x15.numgrid.v1.Technique\x12\r\n\x05\x63ount\x18\x02 \x01(\x05\"\x9b\x01\n\nDifficulty\x12 \n\x05grade\x18\x01 \x01(\x0e\x32\x11.numgrid.v1.Grade\x12&\n\x07hardest\x18\x02 \x01(\x0e\x32\x15.numgrid.v1.Technique\x12*\n\x06\x63ounts\x18\x03 \x03(\x0b\x32\x1a.numgrid.v1.TechniqueCount\x12\x17\n\x0fsolved_by_logic\x18\x04 \x01(\x08\"x\n\rSearchOptions\x12\"\n\x06\x65ngine\x18\x01 \x01(\x0e\x32\x12.numgrid.v1.Engine\x12-\n\ntime_limit\x18\x02 \x01(\x0b\x32\x19.google.protobuf.Duration\x12\x14\n\x0chold_entries\x18\x03 \x01(\x08\"\x85\x01\n\x0fValidateRequest\x12\'\n\x06puzzle\x18\x01 \x01(\x0b\x32\x17.numgrid.v1.PuzzleInput\x12\x1d\n\x15\x63ompare_with_solution\x18\x02 \x01(\x08\x12*\n\x07options\x18\x03 \x01(\x0b\x32\x19.numgrid.v1.SearchOptions\"\xec\x01\n\tRunReport\x12(\n\tdirection\x18\x01 \x01(\x0e\x32\x15.numgrid.v1.Direction\x12&\n\tclue_cell\x18\x02 \x01(\x0b\x32\x13.numgrid.v1.CellRef\x12\x0c\n\x04\x63lue\x18\x03 \x01(\x05\x12\"\n\x05\x63\x65lls\x18\x04 \x03(\x0b\x32\x13.numgrid.v1.CellRef\x12#\n\x05state\x18\x05 \x01(\x0e\x32\x14.numgrid.v1.RunState\x12\r\n\x05total\x18\x06 \x01(\x05\x12\'\n\nduplicates\x18\x07 \x03(\x0b\x32\x13.numgrid.v1.CellRef\"W\n\nCellReport\x12!\n\x04\x63\x65ll\x18\x01 \x01(\x0b\x32\x13.numgrid.v1.CellRef\x12&\n\x06status\x18\x02 \x01(\x0e\x32\x16.numgrid.v1.CellStatus\"\xe0\x02\n\x10ValidateResponse\x12%\n\x08warnings\x18\x01 \x03(\x0b\x32\x13.numgrid.v1.Finding\x12+\n\x0e\x62oard_findings\x18\x02 \x03(\x0b\x32\x13.numgrid.v1.Finding\x12#\n\x04runs\x18\x03 \x03(\x0b\x32\x15.numgrid.v1.RunReport\x12%\n\x05\x63\x65lls\x18\x04 \x03(\x0b\x32\x16.numgrid.v1.CellReport\x12\x0e\n\x06solved\x18\x05 \x01(\x08\x12$\n\x07verdict\x18\x06 \x01(\x0e\x32\x13.numgrid.v1.Verdict\x12*\n\rwrong_entries\x18\x07 \x03(\x0b\x32\x13.numgrid.v1.CellRef\x12&\n\x05stats\x18\x08 \x03(\x0b\x32\x17.numgrid.v1.EngineStats\x12\"\n\x06puzzle\x18\t \x01(\x0b\x32\x12.numgrid.v1.Puzzle\"c\n\x0cSolveRequest\x12\'\n\x06puzzle\x18\x01 \x01(\x0b\x32\x17.numgrid.v1.PuzzleInput\x12*\n\x07options\x18\x02 \x01(\x0b\x32\x19.numgrid.v1.SearchOptions\"\xd1\x01\n\rSolveResponse\x12$\n\x07verdict\x18\x01 \x01(\x0e\x32\x13.numgrid.v1.Verdict\x12\"\n\x08solution\x18\x02 \x01(\x0b\x32\x10.numgrid.v1.Grid\x12&\n\x05stats\x18\x03 \x03(\x0b\x32\x17.numgrid.v1.EngineStats\x12\"\n\x06puzzle\x18\x04 \x01(\x0b\x32\x12.numgrid.v1.Puzzle\x12*\n\ndifficulty\x18\x05 \x01(\x0b\x32\x16.numgrid.v1.Difficulty\"\xa9\x01\n\x0bHintRequest\x12\'\n\x06puzzle\x18\x01 \x01(\x0b\x32\x17.numgrid.v1.PuzzleInput\x12*\n\x07options\x18\x02 \x01(\x0b\x32\x19.numgrid.v1.SearchOptions\x12,\n\rmax_technique\x18\x03 \x01(\x0e\x32\x15.numgrid.v1.Technique\x12\x17\n\x0fplacements_only\x18\x04 \x01(\x08\"=\n\tPlacement\x12!\n\x04\x63\x65ll\x18\x01 \x01(\x0b\x32\x13.numgrid.v1.CellRef\x12\r\n\x05\x64igit\x18\x02 \x01(\x05\"\xcf\x02\n\x0cHintResponse\x12\"\n\x04kind\x18\x01 \x01(\x0e\x32\x14.numgrid.v1.HintKind\x12\"\n\x05\x63\x65lls\x18\x02 \x03(\x0b\x32\x13.numgrid.v1.CellRef\x12)\n\nplacements\x18\x03 \x03(\x0b\x32\x15.numgrid.v1.Placement\x12\x13\n\x0b\x65xplanation\x18\x04 \x01(\t\x12%\n\x08\x66indings\x18\x05 \x03(\x0b\x32\x13.numgrid.v1.Finding\x12$\n\x07verdict\x18\x06 \x01(\x0e\x32\x13.numgrid.v1.Verdict\x12&\n\x05stats\x18\x07 \x03(\x0b\x32\x17.numgrid.v1.EngineStats\x12\"\n\x06puzzle\x18\x08 \x01(\x0b\x32\x12.numgrid.v1.Puzzle\x12\x1e\n\x04step\x18\t \x01(\x0b\x32\x10.numgrid.v1.Step\"m\n\x16\x43heckUniquenessRequest\x12\'\n\x06puzzle\x18\x01 \x01(\x0b\x32\x17.numgrid.v1.PuzzleInput\x12*\n\x07options\x18\x02 \x01(\x0b\x32\x19.numgrid.v1.SearchOptions\"\x8a\x02\n\x17\x43heckUniquenessResponse\x12$\n\x07verdict\x18\x01 \x01(\x0e\x32\x13.numgrid.v1.Verdict\x12#\n\tsolutions\x18\x02 \x03(\x0b\x32\x10.numgrid.v1.Grid\x12,\n\x0f\x64iffering_cells\x18\x03 \x03(\x0b\x32\x13.numgrid.v1.CellRef\x12&\n\x05stats\x18\x04 \x03(\x0b\x32\x17.numgrid.v1.EngineStats\x12\"\n\x06puzzle\x18\x05 \x01(\x0b\x32\x12.numgrid.v1.Puzzle\x12*\n\ndifficulty\x18\x06 \x01(\x0b\x32\x16.numgrid.v1.Difficulty\"g\n\x0e\x45xplainRequest\x12\'\n\x06puzzle\x18\x01 \x01(\x0b\x32\x17.numgrid.v1.PuzzleInput\x12,\n\rmax_technique\x18\x02 \x01(\x0e\x32\x15.numgrid.v1.Technique\"\x92\x01\n\x0f\x45xplainResponse\x12\x1f\n\x05steps\x18\x01 \x03(\x0b\x32\x10.numgrid.v1.Step\x12\x0e\n\x06solved\x18\x02 \x01(\x08\x12*\n\ndifficulty\x18\x03 \x01(\x0b\x32\x16.numgrid.v1.Difficulty\x12\"\n\x06puzzle\x18\x04 \x01(\x0b\x32\x12.numgrid.v1.Puzzle\"~\n\x1b\x42\x61tchCheckUniquenessRequest\x12\n\n\x02id\x18\x01 \x01(\t\x12\'\n\x06puzzle\x18\x02 \x01(\x0b\x32\x17.numgrid.v1.PuzzleInput\x12*\n\x07options\x18\x03 \x01(\x0b\x32\x19.numgrid.v1.SearchOptions\"I\n\x0fPuzzleRejection\x12\x0f\n\x07message\x18\x01 \x01(\t\x12%\n\x08\x66indings\x18\x02 \x03(\x0b\x32\x13.numgrid.v1.Finding\"\x9e\x01\n\x1c\x42\x61tchCheckUniquenessResponse\x12\n\n\x02id\x18\x01 \x01(\t\x12\x35\n\x06result\x18\x02 \x01(\x0b\x32#.numgrid.v1.CheckUniquenessResponseH\x00\x12\x30\n\trejection\x18\x03 \x01(\x0b\x32\x1b.numgrid.v1.PuzzleRejectionH\x00\x42\t\n\x07outcome*\x83\x02\n\tTechnique\x12\x19\n\x15TECHNIQUE_UNSPECIFIED\x10\x00\x12\x17\n\x13TECHNIQUE_LAST_CELL\x10\x01\x12\x1a\n\x16TECHNIQUE_COMBINATIONS\x10\x02\x12\x16\n\x12TECHNIQUE_CROSSING\x10\x03\x12\x1c\n\x18TECHNIQUE_REQUIRED_DIGIT\x10\x04\x12\x1a\n\x16TECHNIQUE_NAKED_SUBSET\x10\x05\x12%\n!TECHNIQUE_COMBINATION_ELIMINATION\x10\x06\x12\x18\n\x14TECHNIQUE_REGION_SUM\x10\x07\x12\x13\n\x0fTECHNIQUE_TRIAL\x10\x08*u\n\x05Grade\x12\x15\n\x11GRADE_UNSPECIFIED\x10\x00\x12\x0e\n\nGRADE_EASY\x10\x01\x12\x10\n\x0cGRADE_MEDIUM\x10\x02\x12\x0e\n\nGRADE_HARD\x10\x03\x12\x10\n\x0cGRADE_EXPERT\x10\x04\x12\x11\n\rGRADE_EXTREME\x10\x05*\x98\x01\n\x08RunState\x12\x19\n\x15RUN_STATE_UNSPECIFIED\x10\x00\x12\x18\n\x14RUN_STATE_INCOMPLETE\x10\x01\x12\x17\n\x13RUN_STATE_DUPLICATE\x10\x02\x12\x12\n\x0eRUN_STATE_OVER\x10\x03\x12\x13\n\x0fRUN_STATE_WRONG\x10\x04\x12\x15\n\x11RUN_STATE_CORRECT\x10\x05*P\n\tDirection\x12\x19\n\x15\x44IRECTION_UNSPECIFIED\x10\x00\x12\x14\n\x10\x44IRECTION_ACROSS\x10\x01\x12\x12\n\x0e\x44IRECTION_DOWN\x10\x02*\xb3\x01\n\nCellStatus\x12\x1b\n\x17\x43\x45LL_STATUS_UNSPECIFIED\x10\x00\x12\x15\n\x11\x43\x45LL_STATUS_BLANK\x10\x01\x12\x19\n\x15\x43\x45LL_STATUS_DUPLICATE\x10\x02\x12\x1e\n\x1a\x43\x45LL_STATUS_RUN_INCOMPLETE\x10\x03\x12\x19\n\x15\x43\x45LL_STATUS_RUN_WRONG\x10\x04\x12\x1b\n\x17\x43\x45LL_STATUS_RUN_CORRECT\x10\x05*\xad\x01\n\x08HintKind\x12\x19\n\x15HINT_KIND_UNSPECIFIED\x10\x00\x12\x15\n\x11HINT_KIND_MISTAKE\x10\x01\x12\x14\n\x10HINT_KIND_REVEAL\x10\x02\x12\x14\n\x10HINT_KIND_SOLVED\x10\x03\x12\x18\n\x14HINT_KIND_NOT_UNIQUE\x10\x04\x12\x12\n\x0eHINT_KIND_STEP\x10\x05\x12\x15\n\x11HINT_KIND_NO_STEP\x10\x06\x32\xdf\x03\n\x0eNumgridService\x12\x45\n\x08Validate\x12\x1b.numgrid.v1.ValidateRequest\x1a\x1c.numgrid.v1.ValidateResponse\x12<\n\x05Solve\x12\x18.numgrid.v1.SolveRequest\x1a\x19.numgrid.v1.SolveResponse\x12\x39\n\x04Hint\x12\x17.numgrid.v1.HintRequest\x1a\x18.numgrid.v1.HintResponse\x12Z\n\x0f\x43heckUniqueness\x12\".numgrid.v1.CheckUniquenessRequest\x1a#.numgrid.v1.CheckUniquenessResponse\x12\x42\n\x07\x45xplain\x12\x1a.numgrid.v1.ExplainRequest\x1a\x1b.numgrid.v1.ExplainResponse\x12m\n\x14\x42\x61tchCheckUniqueness\x12\'.numgrid.v1.BatchCheckUniquenessRequest\x1a(.numgrid.v1.BatchCheckUniquenessResponse(\x01\x30\x01\x62\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
 _builder.BuildTopDescriptorsAndMessages(DESCRIPTOR, 'numgrid.v1.numgrid_service_pb2', _globals)
 if not _descriptor._USE_C_DESCRIPTORS:
   DESCRIPTOR._loaded_options = None
-  _globals['_RUNSTATE']._serialized_start=2121
-  _globals['_RUNSTATE']._serialized_end=2273
-  _globals['_DIRECTION']._serialized_start=2275
-  _globals['_DIRECTION']._serialized_end=2355
-  _globals['_CELLSTATUS']._serialized_start=2358
-  _globals['_CELLSTATUS']._serialized_end=2537
-  _globals['_HINTKIND']._serialized_start=2540
-  _globals['_HINTKIND']._serialized_end=2670
-  _globals['_SEARCHOPTIONS']._serialized_start=105
-  _globals['_SEARCHOPTIONS']._serialized_end=225
-  _globals['_VALIDATEREQUEST']._serialized_start=228
-  _globals['_VALIDATEREQUEST']._serialized_end=361
-  _globals['_RUNREPORT']._serialized_start=364
-  _globals['_RUNREPORT']._serialized_end=600
-  _globals['_CELLREPORT']._serialized_start=602
-  _globals['_CELLREPORT']._serialized_end=689
-  _globals['_VALIDATERESPONSE']._serialized_start=692
-  _globals['_VALIDATERESPONSE']._serialized_end=1044
-  _globals['_SOLVEREQUEST']._serialized_start=1046
-  _globals['_SOLVEREQUEST']._serialized_end=1145
-  _globals['_SOLVERESPONSE']._serialized_start=1148
-  _globals['_SOLVERESPONSE']._serialized_end=1313
-  _globals['_HINTREQUEST']._serialized_start=1315
-  _globals['_HINTREQUEST']._serialized_end=1413
-  _globals['_PLACEMENT']._serialized_start=1415
-  _globals['_PLACEMENT']._serialized_end=1476
-  _globals['_HINTRESPONSE']._serialized_start=1479
-  _globals['_HINTRESPONSE']._serialized_end=1782
-  _globals['_CHECKUNIQUENESSREQUEST']._serialized_start=1784
-  _globals['_CHECKUNIQUENESSREQUEST']._serialized_end=1893
-  _globals['_CHECKUNIQUENESSRESPONSE']._serialized_start=1896
-  _globals['_CHECKUNIQUENESSRESPONSE']._serialized_end=2118
-  _globals['_NUMGRIDSERVICE']._serialized_start=2673
-  _globals['_NUMGRIDSERVICE']._serialized_end=2973
+  _globals['_TECHNIQUE']._serialized_start=3567
+  _globals['_TECHNIQUE']._serialized_end=3826
+  _globals['_GRADE']._serialized_start=3828
+  _globals['_GRADE']._serialized_end=3945
+  _globals['_RUNSTATE']._serialized_start=3948
+  _globals['_RUNSTATE']._serialized_end=4100
+  _globals['_DIRECTION']._serialized_start=4102
+  _globals['_DIRECTION']._serialized_end=4182
+  _globals['_CELLSTATUS']._serialized_start=4185
+  _globals['_CELLSTATUS']._serialized_end=4364
+  _globals['_HINTKIND']._serialized_start=4367
+  _globals['_HINTKIND']._serialized_end=4540
+  _globals['_ELIMINATION']._serialized_start=105
+  _globals['_ELIMINATION']._serialized_end=168
+  _globals['_RUNREF']._serialized_start=170
+  _globals['_RUNREF']._serialized_end=274
+  _globals['_STEP']._serialized_start=277
+  _globals['_STEP']._serialized_end=506
+  _globals['_TECHNIQUECOUNT']._serialized_start=508
+  _globals['_TECHNIQUECOUNT']._serialized_end=581
+  _globals['_DIFFICULTY']._serialized_start=584
+  _globals['_DIFFICULTY']._serialized_end=739
+  _globals['_SEARCHOPTIONS']._serialized_start=741
+  _globals['_SEARCHOPTIONS']._serialized_end=861
+  _globals['_VALIDATEREQUEST']._serialized_start=864
+  _globals['_VALIDATEREQUEST']._serialized_end=997
+  _globals['_RUNREPORT']._serialized_start=1000
+  _globals['_RUNREPORT']._serialized_end=1236
+  _globals['_CELLREPORT']._serialized_start=1238
+  _globals['_CELLREPORT']._serialized_end=1325
+  _globals['_VALIDATERESPONSE']._serialized_start=1328
+  _globals['_VALIDATERESPONSE']._serialized_end=1680
+  _globals['_SOLVEREQUEST']._serialized_start=1682
+  _globals['_SOLVEREQUEST']._serialized_end=1781
+  _globals['_SOLVERESPONSE']._serialized_start=1784
+  _globals['_SOLVERESPONSE']._serialized_end=1993
+  _globals['_HINTREQUEST']._serialized_start=1996
+  _globals['_HINTREQUEST']._serialized_end=2165
+  _globals['_PLACEMENT']._serialized_start=2167
+  _globals['_PLACEMENT']._serialized_end=2228
+  _globals['_HINTRESPONSE']._serialized_start=2231
+  _globals['_HINTRESPONSE']._serialized_end=2566
+  _globals['_CHECKUNIQUENESSREQUEST']._serialized_start=2568
+  _globals['_CHECKUNIQUENESSREQUEST']._serialized_end=2677
+  _globals['_CHECKUNIQUENESSRESPONSE']._serialized_start=2680
+  _globals['_CHECKUNIQUENESSRESPONSE']._serialized_end=2946
+  _globals['_EXPLAINREQUEST']._serialized_start=2948
+  _globals['_EXPLAINREQUEST']._serialized_end=3051
+  _globals['_EXPLAINRESPONSE']._serialized_start=3054
+  _globals['_EXPLAINRESPONSE']._serialized_end=3200
+  _globals['_BATCHCHECKUNIQUENESSREQUEST']._serialized_start=3202
+  _globals['_BATCHCHECKUNIQUENESSREQUEST']._serialized_end=3328
+  _globals['_PUZZLEREJECTION']._serialized_start=3330
+  _globals['_PUZZLEREJECTION']._serialized_end=3403
+  _globals['_BATCHCHECKUNIQUENESSRESPONSE']._serialized_start=3406
+  _globals['_BATCHCHECKUNIQUENESSRESPONSE']._serialized_end=3564
+  _globals['_NUMGRIDSERVICE']._serialized_start=4543
+  _globals['_NUMGRIDSERVICE']._serialized_end=5022
 # @@protoc_insertion_point(module_scope)

@@ -11,6 +11,27 @@ from typing import ClassVar as _ClassVar, Optional as _Optional, Union as _Union
 
 DESCRIPTOR: _descriptor.FileDescriptor
 
+class Technique(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    TECHNIQUE_UNSPECIFIED: _ClassVar[Technique]
+    TECHNIQUE_LAST_CELL: _ClassVar[Technique]
+    TECHNIQUE_COMBINATIONS: _ClassVar[Technique]
+    TECHNIQUE_CROSSING: _ClassVar[Technique]
+    TECHNIQUE_REQUIRED_DIGIT: _ClassVar[Technique]
+    TECHNIQUE_NAKED_SUBSET: _ClassVar[Technique]
+    TECHNIQUE_COMBINATION_ELIMINATION: _ClassVar[Technique]
+    TECHNIQUE_REGION_SUM: _ClassVar[Technique]
+    TECHNIQUE_TRIAL: _ClassVar[Technique]
+
+class Grade(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    GRADE_UNSPECIFIED: _ClassVar[Grade]
+    GRADE_EASY: _ClassVar[Grade]
+    GRADE_MEDIUM: _ClassVar[Grade]
+    GRADE_HARD: _ClassVar[Grade]
+    GRADE_EXPERT: _ClassVar[Grade]
+    GRADE_EXTREME: _ClassVar[Grade]
+
 class RunState(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     __slots__ = ()
     RUN_STATE_UNSPECIFIED: _ClassVar[RunState]
@@ -42,6 +63,23 @@ class HintKind(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     HINT_KIND_REVEAL: _ClassVar[HintKind]
     HINT_KIND_SOLVED: _ClassVar[HintKind]
     HINT_KIND_NOT_UNIQUE: _ClassVar[HintKind]
+    HINT_KIND_STEP: _ClassVar[HintKind]
+    HINT_KIND_NO_STEP: _ClassVar[HintKind]
+TECHNIQUE_UNSPECIFIED: Technique
+TECHNIQUE_LAST_CELL: Technique
+TECHNIQUE_COMBINATIONS: Technique
+TECHNIQUE_CROSSING: Technique
+TECHNIQUE_REQUIRED_DIGIT: Technique
+TECHNIQUE_NAKED_SUBSET: Technique
+TECHNIQUE_COMBINATION_ELIMINATION: Technique
+TECHNIQUE_REGION_SUM: Technique
+TECHNIQUE_TRIAL: Technique
+GRADE_UNSPECIFIED: Grade
+GRADE_EASY: Grade
+GRADE_MEDIUM: Grade
+GRADE_HARD: Grade
+GRADE_EXPERT: Grade
+GRADE_EXTREME: Grade
 RUN_STATE_UNSPECIFIED: RunState
 RUN_STATE_INCOMPLETE: RunState
 RUN_STATE_DUPLICATE: RunState
@@ -62,6 +100,62 @@ HINT_KIND_MISTAKE: HintKind
 HINT_KIND_REVEAL: HintKind
 HINT_KIND_SOLVED: HintKind
 HINT_KIND_NOT_UNIQUE: HintKind
+HINT_KIND_STEP: HintKind
+HINT_KIND_NO_STEP: HintKind
+
+class Elimination(_message.Message):
+    __slots__ = ("cell", "digit")
+    CELL_FIELD_NUMBER: _ClassVar[int]
+    DIGIT_FIELD_NUMBER: _ClassVar[int]
+    cell: _puzzle_pb2.CellRef
+    digit: int
+    def __init__(self, cell: _Optional[_Union[_puzzle_pb2.CellRef, _Mapping]] = ..., digit: _Optional[int] = ...) -> None: ...
+
+class RunRef(_message.Message):
+    __slots__ = ("direction", "clue_cell", "clue")
+    DIRECTION_FIELD_NUMBER: _ClassVar[int]
+    CLUE_CELL_FIELD_NUMBER: _ClassVar[int]
+    CLUE_FIELD_NUMBER: _ClassVar[int]
+    direction: Direction
+    clue_cell: _puzzle_pb2.CellRef
+    clue: int
+    def __init__(self, direction: _Optional[_Union[Direction, str]] = ..., clue_cell: _Optional[_Union[_puzzle_pb2.CellRef, _Mapping]] = ..., clue: _Optional[int] = ...) -> None: ...
+
+class Step(_message.Message):
+    __slots__ = ("technique", "placements", "eliminations", "runs", "cells", "explanation")
+    TECHNIQUE_FIELD_NUMBER: _ClassVar[int]
+    PLACEMENTS_FIELD_NUMBER: _ClassVar[int]
+    ELIMINATIONS_FIELD_NUMBER: _ClassVar[int]
+    RUNS_FIELD_NUMBER: _ClassVar[int]
+    CELLS_FIELD_NUMBER: _ClassVar[int]
+    EXPLANATION_FIELD_NUMBER: _ClassVar[int]
+    technique: Technique
+    placements: _containers.RepeatedCompositeFieldContainer[Placement]
+    eliminations: _containers.RepeatedCompositeFieldContainer[Elimination]
+    runs: _containers.RepeatedCompositeFieldContainer[RunRef]
+    cells: _containers.RepeatedCompositeFieldContainer[_puzzle_pb2.CellRef]
+    explanation: str
+    def __init__(self, technique: _Optional[_Union[Technique, str]] = ..., placements: _Optional[_Iterable[_Union[Placement, _Mapping]]] = ..., eliminations: _Optional[_Iterable[_Union[Elimination, _Mapping]]] = ..., runs: _Optional[_Iterable[_Union[RunRef, _Mapping]]] = ..., cells: _Optional[_Iterable[_Union[_puzzle_pb2.CellRef, _Mapping]]] = ..., explanation: _Optional[str] = ...) -> None: ...
+
+class TechniqueCount(_message.Message):
+    __slots__ = ("technique", "count")
+    TECHNIQUE_FIELD_NUMBER: _ClassVar[int]
+    COUNT_FIELD_NUMBER: _ClassVar[int]
+    technique: Technique
+    count: int
+    def __init__(self, technique: _Optional[_Union[Technique, str]] = ..., count: _Optional[int] = ...) -> None: ...
+
+class Difficulty(_message.Message):
+    __slots__ = ("grade", "hardest", "counts", "solved_by_logic")
+    GRADE_FIELD_NUMBER: _ClassVar[int]
+    HARDEST_FIELD_NUMBER: _ClassVar[int]
+    COUNTS_FIELD_NUMBER: _ClassVar[int]
+    SOLVED_BY_LOGIC_FIELD_NUMBER: _ClassVar[int]
+    grade: Grade
+    hardest: Technique
+    counts: _containers.RepeatedCompositeFieldContainer[TechniqueCount]
+    solved_by_logic: bool
+    def __init__(self, grade: _Optional[_Union[Grade, str]] = ..., hardest: _Optional[_Union[Technique, str]] = ..., counts: _Optional[_Iterable[_Union[TechniqueCount, _Mapping]]] = ..., solved_by_logic: _Optional[bool] = ...) -> None: ...
 
 class SearchOptions(_message.Message):
     __slots__ = ("engine", "time_limit", "hold_entries")
@@ -140,24 +234,30 @@ class SolveRequest(_message.Message):
     def __init__(self, puzzle: _Optional[_Union[_puzzle_pb2.PuzzleInput, _Mapping]] = ..., options: _Optional[_Union[SearchOptions, _Mapping]] = ...) -> None: ...
 
 class SolveResponse(_message.Message):
-    __slots__ = ("verdict", "solution", "stats", "puzzle")
+    __slots__ = ("verdict", "solution", "stats", "puzzle", "difficulty")
     VERDICT_FIELD_NUMBER: _ClassVar[int]
     SOLUTION_FIELD_NUMBER: _ClassVar[int]
     STATS_FIELD_NUMBER: _ClassVar[int]
     PUZZLE_FIELD_NUMBER: _ClassVar[int]
+    DIFFICULTY_FIELD_NUMBER: _ClassVar[int]
     verdict: _puzzle_pb2.Verdict
     solution: _puzzle_pb2.Grid
     stats: _containers.RepeatedCompositeFieldContainer[_puzzle_pb2.EngineStats]
     puzzle: _puzzle_pb2.Puzzle
-    def __init__(self, verdict: _Optional[_Union[_puzzle_pb2.Verdict, str]] = ..., solution: _Optional[_Union[_puzzle_pb2.Grid, _Mapping]] = ..., stats: _Optional[_Iterable[_Union[_puzzle_pb2.EngineStats, _Mapping]]] = ..., puzzle: _Optional[_Union[_puzzle_pb2.Puzzle, _Mapping]] = ...) -> None: ...
+    difficulty: Difficulty
+    def __init__(self, verdict: _Optional[_Union[_puzzle_pb2.Verdict, str]] = ..., solution: _Optional[_Union[_puzzle_pb2.Grid, _Mapping]] = ..., stats: _Optional[_Iterable[_Union[_puzzle_pb2.EngineStats, _Mapping]]] = ..., puzzle: _Optional[_Union[_puzzle_pb2.Puzzle, _Mapping]] = ..., difficulty: _Optional[_Union[Difficulty, _Mapping]] = ...) -> None: ...
 
 class HintRequest(_message.Message):
-    __slots__ = ("puzzle", "options")
+    __slots__ = ("puzzle", "options", "max_technique", "placements_only")
     PUZZLE_FIELD_NUMBER: _ClassVar[int]
     OPTIONS_FIELD_NUMBER: _ClassVar[int]
+    MAX_TECHNIQUE_FIELD_NUMBER: _ClassVar[int]
+    PLACEMENTS_ONLY_FIELD_NUMBER: _ClassVar[int]
     puzzle: _puzzle_pb2.PuzzleInput
     options: SearchOptions
-    def __init__(self, puzzle: _Optional[_Union[_puzzle_pb2.PuzzleInput, _Mapping]] = ..., options: _Optional[_Union[SearchOptions, _Mapping]] = ...) -> None: ...
+    max_technique: Technique
+    placements_only: bool
+    def __init__(self, puzzle: _Optional[_Union[_puzzle_pb2.PuzzleInput, _Mapping]] = ..., options: _Optional[_Union[SearchOptions, _Mapping]] = ..., max_technique: _Optional[_Union[Technique, str]] = ..., placements_only: _Optional[bool] = ...) -> None: ...
 
 class Placement(_message.Message):
     __slots__ = ("cell", "digit")
@@ -168,7 +268,7 @@ class Placement(_message.Message):
     def __init__(self, cell: _Optional[_Union[_puzzle_pb2.CellRef, _Mapping]] = ..., digit: _Optional[int] = ...) -> None: ...
 
 class HintResponse(_message.Message):
-    __slots__ = ("kind", "cells", "placements", "explanation", "findings", "verdict", "stats", "puzzle")
+    __slots__ = ("kind", "cells", "placements", "explanation", "findings", "verdict", "stats", "puzzle", "step")
     KIND_FIELD_NUMBER: _ClassVar[int]
     CELLS_FIELD_NUMBER: _ClassVar[int]
     PLACEMENTS_FIELD_NUMBER: _ClassVar[int]
@@ -177,6 +277,7 @@ class HintResponse(_message.Message):
     VERDICT_FIELD_NUMBER: _ClassVar[int]
     STATS_FIELD_NUMBER: _ClassVar[int]
     PUZZLE_FIELD_NUMBER: _ClassVar[int]
+    STEP_FIELD_NUMBER: _ClassVar[int]
     kind: HintKind
     cells: _containers.RepeatedCompositeFieldContainer[_puzzle_pb2.CellRef]
     placements: _containers.RepeatedCompositeFieldContainer[Placement]
@@ -185,7 +286,8 @@ class HintResponse(_message.Message):
     verdict: _puzzle_pb2.Verdict
     stats: _containers.RepeatedCompositeFieldContainer[_puzzle_pb2.EngineStats]
     puzzle: _puzzle_pb2.Puzzle
-    def __init__(self, kind: _Optional[_Union[HintKind, str]] = ..., cells: _Optional[_Iterable[_Union[_puzzle_pb2.CellRef, _Mapping]]] = ..., placements: _Optional[_Iterable[_Union[Placement, _Mapping]]] = ..., explanation: _Optional[str] = ..., findings: _Optional[_Iterable[_Union[_puzzle_pb2.Finding, _Mapping]]] = ..., verdict: _Optional[_Union[_puzzle_pb2.Verdict, str]] = ..., stats: _Optional[_Iterable[_Union[_puzzle_pb2.EngineStats, _Mapping]]] = ..., puzzle: _Optional[_Union[_puzzle_pb2.Puzzle, _Mapping]] = ...) -> None: ...
+    step: Step
+    def __init__(self, kind: _Optional[_Union[HintKind, str]] = ..., cells: _Optional[_Iterable[_Union[_puzzle_pb2.CellRef, _Mapping]]] = ..., placements: _Optional[_Iterable[_Union[Placement, _Mapping]]] = ..., explanation: _Optional[str] = ..., findings: _Optional[_Iterable[_Union[_puzzle_pb2.Finding, _Mapping]]] = ..., verdict: _Optional[_Union[_puzzle_pb2.Verdict, str]] = ..., stats: _Optional[_Iterable[_Union[_puzzle_pb2.EngineStats, _Mapping]]] = ..., puzzle: _Optional[_Union[_puzzle_pb2.Puzzle, _Mapping]] = ..., step: _Optional[_Union[Step, _Mapping]] = ...) -> None: ...
 
 class CheckUniquenessRequest(_message.Message):
     __slots__ = ("puzzle", "options")
@@ -196,15 +298,65 @@ class CheckUniquenessRequest(_message.Message):
     def __init__(self, puzzle: _Optional[_Union[_puzzle_pb2.PuzzleInput, _Mapping]] = ..., options: _Optional[_Union[SearchOptions, _Mapping]] = ...) -> None: ...
 
 class CheckUniquenessResponse(_message.Message):
-    __slots__ = ("verdict", "solutions", "differing_cells", "stats", "puzzle")
+    __slots__ = ("verdict", "solutions", "differing_cells", "stats", "puzzle", "difficulty")
     VERDICT_FIELD_NUMBER: _ClassVar[int]
     SOLUTIONS_FIELD_NUMBER: _ClassVar[int]
     DIFFERING_CELLS_FIELD_NUMBER: _ClassVar[int]
     STATS_FIELD_NUMBER: _ClassVar[int]
     PUZZLE_FIELD_NUMBER: _ClassVar[int]
+    DIFFICULTY_FIELD_NUMBER: _ClassVar[int]
     verdict: _puzzle_pb2.Verdict
     solutions: _containers.RepeatedCompositeFieldContainer[_puzzle_pb2.Grid]
     differing_cells: _containers.RepeatedCompositeFieldContainer[_puzzle_pb2.CellRef]
     stats: _containers.RepeatedCompositeFieldContainer[_puzzle_pb2.EngineStats]
     puzzle: _puzzle_pb2.Puzzle
-    def __init__(self, verdict: _Optional[_Union[_puzzle_pb2.Verdict, str]] = ..., solutions: _Optional[_Iterable[_Union[_puzzle_pb2.Grid, _Mapping]]] = ..., differing_cells: _Optional[_Iterable[_Union[_puzzle_pb2.CellRef, _Mapping]]] = ..., stats: _Optional[_Iterable[_Union[_puzzle_pb2.EngineStats, _Mapping]]] = ..., puzzle: _Optional[_Union[_puzzle_pb2.Puzzle, _Mapping]] = ...) -> None: ...
+    difficulty: Difficulty
+    def __init__(self, verdict: _Optional[_Union[_puzzle_pb2.Verdict, str]] = ..., solutions: _Optional[_Iterable[_Union[_puzzle_pb2.Grid, _Mapping]]] = ..., differing_cells: _Optional[_Iterable[_Union[_puzzle_pb2.CellRef, _Mapping]]] = ..., stats: _Optional[_Iterable[_Union[_puzzle_pb2.EngineStats, _Mapping]]] = ..., puzzle: _Optional[_Union[_puzzle_pb2.Puzzle, _Mapping]] = ..., difficulty: _Optional[_Union[Difficulty, _Mapping]] = ...) -> None: ...
+
+class ExplainRequest(_message.Message):
+    __slots__ = ("puzzle", "max_technique")
+    PUZZLE_FIELD_NUMBER: _ClassVar[int]
+    MAX_TECHNIQUE_FIELD_NUMBER: _ClassVar[int]
+    puzzle: _puzzle_pb2.PuzzleInput
+    max_technique: Technique
+    def __init__(self, puzzle: _Optional[_Union[_puzzle_pb2.PuzzleInput, _Mapping]] = ..., max_technique: _Optional[_Union[Technique, str]] = ...) -> None: ...
+
+class ExplainResponse(_message.Message):
+    __slots__ = ("steps", "solved", "difficulty", "puzzle")
+    STEPS_FIELD_NUMBER: _ClassVar[int]
+    SOLVED_FIELD_NUMBER: _ClassVar[int]
+    DIFFICULTY_FIELD_NUMBER: _ClassVar[int]
+    PUZZLE_FIELD_NUMBER: _ClassVar[int]
+    steps: _containers.RepeatedCompositeFieldContainer[Step]
+    solved: bool
+    difficulty: Difficulty
+    puzzle: _puzzle_pb2.Puzzle
+    def __init__(self, steps: _Optional[_Iterable[_Union[Step, _Mapping]]] = ..., solved: _Optional[bool] = ..., difficulty: _Optional[_Union[Difficulty, _Mapping]] = ..., puzzle: _Optional[_Union[_puzzle_pb2.Puzzle, _Mapping]] = ...) -> None: ...
+
+class BatchCheckUniquenessRequest(_message.Message):
+    __slots__ = ("id", "puzzle", "options")
+    ID_FIELD_NUMBER: _ClassVar[int]
+    PUZZLE_FIELD_NUMBER: _ClassVar[int]
+    OPTIONS_FIELD_NUMBER: _ClassVar[int]
+    id: str
+    puzzle: _puzzle_pb2.PuzzleInput
+    options: SearchOptions
+    def __init__(self, id: _Optional[str] = ..., puzzle: _Optional[_Union[_puzzle_pb2.PuzzleInput, _Mapping]] = ..., options: _Optional[_Union[SearchOptions, _Mapping]] = ...) -> None: ...
+
+class PuzzleRejection(_message.Message):
+    __slots__ = ("message", "findings")
+    MESSAGE_FIELD_NUMBER: _ClassVar[int]
+    FINDINGS_FIELD_NUMBER: _ClassVar[int]
+    message: str
+    findings: _containers.RepeatedCompositeFieldContainer[_puzzle_pb2.Finding]
+    def __init__(self, message: _Optional[str] = ..., findings: _Optional[_Iterable[_Union[_puzzle_pb2.Finding, _Mapping]]] = ...) -> None: ...
+
+class BatchCheckUniquenessResponse(_message.Message):
+    __slots__ = ("id", "result", "rejection")
+    ID_FIELD_NUMBER: _ClassVar[int]
+    RESULT_FIELD_NUMBER: _ClassVar[int]
+    REJECTION_FIELD_NUMBER: _ClassVar[int]
+    id: str
+    result: CheckUniquenessResponse
+    rejection: PuzzleRejection
+    def __init__(self, id: _Optional[str] = ..., result: _Optional[_Union[CheckUniquenessResponse, _Mapping]] = ..., rejection: _Optional[_Union[PuzzleRejection, _Mapping]] = ...) -> None: ...

@@ -60,6 +60,16 @@ class NumgridServiceStub:
                 request_serializer=numgrid_dot_v1_dot_numgrid__service__pb2.CheckUniquenessRequest.SerializeToString,
                 response_deserializer=numgrid_dot_v1_dot_numgrid__service__pb2.CheckUniquenessResponse.FromString,
                 _registered_method=True)
+        self.Explain = channel.unary_unary(
+                '/numgrid.v1.NumgridService/Explain',
+                request_serializer=numgrid_dot_v1_dot_numgrid__service__pb2.ExplainRequest.SerializeToString,
+                response_deserializer=numgrid_dot_v1_dot_numgrid__service__pb2.ExplainResponse.FromString,
+                _registered_method=True)
+        self.BatchCheckUniqueness = channel.stream_stream(
+                '/numgrid.v1.NumgridService/BatchCheckUniqueness',
+                request_serializer=numgrid_dot_v1_dot_numgrid__service__pb2.BatchCheckUniquenessRequest.SerializeToString,
+                response_deserializer=numgrid_dot_v1_dot_numgrid__service__pb2.BatchCheckUniquenessResponse.FromString,
+                _registered_method=True)
 
 
 class NumgridServiceServicer:
@@ -99,6 +109,22 @@ class NumgridServiceServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def Explain(self, request, context):
+        """The whole logical solution from the empty grid (or the entries), step by step.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def BatchCheckUniqueness(self, request_iterator, context):
+        """CheckUniqueness for a stream of puzzles: one result per puzzle, as soon as it is
+        done, in any order. A puzzle that cannot be read gets a rejection and the stream
+        goes on. The server works on a bounded number of puzzles at a time.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_NumgridServiceServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -121,6 +147,16 @@ def add_NumgridServiceServicer_to_server(servicer, server):
                     servicer.CheckUniqueness,
                     request_deserializer=numgrid_dot_v1_dot_numgrid__service__pb2.CheckUniquenessRequest.FromString,
                     response_serializer=numgrid_dot_v1_dot_numgrid__service__pb2.CheckUniquenessResponse.SerializeToString,
+            ),
+            'Explain': grpc.unary_unary_rpc_method_handler(
+                    servicer.Explain,
+                    request_deserializer=numgrid_dot_v1_dot_numgrid__service__pb2.ExplainRequest.FromString,
+                    response_serializer=numgrid_dot_v1_dot_numgrid__service__pb2.ExplainResponse.SerializeToString,
+            ),
+            'BatchCheckUniqueness': grpc.stream_stream_rpc_method_handler(
+                    servicer.BatchCheckUniqueness,
+                    request_deserializer=numgrid_dot_v1_dot_numgrid__service__pb2.BatchCheckUniquenessRequest.FromString,
+                    response_serializer=numgrid_dot_v1_dot_numgrid__service__pb2.BatchCheckUniquenessResponse.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -237,6 +273,60 @@ class NumgridService:
             '/numgrid.v1.NumgridService/CheckUniqueness',
             numgrid_dot_v1_dot_numgrid__service__pb2.CheckUniquenessRequest.SerializeToString,
             numgrid_dot_v1_dot_numgrid__service__pb2.CheckUniquenessResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def Explain(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/numgrid.v1.NumgridService/Explain',
+            numgrid_dot_v1_dot_numgrid__service__pb2.ExplainRequest.SerializeToString,
+            numgrid_dot_v1_dot_numgrid__service__pb2.ExplainResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def BatchCheckUniqueness(request_iterator,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.stream_stream(
+            request_iterator,
+            target,
+            '/numgrid.v1.NumgridService/BatchCheckUniqueness',
+            numgrid_dot_v1_dot_numgrid__service__pb2.BatchCheckUniquenessRequest.SerializeToString,
+            numgrid_dot_v1_dot_numgrid__service__pb2.BatchCheckUniquenessResponse.FromString,
             options,
             channel_credentials,
             insecure,
