@@ -83,6 +83,12 @@ class Budget:
         for callback in list(self._on_cancel):
             callback()
 
+    def child(self) -> Budget:
+        """A budget with the same deadline, cancelled with this one or on its own."""
+        child = Budget(self.deadline)
+        self.on_cancel(child.cancel)
+        return child
+
     def on_cancel(self, callback) -> None:
         """Call ``callback`` when cancelled (at once if already): stops engines that block."""
         self._on_cancel.append(callback)

@@ -9,13 +9,12 @@ the CP-SAT model and runs its native search.
 from __future__ import annotations
 
 import enum
-import time
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait
+from concurrent.futures import TimeoutError as FuturesTimeout
 from dataclasses import dataclass
 
 from numgrid.server.core import Budget, Cell, Grid, SearchResult, Stats, Verdict, differing_cells
 from numgrid.server.kinds.base import Kind
-from ortools.sat.python import cp_model
 
 
 class Engine(enum.Enum):
@@ -38,65 +37,13 @@ class EngineDisagreement(RuntimeError):
         )
 
 
-def _grid(shape: tuple[int, int], values: dict[Cell, int]) -> Grid:
-    rows, cols = shape
-    return tuple(tuple(values.get((r, c), 0) for c in range(cols)) for r in range(rows))
-
-
-class _Collector(cp_model.CpSolverSolutionCallback):
-    """Keeps the distinct solutions CP-SAT enumerates; stops the search at ``limit``, or
-    when the budget runs out (a cancel that came before the solve began is not lost)."""
-
-    def __init__(self, indices: list[int], limit: int, budget: Budget):
-        super().__init__()
-        self.indices, self.limit, self.budget = indices, limit, budget
-        # keyed by the cells' values: auxiliary variables could tell one grid apart twice
-        self.found: dict[tuple[int, ...], None] = {}
-
-    def on_solution_callback(self) -> None:
-        if len(self.found) < self.limit:
-            solution = self.response_proto.solution
-            self.found[tuple(solution[i] for i in self.indices)] = None
-        if len(self.found) >= self.limit or self.budget.expired():
-            self.stop_search()
-
-
 def cpsat_search(
     kind: Kind, puzzle, *, limit: int, fixed: Grid | None, budget: Budget
 ) -> SearchResult:
-    """One solve that enumerates solutions and stops at the ``limit``-th.
+    """CP-SAT; imported on first use (OR-Tools costs half a second to import)."""
+    from numgrid.server import cpsat_runner
 
-    Measured on the corpus, this beats solving, forbidding the solution and solving
-    again (see :mod:`numgrid.server.kinds.kakuro.cpsat`).
-    """
-    start = time.perf_counter()
-    model, cells = kind.cpsat_model(puzzle, fixed)
-    collector = _Collector([v.index for v in cells.values()], limit, budget)
-    solver = cp_model.CpSolver()
-    solver.parameters.enumerate_all_solutions = True
-    solver.parameters.num_workers = 1  # with more, enumeration reports a solution twice
-    # CP-SAT's own SIGINT handler aborts the process when the solve runs outside the
-    # main thread (std::bad_function_call); the budget stops it instead.
-    solver.parameters.catch_sigint_signal = False
-    remaining = budget.remaining()
-    if remaining is not None:
-        solver.parameters.max_time_in_seconds = max(remaining, 0.001)
-    budget.on_cancel(solver.stop_search)
-    status, branches = cp_model.UNKNOWN, 0
-    if limit > 0 and not budget.expired():
-        status = solver.solve(model, collector)
-        branches = solver.num_branches
-    if status == cp_model.MODEL_INVALID:  # a bug in the model, not a timeout
-        raise RuntimeError(f"CP-SAT rejected the model: {model.validate()}")
-    shape = (puzzle.rows, puzzle.cols)
-    solutions = tuple(
-        _grid(shape, dict(zip(cells, found, strict=True))) for found in collector.found
-    )
-    # OPTIMAL or INFEASIBLE: all enumerated. FEASIBLE: stopped at the limit, or by the
-    # time limit or a cancel. UNKNOWN: stopped before the first solution, or never run.
-    complete = status in (cp_model.OPTIMAL, cp_model.INFEASIBLE) or len(solutions) >= limit
-    stats = Stats("cpsat", time.perf_counter() - start, branches)
-    return SearchResult(solutions, complete, stats)
+    return cpsat_runner.search(kind, puzzle, limit=limit, fixed=fixed, budget=budget)
 
 
 def native_search(
@@ -132,6 +79,44 @@ def cross_check(
     return cpsat, native
 
 
+AUTO_HEAD_START = 0.1  # seconds; the slowest corpus puzzle takes the native engine 33 ms
+_RACE_POOL = ThreadPoolExecutor(max_workers=8, thread_name_prefix="auto")
+
+
+def auto_search(
+    kind: Kind, puzzle, *, limit: int, fixed: Grid | None, budget: Budget
+) -> tuple[SearchResult, ...]:
+    """Native first; if it has no answer within a head start, CP-SAT races it and the
+    first complete answer wins, the other is cancelled. Native decides every measured
+    corpus puzzle in milliseconds, but some open grids take it far longer to refute
+    than CP-SAT. Returns the winner first, then the loser (if CP-SAT was started)."""
+    native_budget = budget.child()
+    native_future = _RACE_POOL.submit(
+        native_search, kind, puzzle, limit=limit, fixed=fixed, budget=native_budget
+    )
+    try:
+        return (native_future.result(timeout=AUTO_HEAD_START),)
+    except FuturesTimeout:
+        pass
+    cpsat_budget = budget.child()
+    cpsat_future = _RACE_POOL.submit(
+        cpsat_search, kind, puzzle, limit=limit, fixed=fixed, budget=cpsat_budget
+    )
+    racers = {native_future: native_budget, cpsat_future: cpsat_budget}
+    pending = set(racers)
+    while pending:
+        done, pending = wait(pending, return_when=FIRST_COMPLETED)
+        winners = [f for f in done if f.result().complete]
+        if winners or not pending:
+            winner = winners[0] if winners else next(iter(done))
+            for future, child in racers.items():
+                if future is not winner:
+                    child.cancel()
+            loser = next(f for f in racers if f is not winner)
+            return winner.result(), loser.result()
+    raise AssertionError("unreachable")
+
+
 @dataclass(frozen=True)
 class Answer:
     """What the service reports: the verdict, the solutions, where two differ, statistics.
@@ -161,10 +146,14 @@ def find(
         # Report the engine that finished; both agree when both finished.
         primary = native if native.complete else cpsat
         stats = (cpsat.stats, native.stats)
-    else:
+    elif engine is Engine.CPSAT or engine is Engine.NATIVE:
         search = cpsat_search if engine is Engine.CPSAT else native_search
         primary = search(kind, puzzle, limit=limit, fixed=fixed, budget=budget)
         stats = (primary.stats,)
+    else:
+        results = auto_search(kind, puzzle, limit=limit, fixed=fixed, budget=budget)
+        primary = results[0]
+        stats = tuple(r.stats for r in results)
     sols = primary.solutions
     differing = differing_cells(sols[0], sols[1]) if len(sols) >= 2 else ()
     return Answer(primary.verdict(), sols, differing, stats)

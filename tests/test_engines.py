@@ -157,6 +157,21 @@ def test_hard_no_solution_is_proved_by_cpsat():
     assert answer.verdict is Verdict.NO_SOLUTION
 
 
+def test_auto_races_cpsat_when_native_is_slow_and_takes_the_first_answer():
+    """Native alone cannot refute this block within 2 s; AUTO lets CP-SAT race it."""
+    assert native.search(puzzle(HARD_NO_SOLUTION), budget=Budget.seconds(2)).timed_out
+    answer = find(HARD_NO_SOLUTION, Engine.AUTO, budget=Budget.seconds(60))
+    assert answer.verdict is Verdict.NO_SOLUTION
+    winner, loser = answer.stats
+    assert (winner.engine, loser.engine) == ("cpsat", "native")
+
+
+def test_auto_stays_native_when_native_answers_within_its_head_start():
+    answer = find(sample("kakuro-10x12.txt"), Engine.AUTO)
+    assert answer.verdict is Verdict.UNIQUE
+    assert [s.engine for s in answer.stats] == ["native"]
+
+
 # ---------------------------------------------------------------- held entries
 
 

@@ -2,7 +2,15 @@
 
 from numgrid.server.kinds.base import Kind
 
-from . import checks, cpsat, formats, native
+from . import checks, formats, native
+
+
+def _cpsat_model(puzzle, fixed=None):
+    """Imported on first use: OR-Tools costs half a second to import."""
+    from . import cpsat
+
+    return cpsat.build(puzzle, fixed)
+
 
 KAKURO = Kind(
     name="kakuro",
@@ -11,7 +19,7 @@ KAKURO = Kind(
     write=formats.write,
     check=checks.check_puzzle,
     validate=checks.validate_board,
-    cpsat_model=cpsat.build,
+    cpsat_model=_cpsat_model,
     native_search=native.search,
     solution_text=formats.write_solution,
 )
