@@ -32,7 +32,9 @@ LATIN = open_block([45] * 9, [45] * 9)
 # columns to 246, so there is no solution, yet every run on its own is satisfiable.
 # CP-SAT sees it at once (its linear relaxation adds the runs up); the native engine,
 # which reasons run by run, cannot refute it before any reasonable deadline.
-HARD_NO_SOLUTION = open_block([35] * 7, [35] * 6 + [36])
+# An 8x8 block with balanced totals (325 both ways) and no solution: CP-SAT proves it
+# in well under a second, the native engine not in many seconds.
+HARD_NO_SOLUTION = open_block([36, 43, 39, 42, 42, 38, 41, 44], [41, 37, 43, 44, 37, 38, 44, 41])
 
 # Structurally sound (every clue possible), but r1c2 needs a digit of both {1, 2} (across
 # 3) and {8, 9} (down 17). CP-SAT once built an invalid model here and said TIMEOUT.
@@ -455,3 +457,22 @@ def test_native_search_depth_is_not_bounded_by_the_recursion_limit():
     for solution in result.solutions:
         assert rule_violations(puzzle, solution) == []
     assert result.stats.nodes > 1000
+
+
+# Found by the property test: native needed 123,105 nodes (45 s) to refute it, CP-SAT
+# 16 ms. Across clues add up to 97, down clues to 104, over the same 19 cells.
+UNBALANCED = (
+    "5 6\n- 19, 22, 20, 25, 18,\n,26 0 0 0 0 0\n,31 0 0 0 0 0\n,25 0 0 0 0 0\n,15 0 0 0 0 -\n"
+)
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_a_block_whose_across_and_down_totals_differ_has_no_solution(engine):
+    answer = find(UNBALANCED, engine, budget=Budget.seconds(30))
+    assert answer.verdict is Verdict.NO_SOLUTION
+
+
+def test_native_refutes_unbalanced_totals_before_searching():
+    result = native.search(puzzle(UNBALANCED), budget=Budget.seconds(30))
+    assert result.verdict() is Verdict.NO_SOLUTION
+    assert result.stats.nodes == 0

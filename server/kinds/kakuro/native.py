@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 from numgrid.server.core import Budget, Grid, SearchResult, SearchTimeout, Stats
 
-from .model import Puzzle
+from .model import ACROSS, Puzzle
 from .sums import ALL_DIGITS, combos
 
 _DIGIT_OF = {1 << (d - 1): d for d in range(1, 10)}
@@ -30,6 +30,8 @@ class Compiled:
     run_combos: tuple[tuple[int, ...], ...]
     cell_runs: tuple[tuple[int, ...], ...]
     shape: tuple[int, int]
+    clues: tuple[int, ...]
+    across: tuple[bool, ...]
 
     @classmethod
     def of(cls, puzzle: Puzzle) -> Compiled:
@@ -46,6 +48,8 @@ class Compiled:
             run_combos=tuple(combos(run.clue, len(run.cells)) for run in clued),
             cell_runs=tuple(tuple(rs) for rs in cell_runs),
             shape=(puzzle.rows, puzzle.cols),
+            clues=tuple(run.clue for run in clued),
+            across=tuple(run.direction == ACROSS for run in clued),
         )
 
     def initial(self, fixed: Grid | None) -> list[int]:
@@ -56,6 +60,28 @@ class Compiled:
                 if fixed[r][c]:
                     cand[i] = 1 << (fixed[r][c] - 1)
         return cand
+
+    def totals_agree(self) -> bool:
+        """In each connected block of white cells, every cell is in one across and one
+        down run, so the across clues and the down clues must add up to the same total
+        (the cells' sum). Random clues usually fail this; search would take ages."""
+        parent = list(range(len(self.run_cells)))
+
+        def root(r: int) -> int:
+            while parent[r] != r:
+                parent[r] = parent[parent[r]]
+                r = parent[r]
+            return r
+
+        for runs in self.cell_runs:
+            for other in runs[1:]:
+                parent[root(other)] = root(runs[0])
+        balance: dict[int, int] = {}
+        for r, (clue, across) in enumerate(zip(self.clues, self.across, strict=True)):
+            balance[root(r)] = balance.get(root(r), 0) + (clue if across else -clue)
+        whole = {root(runs[0]) for runs in self.cell_runs if len(runs) == 2}
+        partial = {root(runs[0]) for runs in self.cell_runs if len(runs) != 2 and runs}
+        return all(balance[b] == 0 for b in whole - partial)
 
     def to_grid(self, cand: list[int]) -> Grid:
         rows, cols = self.shape
@@ -210,7 +236,8 @@ def search(
 
     complete = True
     try:
-        visit(compiled.initial(fixed), set(range(len(compiled.run_cells))))
+        if compiled.totals_agree():
+            visit(compiled.initial(fixed), set(range(len(compiled.run_cells))))
         while branches and len(solutions) < limit:
             cand, cell, untried = branches.pop()
             digit = untried & -untried
