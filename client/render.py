@@ -38,6 +38,8 @@ class Renderer:
     entries: Callable[..., Grid]
     # solution_text(puzzle_of_kind, grid) -> the kind's published solution text
     solution_text: Callable[..., str]
+    # with_entries(puzzle_of_kind, grid) -> a copy whose player's digits are ``grid``'s
+    with_entries: Callable[..., object]
 
 
 def terminal_width() -> int:
@@ -59,6 +61,16 @@ def kakuro_entries(puzzle: puzzle_pb2.KakuroPuzzle) -> Grid:
     return tuple(
         tuple(0 if _is_black(cell) else cell.digit for cell in row.cells) for row in puzzle.rows
     )
+
+
+def kakuro_with_entries(puzzle: puzzle_pb2.KakuroPuzzle, grid: Grid) -> puzzle_pb2.KakuroPuzzle:
+    out = puzzle_pb2.KakuroPuzzle()
+    out.CopyFrom(puzzle)
+    for row, values in zip(out.rows, grid, strict=True):
+        for cell, value in zip(row.cells, values, strict=True):
+            if not _is_black(cell):
+                cell.digit = value
+    return out
 
 
 def kakuro_solution_text(puzzle: puzzle_pb2.KakuroPuzzle, grid: Grid) -> str:
@@ -136,7 +148,7 @@ def kakuro_draw(
 
 
 RENDERERS: dict[str, Renderer] = {
-    "kakuro": Renderer(kakuro_draw, kakuro_entries, kakuro_solution_text),
+    "kakuro": Renderer(kakuro_draw, kakuro_entries, kakuro_solution_text, kakuro_with_entries),
 }
 
 
@@ -154,6 +166,15 @@ def entries(puzzle: puzzle_pb2.Puzzle) -> Grid:
     """The digits the player entered, as a grid (0 where empty or black)."""
     renderer, inner = _kind(puzzle)
     return renderer.entries(inner)
+
+
+def with_entries(puzzle: puzzle_pb2.Puzzle, grid: Grid) -> puzzle_pb2.Puzzle:
+    """A copy of ``puzzle`` whose player's digits are those of ``grid`` (0: empty);
+    ValueError if the grid's shape is not the puzzle's."""
+    renderer, inner = _kind(puzzle)
+    out = puzzle_pb2.Puzzle()
+    getattr(out, puzzle.WhichOneof("kind")).CopyFrom(renderer.with_entries(inner, grid))
+    return out
 
 
 def solution_text(puzzle: puzzle_pb2.Puzzle, grid: Grid) -> str:

@@ -3,16 +3,29 @@
 Every function takes a *kind* (:mod:`numgrid.server.kinds`), a board already read and
 checked by :func:`read_board`, and a :class:`~numgrid.server.core.Budget`. Every search
 asks the uniqueness question (``engines.find(..., limit=2)``), so a solution comes
-with the knowledge of whether it is the only one.
+with the knowledge of whether it is the only one. Hints, explanations and difficulty
+come from the kind's logical solver (``kind.next_step``, ``kind.explain``).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import threading
+import time
+from collections import OrderedDict
+from dataclasses import dataclass, field
 from typing import Any
 
 from numgrid.server import engines
-from numgrid.server.core import Budget, Cell, Finding, PuzzleError, Stats, Verdict, cell_name
+from numgrid.server.core import (
+    Budget,
+    Cell,
+    Finding,
+    PuzzleError,
+    SearchTimeout,
+    Stats,
+    Verdict,
+    cell_name,
+)
 from numgrid.server.engines import Answer, Engine
 from numgrid.server.kinds.base import Kind
 
@@ -81,18 +94,133 @@ def check_uniqueness(
     return _search(kind, board, engine, budget, hold=hold_entries)
 
 
+# ---------------------------------------------------------------- difficulty
+
+DIFFICULTY_SHARE = 0.5  # of the time left after the search, at most, for the grade
+DIFFICULTY_SECONDS = 2.0  # and never more than this (the corpus's slowest takes 0.6 s)
+_DIFFICULTY_CACHE_SIZE = 256
+
+
+@dataclass(frozen=True)
+class Difficulty:
+    """How hard a puzzle is for a person, from its logical solution (``kind.explain``)."""
+
+    grade: Any  # the kind's grade (an IntEnum, e.g. EXPERT), None unless solved by logic
+    hardest: Any  # the hardest technique used, None when no step was needed
+    counts: dict = field(hash=False)  # {technique: steps}, every technique of the kind
+    solved_by_logic: bool
+
+
+def difficulty_of(explanation) -> Difficulty:
+    counts = dict(explanation.technique_counts)
+    used = [t for t, n in counts.items() if n]
+    return Difficulty(
+        explanation.grade if explanation.solved else None,
+        max(used) if used else None,
+        counts,
+        explanation.solved,
+    )
+
+
+class _Cache:
+    """The last few difficulties computed, by puzzle (and entries held): a grade is the
+    same every time, and a client that solves a puzzle twice should not pay twice."""
+
+    def __init__(self, size: int):
+        self.size, self.items, self.lock = size, OrderedDict(), threading.Lock()
+
+    def get(self, key):
+        with self.lock:
+            found = self.items.get(key)
+            if found is not None:
+                self.items.move_to_end(key)
+            return found
+
+    def put(self, key, value) -> None:
+        with self.lock:
+            self.items[key] = value
+            self.items.move_to_end(key)
+            while len(self.items) > self.size:
+                self.items.popitem(last=False)
+
+
+_difficulties = _Cache(_DIFFICULTY_CACHE_SIZE)
+
+
+def _share(budget: Budget, share: float, cap: float | None = None) -> Budget:
+    """A budget for part of the time ``budget`` has left; cancelled with it."""
+    remaining = budget.remaining()
+    limits = [x for x in (None if remaining is None else remaining * share, cap) if x is not None]
+    deadline = time.monotonic() + min(limits) if limits else None
+    return Budget(deadline, budget.cancelled)
+
+
+def difficulty(
+    kind: Kind, board, answer: Answer, *, budget: Budget, hold_entries: bool
+) -> Difficulty | None:
+    """The difficulty of a puzzle whose search said UNIQUE, from its logical solution: from
+    the empty grid, or from the entries when they were held. None for other verdicts, a
+    kind without a logical solver, or when the time allowed for it runs out (half what
+    ``budget`` has left, at most DIFFICULTY_SECONDS): a grade never fails a call."""
+    if answer.verdict is not Verdict.UNIQUE or kind.explain is None:
+        return None
+    entries = board.entries if hold_entries and _has_entries(board) else None
+    key = (kind.name, board.puzzle, entries)
+    found = _difficulties.get(key)
+    if found is not None:
+        return found
+    limited = _share(budget, DIFFICULTY_SHARE, DIFFICULTY_SECONDS)
+    try:
+        found = difficulty_of(
+            kind.explain(board.puzzle, entries, max(kind.techniques), budget=limited)
+        )
+    except SearchTimeout:
+        return None
+    _difficulties.put(key, found)
+    return found
+
+
+# ---------------------------------------------------------------- Explain
+
+
+@dataclass(frozen=True)
+class Explained:
+    steps: tuple  # the kind's steps, in order
+    solved: bool  # the chain completed the grid
+    difficulty: Difficulty
+
+
+def explain(kind: Kind, board, *, max_technique=None, budget: Budget) -> Explained:
+    """Every logical step from the board's entries (an empty grid if none) until the grid
+    is full, the techniques up to ``max_technique`` (None: all, trial included) are
+    stuck, or the entries turn out to have no completion (the steps up to there).
+
+    Raises PuzzleError when the entries break a rule, SearchTimeout past the budget."""
+    if kind.explain is None:
+        raise PuzzleError([Finding("no_logic", f"{kind.name} has no logical solver")])
+    entries = board.entries if _has_entries(board) else None
+    limit = max(kind.techniques) if max_technique is None else max_technique
+    explanation = kind.explain(board.puzzle, entries, limit, budget=budget)
+    return Explained(explanation.steps, explanation.solved, difficulty_of(explanation))
+
+
 # ---------------------------------------------------------------- Hint
 
 
 @dataclass(frozen=True)
 class Hint:
-    kind: str  # "MISTAKE", "REVEAL", "SOLVED", "NOT_UNIQUE"; "" when the search timed out
+    # "MISTAKE", "STEP", "NO_STEP", "SOLVED", "NOT_UNIQUE"; "" when the search timed out
+    kind: str
     explanation: str
     cells: tuple[Cell, ...] = ()
     placements: tuple[tuple[Cell, int], ...] = ()
     findings: tuple[Finding, ...] = ()
     verdict: Verdict | None = None  # None when no search was needed
     stats: tuple[Stats, ...] = ()
+    step: Any = None  # STEP: the step; NO_STEP: the trial step offered, if any
+
+
+HINT_LOGIC_SHARE = 0.8  # of the time left after the search: the rest answers with a reveal
 
 
 def _names(cells) -> str:
@@ -100,14 +228,34 @@ def _names(cells) -> str:
     return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
 
 
-def hint(kind: Kind, board, *, engine: Engine, budget: Budget) -> Hint:
-    """The next step for a player, minimal but never wrong.
+def _words(technique) -> str:
+    return technique.name.lower().replace("_", " ")
+
+
+def default_hint_technique(kind: Kind):
+    """All techniques but the last resort (TRIAL)."""
+    return max(t for t in kind.techniques if t.name != "TRIAL")
+
+
+def hint(
+    kind: Kind,
+    board,
+    *,
+    engine: Engine,
+    budget: Budget,
+    max_technique=None,
+    placements_only: bool = False,
+) -> Hint:
+    """The next step for a player, never wrong.
 
     In order: an entry that breaks a rule (MISTAKE, no search needed); a board already
     solved (SOLVED); a puzzle without a unique solution (NOT_UNIQUE); entries that differ
-    from the unique solution (MISTAKE); else one empty cell revealed from the solution
-    (REVEAL; the explanation says so: it is not a deduction). The entries are what is
-    being checked, so they are never held fixed here.
+    from the unique solution (MISTAKE); else the simplest logical step from the entries
+    with techniques up to ``max_technique`` (None: all but TRIAL), only one that places
+    a digit with ``placements_only`` (STEP). If those techniques are stuck: NO_STEP, with
+    a trial step offered as a last resort (when one exists) and one cell revealed from
+    the solution, both labelled as such. The entries are what is being checked, so they
+    are never held fixed here.
     """
     report = kind.validate(board, None)
     if report.findings:
@@ -145,15 +293,80 @@ def hint(kind: Kind, board, *, engine: Engine, budget: Budget) -> Hint:
         text = f"Fix {_names(wrong)}: the entry {verb} from the puzzle's unique solution."
         return Hint("MISTAKE", text, wrong, (), findings, verdict, stats)
 
-    r, c = next(
-        (r, c)
-        for r, row in enumerate(solution)
-        for c, digit in enumerate(row)
-        if digit and not board.entries[r][c]
+    found = _Found(verdict, stats, solution)
+    if kind.next_step is None:
+        return _no_step(board, found, None, "this puzzle kind has no logical solver")
+    allowed = default_hint_technique(kind) if max_technique is None else max_technique
+    logic_budget = _share(budget, HINT_LOGIC_SHARE)
+    try:
+        step = kind.next_step(
+            board.puzzle, board.entries, allowed, placements_only, budget=logic_budget
+        )
+    except SearchTimeout:
+        return _no_step(board, found, None, "the time ran out before a step was found")
+    if step is None:
+        return _stuck(kind, board, found, allowed, logic_budget)
+    acted = [c for c, _ in step.placements] or [c for c, _ in step.eliminations]
+    cells = tuple(dict.fromkeys(acted))
+    return Hint("STEP", step.explanation, cells, step.placements, (), verdict, stats, step)
+
+
+@dataclass(frozen=True)
+class _Found:
+    verdict: Verdict
+    stats: tuple[Stats, ...]
+    solution: Any
+
+
+def _stuck(kind: Kind, board, found: _Found, allowed, budget: Budget) -> Hint:
+    """No step with the allowed techniques: where they stall, a trial (the last resort)
+    and a cell revealed from the solution."""
+    why = f"no logical step with the techniques up to {_words(allowed)} is left"
+    try:
+        stalled = kind.explain(board.puzzle, board.entries, allowed, budget=budget)
+        trial = None
+        if allowed < max(kind.techniques) and kind.last_resort is not None:
+            trial = kind.last_resort(board.puzzle, stalled.candidates, budget=budget)
+    except SearchTimeout:
+        return _no_step(board, found, None, why)
+    open_cells = {c: len(ds) for c, ds in stalled.candidates.items() if len(ds) > 1}
+    if trial is not None:
+        reveal = (trial.placements or trial.eliminations)[0][0]
+    elif open_cells:  # the most constrained cell: the one a player would look at next
+        reveal = min(open_cells, key=lambda c: (open_cells[c], c))
+    else:
+        reveal = None
+    return _no_step(board, found, trial, why, reveal)
+
+
+def _no_step(board, found: _Found, trial, why: str, reveal: Cell | None = None) -> Hint:
+    """NO_STEP: ``why``, the trial offered (if any), and ``reveal`` (else the first empty
+    cell) filled in from the unique solution, the explanation saying it is not deduced."""
+    solution = found.solution
+    if reveal is None:
+        reveal = next(
+            (r, c)
+            for r, row in enumerate(solution)
+            for c, digit in enumerate(row)
+            if digit and not board.entries[r][c]
+        )
+    digit = solution[reveal[0]][reveal[1]]
+    parts = [why[0].upper() + why[1:] + "."]
+    if trial is not None:  # its explanation starts "Trial (a last resort): ..."
+        label = "" if trial.explanation.startswith("Trial") else "A trial, as a last resort: "
+        parts.append(label + trial.explanation)
+    shown = "Or reveal" if trial is not None else "Revealed instead"
+    parts.append(
+        f"{shown}: {cell_name(reveal)} is {digit}, taken from the puzzle's unique solution, "
+        "not deduced."
     )
-    digit = solution[r][c]
-    text = (
-        f"{cell_name((r, c))} is {digit}: revealed from the puzzle's unique solution, "
-        "not deduced step by step."
+    return Hint(
+        "NO_STEP",
+        " ".join(parts),
+        (reveal,),
+        ((reveal, digit),),
+        (),
+        found.verdict,
+        found.stats,
+        trial,
     )
-    return Hint("REVEAL", text, ((r, c),), (((r, c), digit),), (), verdict, stats)

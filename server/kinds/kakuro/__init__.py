@@ -2,7 +2,7 @@
 
 from numgrid.server.kinds.base import Kind
 
-from . import checks, formats, native
+from . import checks, formats, logic, native
 
 
 def _cpsat_model(puzzle, fixed=None):
@@ -22,4 +22,8 @@ KAKURO = Kind(
     cpsat_model=_cpsat_model,
     native_search=native.search,
     solution_text=formats.write_solution,
+    techniques=logic.Technique,
+    next_step=logic.next_step,
+    explain=logic.explain,
+    last_resort=logic.last_resort,
 )

@@ -25,7 +25,15 @@ API (plain functions; the position is rebuilt per call, nothing is shared):
   the grid is full or the techniques run out, with ``.solved``, ``.grade`` and
   ``.technique_counts`` (and where the chain stopped: ``.final``, ``.candidates``,
   ``.contradiction``).
+- ``last_resort(puzzle, candidates_or_entries) -> Step | None``: the trial step from a
+  position, whatever simpler techniques could still do there (a hint offers it when the
+  techniques it may use are stuck).
 - ``grade(counts_or_explanation) -> Grade``; ``position(puzzle, given) -> Position``.
+
+``next_step``, ``explain`` and ``last_resort`` take an optional ``budget``
+(:class:`~numgrid.server.core.Budget`): region sums and trial poll it (on large grids a
+single search of theirs can take seconds), ``explain`` polls it between steps, and all
+raise :class:`~numgrid.server.core.SearchTimeout` once it has run out.
 
 A :class:`Step` has ``technique``, ``placements`` (``((cell, digit), ...)``, cell = digit),
 ``eliminations`` (cell != digit), the ``runs`` and ``cells`` that justify it and a one-
@@ -78,7 +86,7 @@ from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
-from numgrid.server.core import Cell, Finding, Grid, PuzzleError, Severity, cell_name
+from numgrid.server.core import Budget, Cell, Finding, Grid, PuzzleError, Severity, cell_name
 
 from . import native
 from .checks import validate_board
@@ -116,6 +124,7 @@ __all__ = [
     "Technique",
     "explain",
     "grade",
+    "last_resort",
     "next_step",
     "position",
 ]
@@ -263,6 +272,7 @@ def _replay(pos: Position, i: int, digit: int) -> tuple[list[Step], Contradictio
     try:
         assumed.set(i, bit(digit))
         for _ in range(TRIAL_STEPS):
+            assumed.poll()
             step = first_step(assumed, Technique.COMBINATION_ELIMINATION)
             if step is None:
                 return chain, None
@@ -284,6 +294,7 @@ def trial(pos: Position) -> Step | None:
     )
     failing = []
     for i in open_cells:
+        pos.poll()
         for d in digits_of(masks[i]):
             assumed = list(masks)
             assumed[i] = bit(d)
@@ -386,6 +397,7 @@ def next_step(
     candidates_or_entries: Grid | Mapping | Position | None = None,
     max_technique: Technique = Technique.TRIAL,
     placements_only: bool = False,
+    budget: Budget | None = None,
 ) -> Step | None:
     """The simplest step from a position, or None when the grid is full or the techniques
     up to ``max_technique`` find nothing.
@@ -394,13 +406,16 @@ def next_step(
     digit; the step returned carries that placement, every elimination made on the way
     (so applying it reproduces the state), the chain in ``.chain``, the hardest technique
     used, and an explanation that summarises the steps the placement depends on.
-    Raises :class:`Contradiction` when the position cannot be completed.
+    Raises :class:`Contradiction` when the position cannot be completed, and
+    :class:`SearchTimeout` when the ``budget`` runs out.
     """
     pos = position(puzzle, candidates_or_entries)
+    pos.budget = budget
     if not placements_only:
         return first_step(pos, max_technique)
     chain: list[Step] = []
     while (step := first_step(pos, max_technique)) is not None:
+        pos.poll()
         if step.technique is Technique.COMBINATIONS and max_technique >= Technique.CROSSING:
             # A crossing reads the runs' clues and placed digits, which markup never
             # changes: the placement the chain would reach after marking up every run.
@@ -412,6 +427,20 @@ def next_step(
             return _summarised(chain)
         pos.apply(step)
     return None
+
+
+def last_resort(
+    puzzle: Puzzle,
+    candidates_or_entries: Grid | Mapping | Position | None = None,
+    budget: Budget | None = None,
+) -> Step | None:
+    """The trial step from a position (technique ``TRIAL``), or None when no short trial
+    ends in a contradiction. Simpler techniques are not tried first: a hint offers this
+    when the techniques it may use are stuck (``explain(..., max_technique)`` gives the
+    position where they stall, in ``.candidates``)."""
+    pos = position(puzzle, candidates_or_entries)
+    pos.budget = budget
+    return find(pos, Technique.TRIAL)
 
 
 # ---------------------------------------------------------------- explanations and grades
@@ -436,14 +465,18 @@ def explain(
     puzzle: Puzzle,
     entries: Grid | Mapping | Position | None = None,
     max_technique: Technique = Technique.TRIAL,
+    budget: Budget | None = None,
 ) -> Explanation:
     """Every step from ``entries`` (an empty grid by default) until the grid is full,
-    the techniques run out, or a contradiction shows the entries cannot be completed."""
+    the techniques run out, or a contradiction shows the entries cannot be completed.
+    Raises :class:`SearchTimeout` when the ``budget`` runs out."""
     pos = position(puzzle, entries)
+    pos.budget = budget
     steps: list[Step] = []
     contradiction = ""
     try:
         while (step := first_step(pos, max_technique)) is not None:
+            pos.poll()
             pos.apply(step)
             steps.append(step)
     except Contradiction as why:

@@ -71,8 +71,11 @@ def _labels(node_count: int, edges: list[tuple[int, int]]) -> list[int]:
     return labels
 
 
-def cuts(node_count: int, edges: list[tuple[int, int]], size: int) -> list[tuple[int, ...]]:
-    """Edge sets of ``size`` (1-4) whose labels XOR to zero, at most CUT_LIMIT."""
+def cuts(
+    node_count: int, edges: list[tuple[int, int]], size: int, poll=lambda: None
+) -> list[tuple[int, ...]]:
+    """Edge sets of ``size`` (1-4) whose labels XOR to zero, at most CUT_LIMIT. The pairing
+    loops (quadratic in the open cells) call ``poll`` as they go: it may raise to stop."""
     labels = _labels(node_count, edges)
     if size == 1:
         return [(e,) for e, label in enumerate(labels) if label == 0][:CUT_LIMIT]
@@ -88,6 +91,7 @@ def cuts(node_count: int, edges: list[tuple[int, int]], size: int) -> list[tuple
     if size == 3:
         found = []
         for k, e in enumerate(live):
+            poll()
             for f in live[k + 1 :]:
                 for g in by_label.get(labels[e] ^ labels[f], ()):
                     if g > f:
@@ -99,6 +103,7 @@ def cuts(node_count: int, edges: list[tuple[int, int]], size: int) -> list[tuple
         return []
     pairs: dict[int, list[tuple[int, int]]] = {}
     for k, e in enumerate(live):
+        poll()
         for f in live[k + 1 :]:
             pairs.setdefault(labels[e] ^ labels[f], []).append((e, f))
     quads: set[tuple[int, ...]] = set()
@@ -215,7 +220,8 @@ def _region(pos: Position, side: set[int]) -> tuple[Step, tuple] | None:
 
 def region_sum(pos: Position) -> Step | None:
     """The best region-sum step: one that places a digit, fewest cells left out, then the
-    smallest region. Cuts of one cell are searched first, then two, three, four."""
+    smallest region. Cuts of one cell are searched first, then two, three, four. Polls the
+    position's budget (:meth:`Position.poll`) while it searches."""
     layout, masks = pos.layout, pos.masks
     edges = [tuple(layout.cell_runs[i]) for i, m in enumerate(masks) if not single(m)]
     adjacent: list[list[tuple[int, int]]] = [[] for _ in layout.runs]
@@ -224,7 +230,8 @@ def region_sum(pos: Position) -> Step | None:
         adjacent[w].append((u, e))
     best = None
     for size in range(1, MAX_OPEN + 1):
-        for cut in cuts(len(layout.runs), edges, size):
+        for cut in cuts(len(layout.runs), edges, size, pos.poll):
+            pos.poll()
             side = _side(edges, adjacent, cut)
             found = _region(pos, side) if side is not None else None
             if found is not None and (best is None or found[1] < best[1]):

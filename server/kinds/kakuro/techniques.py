@@ -29,7 +29,7 @@ import itertools
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from numgrid.server.core import Cell, Grid, PuzzleError, cell_name
+from numgrid.server.core import Budget, Cell, Grid, PuzzleError, SearchTimeout, cell_name
 
 from . import native
 from .checks import check_puzzle
@@ -134,18 +134,26 @@ class Position:
     """The candidates of every white cell, plus what each technique found so far.
 
     Techniques memoise their findings per run (or cell); changing a cell forgets those
-    of its two runs, so a chain of steps only re-examines what changed.
+    of its two runs, so a chain of steps only re-examines what changed. The techniques
+    whose search grows faster than the grid (region sums, trial) :meth:`poll` the
+    position's ``budget``, if any, and raise :class:`SearchTimeout` once it runs out.
     """
 
-    def __init__(self, layout: Layout, masks: Iterable[int]):
+    def __init__(self, layout: Layout, masks: Iterable[int], budget: Budget | None = None):
         self.layout = layout
         self.masks = list(masks)
+        self.budget = budget
         self._memo: list[dict] = [{} for _ in range(len(Technique) + 1)]
 
     def copy(self) -> Position:
-        other = Position(self.layout, self.masks)
+        other = Position(self.layout, self.masks, self.budget)
         other._memo = [dict(found) for found in self._memo]
         return other
+
+    def poll(self) -> None:
+        """Raise :class:`SearchTimeout` if the budget has run out (or was cancelled)."""
+        if self.budget is not None and self.budget.expired():
+            raise SearchTimeout("the logical solver ran out of time")
 
     def memo(self, slot: int) -> dict:
         return self._memo[slot]
@@ -580,7 +588,8 @@ def combination_elimination(pos: Position, r: int) -> Step | None:
         parts.append(f"{len(dead) - 4} more are out")
     shown = listed(combo_text(c) for c in live) if len(live) <= 4 else ""
     if dead:
-        reason = f"{subject_of(v)}: {', '.join(parts)}, leaving {shown or len(live)}"
+        left = shown or f"{len(live)} combinations"
+        reason = f"{subject_of(v)}: {', '.join(parts)}, leaving {left}"
     else:
         reason = f"{subject_of(v)} can be {shown or f'any of {len(live)} combinations'}"
     arranged = [  # digits of live combinations that still fit no arrangement
