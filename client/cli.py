@@ -4,8 +4,9 @@ Every command goes through :class:`NumgridClient`. With ``--server HOST:PORT`` (
 ``NUMGRID_SERVER``) it talks to a running server; without, it starts the same servicer
 in-process (embedded) once per run, on loopback, and stops it at exit.
 
-Exit codes: 0 success (unique / valid / solved / serving), 1 the puzzle's answer is not
-the happy one (multiple, none, invalid, timeout), 2 usage, unreadable input, no server.
+Exit codes: 0 success (unique / valid / solved / serving / a hint given / explained to
+the end), 1 the puzzle's answer is not the happy one (multiple, none, invalid, timeout,
+the logical chain stalls), 2 usage, unreadable input, no server.
 """
 
 from __future__ import annotations
@@ -19,9 +20,9 @@ import textwrap
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 
-from .client import ENGINES, NumgridClient
-from .render import entries, render, solution_text, terminal_width
-from .types import Cell, EngineStat, Finding, NumgridError, cell_name
+from .client import ENGINES, TECHNIQUES, NumgridClient
+from .render import entries, render, solution_text, terminal_width, with_entries
+from .types import Cell, Difficulty, EngineStat, Finding, NumgridError, Step, cell_name
 
 PROG = "numgrid"
 OK, NOT_HAPPY, FAILURE = 0, 1, 2
@@ -59,6 +60,7 @@ class Outcome:
     stats: list[dict] = field(default_factory=list)
     extra: dict = field(default_factory=dict)
     text: str = ""  # the human output below the status line
+    records: list[dict] = field(default_factory=list)  # --json lines in place of as_json()
 
     def as_json(self) -> dict:
         out = {
@@ -187,6 +189,7 @@ def _solve(ctx: Context, source: str, text: str) -> Outcome:
         out.text = f"{lead.get(r.verdict, 'a solution')}:\n" + ctx.board(r.puzzle, r.solution)
     else:
         out.text = _NO_ANSWER.get(r.verdict, "")
+    out.text = _grade(out, r.difficulty) + out.text
     return out
 
 
@@ -206,6 +209,7 @@ def _unique(ctx: Context, source: str, text: str) -> Outcome:
         out.text = "\n".join(parts)
     else:
         out.text = _NO_ANSWER.get(r.verdict, "")
+    out.text = _grade(out, r.difficulty) + out.text
     return out
 
 
@@ -248,11 +252,99 @@ def _validate(ctx: Context, source: str, text: str) -> Outcome:
     return out
 
 
-_HINT_EXIT = {"MISTAKE": OK, "REVEAL": OK, "SOLVED": OK}
+def _words(technique: str | None) -> str:
+    """``"REGION_SUM"`` -> ``"region sum"``."""
+    return (technique or "none").lower().replace("_", " ")
+
+
+def _difficulty_json(d: Difficulty | None) -> dict | None:
+    if d is None:
+        return None
+    return {
+        "grade": d.grade,
+        "hardest": d.hardest,
+        "techniques": dict(d.counts),
+        "solved_by_logic": d.solved_by_logic,
+    }
+
+
+def _grade(out: Outcome, d: Difficulty | None) -> str:
+    """Put the grade in the JSON line (``grade``, ``difficulty``); the human line, or ""."""
+    out.extra["grade"] = d.grade if d else None
+    out.extra["difficulty"] = _difficulty_json(d)
+    if d is None:
+        return ""
+    if d.grade is None:
+        return "grade: none (the logical techniques do not complete the grid)\n"
+    return f"grade: {d.grade} (hardest technique: {_words(d.hardest)})\n"
+
+
+def _step_json(step: Step | None) -> dict | None:
+    if step is None:
+        return None
+    return {
+        "technique": step.technique,
+        "placements": [[c[0], c[1], d] for c, d in step.placements],
+        "eliminations": [[c[0], c[1], d] for c, d in step.eliminations],
+        "cells": [list(c) for c in step.cells],
+        "runs": [
+            {"direction": run.direction, "clue_cell": list(run.clue_cell), "clue": run.clue}
+            for run in step.runs
+        ],
+        "explanation": step.explanation,
+    }
+
+
+def _technique_arg(text: str) -> str:
+    name = text.upper().replace("-", "_")
+    if name not in TECHNIQUES:
+        known = ", ".join(t.lower().replace("_", "-") for t in TECHNIQUES)
+        raise argparse.ArgumentTypeError(f"unknown technique {text!r} (known: {known})")
+    return name
+
+
+def _bare(puzzle):
+    """The puzzle without the player's digits."""
+    return with_entries(puzzle, tuple(tuple(0 for _ in row) for row in entries(puzzle)))
+
+
+def _merge_entries(ctx: Context, source: str, text: str):
+    """With ``--entries PATH``: the structured puzzle of ``text`` with the digits of the
+    file at PATH (the same puzzle, in any format) entered over its own. Both are read by
+    the server (Validate), so the client parses no format itself."""
+    path = ctx.args.entries
+    if path is None:
+        return text
+    if path == STDIN and source == STDIN_SOURCE:
+        raise UsageError("FILE and --entries cannot both be stdin")
+    _, entries_text = read_input(path, {})
+    puzzle = ctx.client.validate(text, format=ctx.args.format, timeout=DEFAULT_DEADLINE).puzzle
+    try:
+        given = ctx.client.validate(entries_text, timeout=DEFAULT_DEADLINE).puzzle
+    except NumgridError as e:
+        if e.code != "INVALID_ARGUMENT":
+            raise
+        raise UsageError(f"cannot read {path}: {e.message}") from None
+    if _bare(given) != _bare(puzzle):
+        raise UsageError(f"{path} is not the same puzzle as {source}: the grid or clues differ")
+    merged = tuple(
+        tuple(new or old for old, new in zip(mine, theirs, strict=True))
+        for mine, theirs in zip(entries(puzzle), entries(given), strict=True)
+    )
+    return with_entries(puzzle, merged)
+
+
+# A hint was given (MISTAKE, STEP, NO_STEP with a reveal, SOLVED; REVEAL: older servers).
+_HINT_EXIT = {"MISTAKE": OK, "STEP": OK, "NO_STEP": OK, "REVEAL": OK, "SOLVED": OK}
 
 
 def _hint(ctx: Context, source: str, text: str) -> Outcome:
-    r = ctx.client.hint(text, **ctx.call_options())
+    r = ctx.client.hint(
+        _merge_entries(ctx, source, text),
+        **ctx.call_options(),
+        max_technique=ctx.args.max_technique,
+        placements_only=ctx.args.placements_only,
+    )
     status = r.kind or "TIMEOUT"  # no kind: the search ran out of time
     out = Outcome(source, "hint", status, _HINT_EXIT.get(status, NOT_HAPPY))
     out.verdict, out.stats = r.verdict, _stats_json(r.stats)
@@ -263,15 +355,77 @@ def _hint(ctx: Context, source: str, text: str) -> Outcome:
             "explanation": r.explanation,
             "cells": [list(c) for c in r.cells],
             "placements": [{"row": c[0], "column": c[1], "digit": d} for c, d in r.placements],
+            "step": _step_json(r.step),
         }
     }
     values = [list(row) for row in entries(r.puzzle)]
     for (row, col), digit in r.placements:
         values[row][col] = digit
-    out.text = _wrap("", r.explanation, ctx.width)
+    lead = f"{_words(r.step.technique)}: " if r.kind == "STEP" and r.step else ""
+    out.text = _wrap(lead, r.explanation, ctx.width)
     if r.cells:  # the board with the cells of the hint marked
         out.text += "\n" + ctx.board(r.puzzle, tuple(map(tuple, values)), r.cells)
     return out
+
+
+def _explain(ctx: Context, source: str, text: str) -> Outcome:
+    timeout = ctx.call_options()["timeout"]
+    r = ctx.client.explain(
+        text, format=ctx.args.format, max_technique=ctx.args.max_technique, timeout=timeout
+    )
+    d = r.difficulty
+    if r.solved:
+        out = Outcome(source, "explain", "SOLVED", OK)
+    else:
+        out = Outcome(source, "explain", "STALLED", NOT_HAPPY)
+    for i, step in enumerate(r.steps, 1):
+        line = _step_json(step)
+        del line["cells"], line["runs"]
+        out.records.append({"source": source, "step": i, **line})
+    out.records.append(
+        {
+            "source": source,
+            "command": "explain",
+            "summary": True,
+            "status": out.status,
+            "solved": r.solved,
+            "grade": d.grade,
+            "hardest": d.hardest,
+            "steps": len(r.steps),
+            "techniques": dict(d.counts),
+        }
+    )
+    width = len(str(len(r.steps)))
+    lines = [
+        _wrap(f"{i:>{width}}. {_words(step.technique)}: ", step.explanation, ctx.width)
+        for i, step in enumerate(r.steps, 1)
+    ]
+    used = ", ".join(f"{_words(t)} {n}" for t, n in d.counts.items() if n)
+    grade = d.grade or "none (the chain stalls)"
+    lines.append(f"{len(r.steps)} steps, grade {grade}")
+    if used:
+        lines.append(_wrap("techniques: ", used, ctx.width))
+    values = [list(row) for row in entries(r.puzzle)]
+    for step in r.steps:
+        for (row, col), digit in step.placements:
+            values[row][col] = digit
+    if not r.solved:
+        lines.append("where the chain stops (open cells are marked):")
+    open_cells = [(row, col) for row, col in sorted(_white(r.puzzle)) if not values[row][col]]
+    lines.append(ctx.board(r.puzzle, tuple(map(tuple, values)), open_cells))
+    out.text = "\n".join(lines)
+    return out
+
+
+def _white(puzzle) -> set[Cell]:
+    """The white cells: those the player's digits can go in (the bare puzzle read back)."""
+    full = tuple(tuple(1 for _ in row) for row in entries(puzzle))
+    return {
+        (r, c)
+        for r, row in enumerate(entries(with_entries(puzzle, full)))
+        for c, digit in enumerate(row)
+        if digit
+    }
 
 
 def _render(ctx: Context, source: str, text: str) -> Outcome:
@@ -287,6 +441,7 @@ COMMANDS: dict[str, Callable[[Context, str, str], Outcome]] = {
     "solve": _solve,
     "validate": _validate,
     "hint": _hint,
+    "explain": _explain,
     "unique": _unique,
     "render": _render,
 }
@@ -390,7 +545,7 @@ def connection(server: str | None, retries: int | None = None) -> Iterator[Calla
     def connect() -> NumgridClient:
         if "client" not in state:
             if server:
-                state["client"] = NumgridClient(server, **_retries(retries))
+                state["client"] = NumgridClient(_dial(server), **_retries(retries))
             else:
                 state["embedded"] = _start_embedded()
                 state["client"] = NumgridClient(state["embedded"].target, **_retries(retries))
@@ -403,6 +558,18 @@ def connection(server: str | None, retries: int | None = None) -> Iterator[Calla
             state["client"].close()
         if "embedded" in state:
             state["embedded"].stop(grace=1.0)
+
+
+def _dial(server: str) -> str:
+    """A list ``host1:port,host2:port`` as one gRPC target (see ``batch.batch_target``)."""
+    if "," not in server or "://" in server:
+        return server
+    from .batch import batch_target
+
+    try:
+        return batch_target(server)[0]
+    except ValueError as e:
+        raise NoServer(str(e)) from None
 
 
 def _retries(retries: int | None) -> dict:
@@ -444,7 +611,8 @@ def _common(parser: argparse.ArgumentParser, suppress: bool) -> None:
         "--server",
         metavar="HOST:PORT",
         default=default(os.environ.get("NUMGRID_SERVER") or None),
-        help="a running numgrid server (env NUMGRID_SERVER); default: an embedded one",
+        help="a running numgrid server (env NUMGRID_SERVER); several: HOST:PORT,HOST:PORT "
+        "or dns:///NAME:PORT (unique spreads its batch over them); default: an embedded one",
     )
     parser.add_argument(
         "--engine",
@@ -476,7 +644,8 @@ def _common(parser: argparse.ArgumentParser, suppress: bool) -> None:
 _HELP = {
     "solve": "solve puzzles and show the solution",
     "validate": "check puzzles and the digits entered on them",
-    "hint": "the next step for the digits entered: a mistake or a cell",
+    "hint": "the next step for the digits entered: a mistake or a logical step",
+    "explain": "the whole logical solution step by step, and the puzzle's grade",
     "unique": "check that each puzzle has exactly one solution",
     "render": "draw puzzles (with their digits) as text",
     "health": "ask the server whether it is serving",
@@ -502,9 +671,94 @@ def build_parser() -> argparse.ArgumentParser:
                 action="store_true",
                 help="also solve and list the entries that differ from the unique solution",
             )
+        if name == "unique":
+            _batch_options(sub)
+        if name in ("hint", "explain"):
+            _logic_options(sub, name)
         if name != "health":
             sub.add_argument("files", nargs="+", metavar="FILE", help="puzzle files, - for stdin")
     return parser
+
+
+def _logic_options(sub: argparse.ArgumentParser, name: str) -> None:
+    """``hint`` and ``explain``: the techniques allowed, and what a hint may be."""
+    default = "all but trial" if name == "hint" else "all"
+    sub.add_argument(
+        "--max-technique",
+        metavar="NAME",
+        type=_technique_arg,
+        help=f"the hardest technique allowed (default: {default}): "
+        + ", ".join(t.lower().replace("_", "-") for t in TECHNIQUES),
+    )
+    if name == "hint":
+        sub.add_argument(
+            "--placements-only",
+            action="store_true",
+            help="only a step that places a digit (the eliminations on the way summarised)",
+        )
+        sub.add_argument(
+            "--entries",
+            metavar="ENTRIES",
+            help="a file of the same puzzle (any format) whose digits are the player's "
+            "entries, over those of FILE (one FILE only)",
+        )
+
+
+def _batch_options(sub: argparse.ArgumentParser) -> None:
+    """``unique`` over many puzzles: directories, JSONL and datasets are always a batch."""
+    group = sub.add_argument_group(
+        "batch",
+        "FILE may also be a directory (its puzzle files), a JSONL file (one "
+        '{"id", "format", "puzzle"} per line) or a dataset JSON ({"data": {id: {"problem"}}}); '
+        "those, several servers or any option below stream the puzzles (BatchCheckUniqueness) "
+        "and print results as they come, in any order",
+    )
+    group.add_argument("--batch", action="store_true", help="stream even plain files")
+    group.add_argument("--report", metavar="FILE", help="append each result to FILE (JSONL)")
+    group.add_argument(
+        "--resume", action="store_true", help="skip the puzzles already in the --report FILE"
+    )
+    group.add_argument(
+        "--progress",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help="a progress bar on stderr (default: when stderr is a terminal)",
+    )
+    group.add_argument(
+        "--deadline",
+        metavar="SECONDS",
+        type=_positive_seconds,
+        help="stop the whole batch after this long (the unchecked puzzles are left out)",
+    )
+    group.add_argument(
+        "--streams",
+        metavar="N",
+        type=_positive_int,
+        help="calls at once (default: two per server)",
+    )
+
+
+def _positive_int(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
+    if value <= 0:
+        raise argparse.ArgumentTypeError(f"must be positive, got {text}")
+    return value
+
+
+def _is_batch(args: argparse.Namespace) -> bool:
+    if args.command != "unique":
+        return False
+    server = args.server or ""
+    if args.batch or args.report or args.resume or args.progress or args.deadline:
+        return True
+    if args.streams or "," in server or server.startswith(("dns:", "ipv4:", "ipv6:")):
+        return True
+    from .batch_cli import needs_batch
+
+    return needs_batch(args.files)
 
 
 # ---------------------------------------------------------------- running
@@ -533,6 +787,14 @@ def run(args: argparse.Namespace) -> int:
     with connection(args.server, retries) as connect:
         if args.command == "health":
             return _health(args, connect)
+        if _is_batch(args):
+            from . import batch_cli
+
+            try:
+                return batch_cli.run(args, connect, width)
+            except UsageError as e:
+                print(f"{PROG}: {e}", file=sys.stderr)
+                return FAILURE
         ctx = Context(args, connect, width, _stdout_ascii_only())
         command = COMMANDS[args.command]
         stdin_cache: dict = {}
@@ -549,7 +811,9 @@ def run(args: argparse.Namespace) -> int:
             if out.code == FAILURE:  # no answer at all: say so on stderr
                 print(f"{PROG}: {out.errors[0]['message']}", file=sys.stderr)
             if args.json:
-                print(json.dumps(out.as_json()), flush=True)
+                for record in out.records or [out.as_json()]:
+                    print(json.dumps(record))
+                sys.stdout.flush()
             elif out.code != FAILURE:
                 if printed:
                     print()
@@ -568,6 +832,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     try:
         args = parser.parse_args(argv)
+        if getattr(args, "entries", None) is not None and len(args.files) > 1:
+            parser.error("--entries goes with one FILE")
     except SystemExit as e:  # argparse: --help (0) or a usage error (2, message printed)
         return e.code if isinstance(e.code, int) else FAILURE
     try:

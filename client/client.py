@@ -20,13 +20,17 @@ from numgrid.v1 import numgrid_service_pb2_grpc as service_grpc
 from numgrid.v1 import puzzle_pb2
 
 from .types import (
+    Difficulty,
     EngineStat,
+    Explanation,
     Finding,
     Grid,
     Hint,
     NumgridError,
+    RunRef,
     RunStatus,
     SolveResult,
+    Step,
     Uniqueness,
     Validation,
     Violation,
@@ -52,6 +56,12 @@ FORMATS = {
     "json": puzzle_pb2.PUZZLE_FORMAT_JSON,
 }
 KINDS = {None: puzzle_pb2.PUZZLE_KIND_UNSPECIFIED, "kakuro": puzzle_pb2.PUZZLE_KIND_KAKURO}
+# The logical techniques, simplest first: "LAST_CELL", ..., "REGION_SUM", "TRIAL".
+TECHNIQUES = tuple(
+    v.name.removeprefix("TECHNIQUE_")
+    for v in service_pb2.Technique.DESCRIPTOR.values
+    if v.number != service_pb2.TECHNIQUE_UNSPECIFIED
+)
 
 PuzzleLike = str | puzzle_pb2.Puzzle | puzzle_pb2.PuzzleInput
 
@@ -149,6 +159,47 @@ def _run(r: service_pb2.RunReport) -> RunStatus:
         state=_name(service_pb2.RunState, r.state, "RUN_STATE_") or "",
         total=r.total,
         duplicates=_cells(r.duplicates),
+    )
+
+
+def _technique(value: int) -> str | None:
+    return _name(service_pb2.Technique, value, "TECHNIQUE_")
+
+
+def technique_value(name: str | None) -> int:
+    """``"REGION_SUM"`` (any case, ``-`` for ``_``) -> the Technique; None -> unspecified."""
+    if name is None:
+        return service_pb2.TECHNIQUE_UNSPECIFIED
+    key = name.upper().replace("-", "_")
+    if key not in TECHNIQUES:
+        raise ValueError(f"unknown technique {name!r}; known: {', '.join(TECHNIQUES)}")
+    return service_pb2.Technique.Value(f"TECHNIQUE_{key}")
+
+
+def _step(s: service_pb2.Step) -> Step:
+    return Step(
+        technique=_technique(s.technique) or "",
+        placements=tuple(((p.cell.row, p.cell.column), p.digit) for p in s.placements),
+        eliminations=tuple(((e.cell.row, e.cell.column), e.digit) for e in s.eliminations),
+        runs=tuple(
+            RunRef(
+                (_name(service_pb2.Direction, r.direction, "DIRECTION_") or "").lower(),
+                (r.clue_cell.row, r.clue_cell.column),
+                r.clue,
+            )
+            for r in s.runs
+        ),
+        cells=_cells(s.cells),
+        explanation=s.explanation,
+    )
+
+
+def _difficulty(d: service_pb2.Difficulty) -> Difficulty:
+    return Difficulty(
+        grade=_name(service_pb2.Grade, d.grade, "GRADE_"),
+        hardest=_technique(d.hardest),
+        counts={_technique(c.technique) or "": c.count for c in d.counts},
+        solved_by_logic=d.solved_by_logic,
     )
 
 
@@ -312,6 +363,7 @@ class NumgridClient:
             solution=_grid(r.solution) if r.HasField("solution") else None,
             stats=_stats(r.stats),
             puzzle=r.puzzle,
+            difficulty=_difficulty(r.difficulty) if r.HasField("difficulty") else None,
         )
 
     def hint(
@@ -323,11 +375,17 @@ class NumgridClient:
         engine: str = "auto",
         time_limit: float | None = None,
         timeout: float | None = None,
+        max_technique: str | None = None,
+        placements_only: bool = False,
     ) -> Hint:
-        """The next step for the player whose entries are in ``puzzle``."""
+        """The next step for the player whose entries are in ``puzzle``: a mistake, or the
+        simplest logical step with techniques up to ``max_technique`` (None: all but
+        ``"TRIAL"``); with ``placements_only``, a step that places a digit."""
         request = service_pb2.HintRequest(
             puzzle=self.puzzle_input(puzzle, format=format, kind=kind),
             options=self.search_options(engine, time_limit),
+            max_technique=technique_value(max_technique),
+            placements_only=placements_only,
         )
         r = self._call(self._stub.Hint, request, timeout)
         return Hint(
@@ -338,6 +396,30 @@ class NumgridClient:
             findings=tuple(_finding(f) for f in r.findings),
             verdict=_verdict(r.verdict),
             stats=_stats(r.stats),
+            puzzle=r.puzzle,
+            step=_step(r.step) if r.HasField("step") else None,
+        )
+
+    def explain(
+        self,
+        puzzle: PuzzleLike,
+        *,
+        format: str | None = None,
+        kind: str | None = None,
+        max_technique: str | None = None,
+        timeout: float | None = None,
+    ) -> Explanation:
+        """Every logical step from the puzzle's entries (an empty grid if none), with
+        techniques up to ``max_technique`` (None: all, ``"TRIAL"`` included)."""
+        request = service_pb2.ExplainRequest(
+            puzzle=self.puzzle_input(puzzle, format=format, kind=kind),
+            max_technique=technique_value(max_technique),
+        )
+        r = self._call(self._stub.Explain, request, timeout)
+        return Explanation(
+            steps=tuple(_step(s) for s in r.steps),
+            solved=r.solved,
+            difficulty=_difficulty(r.difficulty),
             puzzle=r.puzzle,
         )
 
@@ -364,6 +446,7 @@ class NumgridClient:
             differing_cells=_cells(r.differing_cells),
             stats=_stats(r.stats),
             puzzle=r.puzzle,
+            difficulty=_difficulty(r.difficulty) if r.HasField("difficulty") else None,
         )
 
     def health(self, service: str = "", *, timeout: float | None = None) -> str:

@@ -2,8 +2,8 @@
 
 - *cell*: a ``(row, column)`` pair, 0-based over the whole grid (clue cells included).
 - *grid*: a tuple of row tuples of ints; ``0`` where there is no digit (black cells too).
-- verdicts, severities, hint kinds and engines are plain strings: ``"UNIQUE"``,
-  ``"error"``, ``"REVEAL"``, ``"native"``.
+- verdicts, severities, hint kinds, engines, techniques and grades are plain strings:
+  ``"UNIQUE"``, ``"error"``, ``"STEP"``, ``"native"``, ``"REGION_SUM"``, ``"EXPERT"``.
 
 The one structured value kept as protobuf is the puzzle itself (``puzzle_pb2.Puzzle``):
 it is what the server read, a oneof over puzzle kinds, and it is what the renderer reads.
@@ -79,6 +79,37 @@ class Validation:
 
 
 @dataclass(frozen=True)
+class RunRef:
+    """A run named in a step's justification."""
+
+    direction: str  # "across" or "down"
+    clue_cell: Cell
+    clue: int
+
+
+@dataclass(frozen=True)
+class Step:
+    """One logical step: what it places or rules out, and why (one sentence, with numbers)."""
+
+    technique: str  # LAST_CELL, COMBINATIONS, ..., REGION_SUM, TRIAL
+    placements: tuple[tuple[Cell, int], ...]  # cell = digit
+    eliminations: tuple[tuple[Cell, int], ...]  # cell != digit
+    runs: tuple[RunRef, ...]
+    cells: tuple[Cell, ...]  # the cells that justify it
+    explanation: str
+
+
+@dataclass(frozen=True)
+class Difficulty:
+    """How hard a puzzle is for a person, from the techniques its logical solution needs."""
+
+    grade: str | None  # EASY, MEDIUM, HARD, EXPERT, EXTREME; None unless solved by logic
+    hardest: str | None  # the hardest technique used
+    counts: dict[str, int] = field(default_factory=dict, hash=False)  # steps per technique
+    solved_by_logic: bool = False
+
+
+@dataclass(frozen=True)
 class SolveResult:
     """Answer of Solve: the verdict and the solution found (None when none was)."""
 
@@ -86,6 +117,7 @@ class SolveResult:
     solution: Grid | None
     stats: tuple[EngineStat, ...]
     puzzle: puzzle_pb2.Puzzle = field(repr=False, compare=False)
+    difficulty: Difficulty | None = None  # for UNIQUE, when the server had time to grade
 
 
 Solution = SolveResult
@@ -93,9 +125,15 @@ Solution = SolveResult
 
 @dataclass(frozen=True)
 class Hint:
-    """Answer of Hint: a mistake to fix, a cell to fill, or why there is no hint."""
+    """Answer of Hint: a mistake to fix, the next logical step, or why there is none.
 
-    kind: str  # MISTAKE, REVEAL, SOLVED, NOT_UNIQUE
+    ``kind`` is MISTAKE (fix ``cells``), STEP (``step``; its digits are in ``placements``),
+    NO_STEP (no step within the techniques allowed: ``placements`` holds one cell revealed
+    from the solution, and ``step`` a trial offered as a last resort, if one exists),
+    SOLVED, NOT_UNIQUE, or "" when the search ran out of time.
+    """
+
+    kind: str
     cells: tuple[Cell, ...]
     placements: tuple[tuple[Cell, int], ...]
     explanation: str
@@ -103,6 +141,7 @@ class Hint:
     verdict: str | None
     stats: tuple[EngineStat, ...]
     puzzle: puzzle_pb2.Puzzle = field(repr=False, compare=False)
+    step: Step | None = None
 
 
 @dataclass(frozen=True)
@@ -113,6 +152,17 @@ class Uniqueness:
     solutions: tuple[Grid, ...]
     differing_cells: tuple[Cell, ...]
     stats: tuple[EngineStat, ...]
+    puzzle: puzzle_pb2.Puzzle = field(repr=False, compare=False)
+    difficulty: Difficulty | None = None  # for UNIQUE, when the server had time to grade
+
+
+@dataclass(frozen=True)
+class Explanation:
+    """Answer of Explain: every logical step from the starting position, in order."""
+
+    steps: tuple[Step, ...]
+    solved: bool  # the steps complete the grid
+    difficulty: Difficulty
     puzzle: puzzle_pb2.Puzzle = field(repr=False, compare=False)
 
 
@@ -187,14 +237,18 @@ class NumgridError(Exception):
 
 __all__ = [
     "Cell",
+    "Difficulty",
     "EngineStat",
+    "Explanation",
     "Finding",
     "Grid",
     "Hint",
     "NumgridError",
+    "RunRef",
     "RunStatus",
     "Solution",
     "SolveResult",
+    "Step",
     "Uniqueness",
     "Validation",
     "Violation",

@@ -19,6 +19,7 @@ class ServerConfig:
     host: str = "0.0.0.0"
     port: int = 50051  # 0 picks a free port
     threads: int = 8  # worker threads, i.e. RPCs served at once
+    workers: int = 1  # processes checking batch puzzles; 1: in the RPC's own thread
     max_message_bytes: int = 16 * MIB  # requests and responses
     max_cells: int = 20_000  # rows x columns, clue cells included; 124x90 = 11,160
     time_cap_seconds: float = 30.0  # no search runs longer, whatever the request asks
@@ -58,6 +59,13 @@ _FLAGS = (
     ("--host", "host", "NUMGRID_HOST", str, "address to listen on"),
     ("--port", "port", "NUMGRID_PORT", _non_negative(int), "port; 0 picks a free one"),
     ("--threads", "threads", "NUMGRID_THREADS", _positive(int), "worker threads"),
+    (
+        "--workers",
+        "workers",
+        "NUMGRID_WORKERS",
+        _positive(int),
+        "processes that check BatchCheckUniqueness puzzles (one per core)",
+    ),
     (
         "--max-message-bytes",
         "max_message_bytes",

@@ -351,23 +351,28 @@ def validate_response(read: Read, result: operations.Validation) -> service_pb2.
     )
 
 
-def solve_response(read: Read, answer) -> service_pb2.SolveResponse:
+def solve_response(read: Read, answer, difficulty=None) -> service_pb2.SolveResponse:
     out = service_pb2.SolveResponse(
         verdict=verdict(answer.verdict), stats=stats(answer.stats), puzzle=puzzle(read)
     )
     if answer.solutions:
         out.solution.CopyFrom(grid(answer.solutions[0]))
+    if difficulty is not None:
+        out.difficulty.CopyFrom(difficulty_message(difficulty))
     return out
 
 
-def uniqueness_response(read: Read, answer) -> service_pb2.CheckUniquenessResponse:
-    return service_pb2.CheckUniquenessResponse(
+def uniqueness_response(read: Read, answer, difficulty=None) -> service_pb2.CheckUniquenessResponse:
+    out = service_pb2.CheckUniquenessResponse(
         verdict=verdict(answer.verdict),
         solutions=[grid(s) for s in answer.solutions],
         differing_cells=cells(answer.differing),
         stats=stats(answer.stats),
         puzzle=puzzle(read),
     )
+    if difficulty is not None:
+        out.difficulty.CopyFrom(difficulty_message(difficulty))
+    return out
 
 
 def hint_response(read: Read, hint: operations.Hint) -> service_pb2.HintResponse:
@@ -381,4 +386,76 @@ def hint_response(read: Read, hint: operations.Hint) -> service_pb2.HintResponse
         verdict=verdict(hint.verdict),
         stats=stats(hint.stats),
         puzzle=puzzle(read),
+        step=step(hint.step) if hint.step is not None else None,
     )
+
+
+# ---------------------------------------------------------------- logic: steps and grades
+#
+# A kind's techniques and grades are IntEnums named as numgrid.v1.Technique and
+# numgrid.v1.Grade without their prefixes, so they are matched by name.
+
+
+def technique(value) -> int:
+    return service_pb2.Technique.Value(f"TECHNIQUE_{value.name}")
+
+
+def technique_of(kind: Kind, value: int, field: str):
+    """The kind's technique for a request's ``Technique``; None when unspecified."""
+    try:
+        name = service_pb2.Technique.Name(value).removeprefix("TECHNIQUE_")
+    except ValueError:
+        raise _invalid(field, f"unknown technique {value}") from None
+    if name == "UNSPECIFIED":
+        return None
+    if kind.techniques is None or name not in kind.techniques.__members__:
+        raise _invalid(field, f"{kind.name} has no technique {name}")
+    return kind.techniques[name]
+
+
+def _run_ref(run) -> service_pb2.RunRef:
+    out = service_pb2.RunRef(
+        direction=service_pb2.Direction.Value(f"DIRECTION_{run.direction.upper()}"),
+        clue=run.clue or 0,
+    )
+    if run.clue_cell is not None:
+        out.clue_cell.CopyFrom(cell(run.clue_cell))
+    return out
+
+
+def step(s) -> service_pb2.Step:
+    return service_pb2.Step(
+        technique=technique(s.technique),
+        placements=[service_pb2.Placement(cell=cell(c), digit=d) for c, d in s.placements],
+        eliminations=[service_pb2.Elimination(cell=cell(c), digit=d) for c, d in s.eliminations],
+        runs=[_run_ref(r) for r in s.runs],
+        cells=cells(s.cells),
+        explanation=s.explanation,
+    )
+
+
+def difficulty_message(d: operations.Difficulty) -> service_pb2.Difficulty:
+    return service_pb2.Difficulty(
+        grade=service_pb2.Grade.Value(f"GRADE_{d.grade.name}") if d.grade is not None else 0,
+        hardest=technique(d.hardest) if d.hardest is not None else 0,
+        counts=[
+            service_pb2.TechniqueCount(technique=technique(t), count=n)
+            for t, n in sorted(d.counts.items())
+        ],
+        solved_by_logic=d.solved_by_logic,
+    )
+
+
+def explain_response(read: Read, explained: operations.Explained) -> service_pb2.ExplainResponse:
+    return service_pb2.ExplainResponse(
+        steps=[step(s) for s in explained.steps],
+        solved=explained.solved,
+        difficulty=difficulty_message(explained.difficulty),
+        puzzle=puzzle(read),
+    )
+
+
+def entries_rejected(error: PuzzleError) -> InvalidRequest:
+    """Entries the logical solver cannot start from (a rule broken, no completion)."""
+    violations = [Violation(PUZZLE_FIELD, f.message) for f in error.findings]
+    return InvalidRequest(violations, str(error), error.findings)

@@ -95,6 +95,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         stream=sys.stderr,
         format="%(asctime)s %(levelname)s %(name)s: %(message)s",
     )
+    # A long-running server loads OR-Tools now, not inside the first CP-SAT request's
+    # deadline (the CLI's embedded server keeps it lazy: most calls never need it).
+    import numgrid.server.cpsat_runner  # noqa: F401
+
     try:
         server, port, health_servicer = build_server(config)
     except OSError as e:
@@ -113,9 +117,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     address = replace(config, port=port).address
     print(f"numgrid-server listening on {address}", flush=True)
     log.info(
-        "serving on %s (threads=%d max_cells=%d time_cap=%gs grace=%gs)",
+        "serving on %s (threads=%d workers=%d max_cells=%d time_cap=%gs grace=%gs)",
         address,
         config.threads,
+        config.workers,
         config.max_cells,
         config.time_cap_seconds,
         config.grace_seconds,

@@ -17,13 +17,14 @@ from __future__ import annotations
 
 import functools
 import logging
+import threading
 import time
 from dataclasses import dataclass
 
 import grpc
-from numgrid.server import convert, operations
+from numgrid.server import batch, convert, operations
 from numgrid.server.config import ServerConfig
-from numgrid.server.core import Budget, Verdict
+from numgrid.server.core import Budget, PuzzleError, SearchTimeout, Verdict
 from numgrid.server.engines import EngineDisagreement
 from numgrid.v1 import numgrid_service_pb2_grpc
 
@@ -111,6 +112,11 @@ class NumgridServicer(numgrid_service_pb2_grpc.NumgridServiceServicer):
     def __init__(self, config: ServerConfig, *, log_requests: bool = True):
         self.config = config
         self.log_requests = log_requests
+        self.batch = batch.Batcher(
+            config.workers, batch.Limits(config.max_cells, config.time_cap_seconds)
+        )
+        # Batch calls hold an RPC thread each: leave two to unary calls and health.
+        self.batch_calls = threading.BoundedSemaphore(max(1, config.threads - 2))
 
     # ------------------------------------------------------------ helpers
 
@@ -181,14 +187,29 @@ class NumgridServicer(numgrid_service_pb2_grpc.NumgridServiceServicer):
             hold_entries=options.hold_entries,
         )
         self._check_time(answer.verdict, bound, context)
-        return convert.solve_response(read, answer)
+        difficulty = operations.difficulty(
+            read.kind,
+            read.board,
+            answer,
+            budget=bound.budget,
+            hold_entries=options.hold_entries,
+        )
+        return convert.solve_response(read, answer, difficulty)
 
     @_rpc
     def Hint(self, request, context, call):
         options = convert.options(request.options)
         read = self._read(request.puzzle, call)
+        max_technique = convert.technique_of(read.kind, request.max_technique, "max_technique")
         bound = self._bound(context, options.time_limit)
-        hint = operations.hint(read.kind, read.board, engine=options.engine, budget=bound.budget)
+        hint = operations.hint(
+            read.kind,
+            read.board,
+            engine=options.engine,
+            budget=bound.budget,
+            max_technique=max_technique,
+            placements_only=request.placements_only,
+        )
         self._check_time(hint.verdict, bound, context)
         return convert.hint_response(read, hint)
 
@@ -205,4 +226,62 @@ class NumgridServicer(numgrid_service_pb2_grpc.NumgridServiceServicer):
             hold_entries=options.hold_entries,
         )
         self._check_time(answer.verdict, bound, context)
-        return convert.uniqueness_response(read, answer)
+        difficulty = operations.difficulty(
+            read.kind,
+            read.board,
+            answer,
+            budget=bound.budget,
+            hold_entries=options.hold_entries,
+        )
+        return convert.uniqueness_response(read, answer, difficulty)
+
+    @_rpc
+    def Explain(self, request, context, call):
+        read = self._read(request.puzzle, call)
+        max_technique = convert.technique_of(read.kind, request.max_technique, "max_technique")
+        bound = self._bound(context, None)
+        try:
+            explained = operations.explain(
+                read.kind, read.board, max_technique=max_technique, budget=bound.budget
+            )
+        except PuzzleError as e:
+            raise convert.entries_rejected(e) from None
+        except SearchTimeout:
+            explained = None
+        # No time_limit in an Explain request: running out of time is DEADLINE_EXCEEDED.
+        self._check_time(Verdict.TIMEOUT if explained is None else None, bound, context)
+        return convert.explain_response(read, explained)
+
+    def BatchCheckUniqueness(self, request_iterator, context):
+        """One result per puzzle as each is done (:mod:`~numgrid.server.batch`); one log
+        line per call: ``method=BatchCheckUniqueness puzzles=749 rejected=0 status=OK``."""
+        start = time.perf_counter()
+        tally = batch.Tally()
+        code = grpc.StatusCode.OK
+        if not self.batch_calls.acquire(blocking=False):
+            code = grpc.StatusCode.RESOURCE_EXHAUSTED
+            if self.log_requests:
+                request_log.info("method=BatchCheckUniqueness puzzles=0 status=%s", code.name)
+            context.abort(code, "too many batch calls at once: retry, or open fewer streams")
+        try:
+            yield from self.batch.serve(request_iterator, context, tally)
+            if not context.is_active():
+                code = _ended_status(context)
+        except GeneratorExit:  # the call ended while a result was on its way
+            code = _ended_status(context)
+            raise
+        except Exception as e:
+            code = grpc.StatusCode.INTERNAL
+            log.exception("BatchCheckUniqueness failed")
+            context.abort(code, f"internal error in BatchCheckUniqueness: {type(e).__name__}: {e}")
+        finally:
+            self.batch_calls.release()
+            if self.log_requests:
+                ms = (time.perf_counter() - start) * 1000
+                request_log.info(
+                    "method=BatchCheckUniqueness puzzles=%d rejected=%d status=%s ms=%.1f",
+                    tally.results,
+                    tally.rejected,
+                    code.name,
+                    ms,
+                )

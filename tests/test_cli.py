@@ -188,13 +188,13 @@ def test_validate_against_the_solution(server):
 
 def test_hint(mode):
     files = [TEN, "puzzles/Game03-nearly-solved.csv", "puzzles/multiple-4x4.txt"]
-    done = numgrid("hint", *mode, "--json", *files)
+    done = numgrid("hint", *mode, "--json", "--placements-only", *files)
     assert done.returncode == 1  # no hint can be trusted for the last one
-    reveal, mistake, not_unique = jsonl(done)
-    assert reveal["status"] == "REVEAL" and reveal["verdict"] == "UNIQUE"
-    assert reveal["hint"]["placements"] == [{"row": 1, "column": 1, "digit": 6}]
-    assert reveal["hint"]["cells"] == [[1, 1]]
-    assert "r1c1 is 6" in reveal["hint"]["explanation"]
+    step, mistake, not_unique = jsonl(done)  # more in tests/test_cli_logic.py
+    assert step["status"] == "STEP" and step["verdict"] == "UNIQUE"
+    assert step["hint"]["placements"] == [{"row": 1, "column": 9, "digit": 7}]
+    assert step["hint"]["cells"] == [[1, 9]]
+    assert step["hint"]["explanation"].endswith("so r1c9 = 7.")
     assert mistake["status"] == "MISTAKE" and mistake["hint"]["kind"] == "MISTAKE"
     assert sorted(mistake["hint"]["cells"]) == [[9, 9], [11, 9]]
     assert mistake["errors"][0]["code"] == "duplicate"
@@ -202,10 +202,10 @@ def test_hint(mode):
 
 
 def test_hint_marks_the_board(server):
-    human = numgrid("hint", *server, TEN)
+    human = numgrid("hint", *server, "--placements-only", TEN)
     assert human.returncode == 0
-    assert "r1c1 is 6: revealed" in human.stdout
-    assert "\\23  [6]    ." in human.stdout  # placed and marked on the board
+    assert "so r1c9 = 7." in " ".join(human.stdout.split())
+    assert "12\\24   .     .    [7]  24\\" in human.stdout  # placed and marked on the board
     assert fits(human.stdout)
     assert numgrid("hint", *server, "puzzles/Game03-nearly-solved.csv").returncode == 0
 

@@ -171,14 +171,14 @@ def test_validate_a_solved_board(client):
     assert all(run.state == "CORRECT" for run in result.runs)
 
 
-def test_hint_reveals_a_cell_of_the_solution(client):
-    result = client.hint(sample(TEN))
+def test_hint_places_a_digit_of_the_solution(client):
+    result = client.hint(sample(TEN), placements_only=True)
     assert isinstance(result, Hint)
-    assert result.kind == "REVEAL" and result.verdict == "UNIQUE"
+    assert result.kind == "STEP" and result.verdict == "UNIQUE"
     ((cell, digit),) = result.placements
     assert result.cells == (cell,)
     assert published_solution("kakuro-10x12.solution.txt")[cell[0]][cell[1]] == digit
-    assert result.explanation
+    assert result.explanation and result.step.placements == result.placements
 
 
 def test_hint_points_at_a_mistake(client):

@@ -34,3 +34,18 @@ def test_readme_commands_are_the_scripts_ci_runs():
     ci = (ROOT / ".ci" / "run").read_text()
     assert "./scripts/serve" in readme and "./scripts/test" in readme
     assert "./scripts/test" in ci
+
+
+def test_compose_runs_replicas_that_the_cli_reaches_through_dns():
+    """Two replicas, each with its own host port; the `cli` service dials the name that
+    resolves to all of them (round_robin spreads a batch), after they are healthy."""
+    compose = yaml.safe_load((ROOT / "docker-compose.yml").read_text())
+    server = compose["services"]["numgrid"]
+    assert server["deploy"]["replicas"] >= 2
+    assert "container_name" not in server  # a fixed name allows one container only
+    assert all("-" in str(port).split(":")[0] for port in server.get("ports", []))
+    assert server["healthcheck"]["test"][1:3] == ["/app/.venv/bin/numgrid", "health"]
+    cli = compose["services"]["cli"]
+    assert cli["image"] == server["image"]
+    assert cli["environment"]["NUMGRID_SERVER"] == "dns:///numgrid:50051"
+    assert cli["depends_on"]["numgrid"]["condition"] == "service_healthy"

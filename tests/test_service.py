@@ -20,7 +20,7 @@ from grpc_health.v1 import health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection_pb2, reflection_pb2_grpc
 from grpc_status import rpc_status
 from numgrid.server import config, convert, operations
-from numgrid.server.core import Budget, PuzzleError, Verdict
+from numgrid.server.core import Budget, PuzzleError, Verdict, cell_name
 from numgrid.server.engines import Engine
 from numgrid.server.kinds import KINDS
 from numgrid.server.main import start_embedded
@@ -381,9 +381,11 @@ def test_a_grid_of_124x90_is_admitted(stub):
 # ---------------------------------------------------------------- Hint
 
 
-def hint(stub, board: str, engine: str = "auto") -> service_pb2.HintResponse:
+def hint(stub, board: str, engine: str = "auto", **fields) -> service_pb2.HintResponse:
     request = service_pb2.HintRequest(
-        puzzle=text_input(board), options=service_pb2.SearchOptions(engine=ENGINES[engine])
+        puzzle=text_input(board),
+        options=service_pb2.SearchOptions(engine=ENGINES[engine]),
+        **fields,
     )
     return stub.Hint(request)
 
@@ -411,17 +413,17 @@ def test_hint_names_an_entry_that_differs_from_the_solution(stub, twelve, engine
 
 
 @pytest.mark.parametrize("engine", SEARCH_ENGINES)
-def test_hint_reveals_a_cell_from_the_solution(stub, twelve, engine):
+def test_hint_places_a_digit_of_the_solution(stub, twelve, engine):
     problem, solution = twelve
     board = with_entries(problem, {(1, 2): solution[1][2]})
-    reply = hint(stub, board, engine)
-    assert reply.kind == service_pb2.HINT_KIND_REVEAL
+    reply = hint(stub, board, engine, placements_only=True)
+    assert reply.kind == service_pb2.HINT_KIND_STEP  # a logical step (tests/test_hints.py)
     [placement] = reply.placements
     cell = (placement.cell.row, placement.cell.column)
     assert cell in white_cells(solution) and cell != (1, 2)
     assert placement.digit == solution[cell[0]][cell[1]]
     assert cells_of(reply.cells) == [cell]
-    assert "solution" in reply.explanation
+    assert reply.explanation.endswith(f"{cell_name(cell)} = {placement.digit}.")
     assert reply.verdict == pb.VERDICT_UNIQUE
 
 
@@ -786,9 +788,9 @@ def test_operations_read_board_reports_every_error():
         operations.read_board(KAKURO, MULTIPLE, None, 8)  # 9 cells over a limit of 8
 
 
-def _hint(text: str) -> operations.Hint:
+def _hint(text: str, **options) -> operations.Hint:
     board, _ = operations.read_board(KAKURO, text, None, 1000)
-    return operations.hint(KAKURO, board, engine=Engine.AUTO, budget=Budget.seconds(10))
+    return operations.hint(KAKURO, board, engine=Engine.AUTO, budget=Budget.seconds(10), **options)
 
 
 def test_operations_hint(twelve):
@@ -798,9 +800,12 @@ def test_operations_hint(twelve):
     wrong = _hint(with_entries(problem, {(2, 1): solution[2][1] % 9 + 1}))
     assert (wrong.kind, wrong.cells, wrong.verdict) == ("MISTAKE", ((2, 1),), Verdict.UNIQUE)
     assert [f.code for f in wrong.findings] == ["wrong_entry"]
-    reveal = _hint(problem)
-    [(cell, digit)] = reveal.placements
-    assert reveal.kind == "REVEAL" and digit == solution[cell[0]][cell[1]]
+    markup = _hint(problem)
+    assert (markup.kind, markup.step.technique.name) == ("STEP", "COMBINATIONS")
+    assert markup.placements == () and markup.cells  # the cells that lose digits
+    step = _hint(problem, placements_only=True)
+    [(cell, digit)] = step.placements
+    assert step.kind == "STEP" and digit == solution[cell[0]][cell[1]]
     entries = {cell: solution[cell[0]][cell[1]] for cell in white_cells(solution)}
     assert _hint(with_entries(problem, entries)).kind == "SOLVED"
     assert _hint(MULTIPLE).kind == "NOT_UNIQUE"

@@ -1,0 +1,551 @@
+"""Batch uniqueness from the client: many puzzles, several streams, one or more servers.
+
+>>> from numgrid.client.batch import BatchItem, check_many
+>>> items = [BatchItem("a", open("a.txt").read()), BatchItem("b", open("b.txt").read())]
+>>> for result in check_many("127.0.0.1:50051", items):  # doctest: +SKIP
+...     print(result.id, result.status)
+
+:func:`check_many` streams the puzzles over ``BatchCheckUniqueness`` calls and yields one
+:class:`BatchResult` per puzzle as the servers finish them (in any order).
+
+- **Servers.** ``target`` is one ``host:port``, a list ``host1:port,host2:port`` (made an
+  ``ipv4:///`` or ``ipv6:///`` target, names resolved here) or any gRPC target such as
+  ``dns:///numgrid:50051`` (every address the name has). The channel balances calls
+  with gRPC's own ``round_robin`` policy.
+- **Streams.** One stream sits on one connection, so on one server: ``streams`` calls
+  (default two per server) run at once and take puzzles from one shared feed as they
+  have room, so a faster server gets more. Each keeps at most ``window`` puzzles
+  unanswered (it starts with one and gets one more per answer) and is ended after
+  ``per_stream`` puzzles and replaced by a new one, which round_robin places on the
+  next server: the streams spread out again after a start or a failure.
+- **Failures.** When a stream fails (the server went away: UNAVAILABLE; it stopped:
+  CANCELLED; it is full: RESOURCE_EXHAUSTED), the puzzles it had not answered go back
+  to the front of the feed and a new stream takes them (round_robin only picks a
+  server that is up). Each id is yielded once. A puzzle whose stream failed
+  ``max_attempts`` times gets an ERROR result (it may be what kills servers); no answer
+  for ``patience`` seconds while every attempt fails raises UNAVAILABLE.
+- **Time.** ``timeout`` is the deadline of the whole batch: past it the calls are
+  cancelled (the servers stop their work) and :class:`NumgridError` DEADLINE_EXCEEDED is
+  raised. ``time_limit`` is each puzzle's own limit (VERDICT_TIMEOUT past it).
+- **Memory.** ``items`` is read lazily, as the streams have room.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import ipaddress
+import json
+import queue
+import socket
+import threading
+import time
+from collections import deque
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+from functools import cached_property
+
+import grpc
+from numgrid.v1 import numgrid_service_pb2 as service_pb2
+from numgrid.v1 import numgrid_service_pb2_grpc as service_grpc
+
+from .client import (
+    MAX_MESSAGE_BYTES,
+    MAX_METADATA_BYTES,
+    NumgridClient,
+    PuzzleLike,
+    _cells,
+    _finding,
+    _grid,
+    _stats,
+    _verdict,
+)
+from .types import Cell, EngineStat, Finding, Grid, NumgridError
+
+INTERNAL_ERROR = "internal_error"  # code of a rejection's finding that is the server's fault
+RETRYABLE = frozenset(
+    {
+        grpc.StatusCode.UNAVAILABLE,
+        grpc.StatusCode.CANCELLED,  # not ours: the server stopped, or a proxy
+        grpc.StatusCode.RESOURCE_EXHAUSTED,
+        grpc.StatusCode.ABORTED,
+        grpc.StatusCode.UNKNOWN,  # a connection torn mid-call is sometimes reported so
+        grpc.StatusCode.INTERNAL,  # e.g. RST_STREAM from a server that died
+    }
+)
+
+
+@dataclass(frozen=True)
+class BatchItem:
+    """One puzzle to check: the caller's id (unique in the batch) and the puzzle, text
+    in ``format`` (None: detected) or a structured ``numgrid.v1.Puzzle``."""
+
+    id: str
+    puzzle: PuzzleLike
+    format: str | None = None
+
+
+@dataclass(frozen=True)
+class BatchResult:
+    """What came of one puzzle. ``status`` is the verdict (UNIQUE, MULTIPLE, NO_SOLUTION,
+    TIMEOUT), INVALID when the server rejected the puzzle, ERROR when it failed on it.
+
+    The solutions, differing cells, statistics and findings are read from the message
+    when first asked for: a caller that only counts verdicts does not pay for them.
+    """
+
+    id: str
+    status: str
+    verdict: str | None = None
+    message: str = ""  # why it was rejected or failed
+    attempts: int = 1  # streams it was sent on
+    response: service_pb2.BatchCheckUniquenessResponse | None = field(
+        default=None, repr=False, compare=False
+    )
+
+    @cached_property
+    def solutions(self) -> tuple[Grid, ...]:
+        if self.response is None or not self.response.HasField("result"):
+            return ()
+        return tuple(_grid(g) for g in self.response.result.solutions)
+
+    @cached_property
+    def differing_cells(self) -> tuple[Cell, ...]:
+        if self.response is None or not self.response.HasField("result"):
+            return ()
+        return _cells(self.response.result.differing_cells)
+
+    @cached_property
+    def stats(self) -> tuple[EngineStat, ...]:
+        if self.response is None or not self.response.HasField("result"):
+            return ()
+        return _stats(self.response.result.stats)
+
+    @cached_property
+    def findings(self) -> tuple[Finding, ...]:
+        if self.response is None or not self.response.HasField("rejection"):
+            return ()
+        return tuple(_finding(f) for f in self.response.rejection.findings)
+
+
+def result_of(response: service_pb2.BatchCheckUniquenessResponse, attempts: int = 1) -> BatchResult:
+    """The Python value of one result message."""
+    if response.HasField("rejection"):
+        rejection = response.rejection
+        internal = any(f.code == INTERNAL_ERROR for f in rejection.findings)
+        status = "ERROR" if internal else "INVALID"
+        return BatchResult(response.id, status, None, rejection.message, attempts, response)
+    verdict = _verdict(response.result.verdict)
+    return BatchResult(response.id, verdict or "ERROR", verdict, "", attempts, response)
+
+
+# ---------------------------------------------------------------- targets
+
+
+def _split_host_port(address: str) -> tuple[str, str]:
+    host, sep, port = address.strip().rpartition(":")
+    if not sep or not host or not port.isdecimal():
+        raise ValueError(f"not HOST:PORT: {address!r}")
+    return host.strip("[]"), port
+
+
+def _family(host: str) -> tuple[int, str]:
+    """(4 or 6, the address) of an IP literal, or of a name resolved here."""
+    try:
+        ip = ipaddress.ip_address(host)
+    except ValueError:
+        try:
+            infos = socket.getaddrinfo(host, None, type=socket.SOCK_STREAM)
+        except OSError as e:
+            raise ValueError(f"cannot resolve {host}: {e}") from None
+        v4 = [i[4][0] for i in infos if i[0] == socket.AF_INET]
+        ip = ipaddress.ip_address(v4[0] if v4 else infos[0][4][0])
+    return ip.version, str(ip)
+
+
+def batch_target(server: str) -> tuple[str, int]:
+    """The gRPC target for ``server`` and how many servers it names (0: not known here).
+
+    ``host:port`` stays as it is; ``h1:p1,h2:p2`` becomes ``ipv4:///a1:p1,a2:p2`` (or
+    ``ipv6:///[a1]:p1,...``); a target with a scheme (``dns:///name:port``) is kept, its
+    servers counted by resolving the name.
+    """
+    server = server.strip()
+    if ":///" in server or server.startswith(("dns:", "ipv4:", "ipv6:", "unix:")):
+        scheme, _, rest = server.partition(":")
+        rest = rest.lstrip("/")
+        if scheme in ("ipv4", "ipv6"):
+            return server, len(rest.split(","))
+        if scheme == "dns":
+            with contextlib.suppress(ValueError, OSError):
+                host, port = _split_host_port(rest.rsplit("/", 1)[-1])
+                infos = socket.getaddrinfo(host, int(port), type=socket.SOCK_STREAM)
+                return server, len({i[4][0] for i in infos})
+        return server, 0
+    addresses = [a for a in server.split(",") if a.strip()]
+    if len(addresses) == 1:
+        _split_host_port(addresses[0])
+        return addresses[0].strip(), 1
+    parsed = []
+    for address in addresses:
+        host, port = _split_host_port(address)
+        version, ip = _family(host)
+        parsed.append((version, ip, port))
+    versions = {v for v, _, _ in parsed}
+    if len(versions) > 1:
+        raise ValueError(f"cannot mix IPv4 and IPv6 servers in one list: {server}")
+    if versions == {6}:
+        return "ipv6:///" + ",".join(f"[{ip}]:{port}" for _, ip, port in parsed), len(parsed)
+    return "ipv4:///" + ",".join(f"{ip}:{port}" for _, ip, port in parsed), len(parsed)
+
+
+def batch_channel_options() -> list[tuple[str, object]]:
+    """round_robin over every address of the target; no gRPC retries (the batch re-sends
+    what a failed stream left unanswered itself); room for big answers."""
+    config = {"loadBalancingConfig": [{"round_robin": {}}]}
+    return [
+        ("grpc.service_config", json.dumps(config)),
+        ("grpc.enable_retries", 0),
+        ("grpc.max_metadata_size", MAX_METADATA_BYTES),
+        ("grpc.max_receive_message_length", MAX_MESSAGE_BYTES),
+        ("grpc.max_send_message_length", MAX_MESSAGE_BYTES),
+        # a server that went away is noticed within seconds, even without a reset
+        ("grpc.initial_reconnect_backoff_ms", 200),
+        ("grpc.max_reconnect_backoff_ms", 2000),
+    ]
+
+
+# ---------------------------------------------------------------- the feed
+
+
+@dataclass
+class _Pending:
+    item: BatchItem
+    request: service_pb2.BatchCheckUniquenessRequest
+    attempts: int = 0
+
+
+class _Feed:
+    """The puzzles still to send: re-sent ones first, then ``items`` as they are read.
+    Thread-safe: every stream's request iterator takes from it."""
+
+    def __init__(self, items: Iterable[BatchItem], options: service_pb2.SearchOptions):
+        self._items = iter(items)
+        self._options = options
+        self._retry: deque[_Pending] = deque()
+        self._lock = threading.Lock()
+        self._seen: set[str] = set()
+        self.exhausted = False
+        self.error: BaseException | None = None
+
+    def take(self) -> _Pending | None:
+        with self._lock:
+            if self._retry:
+                return self._retry.popleft()
+            if self.exhausted:
+                return None
+            try:
+                item = next(self._items)
+                if item.id in self._seen:
+                    raise ValueError(f"id {item.id!r} appears twice in the batch")
+                self._seen.add(item.id)
+                request = service_pb2.BatchCheckUniquenessRequest(
+                    id=item.id,
+                    puzzle=NumgridClient.puzzle_input(item.puzzle, format=item.format),
+                    options=self._options,
+                )
+            except StopIteration:
+                self.exhausted = True
+                return None
+            except BaseException as e:  # the caller's iterator failed, or a bad item
+                self.exhausted = True
+                self.error = e
+                return None
+            return _Pending(item, request)
+
+    def give_back(self, pending: Iterable[_Pending]) -> None:
+        with self._lock:
+            self._retry.extendleft(reversed(list(pending)))
+
+    def may_have_more(self) -> bool:
+        with self._lock:
+            return bool(self._retry) or not self.exhausted
+
+
+# ---------------------------------------------------------------- one stream
+
+
+class _Window:
+    """How many puzzles a stream may have unanswered.
+
+    Slow start: ``initial`` (one for a new stream), one more per answer up to ``most``,
+    so that a few slow puzzles spread over the streams (and servers) instead of filling
+    one. A full window wakes its sender again only when half of it is free: the requests
+    then go out in bursts, not one thread wake-up per answer.
+    """
+
+    def __init__(self, initial: int, most: int):
+        self.limit, self.most, self.count = initial, most, 0
+        self._cond = threading.Condition(threading.Lock())
+
+    def acquire(self, timeout: float) -> bool:
+        with self._cond:
+            if self.count >= self.limit:
+                self._cond.wait(timeout)
+                if self.count >= self.limit:
+                    return False
+            self.count += 1
+            return True
+
+    def undo(self) -> None:
+        with self._cond:
+            self.count -= 1
+
+    def answered(self) -> None:
+        with self._cond:
+            self.count -= 1
+            if self.limit < self.most:
+                self.limit += 1
+            if self.limit - self.count >= max(1, self.limit // 2):
+                self._cond.notify()
+
+
+class _Stream:
+    """One BatchCheckUniqueness call: its request iterator (run by gRPC) takes puzzles
+    from the feed while it has room; a thread reads its results."""
+
+    def __init__(self, batch: _Batch, number: int, initial: int = 1):
+        self.batch, self.number = batch, number
+        self.in_flight: dict[str, _Pending] = {}
+        self.lock = threading.Lock()
+        # A stream that replaces another starts where that one had got to.
+        self.window = _Window(initial, batch.window)
+        self.closed = threading.Event()  # stop sending: the call is over or cancelled
+        self.call = None
+
+    def start(self, stub, timeout: float | None) -> None:
+        self.call = stub.BatchCheckUniqueness(self._requests(), timeout=timeout)
+        threading.Thread(
+            target=self._read, name=f"numgrid-batch-{self.number}", daemon=True
+        ).start()
+
+    def cancel(self) -> None:
+        self.closed.set()
+        if self.call is not None:
+            self.call.cancel()
+
+    def _requests(self) -> Iterator[service_pb2.BatchCheckUniquenessRequest]:
+        batch, sent = self.batch, 0
+        try:
+            while sent < batch.per_stream and not self.closed.is_set():
+                if not self.window.acquire(timeout=0.2):
+                    continue
+                pending = batch.feed.take()
+                if pending is None:
+                    self.window.undo()
+                    break
+                with self.lock:
+                    if self.closed.is_set():  # the call ended meanwhile: not sent
+                        batch.feed.give_back([pending])
+                        break
+                    pending.attempts += 1
+                    self.in_flight[pending.request.id] = pending
+                sent += 1
+                yield pending.request
+        finally:
+            batch.events.put(("drained", self, None))
+
+    def _read(self) -> None:
+        try:
+            for response in self.call:
+                with self.lock:
+                    pending = self.in_flight.pop(response.id, None)
+                self.window.answered()
+                self.batch.events.put(("result", response, pending))
+            error = None
+        except grpc.RpcError as e:
+            error = e
+        with self.lock:  # what is in flight now is all that is: nothing is added later
+            self.closed.set()
+            left = list(self.in_flight.values())
+            self.in_flight.clear()
+        self.batch.events.put(("ended", self, (error, left)))
+
+
+# ---------------------------------------------------------------- the batch
+
+
+class _Batch:
+    def __init__(
+        self,
+        channel: grpc.Channel,
+        items: Iterable[BatchItem],
+        options: service_pb2.SearchOptions,
+        *,
+        streams: int,
+        window: int,
+        per_stream: int,
+        deadline: float | None,
+        max_attempts: int,
+        patience: float,
+    ):
+        self.stub = service_grpc.NumgridServiceStub(channel)
+        self.feed = _Feed(items, options)
+        self.events: queue.SimpleQueue = queue.SimpleQueue()
+        self.streams, self.window, self.per_stream = streams, window, per_stream
+        self.deadline, self.max_attempts, self.patience = deadline, max_attempts, patience
+        self.live: set[_Stream] = set()  # calls not ended
+        self.sending: set[_Stream] = set()  # calls still taking puzzles
+        self.answered: set[str] = set()
+        self.opened = 0
+        self.failures = 0  # stream failures since the last answer
+        self.last_answer = time.monotonic()
+        self.reopen_at = 0.0
+        self.windows: deque[int] = deque()  # where the streams that stopped had got to
+
+    def _remaining(self) -> float | None:
+        return None if self.deadline is None else self.deadline - time.monotonic()
+
+    def _open_streams(self) -> None:
+        now = time.monotonic()
+        while (
+            len(self.sending) < self.streams and now >= self.reopen_at and self.feed.may_have_more()
+        ):
+            remaining = self._remaining()
+            if remaining is not None and remaining <= 0:
+                return
+            self.opened += 1
+            stream = _Stream(self, self.opened, self.windows.popleft() if self.windows else 1)
+            self.live.add(stream)
+            self.sending.add(stream)
+            stream.start(self.stub, remaining)
+
+    def _deadline_error(self) -> NumgridError:
+        return NumgridError("DEADLINE_EXCEEDED", "the batch's deadline passed before every answer")
+
+    def run(self) -> Iterator[BatchResult]:
+        try:
+            self._open_streams()
+            while self.live or self.feed.may_have_more():
+                if self.feed.error is not None:
+                    raise self.feed.error
+                wait, now = 0.5, time.monotonic()
+                if self.reopen_at > now:  # a stream failed: the next one opens then
+                    wait = min(wait, self.reopen_at - now)
+                remaining = self._remaining()
+                if remaining is not None:
+                    if remaining <= 0:
+                        raise self._deadline_error()
+                    wait = min(wait, remaining)
+                try:
+                    kind, subject, detail = self.events.get(timeout=wait)
+                except queue.Empty:
+                    self._open_streams()
+                    continue
+                if kind == "result":
+                    result = self._result(subject, detail)
+                    if result is not None:
+                        yield result
+                elif kind == "drained":
+                    if subject in self.sending:
+                        self.sending.discard(subject)
+                        self.windows.append(subject.window.limit)
+                elif kind == "ended":
+                    yield from self._ended(subject, *detail)
+                self._open_streams()
+            if self.feed.error is not None:
+                raise self.feed.error
+        finally:
+            for stream in list(self.live):
+                stream.cancel()
+
+    def _result(self, response, pending: _Pending | None) -> BatchResult | None:
+        if response.id in self.answered or pending is None:
+            return None  # not an id this stream sent, or already answered: never twice
+        self.answered.add(response.id)
+        self.failures, self.last_answer = 0, time.monotonic()
+        return result_of(response, pending.attempts)
+
+    def _again(self, left: list[_Pending], why: str) -> Iterator[BatchResult]:
+        """Send ``left`` again, except those sent ``max_attempts`` times: ERROR for them."""
+        again = []
+        for pending in left:
+            if pending.attempts >= self.max_attempts:
+                self.answered.add(pending.request.id)
+                yield BatchResult(
+                    pending.request.id,
+                    "ERROR",
+                    message=f"no answer after {pending.attempts} attempts; {why}",
+                    attempts=pending.attempts,
+                )
+            else:
+                again.append(pending)
+        self.feed.give_back(again)
+
+    def _ended(self, stream: _Stream, error, left: list[_Pending]) -> Iterator[BatchResult]:
+        self.live.discard(stream)
+        self.sending.discard(stream)
+        left = [p for p in left if p.request.id not in self.answered]
+        if error is None:  # ended well: the server answered all (or they go again)
+            yield from self._again(left, "the call ended without their answers")
+            return
+        code = error.code()
+        if code is grpc.StatusCode.DEADLINE_EXCEEDED:
+            raise self._deadline_error()
+        if code not in RETRYABLE:
+            raise NumgridError(code.name, error.details() or "")
+        if code is grpc.StatusCode.RESOURCE_EXHAUSTED:  # refused, not started: no attempt
+            for pending in left:
+                pending.attempts -= 1
+        yield from self._again(left, f"the last call ended with {code.name}: {error.details()}")
+        self.failures += 1
+        if time.monotonic() - self.last_answer > self.patience:
+            raise NumgridError(code.name, error.details() or "no server answers")
+        backoff = min(2.0, 0.05 * 2 ** min(self.failures, 6))
+        self.reopen_at = time.monotonic() + backoff
+
+
+def check_many(
+    target: str,
+    items: Iterable[BatchItem],
+    *,
+    engine: str = "auto",
+    time_limit: float | None = None,
+    hold_entries: bool = False,
+    timeout: float | None = None,
+    streams: int | None = None,
+    window: int = 8,
+    per_stream: int = 256,
+    max_attempts: int = 3,
+    patience: float = 30.0,
+    connect_timeout: float = 10.0,
+    channel: grpc.Channel | None = None,
+) -> Iterator[BatchResult]:
+    """Check every puzzle of ``items``; yield one :class:`BatchResult` per id as each is
+    done. See the module's documentation for servers, streams, failures and time."""
+    deadline = None if timeout is None else time.monotonic() + timeout
+    address, servers = batch_target(target)
+    streams = streams or 2 * max(1, servers)
+    options = NumgridClient.search_options(engine, time_limit, hold_entries)
+    own = channel is None
+    channel = channel or grpc.insecure_channel(address, options=batch_channel_options())
+    try:
+        wait = connect_timeout if deadline is None else min(connect_timeout, timeout)
+        try:
+            grpc.channel_ready_future(channel).result(timeout=wait)
+        except grpc.FutureTimeoutError:
+            raise NumgridError("UNAVAILABLE", f"no server at {target} within {wait:g} s") from None
+        batch = _Batch(
+            channel,
+            items,
+            options,
+            streams=streams,
+            window=window,
+            per_stream=per_stream,
+            deadline=deadline,
+            max_attempts=max_attempts,
+            patience=patience,
+        )
+        yield from batch.run()
+    finally:
+        if own:
+            channel.close()

@@ -1,0 +1,551 @@
+"""BatchCheckUniqueness: a stream of puzzles in, one result per puzzle out, as each is done.
+
+The servicer method stays thin; everything the batch does is here, without gRPC types
+beyond the ``context`` it is handed (``time_remaining``, ``add_callback``):
+
+- :func:`check_one` answers one request: read and check the puzzle, search for up to
+  two solutions, and build the result (no ``puzzle`` or ``difficulty``: results stay
+  small). A puzzle that cannot be read, or bad options, give a *rejection* for its id;
+  the stream goes on. Each puzzle gets its own time: the request's ``time_limit`` or
+  the server's cap, whichever is nearer, and running out of it is a TIMEOUT *result*
+  (one hard puzzle does not end the batch). The call's deadline bounds every puzzle too;
+  past it the call ends with DEADLINE_EXCEEDED.
+- :func:`serve_inline` (``--workers 1``) checks the puzzles one after the other in the
+  RPC's own thread: the next request is pulled only when the previous result is out.
+- :class:`WorkerPool` (``--workers N``, N > 1) is N processes, started with ``spawn`` (gRPC
+  and ``fork`` do not mix) and kept for the server's life. :func:`serve_pooled` keeps a
+  bounded window of the call's puzzles in flight: a reader thread pulls the next request
+  only when a slot frees, results are yielded in the order they complete.
+  The processes get the request as bytes and send back the serialized result. A worker
+  that dies is replaced; the puzzle it held gets a rejection saying so.
+
+A call that ends early (the client cancels, its deadline passes, the server stops) takes
+its queued puzzles out of the pool and stops the ones running: the in-process budget is
+cancelled (CP-SAT told to stop, the native engine polls it), a worker process is sent a
+cancel for the call.
+"""
+
+from __future__ import annotations
+
+import atexit
+import contextlib
+import logging
+import multiprocessing
+import queue
+import signal
+import threading
+import time
+from collections import OrderedDict, deque
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass, field
+
+from numgrid.server import convert, operations
+from numgrid.server.core import Budget
+from numgrid.server.engines import EngineDisagreement
+from numgrid.v1 import numgrid_service_pb2 as service_pb2
+from numgrid.v1 import puzzle_pb2
+
+log = logging.getLogger("numgrid.server.batch")
+
+_NO_DEADLINE = 1e8  # time_remaining() of a call without a deadline is about 9.2e18 s
+# Codes of the findings of a rejection that is not about the puzzle itself.
+INTERNAL_ERROR = "internal_error"
+BAD_REQUEST = "bad_request"
+
+
+@dataclass(frozen=True)
+class Limits:
+    """What bounds each puzzle: the size limit and the server's time cap."""
+
+    max_cells: int
+    time_cap: float
+
+
+# ---------------------------------------------------------------- one puzzle
+
+
+def _rejection(message: str, findings: Iterable[puzzle_pb2.Finding]):
+    return service_pb2.PuzzleRejection(message=message, findings=list(findings))
+
+
+def _invalid(error: convert.InvalidRequest) -> service_pb2.PuzzleRejection:
+    """Every finding, with its cells; a request fault that is not a finding (no puzzle,
+    an unknown format, a grid over the size limit) as a finding with its description."""
+    if error.findings:
+        return _rejection(str(error), (convert.finding(f) for f in error.findings))
+    return _rejection(
+        str(error),
+        (
+            puzzle_pb2.Finding(code=BAD_REQUEST, message=f"{v.field}: {v.description}")
+            for v in error.violations
+        ),
+    )
+
+
+def internal_error(request_id: str, message: str) -> service_pb2.BatchCheckUniquenessResponse:
+    """A rejection that is the server's fault, not the puzzle's (finding code
+    ``internal_error``): the one way the batch's result can say so for one id."""
+    finding = puzzle_pb2.Finding(code=INTERNAL_ERROR, message=message)
+    return service_pb2.BatchCheckUniquenessResponse(
+        id=request_id, rejection=_rejection(message, [finding])
+    )
+
+
+def check_one(
+    request: service_pb2.BatchCheckUniquenessRequest,
+    limits: Limits,
+    *,
+    deadline: float | None = None,
+    track: Callable[[Budget], None] | None = None,
+) -> service_pb2.BatchCheckUniquenessResponse:
+    """The result for one request of a batch; never raises for a bad puzzle.
+
+    ``deadline`` is the call's (``time.monotonic()`` clock, shared by every process of
+    the machine); ``track`` is handed the puzzle's budget before the search starts, so
+    that the caller can cancel it.
+    """
+    out = service_pb2.BatchCheckUniquenessResponse(id=request.id)
+    try:
+        options = convert.options(request.options)
+        read = convert.read_input(request.puzzle, limits.max_cells)
+    except convert.InvalidRequest as e:
+        out.rejection.CopyFrom(_invalid(e))
+        return out
+    seconds = limits.time_cap if options.time_limit is None else options.time_limit
+    end = time.monotonic() + min(seconds, limits.time_cap)
+    budget = Budget(end if deadline is None else min(end, deadline))
+    if track is not None:
+        track(budget)
+    try:
+        answer = operations.check_uniqueness(
+            read.kind,
+            read.board,
+            engine=options.engine,
+            budget=budget,
+            hold_entries=options.hold_entries,
+        )
+    except EngineDisagreement as e:
+        log.error("BatchCheckUniqueness %s: %s", request.id, e)
+        return internal_error(request.id, f"engine bug, please report it: {e}")
+    except Exception as e:
+        log.exception("BatchCheckUniqueness %s failed", request.id)
+        return internal_error(request.id, f"internal error: {type(e).__name__}: {e}")
+    result = out.result
+    result.verdict = convert.verdict(answer.verdict)
+    result.solutions.extend(convert.grid(s) for s in answer.solutions)
+    result.differing_cells.extend(convert.cells(answer.differing))
+    result.stats.extend(convert.stats(answer.stats))
+    return out
+
+
+def check_bytes(request: bytes, limits: Limits, deadline: float | None, track=None) -> bytes:
+    """:func:`check_one` on a serialized request, the result serialized: what a worker
+    process does with each job."""
+    try:
+        message = service_pb2.BatchCheckUniquenessRequest.FromString(request)
+    except Exception as e:  # the main process sent what it received; should not happen
+        return internal_error("", f"cannot parse the request: {e}").SerializeToString()
+    return check_one(message, limits, deadline=deadline, track=track).SerializeToString()
+
+
+# ---------------------------------------------------------------- a call
+
+
+def call_deadline(context) -> float | None:
+    """The call's deadline on the ``time.monotonic()`` clock; None without one."""
+    remaining = context.time_remaining()
+    if remaining is None or remaining >= _NO_DEADLINE:
+        return None
+    return time.monotonic() + remaining
+
+
+@dataclass
+class Tally:
+    """What one call did, for its log line."""
+
+    results: int = 0
+    rejected: int = 0
+
+    def count(self, response: service_pb2.BatchCheckUniquenessResponse) -> None:
+        self.results += 1
+        if response.HasField("rejection"):
+            self.rejected += 1
+
+
+class _Cancel:
+    """The budget of the puzzle being checked in this process, cancelled when the call ends."""
+
+    def __init__(self) -> None:
+        self.ended = threading.Event()
+        self._budget: Budget | None = None
+        self._lock = threading.Lock()
+
+    def track(self, budget: Budget) -> None:
+        with self._lock:
+            self._budget = budget
+            ended = self.ended.is_set()
+        if ended:
+            budget.cancel()
+
+    def __call__(self) -> None:
+        with self._lock:
+            self.ended.set()
+            budget = self._budget
+        if budget is not None:
+            budget.cancel()
+
+
+def serve_inline(
+    requests: Iterator, context, limits: Limits, tally: Tally
+) -> Iterator[service_pb2.BatchCheckUniquenessResponse]:
+    """One puzzle at a time in this thread: the window is one puzzle."""
+    cancel = _Cancel()
+    if not context.add_callback(cancel):
+        return  # the call has already ended
+    deadline = call_deadline(context)
+    requests = iter(requests)
+    while not cancel.ended.is_set():
+        try:
+            request = next(requests)
+        except StopIteration:
+            return
+        except Exception:  # the request stream fails when the call is cancelled
+            if cancel.ended.is_set() or not context.is_active():
+                return
+            raise
+        response = check_one(request, limits, deadline=deadline, track=cancel.track)
+        if cancel.ended.is_set():  # stopped by the call's end: not an answer
+            return
+        tally.count(response)
+        yield response
+
+
+# ---------------------------------------------------------------- the worker processes
+
+_JOB, _STOP = 0, 1
+_RECENT_CANCELS = 1024  # calls a worker remembers as cancelled (for jobs still queued)
+
+
+def _worker_main(jobs, cancels, results, limits: Limits) -> None:
+    """A worker process: jobs in from ``jobs``, serialized results out to ``results``.
+
+    The main thread reads the jobs and checks the puzzles; a second thread reads
+    ``cancels``, so that a cancel reaches the puzzle being checked at once. The main
+    process going away (the pipes' end) stops the worker, its puzzle cancelled.
+    """
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is for the server to handle
+    cancelled: OrderedDict[int, None] = OrderedDict()
+    lock = threading.Lock()
+    running: list = [None, None]  # call id, budget
+
+    def track(budget: Budget) -> None:
+        with lock:
+            running[1] = budget
+            stop = running[0] in cancelled
+        if stop:
+            budget.cancel()
+
+    def cancel_running() -> None:
+        budget = running[1]
+        if budget is not None:
+            budget.cancel()
+
+    def read_cancels() -> None:
+        while True:
+            try:
+                call = cancels.recv()
+            except (EOFError, OSError):  # the main process is gone
+                with lock:
+                    cancelled[None] = None  # nothing more is started
+                    cancel_running()
+                return
+            with lock:
+                cancelled[call] = None
+                while len(cancelled) > _RECENT_CANCELS:
+                    cancelled.popitem(last=False)
+                if running[0] == call:
+                    cancel_running()
+
+    threading.Thread(target=read_cancels, name="numgrid-worker-cancels", daemon=True).start()
+    while True:
+        try:
+            job = jobs.recv()
+        except (EOFError, OSError):
+            return
+        if job[0] != _JOB:
+            return
+        _, call, seq, request, deadline = job
+        with lock:
+            skip = call in cancelled or None in cancelled
+            running[0], running[1] = call, None
+        payload = None if skip else check_bytes(request, limits, deadline, track)
+        with lock:
+            running[0] = running[1] = None
+        try:
+            results.send((call, seq, payload))
+        except (OSError, ValueError):
+            return
+
+
+@dataclass
+class _Job:
+    call: int
+    seq: int
+    request: bytes
+    deadline: float | None
+
+
+@dataclass
+class _Worker:
+    process: multiprocessing.process.BaseProcess
+    jobs: object  # Connection, main -> worker
+    cancels: object  # Connection, main -> worker
+    results: object  # Connection, worker -> main
+    outstanding: dict = field(default_factory=dict)  # (call, seq) -> _Job
+    alive: bool = True
+
+
+# What a call's results queue receives from the pool: (seq, serialized result).
+Deliver = Callable[[int, bytes], None]
+
+
+class WorkerPool:
+    """N worker processes behind the servicer, shared by every batch call.
+
+    Each worker holds at most ``prefetch`` jobs (the one it checks and the next ones,
+    so that it never waits for the main process); the jobs beyond that wait here, in
+    a queue bounded by the calls' windows.
+    """
+
+    def __init__(self, workers: int, limits: Limits, *, prefetch: int = 2):
+        if workers < 1:
+            raise ValueError("a pool needs at least one worker")
+        self.size, self.limits, self.prefetch = workers, limits, prefetch
+        self._context = multiprocessing.get_context("spawn")
+        self._lock = threading.Lock()
+        self._calls: dict[int, Deliver] = {}
+        self._next_call = 0
+        self._waiting: deque[_Job] = deque()
+        self._closed = False
+        self._workers = [self._start_worker(i) for i in range(workers)]
+
+    # ------------------------------------------------------------ processes
+
+    def _start_worker(self, index: int) -> _Worker:
+        jobs_out, jobs_in = self._context.Pipe(duplex=False)  # (reader, writer)
+        cancels_out, cancels_in = self._context.Pipe(duplex=False)
+        results_out, results_in = self._context.Pipe(duplex=False)
+        process = self._context.Process(
+            target=_worker_main,
+            args=(jobs_out, cancels_out, results_in, self.limits),
+            name=f"numgrid-worker-{index}",
+            daemon=True,
+        )
+        process.start()
+        for end in (jobs_out, cancels_out, results_in):  # the worker's ends: EOF reaches
+            end.close()  # each side when the other dies
+        worker = _Worker(process, jobs_in, cancels_in, results_out)
+        threading.Thread(
+            target=self._collect, args=(worker, index), name=f"numgrid-collect-{index}", daemon=True
+        ).start()
+        return worker
+
+    def _collect(self, worker: _Worker, index: int) -> None:
+        """Route the worker's results to their calls; on its death, answer for the jobs it
+        held and start another."""
+        while True:
+            try:
+                call, seq, payload = worker.results.recv()
+            except (EOFError, OSError):
+                break
+            with self._lock:
+                job = worker.outstanding.pop((call, seq), None)
+                deliver = self._calls.get(call)
+                self._dispatch()
+            if deliver is not None and payload is not None and job is not None:
+                deliver(seq, payload)
+        worker.process.join(timeout=5)
+        with self._lock:
+            worker.alive = False
+            lost = list(worker.outstanding.values())
+            worker.outstanding.clear()
+            closed = self._closed
+        if closed:
+            return
+        code = worker.process.exitcode
+        log.error("worker process %d died (exit code %s); starting another", index, code)
+        for job in lost:
+            with self._lock:
+                deliver = self._calls.get(job.call)
+            if deliver is not None:
+                request_id = _request_id(job.request)
+                message = f"the worker process checking this puzzle died (exit code {code})"
+                deliver(job.seq, internal_error(request_id, message).SerializeToString())
+        replacement = self._start_worker(index)
+        with self._lock:
+            self._workers[index] = replacement
+            self._dispatch()
+
+    def close(self, timeout: float = 5.0) -> None:
+        """Stop the workers (each finishes or cancels its puzzle first)."""
+        with self._lock:
+            if self._closed:
+                return
+            self._closed = True
+            workers = list(self._workers)
+        for worker in workers:
+            with contextlib.suppress(OSError, ValueError):
+                worker.jobs.send((_STOP,))
+        end = time.monotonic() + timeout
+        for worker in workers:
+            worker.process.join(max(0.0, end - time.monotonic()))
+            if worker.process.is_alive():
+                worker.process.kill()
+                worker.process.join()
+            worker.jobs.close()
+            worker.cancels.close()
+
+    # ------------------------------------------------------------ calls
+
+    def open(self, deliver: Deliver) -> int:
+        """A new call whose results go to ``deliver(seq, result_bytes)``; its id."""
+        with self._lock:
+            self._next_call += 1
+            self._calls[self._next_call] = deliver
+            return self._next_call
+
+    def submit(self, call: int, seq: int, request: bytes, deadline: float | None) -> None:
+        with self._lock:
+            if call not in self._calls:
+                return
+            self._waiting.append(_Job(call, seq, request, deadline))
+            self._dispatch()
+
+    def end(self, call: int) -> None:
+        """The call is over: drop its queued jobs, cancel the ones in the workers."""
+        with self._lock:
+            if self._calls.pop(call, None) is None:
+                return
+            self._waiting = deque(job for job in self._waiting if job.call != call)
+            holding = [
+                w for w in self._workers if w.alive and any(k[0] == call for k in w.outstanding)
+            ]
+            for worker in holding:
+                with contextlib.suppress(OSError, ValueError):
+                    worker.cancels.send(call)
+
+    def _dispatch(self) -> None:
+        """Hand waiting jobs to the least busy workers with room (the lock is held)."""
+        while self._waiting:
+            ready = [w for w in self._workers if w.alive and len(w.outstanding) < self.prefetch]
+            if not ready:
+                return
+            worker = min(ready, key=lambda w: len(w.outstanding))
+            job = self._waiting.popleft()
+            worker.outstanding[(job.call, job.seq)] = job
+            # If it died, its collector answers for the job.
+            with contextlib.suppress(OSError, ValueError):
+                worker.jobs.send((_JOB, job.call, job.seq, job.request, job.deadline))
+
+
+def _request_id(request: bytes) -> str:
+    try:
+        return service_pb2.BatchCheckUniquenessRequest.FromString(request).id
+    except Exception:
+        return ""
+
+
+_END = object()
+
+
+def serve_pooled(
+    requests: Iterator, context, pool: WorkerPool, window: int, tally: Tally
+) -> Iterator[service_pb2.BatchCheckUniquenessResponse]:
+    """At most ``window`` of the call's puzzles in the pool at once; results as they come."""
+    results: queue.SimpleQueue = queue.SimpleQueue()
+    call = pool.open(lambda seq, payload: results.put(payload))
+    ended = threading.Event()
+
+    def on_end() -> None:
+        ended.set()
+        pool.end(call)
+        results.put(_END)
+
+    if not context.add_callback(on_end):
+        pool.end(call)
+        return
+    deadline = call_deadline(context)
+    slots = threading.Semaphore(window)
+    sent = [0]
+    done_reading = threading.Event()
+    failure: list[BaseException] = []
+
+    def read() -> None:
+        try:
+            for request in requests:
+                while not slots.acquire(timeout=0.5):
+                    if ended.is_set():
+                        return
+                if ended.is_set():
+                    return
+                sent[0] += 1
+                pool.submit(call, sent[0], request.SerializeToString(), deadline)
+        except Exception as e:  # the request stream fails when the call is cancelled
+            if context.is_active():  # ... anything else is a bug, not to be hidden
+                failure.append(e)
+            ended.set()
+        finally:
+            done_reading.set()
+            results.put(_END)  # wake the response side to look at the count
+
+    reader = threading.Thread(target=read, name="numgrid-batch-reader", daemon=True)
+    reader.start()
+    received = 0
+    try:
+        while True:
+            item = results.get()
+            if item is _END:
+                if failure:
+                    raise failure[0]
+                if ended.is_set():
+                    return
+                if done_reading.is_set() and received == sent[0]:
+                    return
+                continue
+            received += 1
+            slots.release()
+            response = service_pb2.BatchCheckUniquenessResponse.FromString(item)
+            tally.count(response)
+            yield response
+            if done_reading.is_set() and received == sent[0]:
+                return
+    finally:
+        pool.end(call)
+
+
+# ---------------------------------------------------------------- the servicer's side
+
+
+class Batcher:
+    """What the servicer's BatchCheckUniqueness runs: in-process with one worker, else a
+    :class:`WorkerPool` of ``workers`` processes (started here, closed at exit)."""
+
+    def __init__(self, workers: int, limits: Limits, *, window: int | None = None):
+        self.workers, self.limits = workers, limits
+        self.pool = WorkerPool(workers, limits) if workers > 1 else None
+        # Every worker holds its prefetched jobs and more wait their turn here, so that
+        # the reader rarely waits for a slot (a thread wake-up per puzzle saved): a
+        # client's own window is then what bounds the call.
+        self.window = window or (max(16, 4 * workers) if self.pool else 1)
+        if self.pool is not None:
+            atexit.register(self.pool.close)
+
+    def serve(self, requests: Iterator, context, tally: Tally) -> Iterator:
+        if self.pool is None:
+            return serve_inline(requests, context, self.limits, tally)
+        return serve_pooled(requests, context, self.pool, self.window, tally)
+
+    def close(self) -> None:
+        if self.pool is not None:
+            self.pool.close()
+            atexit.unregister(self.pool.close)

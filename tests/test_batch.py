@@ -1,0 +1,495 @@
+"""BatchCheckUniqueness and ``numgrid unique`` over many puzzles, with real processes on
+loopback: one server, ``--workers 2``, two servers behind round_robin with one killed
+part way, an interrupted CLI resumed, a deadline, a cancellation, a bad puzzle inside a
+batch, and health while every worker is busy."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import threading
+import time
+from collections import Counter
+from pathlib import Path
+
+import grpc
+import pytest
+from client_support import HARD, PUZZLES, REPO, sample
+from conftest import CORPUS_PATH
+from grpc_health.v1 import health_pb2, health_pb2_grpc
+from numgrid.client import NumgridClient, NumgridError
+from numgrid.client.batch import BatchItem, batch_target, check_many
+from numgrid.client.batch_cli import janko_solution, read_report
+from numgrid.v1 import numgrid_service_pb2 as service_pb2
+from numgrid.v1 import numgrid_service_pb2_grpc
+from numgrid.v1 import puzzle_pb2 as pb
+
+NUMGRID = Path(sys.executable).with_name("numgrid")
+CORPUS_ARG = os.path.relpath(CORPUS_PATH, REPO)  # the dataset, as a user names it
+
+
+def numgrid(*args: str, timeout: float = 120) -> subprocess.CompletedProcess:
+    environ = {k: v for k, v in os.environ.items() if k != "NUMGRID_SERVER"}
+    done = subprocess.run(
+        [str(NUMGRID), *args],
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        env=environ,
+        cwd=REPO,
+    )
+    assert "Traceback" not in done.stderr, done.stderr
+    return done
+
+
+def published(text: str) -> list[str]:
+    return text.split()
+
+
+def sample_ids(corpus: dict, every: int = 15) -> list[str]:
+    return sorted(corpus)[::every]
+
+
+def report_lines(path: Path) -> list[dict]:
+    if not path.exists():
+        return []
+    return [json.loads(line) for line in path.read_text().splitlines() if line.endswith("}")]
+
+
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU time of a process."""
+    with open(f"/proc/{pid}/stat") as f:
+        fields = f.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def batch_log(server) -> list[str]:
+    return [line for line in server.log_lines() if "method=BatchCheckUniqueness" in line]
+
+
+def logged_puzzles(server) -> int:
+    return sum(int(line.split("puzzles=")[1].split()[0]) for line in batch_log(server))
+
+
+def wait_for(condition, timeout: float, what: str) -> None:
+    end = time.monotonic() + timeout
+    while not condition():
+        if time.monotonic() > end:
+            pytest.fail(f"timed out waiting for {what}")
+        time.sleep(0.02)
+
+
+@pytest.fixture(scope="module")
+def workers2(launch_server):
+    server = launch_server("--workers", "2")
+    yield server
+    assert server.stop() == 0
+
+
+# ---------------------------------------------------------------- the RPC, one server
+
+
+def test_a_batch_through_one_server(server_process, corpus):
+    ids = sample_ids(corpus)
+    items = [BatchItem(i, corpus[i]["problem"], "janko") for i in ids]
+    results = list(check_many(server_process.target, items, timeout=60))
+    assert sorted(r.id for r in results) == ids  # each id once
+    for r in results:
+        assert (r.status, r.verdict, len(r.solutions)) == ("UNIQUE", "UNIQUE", 1), r
+        assert published(janko_solution(r.solutions[0])) == published(corpus[r.id]["solution"])
+        assert r.stats and r.stats[0].engine == "native"
+
+
+def test_a_bad_puzzle_is_a_rejection_and_the_stream_goes_on(server_process, corpus):
+    good = sample_ids(corpus, 100)
+    items = [BatchItem(i, corpus[i]["problem"]) for i in good]
+    items.insert(2, BatchItem("broken", sample("broken-clues.txt")))
+    items.insert(4, BatchItem("garbage", "this is not a puzzle"))
+    items.append(BatchItem("two", sample("multiple-4x4.txt")))
+    items.append(BatchItem("none", sample("no-solution.txt")))
+    by_id = {r.id: r for r in check_many(server_process.target, items, timeout=60)}
+    assert sorted(by_id) == sorted(i.id for i in items)
+    broken = by_id["broken"]
+    assert broken.status == "INVALID" and broken.verdict is None
+    assert {f.code for f in broken.findings} == {"impossible_clue", "run_without_clue"}
+    assert all(f.cells for f in broken.findings)
+    assert by_id["garbage"].status == "INVALID"
+    assert "matches no known Kakuro format" in by_id["garbage"].message
+    two = by_id["two"]
+    assert two.status == "MULTIPLE" and len(two.solutions) == 2
+    assert two.differing_cells == ((1, 2), (1, 3), (2, 2), (2, 3))
+    assert by_id["none"].status == "NO_SOLUTION"
+    assert all(by_id[i].status == "UNIQUE" for i in good)
+
+
+def test_a_time_limit_is_a_timeout_result_for_that_puzzle(server_process, corpus):
+    first = sorted(corpus)[0]
+    items = [BatchItem("hard", HARD), BatchItem(first, corpus[first]["problem"])]
+    start = time.monotonic()
+    results = {
+        r.id: r
+        for r in check_many(
+            server_process.target, items, engine="native", time_limit=0.5, timeout=30
+        )
+    }
+    assert time.monotonic() - start < 10
+    assert results["hard"].status == "TIMEOUT"
+    assert results[first].status == "UNIQUE"
+
+
+def test_a_deadline_stops_the_batch(server_process):
+    mark = server_process.log_mark()
+    items = [BatchItem(f"hard-{n}", HARD) for n in range(20)]
+    start = time.monotonic()
+    with pytest.raises(NumgridError) as caught:
+        list(check_many(server_process.target, items, engine="native", timeout=1.0))
+    assert caught.value.code == "DEADLINE_EXCEEDED"
+    assert time.monotonic() - start < 3
+    # The server stopped the work at once: its calls ended with the deadline, and it is
+    # free for the next call.
+    wait_for(lambda: batch_log_since(server_process, mark), 5, "the batch's log lines")
+    assert all("status=DEADLINE_EXCEEDED" in line for line in batch_log_since(server_process, mark))
+    with NumgridClient(server_process.target, timeout=5) as client:
+        begin = time.monotonic()
+        assert client.health() == "SERVING"
+        assert client.check_uniqueness(sample("kakuro-10x12.txt")).verdict == "UNIQUE"
+        assert time.monotonic() - begin < 2
+
+
+def batch_log_since(server, mark: int) -> list[str]:
+    return [line for line in server.log_since(mark) if "method=BatchCheckUniqueness" in line]
+
+
+def hard_requests(count: int):
+    for n in range(count):
+        yield service_pb2.BatchCheckUniquenessRequest(
+            id=f"hard-{n}",
+            puzzle=pb.PuzzleInput(text=pb.PuzzleText(content=HARD)),
+            options=service_pb2.SearchOptions(engine=pb.ENGINE_NATIVE),
+        )
+
+
+@pytest.mark.parametrize("which", ["one process", "workers 2"])
+def test_cancelling_a_batch_stops_its_work(server_process, workers2, which):
+    server = server_process if which == "one process" else workers2
+    mark = server.log_mark()
+    with grpc.insecure_channel(server.target) as channel:
+        stub = numgrid_service_pb2_grpc.NumgridServiceStub(channel)
+        call = stub.BatchCheckUniqueness(hard_requests(8), timeout=60)
+        time.sleep(0.5)
+        call.cancel()
+        with pytest.raises(grpc.RpcError) as caught:
+            list(call)
+        assert caught.value.code() == grpc.StatusCode.CANCELLED
+    wait_for(lambda: batch_log_since(server, mark), 5, "the cancelled call's log line")
+    (line,) = batch_log_since(server, mark)
+    assert "status=CANCELLED" in line and "puzzles=0" in line
+    # The search stopped: the processes that ran it go quiet.
+    pids = [server.process.pid, *children(server.process.pid)]
+    before = sum(cpu_seconds(p) for p in pids)
+    time.sleep(1.0)
+    assert sum(cpu_seconds(p) for p in pids) - before < 0.3
+
+
+def children(pid: int) -> list[int]:
+    """The worker processes of a server (not multiprocessing's resource tracker)."""
+    found = []
+    for task in os.listdir(f"/proc/{pid}/task"):
+        with open(f"/proc/{pid}/task/{task}/children") as f:
+            found += [int(c) for c in f.read().split()]
+    return [c for c in found if b"spawn_main" in Path(f"/proc/{c}/cmdline").read_bytes()]
+
+
+# ---------------------------------------------------------------- --workers 2
+
+
+def test_workers_give_the_same_results(server_process, workers2, corpus):
+    ids = sample_ids(corpus, 10)
+    items = [BatchItem(i, corpus[i]["problem"]) for i in ids]
+    items += [
+        BatchItem("broken", sample("broken-clues.txt")),
+        BatchItem("two", sample("multiple-4x4.txt")),
+        BatchItem("none", sample("no-solution.txt")),
+    ]
+
+    def answers(server) -> dict:
+        return {
+            r.id: (r.status, r.solutions, r.differing_cells, r.findings)
+            for r in check_many(server.target, items, timeout=60)
+        }
+
+    assert answers(workers2) == answers(server_process)
+    assert len(children(workers2.process.pid)) == 2  # the worker processes
+
+
+def test_health_answers_while_every_worker_is_busy(workers2):
+    """Four slow puzzles keep both worker processes busy for ~3 s; health checks sent
+    meanwhile are answered by the main process at once."""
+    with grpc.insecure_channel(workers2.target) as channel:
+        stub = numgrid_service_pb2_grpc.NumgridServiceStub(channel)
+        health = health_pb2_grpc.HealthStub(channel)
+        requests = [
+            service_pb2.BatchCheckUniquenessRequest(
+                id=f"hard-{n}",
+                puzzle=pb.PuzzleInput(text=pb.PuzzleText(content=HARD)),
+                options=service_pb2.SearchOptions(
+                    engine=pb.ENGINE_NATIVE, time_limit={"seconds": 1, "nanos": 500_000_000}
+                ),
+            )
+            for n in range(4)
+        ]
+        results: list = []
+        worker = threading.Thread(
+            target=lambda: results.extend(stub.BatchCheckUniqueness(iter(requests), timeout=30))
+        )
+        pids = children(workers2.process.pid)
+        before = sum(cpu_seconds(p) for p in pids)
+        worker.start()
+        time.sleep(0.5)
+        latencies = []
+        for _ in range(20):
+            start = time.monotonic()
+            reply = health.Check(health_pb2.HealthCheckRequest(service=""), timeout=5)
+            latencies.append(time.monotonic() - start)
+            assert reply.status == health_pb2.HealthCheckResponse.SERVING
+            time.sleep(0.05)
+        busy = sum(cpu_seconds(p) for p in pids) - before
+        worker.join(30)
+    assert [r.result.verdict for r in results] == [pb.VERDICT_TIMEOUT] * 4
+    assert busy > 1.0, f"the workers were not busy ({busy:.2f} s of CPU)"
+    assert max(latencies) < 0.25, latencies
+
+
+def test_a_worker_that_dies_is_replaced(launch_server, corpus):
+    server = launch_server("--workers", "2")
+    try:
+        first, _ = children(server.process.pid)
+        items = [BatchItem(f"hard-{n}", HARD) for n in range(2)]
+        items += [BatchItem(i, corpus[i]["problem"]) for i in sample_ids(corpus, 50)]
+        results: dict = {}
+
+        def run():
+            for r in check_many(
+                server.target, items, engine="native", time_limit=5, timeout=60, streams=1
+            ):
+                results[r.id] = r
+
+        thread = threading.Thread(target=run)
+        thread.start()
+        time.sleep(1.0)
+        os.kill(first, signal.SIGKILL)
+        thread.join(60)
+        statuses = Counter(r.status for r in results.values())
+        assert len(results) == len(items)
+        assert statuses["ERROR"] == 1, statuses  # the puzzle the dead worker held
+        (dead,) = [r for r in results.values() if r.status == "ERROR"]
+        assert "worker process checking this puzzle died" in dead.message
+        assert statuses["UNIQUE"] == len(items) - 2
+        wait_for(lambda: len(children(server.process.pid)) == 2, 10, "a new worker")
+        assert first not in children(server.process.pid)
+        assert any("worker process 0 died" in line or "died" in line for line in server.log_lines())
+    finally:
+        assert server.stop() == 0
+
+
+# ---------------------------------------------------------------- several servers
+
+
+def test_a_server_killed_part_way_loses_no_puzzle(launch_server, corpus, tmp_path):
+    """Two servers behind round_robin; one is killed (SIGKILL) part way: every id is in
+    the report exactly once, with the published solution."""
+    a, b = launch_server(), launch_server()
+    report = tmp_path / "report.jsonl"
+    cli = None
+    try:
+        idle = cpu_seconds(b.process.pid)
+        cli = subprocess.Popen(
+            [
+                str(NUMGRID),
+                "unique",
+                "--server",
+                f"{a.target},{b.target}",
+                "--report",
+                str(report),
+                CORPUS_ARG,
+            ],
+            cwd=REPO,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        wait_for(
+            lambda: cpu_seconds(b.process.pid) - idle > 0.3 and len(report_lines(report)) > 100,
+            60,
+            "both servers at work",
+        )
+        b.process.send_signal(signal.SIGKILL)
+        answered_before_kill = len(report_lines(report))
+        out, err = cli.communicate(timeout=90)
+        assert cli.returncode == 0, err
+    finally:
+        if cli is not None and cli.poll() is None:
+            cli.kill()
+            cli.wait()
+        b.stop(signal.SIGKILL)
+        stopped = a.stop()
+    assert stopped == 0
+    assert answered_before_kill < len(corpus)
+    lines = report_lines(report)
+    counts = Counter(line["source"] for line in lines)
+    assert set(counts) == set(corpus) and set(counts.values()) == {1}
+    for line in lines:
+        assert line["status"] == "UNIQUE", line
+        assert published(line["solutions"][0]) == published(corpus[line["source"]]["solution"])
+    assert "re-sent" in out  # the dead server's unanswered puzzles went to the other
+    assert logged_puzzles(a) < len(corpus)  # b answered some before it died
+
+
+def test_resume_after_an_interrupted_run(server_process, corpus, tmp_path):
+    report = tmp_path / "report.jsonl"
+    args = ["unique", "--server", server_process.target, "--report", str(report), CORPUS_ARG]
+    first = subprocess.Popen(
+        [str(NUMGRID), *args], cwd=REPO, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+    )
+    try:
+        wait_for(lambda: len(report_lines(report)) >= 100, 60, "a hundred answers")
+    finally:
+        first.send_signal(signal.SIGKILL)
+        first.wait(10)
+    before = {line["source"] for line in report_lines(report)}
+    assert 100 <= len(before) < len(corpus)
+    with report.open("a") as f:
+        f.write('{"source": "torn')  # as if killed in the middle of a line
+    resumed = numgrid(*args, "--resume")
+    assert resumed.returncode == 0, resumed.stderr
+    assert f"{len(before)} already in the report" in resumed.stdout
+    lines = report_lines(report)
+    assert report.read_text().endswith("}\n") and len(lines) == len(report.read_text().splitlines())
+    counts = Counter(line["source"] for line in lines)
+    assert set(counts) == set(corpus) and set(counts.values()) == {1}
+    assert all(line["status"] == "UNIQUE" for line in lines)
+
+
+# ---------------------------------------------------------------- the CLI's inputs
+
+
+def test_directories_jsonl_and_datasets(server_process, corpus, tmp_path):
+    ids = sample_ids(corpus, 150)
+    dataset = tmp_path / "mini.json"
+    dataset.write_text(
+        json.dumps({"name": "mini", "count": 2, "data": {i: corpus[i] for i in ids[:2]}})
+    )
+    jsonl = tmp_path / "lines.jsonl"
+    jsonl.write_text(
+        "\n".join(
+            [
+                json.dumps({"id": "csv", "format": "csv", "puzzle": sample("kakuro-10x12.csv")}),
+                json.dumps({"id": "auto", "puzzle": sample("multiple-4x4.txt")}),
+                "{not json",
+                json.dumps({"id": "nothing"}),
+                "",
+            ]
+        )
+    )
+    done = numgrid(
+        "unique", "--server", server_process.target, "--json", str(dataset), str(jsonl), "puzzles"
+    )
+    records = [json.loads(line) for line in done.stdout.splitlines()]  # pure JSONL
+    by_source = {r["source"]: r for r in records}
+    puzzle_files = sorted(
+        str(p.relative_to(REPO)) for p in PUZZLES.iterdir() if ".solution." not in p.name
+    )
+    puzzle_files = [p for p in puzzle_files if p.endswith((".txt", ".csv", ".json"))]
+    expected = {*ids[:2], "csv", "auto", f"{jsonl}:3", "nothing", *puzzle_files}
+    assert set(by_source) == expected and len(records) == len(expected)
+    assert all(by_source[i]["status"] == "UNIQUE" for i in ids[:2])
+    assert by_source["csv"]["status"] == "UNIQUE"
+    assert by_source["auto"]["status"] == "MULTIPLE"
+    assert by_source[f"{jsonl}:3"]["status"] == by_source["nothing"]["status"] == "UNREADABLE"
+    assert by_source["puzzles/Game03.csv"]["status"] == "INVALID"
+    assert by_source["puzzles/Game03.csv"]["errors"][0]["row"] == 11
+    assert done.returncode == 2  # the worst: two lines could not be read
+    assert "puzzles in" in done.stderr  # the summary, off stdout
+
+
+def test_progress_bar_keeps_stdout_pure(server_process):
+    done = numgrid("unique", "--server", server_process.target, "--json", "--progress", "puzzles")
+    assert all(json.loads(line)["command"] == "unique" for line in done.stdout.splitlines())
+    assert "unique 7" in done.stderr and "multiple 1" in done.stderr and "/s" in done.stderr
+
+
+def test_human_output_of_a_batch(server_process):
+    done = numgrid("unique", "--server", server_process.target, "puzzles")
+    assert done.returncode == 1
+    out = done.stdout
+    assert "puzzles/multiple-4x4.txt: MULTIPLE" in out and "differ at 4 cells" in out
+    assert "puzzles/no-solution.txt: NO_SOLUTION" in out
+    assert "kakuro-10x12.txt" not in out  # unique puzzles are counted, not listed
+    assert "11 of 11 puzzles" in out and "unique 7, multiple 1, none 1, invalid 2" in out
+
+
+def test_a_deadline_on_the_cli_batch(server_process, tmp_path):
+    jsonl = tmp_path / "hard.jsonl"
+    jsonl.write_text(
+        "\n".join(json.dumps({"id": f"hard-{n}", "puzzle": HARD}) for n in range(10)) + "\n"
+    )
+    report = tmp_path / "report.jsonl"
+    start = time.monotonic()
+    done = numgrid(
+        "unique",
+        "--server",
+        server_process.target,
+        "--engine",
+        "native",
+        "--deadline",
+        "1",
+        "--report",
+        str(report),
+        str(jsonl),
+    )
+    assert time.monotonic() - start < 10
+    assert done.returncode == 2
+    assert "the deadline passed with 10 of 10 puzzles unchecked" in done.stderr
+    assert report_lines(report) == []  # nothing answered, nothing written: --resume redoes all
+
+
+def test_resume_needs_a_report(server_process):
+    done = numgrid("unique", "--server", server_process.target, "--resume", "puzzles")
+    assert done.returncode == 2 and "--resume needs --report FILE" in done.stderr
+
+
+def test_no_server_for_a_batch():
+    done = numgrid("unique", "--server", "127.0.0.1:1,127.0.0.1:2", "puzzles", timeout=60)
+    assert (done.returncode, done.stdout) == (2, "")
+    assert "cannot reach the server at 127.0.0.1:1,127.0.0.1:2" in done.stderr
+
+
+# ---------------------------------------------------------------- small parts
+
+
+def test_targets():
+    assert batch_target("127.0.0.1:50051") == ("127.0.0.1:50051", 1)
+    assert batch_target("127.0.0.1:1,127.0.0.1:2") == ("ipv4:///127.0.0.1:1,127.0.0.1:2", 2)
+    assert batch_target("[::1]:1,[::1]:2") == ("ipv6:///[::1]:1,[::1]:2", 2)
+    assert batch_target("localhost:1,127.0.0.1:2") == ("ipv4:///127.0.0.1:1,127.0.0.1:2", 2)
+    assert batch_target("dns:///localhost:50051")[0] == "dns:///localhost:50051"
+    with pytest.raises(ValueError):
+        batch_target("127.0.0.1:1,[::1]:2")
+    with pytest.raises(ValueError):
+        batch_target("nohost,127.0.0.1:2")
+
+
+def test_read_report_cuts_a_torn_line(tmp_path):
+    report = tmp_path / "r.jsonl"
+    report.write_text('{"source": "a", "status": "UNIQUE"}\n{"source": "b", "sta')
+    assert read_report(str(report)) == {"a"}
+    assert report.read_text() == '{"source": "a", "status": "UNIQUE"}\n'
+    assert read_report(str(tmp_path / "missing.jsonl")) == set()
+
+
+def test_janko_solution_from_the_grid_alone():
+    grid = ((0, 0, 0), (0, 1, 2), (0, 2, 1))
+    assert janko_solution(grid) == "3 3\n- - -\n- 1 2\n- 2 1\n"
