@@ -174,12 +174,12 @@ class NumgridServicer(numgrid_service_pb2_grpc.NumgridServiceServicer):
         self._check_time(result.verdict, bound, context)
         return convert.validate_response(read, result)
 
-    @_rpc
-    def Solve(self, request, context, call):
+    def _search(self, request, context, call, search):
+        """Solve and CheckUniqueness: the search, then the grade of a unique answer."""
         options = convert.options(request.options)
         read = self._read(request.puzzle, call)
         bound = self._bound(context, options.time_limit)
-        answer = operations.solve(
+        answer = search(
             read.kind,
             read.board,
             engine=options.engine,
@@ -194,7 +194,11 @@ class NumgridServicer(numgrid_service_pb2_grpc.NumgridServiceServicer):
             budget=bound.budget,
             hold_entries=options.hold_entries,
         )
-        return convert.solve_response(read, answer, difficulty)
+        return read, answer, difficulty
+
+    @_rpc
+    def Solve(self, request, context, call):
+        return convert.solve_response(*self._search(request, context, call, operations.solve))
 
     @_rpc
     def Hint(self, request, context, call):
@@ -215,25 +219,8 @@ class NumgridServicer(numgrid_service_pb2_grpc.NumgridServiceServicer):
 
     @_rpc
     def CheckUniqueness(self, request, context, call):
-        options = convert.options(request.options)
-        read = self._read(request.puzzle, call)
-        bound = self._bound(context, options.time_limit)
-        answer = operations.check_uniqueness(
-            read.kind,
-            read.board,
-            engine=options.engine,
-            budget=bound.budget,
-            hold_entries=options.hold_entries,
-        )
-        self._check_time(answer.verdict, bound, context)
-        difficulty = operations.difficulty(
-            read.kind,
-            read.board,
-            answer,
-            budget=bound.budget,
-            hold_entries=options.hold_entries,
-        )
-        return convert.uniqueness_response(read, answer, difficulty)
+        found = self._search(request, context, call, operations.check_uniqueness)
+        return convert.uniqueness_response(*found)
 
     @_rpc
     def Explain(self, request, context, call):
