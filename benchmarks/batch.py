@@ -25,8 +25,10 @@ puzzles in the same process, one after the other. For ``x10`` it solves the 1,49
 distinct puzzles and the time is multiplied by ten (``--puzzlekit full`` runs all).
 
 Each mode's servers are started once and warmed up; the modes then take turns, round
-after round, so that other load on the machine hits them alike; the best round counts
-(the median is shown too). CPU is read from ``/proc``: the servers' processes (workers
+after round, so that other load on the machine hits them alike; before each run the
+benchmark waits (up to ``--quiet-wait`` seconds) for other jobs to leave the CPU idle,
+and says how many runs started so (``quiet``); the best round counts (the median is
+shown too). CPU is read from ``/proc``: the servers' processes (workers
 included) and this client, in milliseconds per puzzle.
 """
 
@@ -280,6 +282,7 @@ class Timing:
     server_cpu: float
     client_cpu: float
     statuses: Counter
+    quiet: bool = True  # the machine was idle when the run started
 
 
 def timed(mode: Mode, items: list[BatchItem], progress=None) -> Timing:
@@ -315,6 +318,30 @@ def load() -> str:
     return " ".join(f"{x:.2f}" for x in os.getloadavg())
 
 
+def busy(seconds: float = 1.0) -> float:
+    """The share of the machine's CPU in use over ``seconds`` (our servers are idle now)."""
+
+    def read() -> tuple[int, int]:
+        with open("/proc/stat") as f:
+            values = [int(v) for v in f.readline().split()[1:]]
+        return sum(values), values[3] + values[4]  # all, idle + iowait
+
+    total0, idle0 = read()
+    time.sleep(seconds)
+    total1, idle1 = read()
+    return 1 - (idle1 - idle0) / max(1, total1 - total0)
+
+
+def wait_quiet(limit: float, threshold: float = 0.15) -> bool:
+    """Wait (up to ``limit`` seconds) until other jobs leave the machine alone; whether
+    they did."""
+    end = time.monotonic() + limit
+    while busy() > threshold:
+        if time.monotonic() > end:
+            return False
+    return True
+
+
 # ---------------------------------------------------------------- main
 
 
@@ -326,6 +353,12 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--puzzlekit", choices=["distinct", "full", "skip"], default="distinct")
     p.add_argument("--json", action="store_true", help="the figures as one JSON object")
     p.add_argument("--no-progress", action="store_true")
+    p.add_argument(
+        "--quiet-wait",
+        type=float,
+        default=60.0,
+        help="seconds to wait before each run for the machine to be idle (other jobs)",
+    )
     p.add_argument("--serve-reuseport", type=int, help=argparse.SUPPRESS)
     args = p.parse_args(argv)
     if args.serve_reuseport:
@@ -370,10 +403,11 @@ def main(argv: list[str] | None = None) -> int:
                 timings: dict[str, list[Timing]] = {m: [] for m in modes}
                 for n in range(args.rounds):
                     for m in modes:
+                        quiet = wait_quiet(args.quiet_wait)
                         task = bar.add_task(f"{run.name} {m} {n + 1}", total=len(run.items))
-                        timings[m].append(
-                            timed(started[m], run.items, lambda t=task: bar.advance(t))
-                        )
+                        timing = timed(started[m], run.items, lambda t=task: bar.advance(t))
+                        timing.quiet = quiet
+                        timings[m].append(timing)
                         bar.remove_task(task)
                 pk = None
                 if args.puzzlekit != "skip":
@@ -408,6 +442,7 @@ def summarise(run: Input, timings: dict[str, list[Timing]], puzzlekit: dict | No
             "server_cpu_ms": round(best.server_cpu * 1000 / n, 3),
             "client_cpu_ms": round(best.client_cpu * 1000 / n, 3),
             "statuses": dict(best.statuses),
+            "rounds_started_quiet": f"{sum(t.quiet for t in ts)}/{len(ts)}",
             "all_unique": best.statuses == Counter({"UNIQUE": n}),
         }
     if puzzlekit:
@@ -461,12 +496,13 @@ def print_table(figures: dict) -> None:
         print(f"\n{name}: {run['puzzles']:,} puzzles ({run['distinct']:,} distinct)")
         print(
             f"{'mode':<11}{'seconds':>9}{'median':>9}{'puzzles/s':>11}"
-            f"{'server CPU':>12}{'client CPU':>12}  (ms per puzzle)"
+            f"{'server CPU':>12}{'client CPU':>12}{'quiet':>7}  (CPU: ms per puzzle)"
         )
         for m, fig in run["modes"].items():
             print(
                 f"{m:<11}{fig['seconds']:>9.2f}{fig['median_seconds']:>9.2f}"
                 f"{fig['per_second']:>11.0f}{fig['server_cpu_ms']:>12.2f}{fig['client_cpu_ms']:>12.2f}"
+                f"{fig['rounds_started_quiet']:>7}"
                 + ("" if fig["all_unique"] else f"  NOT ALL UNIQUE: {fig['statuses']}")
             )
         if "puzzlekit" in run:

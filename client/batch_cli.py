@@ -250,6 +250,23 @@ def items(
             yield BatchItem(name, text, fmt)
 
 
+def _ids(source: _Source) -> Iterator[str]:
+    """The ids of a source's puzzles, as far as they can be known before reading them."""
+    if source.kind == "dataset":
+        yield from source.data
+    elif source.kind == "file":
+        yield source.path
+    elif source.kind == "stdin":
+        yield STDIN_SOURCE
+    else:  # JSONL: the ids of the lines that have one
+        with contextlib.suppress(OSError, UnicodeDecodeError), open(source.path) as f:
+            for line in f:
+                with contextlib.suppress(ValueError, TypeError, AttributeError):
+                    record = json.loads(line)
+                    if record.get("id") is not None:
+                        yield str(record["id"])
+
+
 # ---------------------------------------------------------------- report
 
 
@@ -381,6 +398,13 @@ class _Progress:
             self._bar.counts = self.text()
             self._bar.update(self._task, advance=1, rate=rate)
 
+    def error(self, text: str) -> None:
+        """A line on stderr: above the bar when there is one."""
+        if self._bar is not None:
+            self._bar.console.print(text, markup=False, highlight=False, soft_wrap=True)
+        else:
+            print(text, file=sys.stderr, flush=True)
+
     def print(self, text: str) -> None:
         """A human line: above the bar when stdout is the bar's terminal."""
         if self._bar is not None and sys.stdout.isatty():
@@ -414,19 +438,17 @@ def run(args, connect, width: int) -> int:
     sources = expand(args.files)
     total = sum(s.count for s in sources)
     skipped = 0
-    if done_before:  # count what is left (the ids of plain files and datasets are known)
-        skipped = sum(
-            1
-            for s in sources
-            for key in (s.data if s.kind == "dataset" else (s.path,) if s.kind == "file" else ())
-            if key in done_before
-        )
+    if done_before:  # count what is left
+        skipped = sum(1 for s in sources for key in _ids(s) if key in done_before)
         total -= skipped
     problems = _Unanswered()
     fmt = None if args.format == "auto" else args.format
     todo = items(sources, fmt, done_before, problems)
     show = args.progress if args.progress is not None else sys.stderr.isatty()
-    report = open(args.report, "a", encoding="utf-8") if args.report else None  # noqa: SIM115
+    try:
+        report = open(args.report, "a", encoding="utf-8") if args.report else None  # noqa: SIM115
+    except OSError as e:
+        raise UsageError(f"cannot write {args.report}: {e.strerror or e}") from None
     worst, resent = OK, 0
     start = time.monotonic()
     lock = threading.Lock()
@@ -443,7 +465,7 @@ def run(args, connect, width: int) -> int:
                         report.write(line + "\n")
                         report.flush()
                     if out.status in ("UNREADABLE", "ERROR"):
-                        print(f"{PROG}: {out.errors[0]['message']}", file=sys.stderr)
+                        progress.error(f"{PROG}: {out.errors[0]['message']}")
                     if args.json:
                         print(line, flush=True)
                     elif out.status != "UNIQUE" and out.code != FAILURE:
