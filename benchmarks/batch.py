@@ -20,6 +20,13 @@ Modes, each through :func:`numgrid.client.batch.check_many` (the CLI's path):
   ``SO_REUSEPORT``, the client opening four connections (one stream each) so that the
   kernel spreads them: the alternative to ``workers2``, kept here to compare.
 
+``machine`` is the reference for ``workers2``: what this machine's two cores give for
+the work itself. Two plain processes (no gRPC, no relay) do what a worker does with
+each puzzle (:func:`numgrid.server.batch.check_bytes`): one process all the puzzles,
+then two processes half each, at once. Their ratio is the most any pool of two
+processes could reach here (cores that share a physical core or a host give less
+than 2x); it is measured in the same rounds as the modes.
+
 puzzlekit (``puzzlekit.solve(problem, "kakuro")``, solve only) runs on the same
 puzzles in the same process, one after the other. For ``x10`` it solves the 1,498
 distinct puzzles and the time is multiplied by ten (``--puzzlekit full`` runs all).
@@ -273,6 +280,55 @@ def make_mode(name: str, logdir: Path) -> Mode:
     raise ValueError(name)
 
 
+# ---------------------------------------------------------------- the machine's own scaling
+
+
+def check_all(payloads: list[bytes]) -> float:
+    """What a worker process does with each of ``payloads``; the seconds it took."""
+    from numgrid.server.batch import Limits, check_bytes
+    from numgrid.server.config import ServerConfig
+
+    config = ServerConfig()
+    limits = Limits(config.max_cells, config.time_cap_seconds)
+    start = time.perf_counter()
+    for payload in payloads:
+        check_bytes(payload, limits, None)
+    return time.perf_counter() - start
+
+
+class Machine:
+    """Two spawned processes that time the work alone, then both at once."""
+
+    def __init__(self) -> None:
+        import multiprocessing
+
+        self.pool = multiprocessing.get_context("spawn").Pool(2)
+
+    @staticmethod
+    def payloads(items: list[BatchItem]) -> list[bytes]:
+        from numgrid.client.client import NumgridClient
+        from numgrid.v1 import numgrid_service_pb2 as service_pb2
+
+        return [
+            service_pb2.BatchPuzzle(
+                id=item.id, puzzle=NumgridClient.puzzle_input(item.puzzle, format=item.format)
+            ).SerializeToString()
+            for item in items
+        ]
+
+    def one(self, payloads: list[bytes]) -> float:
+        return self.pool.apply(check_all, (payloads,))
+
+    def two(self, payloads: list[bytes]) -> float:
+        """Both processes at once, half the puzzles each; the time until both are done."""
+        start = time.perf_counter()
+        self.pool.map(check_all, [payloads[0::2], payloads[1::2]], chunksize=1)
+        return time.perf_counter() - start
+
+    def close(self) -> None:
+        self.pool.terminate()
+
+
 # ---------------------------------------------------------------- timing
 
 
@@ -394,13 +450,19 @@ def main(argv: list[str] | None = None) -> int:
     logdir = Path(tempfile.mkdtemp(prefix="numgrid-bench-"))
     figures: dict = {"load_start": load_start, "cores": os.cpu_count(), "inputs": {}}
     started = {m: make_mode(m, logdir) for m in modes}
+    machine = Machine() if "workers2" in modes else None
     try:
         with bar:
             warm = runs[0].items[:WARMUP]
             for m in modes:
                 list(started[m].run(warm))
+            if machine is not None:
+                machine.two(Machine.payloads(warm))
             for run in runs:
                 timings: dict[str, list[Timing]] = {m: [] for m in modes}
+                alone: list[float] = []
+                together: list[float] = []
+                payloads = Machine.payloads(run.items) if machine else []
                 for n in range(args.rounds):
                     for m in modes:
                         quiet = wait_quiet(args.quiet_wait)
@@ -408,6 +470,13 @@ def main(argv: list[str] | None = None) -> int:
                         timing = timed(started[m], run.items, lambda t=task: bar.advance(t))
                         timing.quiet = quiet
                         timings[m].append(timing)
+                        bar.remove_task(task)
+                    if machine is not None:
+                        task = bar.add_task(f"{run.name} machine {n + 1}", total=None)
+                        wait_quiet(args.quiet_wait)
+                        alone.append(machine.one(payloads))
+                        wait_quiet(args.quiet_wait)
+                        together.append(machine.two(payloads))
                         bar.remove_task(task)
                 pk = None
                 if args.puzzlekit != "skip":
@@ -418,7 +487,18 @@ def main(argv: list[str] | None = None) -> int:
                     scale = run.repeat if args.puzzlekit == "distinct" else 1
                     pk = {"seconds": seconds * scale, "measured": len(texts), "scale": scale}
                 figures["inputs"][run.name] = summarise(run, timings, pk)
+                if machine is not None:
+                    figures["inputs"][run.name]["machine"] = {
+                        "one_seconds": round(min(alone), 3),
+                        "two_seconds": round(min(together), 3),
+                        "ratio": round(min(alone) / min(together), 2),
+                        "round_ratios": [
+                            round(a / t, 2) for a, t in zip(alone, together, strict=True)
+                        ],
+                    }
     finally:
+        if machine is not None:
+            machine.close()
         for mode in started.values():
             mode.stop()
     figures["load_end"] = load()
@@ -504,6 +584,13 @@ def print_table(figures: dict) -> None:
                 f"{fig['per_second']:>11.0f}{fig['server_cpu_ms']:>12.2f}{fig['client_cpu_ms']:>12.2f}"
                 f"{fig['rounds_started_quiet']:>7}"
                 + ("" if fig["all_unique"] else f"  NOT ALL UNIQUE: {fig['statuses']}")
+            )
+        if "machine" in run:
+            mc = run["machine"]
+            print(
+                f"{'machine':<11}one process {mc['one_seconds']:.2f} s, two at once "
+                f"{mc['two_seconds']:.2f} s: {mc['ratio']:.2f}x (rounds: "
+                f"{', '.join(f'{r:.2f}' for r in mc['round_ratios'])}): the ceiling for workers2"
             )
         if "puzzlekit" in run:
             pk = run["puzzlekit"]

@@ -15,7 +15,8 @@
 - **Streams.** One stream sits on one connection, so on one server: ``streams`` calls
   (default two per server) run at once and take puzzles from one shared feed as they
   have room, so a faster server gets more. Each keeps at most ``window`` puzzles
-  unanswered (it starts with one and gets one more per answer) and is ended after
+  unanswered (it starts with one and gets one more per answer), sends them several
+  to a message when it has room for several, and is ended after
   ``per_stream`` puzzles and replaced by a new one, which round_robin places on the
   next server: the streams spread out again after a start or a failure.
 - **Failures.** When a stream fails (the server went away: UNAVAILABLE; it stopped:
@@ -61,6 +62,7 @@ from .client import (
 )
 from .types import Cell, EngineStat, Finding, Grid, NumgridError
 
+MAX_PUZZLES_PER_MESSAGE = 32
 INTERNAL_ERROR = "internal_error"  # code of a rejection's finding that is the server's fault
 RETRYABLE = frozenset(
     {
@@ -98,7 +100,7 @@ class BatchResult:
     verdict: str | None = None
     message: str = ""  # why it was rejected or failed
     attempts: int = 1  # streams it was sent on
-    response: service_pb2.BatchCheckUniquenessResponse | None = field(
+    response: service_pb2.BatchPuzzleResult | None = field(
         default=None, repr=False, compare=False
     )
 
@@ -127,7 +129,7 @@ class BatchResult:
         return tuple(_finding(f) for f in self.response.rejection.findings)
 
 
-def result_of(response: service_pb2.BatchCheckUniquenessResponse, attempts: int = 1) -> BatchResult:
+def result_of(response: service_pb2.BatchPuzzleResult, attempts: int = 1) -> BatchResult:
     """The Python value of one result message."""
     if response.HasField("rejection"):
         rejection = response.rejection
@@ -220,7 +222,7 @@ def batch_channel_options() -> list[tuple[str, object]]:
 @dataclass
 class _Pending:
     item: BatchItem
-    request: service_pb2.BatchCheckUniquenessRequest
+    request: service_pb2.BatchPuzzle
     attempts: int = 0
 
 
@@ -248,7 +250,7 @@ class _Feed:
                 if item.id in self._seen:
                     raise ValueError(f"id {item.id!r} appears twice in the batch")
                 self._seen.add(item.id)
-                request = service_pb2.BatchCheckUniquenessRequest(
+                request = service_pb2.BatchPuzzle(
                     id=item.id,
                     puzzle=NumgridClient.puzzle_input(item.puzzle, format=item.format),
                     options=self._options,
@@ -296,6 +298,13 @@ class _Window:
             self.count += 1
             return True
 
+    def try_acquire(self) -> bool:
+        with self._cond:
+            if self.count >= self.limit:
+                return False
+            self.count += 1
+            return True
+
     def undo(self) -> None:
         with self._cond:
             self.count -= 1
@@ -334,33 +343,50 @@ class _Stream:
             self.call.cancel()
 
     def _requests(self) -> Iterator[service_pb2.BatchCheckUniquenessRequest]:
+        """One message per wait for room, with as many puzzles as the window has room
+        for (at most ``MAX_PUZZLES_PER_MESSAGE``)."""
         batch, sent = self.batch, 0
         try:
             while sent < batch.per_stream and not self.closed.is_set():
                 if not self.window.acquire(timeout=0.2):
                     continue
-                pending = batch.feed.take()
-                if pending is None:
-                    self.window.undo()
-                    break
+                taken = []
+                while True:
+                    pending = batch.feed.take()
+                    if pending is None:
+                        self.window.undo()
+                        break
+                    taken.append(pending)
+                    if sent + len(taken) >= batch.per_stream:
+                        break
+                    if len(taken) >= MAX_PUZZLES_PER_MESSAGE or not self.window.try_acquire():
+                        break
                 with self.lock:
                     if self.closed.is_set():  # the call ended meanwhile: not sent
-                        batch.feed.give_back([pending])
+                        batch.feed.give_back(taken)
                         break
-                    pending.attempts += 1
-                    self.in_flight[pending.request.id] = pending
-                sent += 1
-                yield pending.request
+                    for pending in taken:
+                        pending.attempts += 1
+                        self.in_flight[pending.request.id] = pending
+                if not taken:
+                    break
+                sent += len(taken)
+                yield service_pb2.BatchCheckUniquenessRequest(puzzles=[p.request for p in taken])
+                if pending is None:  # the feed is empty
+                    break
         finally:
             batch.events.put(("drained", self, None))
 
     def _read(self) -> None:
         try:
             for response in self.call:
+                answered = []
                 with self.lock:
-                    pending = self.in_flight.pop(response.id, None)
-                self.window.answered()
-                self.batch.events.put(("result", response, pending))
+                    for result in response.results:
+                        answered.append((result, self.in_flight.pop(result.id, None)))
+                for _ in answered:
+                    self.window.answered()
+                self.batch.events.put(("results", answered, None))
             error = None
         except grpc.RpcError as e:
             error = e
@@ -441,10 +467,11 @@ class _Batch:
                 except queue.Empty:
                     self._open_streams()
                     continue
-                if kind == "result":
-                    result = self._result(subject, detail)
-                    if result is not None:
-                        yield result
+                if kind == "results":
+                    for response, pending in subject:
+                        result = self._result(response, pending)
+                        if result is not None:
+                            yield result
                 elif kind == "drained":
                     if subject in self.sending:
                         self.sending.discard(subject)

@@ -1,9 +1,13 @@
 """BatchCheckUniqueness: a stream of puzzles in, one result per puzzle out, as each is done.
 
+A request message carries one or more puzzles; a response message carries every result
+finished since the previous one (a gRPC message costs a few thread wake-ups on each side:
+the batch pays them per message, not per puzzle).
+
 The servicer method stays thin; everything the batch does is here, without gRPC types
 beyond the ``context`` it is handed (``time_remaining``, ``add_callback``):
 
-- :func:`check_one` answers one request: read and check the puzzle, search for up to
+- :func:`check_one` answers one puzzle: read and check the puzzle, search for up to
   two solutions, and build the result (no ``puzzle`` or ``difficulty``: results stay
   small). A puzzle that cannot be read, or bad options, give a *rejection* for its id;
   the stream goes on. Each puzzle gets its own time: the request's ``time_limit`` or
@@ -11,12 +15,14 @@ beyond the ``context`` it is handed (``time_remaining``, ``add_callback``):
   (one hard puzzle does not end the batch). The call's deadline bounds every puzzle too;
   past it the call ends with DEADLINE_EXCEEDED.
 - :func:`serve_inline` (``--workers 1``) checks the puzzles one after the other in the
-  RPC's own thread: the next request is pulled only when the previous result is out.
+  RPC's own thread, each result sent when it is done: the next request is pulled only
+  when the previous message's results are out.
 - :class:`WorkerPool` (``--workers N``, N > 1) is N processes, started with ``spawn`` (gRPC
   and ``fork`` do not mix) and kept for the server's life. :func:`serve_pooled` keeps a
-  bounded window of the call's puzzles in flight: a reader thread pulls the next request
-  only when a slot frees, results are yielded in the order they complete.
-  The processes get the request as bytes and send back the serialized result. A worker
+  bounded window of the call's puzzles in flight: a reader thread hands the next puzzle
+  to the pool only when a slot frees, results are sent in the order they complete,
+  those that are ready together in one message. The processes get each puzzle as bytes
+  and send back the serialized result. A worker
   that dies is replaced; the puzzle it held gets a rejection saying so.
 
 A call that ends early (the client cancels, its deadline passes, the server stops) takes
@@ -82,29 +88,27 @@ def _invalid(error: convert.InvalidRequest) -> service_pb2.PuzzleRejection:
     )
 
 
-def internal_error(request_id: str, message: str) -> service_pb2.BatchCheckUniquenessResponse:
+def internal_error(puzzle_id: str, message: str) -> service_pb2.BatchPuzzleResult:
     """A rejection that is the server's fault, not the puzzle's (finding code
     ``internal_error``): the one way the batch's result can say so for one id."""
     finding = puzzle_pb2.Finding(code=INTERNAL_ERROR, message=message)
-    return service_pb2.BatchCheckUniquenessResponse(
-        id=request_id, rejection=_rejection(message, [finding])
-    )
+    return service_pb2.BatchPuzzleResult(id=puzzle_id, rejection=_rejection(message, [finding]))
 
 
 def check_one(
-    request: service_pb2.BatchCheckUniquenessRequest,
+    request: service_pb2.BatchPuzzle,
     limits: Limits,
     *,
     deadline: float | None = None,
     track: Callable[[Budget], None] | None = None,
-) -> service_pb2.BatchCheckUniquenessResponse:
-    """The result for one request of a batch; never raises for a bad puzzle.
+) -> service_pb2.BatchPuzzleResult:
+    """The result for one puzzle of a batch; never raises for a bad puzzle.
 
     ``deadline`` is the call's (``time.monotonic()`` clock, shared by every process of
     the machine); ``track`` is handed the puzzle's budget before the search starts, so
     that the caller can cancel it.
     """
-    out = service_pb2.BatchCheckUniquenessResponse(id=request.id)
+    out = service_pb2.BatchPuzzleResult(id=request.id)
     try:
         options = convert.options(request.options)
         read = convert.read_input(request.puzzle, limits.max_cells)
@@ -139,10 +143,10 @@ def check_one(
 
 
 def check_bytes(request: bytes, limits: Limits, deadline: float | None, track=None) -> bytes:
-    """:func:`check_one` on a serialized request, the result serialized: what a worker
+    """:func:`check_one` on a serialized puzzle, the result serialized: what a worker
     process does with each job."""
     try:
-        message = service_pb2.BatchCheckUniquenessRequest.FromString(request)
+        message = service_pb2.BatchPuzzle.FromString(request)
     except Exception as e:  # the main process sent what it received; should not happen
         return internal_error("", f"cannot parse the request: {e}").SerializeToString()
     return check_one(message, limits, deadline=deadline, track=track).SerializeToString()
@@ -167,9 +171,8 @@ class Tally:
     rejected: int = 0
 
     def count(self, response: service_pb2.BatchCheckUniquenessResponse) -> None:
-        self.results += 1
-        if response.HasField("rejection"):
-            self.rejected += 1
+        self.results += len(response.results)
+        self.rejected += sum(r.HasField("rejection") for r in response.results)
 
 
 class _Cancel:
@@ -198,7 +201,7 @@ class _Cancel:
 def serve_inline(
     requests: Iterator, context, limits: Limits, tally: Tally
 ) -> Iterator[service_pb2.BatchCheckUniquenessResponse]:
-    """One puzzle at a time in this thread: the window is one puzzle."""
+    """One puzzle at a time in this thread, each result sent as it is done."""
     cancel = _Cancel()
     if not context.add_callback(cancel):
         return  # the call has already ended
@@ -213,11 +216,13 @@ def serve_inline(
             if cancel.ended.is_set() or not context.is_active():
                 return
             raise
-        response = check_one(request, limits, deadline=deadline, track=cancel.track)
-        if cancel.ended.is_set():  # stopped by the call's end: not an answer
-            return
-        tally.count(response)
-        yield response
+        for puzzle in request.puzzles:
+            result = check_one(puzzle, limits, deadline=deadline, track=cancel.track)
+            if cancel.ended.is_set():  # stopped by the call's end: not an answer
+                return
+            response = service_pb2.BatchCheckUniquenessResponse(results=[result])
+            tally.count(response)
+            yield response
 
 
 # ---------------------------------------------------------------- the worker processes
@@ -450,12 +455,33 @@ class WorkerPool:
 
 def _request_id(request: bytes) -> str:
     try:
-        return service_pb2.BatchCheckUniquenessRequest.FromString(request).id
+        return service_pb2.BatchPuzzle.FromString(request).id
     except Exception:
         return ""
 
 
 _END = object()
+# What one response message carries at most: the results ready at once, within reason.
+MAX_RESULTS_PER_MESSAGE = 64
+MAX_RESULT_BYTES_PER_MESSAGE = 1 << 20
+
+
+def _ready(results: queue.SimpleQueue) -> list:
+    """The next result, waited for, and those already there with it (up to a message's
+    worth); an ``_END`` ends the list."""
+    out, size = [], 0
+    item = results.get()
+    while True:
+        out.append(item)
+        size += 0 if item is _END else len(item)
+        if item is _END or len(out) >= MAX_RESULTS_PER_MESSAGE:
+            return out
+        if size >= MAX_RESULT_BYTES_PER_MESSAGE:
+            return out
+        try:
+            item = results.get_nowait()
+        except queue.Empty:
+            return out
 
 
 def serve_pooled(
@@ -483,13 +509,14 @@ def serve_pooled(
     def read() -> None:
         try:
             for request in requests:
-                while not slots.acquire(timeout=0.5):
+                for puzzle in request.puzzles:
+                    while not slots.acquire(timeout=0.5):
+                        if ended.is_set():
+                            return
                     if ended.is_set():
                         return
-                if ended.is_set():
-                    return
-                sent[0] += 1
-                pool.submit(call, sent[0], request.SerializeToString(), deadline)
+                    sent[0] += 1
+                    pool.submit(call, sent[0], puzzle.SerializeToString(), deadline)
         except Exception as e:  # the request stream fails when the call is cancelled
             if context.is_active():  # ... anything else is a bug, not to be hidden
                 failure.append(e)
@@ -503,20 +530,20 @@ def serve_pooled(
     received = 0
     try:
         while True:
-            item = results.get()
-            if item is _END:
-                if failure:
-                    raise failure[0]
-                if ended.is_set():
-                    return
-                if done_reading.is_set() and received == sent[0]:
-                    return
-                continue
-            received += 1
-            slots.release()
-            response = service_pb2.BatchCheckUniquenessResponse.FromString(item)
-            tally.count(response)
-            yield response
+            payloads = [item for item in _ready(results) if item is not _END]
+            if payloads:
+                received += len(payloads)
+                for _ in payloads:
+                    slots.release()
+                response = service_pb2.BatchCheckUniquenessResponse()
+                for payload in payloads:
+                    response.results.add().MergeFromString(payload)
+                tally.count(response)
+                yield response
+            if failure:
+                raise failure[0]
+            if ended.is_set():
+                return
             if done_reading.is_set() and received == sent[0]:
                 return
     finally:

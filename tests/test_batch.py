@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import os
+import queue
 import signal
 import subprocess
 import sys
@@ -14,6 +15,7 @@ import threading
 import time
 from collections import Counter
 from pathlib import Path
+from types import SimpleNamespace
 
 import grpc
 import pytest
@@ -21,7 +23,7 @@ from client_support import HARD, PUZZLES, REPO, sample
 from conftest import CORPUS_PATH
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 from numgrid.client import NumgridClient, NumgridError
-from numgrid.client.batch import BatchItem, batch_target, check_many
+from numgrid.client.batch import BatchItem, _Feed, _Stream, batch_target, check_many
 from numgrid.client.batch_cli import janko_solution, read_report
 from numgrid.v1 import numgrid_service_pb2 as service_pb2
 from numgrid.v1 import numgrid_service_pb2_grpc
@@ -163,9 +165,13 @@ def batch_log_since(server, mark: int) -> list[str]:
     return [line for line in server.log_since(mark) if "method=BatchCheckUniqueness" in line]
 
 
+def one_puzzle(**fields) -> service_pb2.BatchCheckUniquenessRequest:
+    return service_pb2.BatchCheckUniquenessRequest(puzzles=[service_pb2.BatchPuzzle(**fields)])
+
+
 def hard_requests(count: int):
     for n in range(count):
-        yield service_pb2.BatchCheckUniquenessRequest(
+        yield one_puzzle(
             id=f"hard-{n}",
             puzzle=pb.PuzzleInput(text=pb.PuzzleText(content=HARD)),
             options=service_pb2.SearchOptions(engine=pb.ENGINE_NATIVE),
@@ -192,6 +198,42 @@ def test_cancelling_a_batch_stops_its_work(server_process, workers2, which):
     before = sum(cpu_seconds(p) for p in pids)
     time.sleep(1.0)
     assert sum(cpu_seconds(p) for p in pids) - before < 0.3
+
+
+@pytest.mark.parametrize("which", ["one process", "workers 2"])
+def test_one_message_carries_several_puzzles(server_process, workers2, corpus, which):
+    """A request message of several puzzles gets a result for each, whatever the server
+    packs them in; every response message carries at least one."""
+    server = server_process if which == "one process" else workers2
+    key = sample_ids(corpus)[0]
+    texts = {
+        key: corpus[key]["problem"],
+        "broken": sample("broken-clues.txt"),
+        "two": sample("multiple-4x4.txt"),
+        **{f"{key}-{n}": corpus[key]["problem"] for n in range(5)},
+    }
+    puzzles = [
+        service_pb2.BatchPuzzle(id=i, puzzle=pb.PuzzleInput(text=pb.PuzzleText(content=t)))
+        for i, t in texts.items()
+    ]
+    requests = [
+        service_pb2.BatchCheckUniquenessRequest(puzzles=puzzles[:3]),
+        service_pb2.BatchCheckUniquenessRequest(),  # none: allowed, nothing to answer
+        service_pb2.BatchCheckUniquenessRequest(puzzles=puzzles[3:]),
+    ]
+    with grpc.insecure_channel(server.target) as channel:
+        stub = numgrid_service_pb2_grpc.NumgridServiceStub(channel)
+        responses = list(stub.BatchCheckUniqueness(iter(requests), timeout=60))
+    assert all(len(r.results) >= 1 for r in responses)
+    results = {r.id: r for response in responses for r in response.results}
+    assert sorted(results) == sorted(texts)
+    assert sum(len(r.results) for r in responses) == len(texts)
+    assert results[key].result.verdict == pb.VERDICT_UNIQUE
+    assert results["two"].result.verdict == pb.VERDICT_MULTIPLE
+    assert results["broken"].WhichOneof("outcome") == "rejection"
+    assert all(
+        results[f"{key}-{n}"].result.solutions == results[key].result.solutions for n in range(5)
+    )
 
 
 def children(pid: int) -> list[int]:
@@ -232,7 +274,7 @@ def test_health_answers_while_every_worker_is_busy(workers2):
         stub = numgrid_service_pb2_grpc.NumgridServiceStub(channel)
         health = health_pb2_grpc.HealthStub(channel)
         requests = [
-            service_pb2.BatchCheckUniquenessRequest(
+            one_puzzle(
                 id=f"hard-{n}",
                 puzzle=pb.PuzzleInput(text=pb.PuzzleText(content=HARD)),
                 options=service_pb2.SearchOptions(
@@ -258,7 +300,8 @@ def test_health_answers_while_every_worker_is_busy(workers2):
             time.sleep(0.05)
         worker.join(30)
         busy = sum(cpu_seconds(p) for p in pids) - before  # over the whole batch
-    assert [r.result.verdict for r in results] == [pb.VERDICT_TIMEOUT] * 4
+    verdicts = [r.result.verdict for response in results for r in response.results]
+    assert verdicts == [pb.VERDICT_TIMEOUT] * 4
     assert busy > 1.0, f"the workers were not busy ({busy:.2f} s of CPU)"
     assert max(latencies) < 0.25, latencies
 
@@ -470,6 +513,29 @@ def test_no_server_for_a_batch():
 
 
 # ---------------------------------------------------------------- small parts
+
+
+def test_a_stream_sends_what_its_window_has_room_for_in_one_message():
+    """A full window's worth goes out as one message; after answers, what they freed."""
+    items = [BatchItem(f"p{n}", sample("multiple-4x4.txt")) for n in range(20)]
+    batch = SimpleNamespace(
+        window=8,
+        per_stream=14,
+        feed=_Feed(items, service_pb2.SearchOptions()),
+        events=queue.SimpleQueue(),
+    )
+    stream = _Stream(batch, 1, initial=8)
+    messages = stream._requests()
+    assert [p.id for p in next(messages).puzzles] == [f"p{n}" for n in range(8)]
+    for _ in range(4):
+        stream.window.answered()
+    assert [p.id for p in next(messages).puzzles] == [f"p{n}" for n in range(8, 12)]
+    for _ in range(8):
+        stream.window.answered()
+    # per_stream ends the call after 14 puzzles: the rest is for the next call.
+    assert [p.id for p in next(messages).puzzles] == ["p12", "p13"]
+    assert next(messages, None) is None
+    assert sorted(stream.in_flight) == sorted(f"p{n}" for n in range(14))
 
 
 def test_targets():

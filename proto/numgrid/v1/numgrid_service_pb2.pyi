@@ -334,6 +334,12 @@ class ExplainResponse(_message.Message):
     def __init__(self, steps: _Optional[_Iterable[_Union[Step, _Mapping]]] = ..., solved: _Optional[bool] = ..., difficulty: _Optional[_Union[Difficulty, _Mapping]] = ..., puzzle: _Optional[_Union[_puzzle_pb2.Puzzle, _Mapping]] = ...) -> None: ...
 
 class BatchCheckUniquenessRequest(_message.Message):
+    __slots__ = ("puzzles",)
+    PUZZLES_FIELD_NUMBER: _ClassVar[int]
+    puzzles: _containers.RepeatedCompositeFieldContainer[BatchPuzzle]
+    def __init__(self, puzzles: _Optional[_Iterable[_Union[BatchPuzzle, _Mapping]]] = ...) -> None: ...
+
+class BatchPuzzle(_message.Message):
     __slots__ = ("id", "puzzle", "options")
     ID_FIELD_NUMBER: _ClassVar[int]
     PUZZLE_FIELD_NUMBER: _ClassVar[int]
@@ -352,6 +358,12 @@ class PuzzleRejection(_message.Message):
     def __init__(self, message: _Optional[str] = ..., findings: _Optional[_Iterable[_Union[_puzzle_pb2.Finding, _Mapping]]] = ...) -> None: ...
 
 class BatchCheckUniquenessResponse(_message.Message):
+    __slots__ = ("results",)
+    RESULTS_FIELD_NUMBER: _ClassVar[int]
+    results: _containers.RepeatedCompositeFieldContainer[BatchPuzzleResult]
+    def __init__(self, results: _Optional[_Iterable[_Union[BatchPuzzleResult, _Mapping]]] = ...) -> None: ...
+
+class BatchPuzzleResult(_message.Message):
     __slots__ = ("id", "result", "rejection")
     ID_FIELD_NUMBER: _ClassVar[int]
     RESULT_FIELD_NUMBER: _ClassVar[int]

@@ -119,7 +119,8 @@ class NumgridServiceServicer:
     def BatchCheckUniqueness(self, request_iterator, context):
         """CheckUniqueness for a stream of puzzles: one result per puzzle, as soon as it is
         done, in any order. A puzzle that cannot be read gets a rejection and the stream
-        goes on. The server works on a bounded number of puzzles at a time.
+        goes on. The server works on a bounded number of puzzles at a time. Messages carry
+        several puzzles or results each, so that a batch pays less per-message cost.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
