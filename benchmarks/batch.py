@@ -35,8 +35,9 @@ Each mode's servers are started once and warmed up; the modes then take turns, r
 after round, so that other load on the machine hits them alike; before each run the
 benchmark waits (up to ``--quiet-wait`` seconds) for other jobs to leave the CPU idle,
 and says how many runs started so (``quiet``); the best round counts (the median is
-shown too). CPU is read from ``/proc``: the servers' processes (workers
-included) and this client, in milliseconds per puzzle.
+shown too). The corpus, whose runs last a second or two, gets three times ``--rounds``.
+CPU is read from ``/proc``: the servers' processes (workers included) and this client,
+in milliseconds per puzzle.
 """
 
 from __future__ import annotations
@@ -107,13 +108,14 @@ class Input:
     items: list[BatchItem]
     distinct: list[str]  # the distinct puzzle texts (what puzzlekit solves)
     repeat: int  # how many times each distinct puzzle is sent
+    rounds: int = 1  # times --rounds: a short run is noisier, and cheap to repeat
 
 
 def inputs(corpus: dict[str, dict], names: list[str]) -> list[Input]:
     out = []
     if "corpus" in names:
         items = [BatchItem(k, e["problem"], "janko") for k, e in corpus.items()]
-        out.append(Input("corpus", items, [e["problem"] for e in corpus.values()], 1))
+        out.append(Input("corpus", items, [e["problem"] for e in corpus.values()], 1, 3))
     if "x10" in names:
         both = {k: e["problem"] for k, e in corpus.items()}
         both.update({f"{k}~T": transpose_janko(e["problem"]) for k, e in corpus.items()})
@@ -403,7 +405,13 @@ def wait_quiet(limit: float, threshold: float = 0.15) -> bool:
 
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    p.add_argument("--rounds", type=int, default=3, help="timed runs per mode and input")
+    p.add_argument(
+        "--rounds",
+        type=int,
+        default=3,
+        help="timed runs per mode of x10; the corpus, whose runs last a second or two, "
+        "gets three times as many",
+    )
     p.add_argument("--inputs", default="corpus,x10", help="corpus, x10 or both")
     p.add_argument("--modes", default=",".join(MODES), help=f"any of {', '.join(ALL_MODES)}")
     p.add_argument("--puzzlekit", choices=["distinct", "full", "skip"], default="distinct")
@@ -463,7 +471,7 @@ def main(argv: list[str] | None = None) -> int:
                 alone: list[float] = []
                 together: list[float] = []
                 payloads = Machine.payloads(run.items) if machine else []
-                for n in range(args.rounds):
+                for n in range(args.rounds * run.rounds):
                     for m in modes:
                         quiet = wait_quiet(args.quiet_wait)
                         task = bar.add_task(f"{run.name} {m} {n + 1}", total=len(run.items))
