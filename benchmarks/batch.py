@@ -18,14 +18,17 @@ Modes, each through :func:`numgrid.client.batch.check_many` (the CLI's path):
 - ``two``: two ``numgrid-server`` processes, ``--server a,b``: round_robin over them;
 - ``reuseport`` (not in the default set): two server processes sharing one port with
   ``SO_REUSEPORT``, the client opening four connections (one stream each) so that the
-  kernel spreads them: the alternative to ``workers2``, kept here to compare.
+  kernel spreads them: the alternative to ``workers2``, kept here to compare;
+- ``reuseport1`` (not in the default set): the same two processes reached as the CLI
+  reaches a server, ``check_many("host:port")``: one connection.
 
 ``machine`` is the reference for ``workers2``: what this machine's two cores give for
 the work itself. Two plain processes (no gRPC, no relay) do what a worker does with
 each puzzle (:func:`numgrid.server.batch.check_bytes`): one process all the puzzles,
-then two processes half each, at once. Their ratio is the most any pool of two
-processes could reach here (cores that share a physical core or a host give less
-than 2x); it is measured in the same rounds as the modes.
+then two processes half each, at once. Their ratio is what two processes give here
+with nothing in the way (2x on an ideal machine; cores shared with other guests of the
+host give less at times, and the rounds show how much it varies); it is measured in the
+same rounds as the modes.
 
 puzzlekit (``puzzlekit.solve(problem, "kakuro")``, solve only) runs on the same
 puzzles in the same process, one after the other. For ``x10`` it solves the 1,498
@@ -65,7 +68,7 @@ REPO = Path(__file__).resolve().parents[1]
 CORPUS = REPO.parent / "shared" / "corpus" / "kakuro.json"
 SERVER = Path(sys.executable).parent / "numgrid-server"
 MODES = ("embedded", "one", "workers2", "two")
-ALL_MODES = (*MODES, "reuseport")
+ALL_MODES = (*MODES, "reuseport", "reuseport1")
 WARMUP = 300  # puzzles each mode checks before it is timed
 
 
@@ -241,7 +244,7 @@ def make_mode(name: str, logdir: Path) -> Mode:
         return Mode(
             name, lambda items: check_many(target, items), [p.pid for p, _ in servers], stop
         )
-    if name == "reuseport":
+    if name in ("reuseport", "reuseport1"):
         port = free_port()
         processes = []
         for _ in range(2):
@@ -253,7 +256,7 @@ def make_mode(name: str, logdir: Path) -> Mode:
             )
             p.stdout.readline()
             processes.append(p)
-        connections = 4
+        connections = 4 if name == "reuseport" else 0
         channels = [
             grpc.insecure_channel(
                 f"127.0.0.1:{port}", options=[*batch_channel_options(), ("numgrid.conn", n)]
@@ -262,6 +265,9 @@ def make_mode(name: str, logdir: Path) -> Mode:
         ]
 
         def run(items):
+            if not channels:
+                yield from check_many(f"127.0.0.1:{port}", items)
+                return
             shared = _Shared(items)
             with ThreadPoolExecutor(connections) as pool:
                 parts = pool.map(
@@ -596,9 +602,9 @@ def print_table(figures: dict) -> None:
         if "machine" in run:
             mc = run["machine"]
             print(
-                f"{'machine':<11}one process {mc['one_seconds']:.2f} s, two at once "
-                f"{mc['two_seconds']:.2f} s: {mc['ratio']:.2f}x (rounds: "
-                f"{', '.join(f'{r:.2f}' for r in mc['round_ratios'])}): the ceiling for workers2"
+                f"{'machine':<11}a worker's work in plain processes: one alone "
+                f"{mc['one_seconds']:.2f} s, two at once {mc['two_seconds']:.2f} s: "
+                f"{mc['ratio']:.2f}x (rounds: {', '.join(f'{r:.2f}' for r in mc['round_ratios'])})"
             )
         if "puzzlekit" in run:
             pk = run["puzzlekit"]
