@@ -63,7 +63,6 @@ from .client import (
 from .types import Cell, EngineStat, Finding, Grid, NumgridError
 
 MAX_PUZZLES_PER_MESSAGE = 32
-INTERNAL_ERROR = "internal_error"  # code of a rejection's finding that is the server's fault
 RETRYABLE = frozenset(
     {
         grpc.StatusCode.UNAVAILABLE,
@@ -100,9 +99,7 @@ class BatchResult:
     verdict: str | None = None
     message: str = ""  # why it was rejected or failed
     attempts: int = 1  # streams it was sent on
-    response: service_pb2.BatchPuzzleResult | None = field(
-        default=None, repr=False, compare=False
-    )
+    response: service_pb2.BatchPuzzleResult | None = field(default=None, repr=False, compare=False)
 
     @cached_property
     def solutions(self) -> tuple[Grid, ...]:
@@ -131,11 +128,13 @@ class BatchResult:
 
 def result_of(response: service_pb2.BatchPuzzleResult, attempts: int = 1) -> BatchResult:
     """The Python value of one result message."""
-    if response.HasField("rejection"):
-        rejection = response.rejection
-        internal = any(f.code == INTERNAL_ERROR for f in rejection.findings)
-        status = "ERROR" if internal else "INVALID"
-        return BatchResult(response.id, status, None, rejection.message, attempts, response)
+    outcome = response.WhichOneof("outcome")
+    if outcome == "rejection":
+        message = response.rejection.message
+        return BatchResult(response.id, "INVALID", None, message, attempts, response)
+    if outcome == "failure":
+        message = response.failure.message
+        return BatchResult(response.id, "ERROR", None, message, attempts, response)
     verdict = _verdict(response.result.verdict)
     return BatchResult(response.id, verdict or "ERROR", verdict, "", attempts, response)
 

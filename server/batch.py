@@ -23,7 +23,7 @@ beyond the ``context`` it is handed (``time_remaining``, ``add_callback``):
   to the pool only when a slot frees, results are sent in the order they complete,
   those that are ready together in one message. The processes get each puzzle as bytes
   and send back the serialized result. A worker
-  that dies is replaced; the puzzle it held gets a rejection saying so.
+  that dies is replaced; the puzzle it held gets a *failure* saying so.
 
 A call that ends early (the client cancels, its deadline passes, the server stops) takes
 its queued puzzles out of the pool and stops the ones running: the in-process budget is
@@ -54,8 +54,7 @@ from numgrid.v1 import puzzle_pb2
 log = logging.getLogger("numgrid.server.batch")
 
 _NO_DEADLINE = 1e8  # time_remaining() of a call without a deadline is about 9.2e18 s
-# Codes of the findings of a rejection that is not about the puzzle itself.
-INTERNAL_ERROR = "internal_error"
+# The code of a rejection's finding that is about the request, not the puzzle's cells.
 BAD_REQUEST = "bad_request"
 
 
@@ -88,11 +87,11 @@ def _invalid(error: convert.InvalidRequest) -> service_pb2.PuzzleRejection:
     )
 
 
-def internal_error(puzzle_id: str, message: str) -> service_pb2.BatchPuzzleResult:
-    """A rejection that is the server's fault, not the puzzle's (finding code
-    ``internal_error``): the one way the batch's result can say so for one id."""
-    finding = puzzle_pb2.Finding(code=INTERNAL_ERROR, message=message)
-    return service_pb2.BatchPuzzleResult(id=puzzle_id, rejection=_rejection(message, [finding]))
+def failure(puzzle_id: str, message: str) -> service_pb2.BatchPuzzleResult:
+    """The server's fault, not the puzzle's, for one id: the batch goes on."""
+    return service_pb2.BatchPuzzleResult(
+        id=puzzle_id, failure=service_pb2.PuzzleFailure(message=message)
+    )
 
 
 def check_one(
@@ -130,10 +129,10 @@ def check_one(
         )
     except EngineDisagreement as e:
         log.error("BatchCheckUniqueness %s: %s", request.id, e)
-        return internal_error(request.id, f"engine bug, please report it: {e}")
+        return failure(request.id, f"engine bug, please report it: {e}")
     except Exception as e:
         log.exception("BatchCheckUniqueness %s failed", request.id)
-        return internal_error(request.id, f"internal error: {type(e).__name__}: {e}")
+        return failure(request.id, f"internal error: {type(e).__name__}: {e}")
     result = out.result
     result.verdict = convert.verdict(answer.verdict)
     result.solutions.extend(convert.grid(s) for s in answer.solutions)
@@ -148,7 +147,7 @@ def check_bytes(request: bytes, limits: Limits, deadline: float | None, track=No
     try:
         message = service_pb2.BatchPuzzle.FromString(request)
     except Exception as e:  # the main process sent what it received; should not happen
-        return internal_error("", f"cannot parse the request: {e}").SerializeToString()
+        return failure("", f"cannot parse the request: {e}").SerializeToString()
     return check_one(message, limits, deadline=deadline, track=track).SerializeToString()
 
 
@@ -169,10 +168,14 @@ class Tally:
 
     results: int = 0
     rejected: int = 0
+    failed: int = 0
 
     def count(self, response: service_pb2.BatchCheckUniquenessResponse) -> None:
         self.results += len(response.results)
-        self.rejected += sum(r.HasField("rejection") for r in response.results)
+        for result in response.results:
+            outcome = result.WhichOneof("outcome")
+            self.rejected += outcome == "rejection"
+            self.failed += outcome == "failure"
 
 
 class _Cancel:
@@ -385,7 +388,7 @@ class WorkerPool:
             if deliver is not None:
                 request_id = _request_id(job.request)
                 message = f"the worker process checking this puzzle died (exit code {code})"
-                deliver(job.seq, internal_error(request_id, message).SerializeToString())
+                deliver(job.seq, failure(request_id, message).SerializeToString())
         replacement = self._start_worker(index)
         with self._lock:
             self._workers[index] = replacement

@@ -241,7 +241,7 @@ class NumgridServicer(numgrid_service_pb2_grpc.NumgridServiceServicer):
 
     def BatchCheckUniqueness(self, request_iterator, context):
         """One result per puzzle as each is done (:mod:`~numgrid.server.batch`); one log
-        line per call: ``method=BatchCheckUniqueness puzzles=749 rejected=0 status=OK``."""
+        line per call: ``method=BatchCheckUniqueness puzzles=749 rejected=0 failed=0 status=OK``."""
         start = time.perf_counter()
         tally = batch.Tally()
         code = grpc.StatusCode.OK
@@ -266,9 +266,11 @@ class NumgridServicer(numgrid_service_pb2_grpc.NumgridServiceServicer):
             if self.log_requests:
                 ms = (time.perf_counter() - start) * 1000
                 request_log.info(
-                    "method=BatchCheckUniqueness puzzles=%d rejected=%d status=%s ms=%.1f",
+                    "method=BatchCheckUniqueness puzzles=%d rejected=%d failed=%d status=%s"
+                    " ms=%.1f",
                     tally.results,
                     tally.rejected,
+                    tally.failed,
                     code.name,
                     ms,
                 )

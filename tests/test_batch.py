@@ -23,7 +23,14 @@ from client_support import HARD, PUZZLES, REPO, sample
 from conftest import CORPUS_PATH
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 from numgrid.client import NumgridClient, NumgridError
-from numgrid.client.batch import BatchItem, _Feed, _Stream, batch_target, check_many
+from numgrid.client.batch import (
+    BatchItem,
+    _Feed,
+    _Stream,
+    batch_target,
+    check_many,
+    result_of,
+)
 from numgrid.client.batch_cli import janko_solution, read_report
 from numgrid.v1 import numgrid_service_pb2 as service_pb2
 from numgrid.v1 import numgrid_service_pb2_grpc
@@ -332,6 +339,7 @@ def test_a_worker_that_dies_is_replaced(launch_server, corpus):
         assert statuses["ERROR"] == 1, statuses  # the puzzle the dead worker held
         (dead,) = [r for r in results.values() if r.status == "ERROR"]
         assert "worker process checking this puzzle died" in dead.message
+        assert dead.response.WhichOneof("outcome") == "failure"
         assert statuses["UNIQUE"] == len(items) - 2
         wait_for(lambda: len(children(server.process.pid)) == 2, 10, "a new worker")
         assert first not in children(server.process.pid)
@@ -536,6 +544,26 @@ def test_a_stream_sends_what_its_window_has_room_for_in_one_message():
     assert [p.id for p in next(messages).puzzles] == ["p12", "p13"]
     assert next(messages, None) is None
     assert sorted(stream.in_flight) == sorted(f"p{n}" for n in range(14))
+
+
+def test_a_server_fault_on_one_puzzle_is_a_failure_result(monkeypatch):
+    """Not a rejection (the puzzle is fine) and not the end of the batch: a failure for
+    that id, which the client reports as ERROR with the server's sentence."""
+    from numgrid.server import batch as server_batch
+
+    def broken(*args, **kwargs):
+        raise RuntimeError("out of cheese")
+
+    monkeypatch.setattr(server_batch.operations, "check_uniqueness", broken)
+    puzzle = service_pb2.BatchPuzzle(
+        id="p1", puzzle=pb.PuzzleInput(text=pb.PuzzleText(content=sample("multiple-4x4.txt")))
+    )
+    result = server_batch.check_one(puzzle, server_batch.Limits(20_000, 5.0))
+    assert result.id == "p1" and result.WhichOneof("outcome") == "failure"
+    assert result.failure.message == "internal error: RuntimeError: out of cheese"
+    reported = result_of(result)
+    assert (reported.status, reported.verdict) == ("ERROR", None)
+    assert reported.message == result.failure.message and reported.findings == ()
 
 
 def test_targets():

@@ -364,11 +364,19 @@ class BatchCheckUniquenessResponse(_message.Message):
     def __init__(self, results: _Optional[_Iterable[_Union[BatchPuzzleResult, _Mapping]]] = ...) -> None: ...
 
 class BatchPuzzleResult(_message.Message):
-    __slots__ = ("id", "result", "rejection")
+    __slots__ = ("id", "result", "rejection", "failure")
     ID_FIELD_NUMBER: _ClassVar[int]
     RESULT_FIELD_NUMBER: _ClassVar[int]
     REJECTION_FIELD_NUMBER: _ClassVar[int]
+    FAILURE_FIELD_NUMBER: _ClassVar[int]
     id: str
     result: CheckUniquenessResponse
     rejection: PuzzleRejection
-    def __init__(self, id: _Optional[str] = ..., result: _Optional[_Union[CheckUniquenessResponse, _Mapping]] = ..., rejection: _Optional[_Union[PuzzleRejection, _Mapping]] = ...) -> None: ...
+    failure: PuzzleFailure
+    def __init__(self, id: _Optional[str] = ..., result: _Optional[_Union[CheckUniquenessResponse, _Mapping]] = ..., rejection: _Optional[_Union[PuzzleRejection, _Mapping]] = ..., failure: _Optional[_Union[PuzzleFailure, _Mapping]] = ...) -> None: ...
+
+class PuzzleFailure(_message.Message):
+    __slots__ = ("message",)
+    MESSAGE_FIELD_NUMBER: _ClassVar[int]
+    message: str
+    def __init__(self, message: _Optional[str] = ...) -> None: ...
