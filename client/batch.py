@@ -24,7 +24,9 @@
   to the front of the feed and a new stream takes them (round_robin only picks a
   server that is up). Each id is yielded once. A puzzle whose stream failed
   ``max_attempts`` times gets an ERROR result (it may be what kills servers); no answer
-  for ``patience`` seconds while every attempt fails raises UNAVAILABLE.
+  for ``patience`` seconds while every attempt fails raises UNAVAILABLE. A server that
+  stops answering without closing its connection (a frozen process, a host gone from
+  the network) is found out by keepalive pings (``keepalive`` seconds apart).
 - **Time.** ``timeout`` is the deadline of the whole batch: past it the calls are
   cancelled (the servers stop their work) and :class:`NumgridError` DEADLINE_EXCEEDED is
   raised. ``time_limit`` is each puzzle's own limit (VERDICT_TIMEOUT past it).
@@ -63,6 +65,9 @@ from .client import (
 from .types import Cell, EngineStat, Finding, Grid, NumgridError
 
 MAX_PUZZLES_PER_MESSAGE = 32
+# Keepalive pings of a batch's channel: every 20 s, 10 s for the answer. A server accepts
+# pings this often (numgrid-server allows one every 4 s: MIN_PING_INTERVAL in server/main.py).
+KEEPALIVE, KEEPALIVE_TIMEOUT = 20.0, 10.0
 RETRYABLE = frozenset(
     {
         grpc.StatusCode.UNAVAILABLE,
@@ -199,11 +204,27 @@ def batch_target(server: str) -> tuple[str, int]:
     return "ipv4:///" + ",".join(f"{ip}:{port}" for _, ip, port in parsed), len(parsed)
 
 
-def batch_channel_options() -> list[tuple[str, object]]:
+def batch_channel_options(keepalive: float | None = KEEPALIVE) -> list[tuple[str, object]]:
     """round_robin over every address of the target; no gRPC retries (the batch re-sends
-    what a failed stream left unanswered itself); room for big answers."""
+    what a failed stream left unanswered itself); room for big answers.
+
+    ``keepalive``: seconds between HTTP/2 pings while calls are open, also while a slow
+    puzzle sends nothing (None: none). A server that stops answering without closing its
+    connection (a frozen process, a host gone from the network) is noticed after that
+    and ``KEEPALIVE_TIMEOUT``, and its puzzles go to the others.
+    """
     config = {"loadBalancingConfig": [{"round_robin": {}}]}
+    pings: list[tuple[str, object]] = []
+    if keepalive is not None:
+        pings = [
+            ("grpc.keepalive_time_ms", int(keepalive * 1000)),
+            ("grpc.keepalive_timeout_ms", int(min(keepalive, KEEPALIVE_TIMEOUT) * 1000)),
+            # gRPC core waits this long for a ping's answer (default 1 minute)
+            ("grpc.http2.ping_timeout_ms", int(min(keepalive, KEEPALIVE_TIMEOUT) * 1000)),
+            ("grpc.http2.max_pings_without_data", 0),
+        ]
     return [
+        *pings,
         ("grpc.service_config", json.dumps(config)),
         ("grpc.enable_retries", 0),
         ("grpc.max_metadata_size", MAX_METADATA_BYTES),
@@ -544,6 +565,7 @@ def check_many(
     max_attempts: int = 3,
     patience: float = 30.0,
     connect_timeout: float = 10.0,
+    keepalive: float | None = KEEPALIVE,
     channel: grpc.Channel | None = None,
 ) -> Iterator[BatchResult]:
     """Check every puzzle of ``items``; yield one :class:`BatchResult` per id as each is
@@ -553,7 +575,7 @@ def check_many(
     streams = streams or 2 * max(1, servers)
     options = NumgridClient.search_options(engine, time_limit, hold_entries)
     own = channel is None
-    channel = channel or grpc.insecure_channel(address, options=batch_channel_options())
+    channel = channel or grpc.insecure_channel(address, options=batch_channel_options(keepalive))
     try:
         wait = connect_timeout if deadline is None else min(connect_timeout, timeout)
         try:

@@ -25,6 +25,7 @@ from numgrid.v1 import numgrid_service_pb2, numgrid_service_pb2_grpc
 SERVICE_NAME = numgrid_service_pb2.DESCRIPTOR.services_by_name["NumgridService"].full_name
 
 log = logging.getLogger("numgrid.server")
+MIN_PING_INTERVAL_MS = 4000  # the most often a client may ping while no data flows
 
 
 def build_server(
@@ -35,6 +36,9 @@ def build_server(
         ("grpc.max_send_message_length", config.max_message_bytes),
         ("grpc.max_receive_message_length", config.max_message_bytes),
         ("grpc.so_reuseport", 0),  # a port in use is an error, not a silent second listener
+        # Batch clients ping every 20 s to notice a frozen server; accept that (gRPC's
+        # default, one ping in 5 minutes without data, would end their calls).
+        ("grpc.http2.min_ping_interval_without_data_ms", MIN_PING_INTERVAL_MS),
     ]
     executor = ThreadPoolExecutor(max_workers=config.threads, thread_name_prefix="numgrid-rpc")
     server = grpc.server(executor, options=options)

@@ -401,6 +401,48 @@ def test_a_server_killed_part_way_loses_no_puzzle(launch_server, corpus, tmp_pat
     assert logged_puzzles(a) < len(corpus)  # b answered some before it died
 
 
+def test_a_frozen_server_is_noticed_by_keepalive(launch_server, corpus):
+    """A server that stops answering without closing its connections (SIGSTOP: the
+    kernel still acknowledges TCP) is found out by the keepalive pings; its puzzles go
+    to the other server, and every id is answered once."""
+    a, b = launch_server(), launch_server()
+    items = [BatchItem(k, e["problem"]) for k, e in corpus.items()]
+    results: dict = {}
+    failures: list = []
+
+    def run() -> None:
+        try:
+            for r in check_many(f"{a.target},{b.target}", items, keepalive=5, timeout=120):
+                assert r.id not in results
+                results[r.id] = r
+        except Exception as e:  # seen by the main thread
+            failures.append(e)
+
+    thread = threading.Thread(target=run)
+    try:
+        idle = cpu_seconds(b.process.pid)
+        thread.start()
+        wait_for(
+            lambda: cpu_seconds(b.process.pid) - idle > 0.3 and len(results) > 100,
+            60,
+            "both servers at work",
+        )
+        b.process.send_signal(signal.SIGSTOP)
+        frozen_at, answered = time.monotonic(), len(results)
+        thread.join(90)
+        assert not thread.is_alive() and not failures, failures
+        assert answered < len(items)
+        assert time.monotonic() - frozen_at < 60
+    finally:
+        b.process.send_signal(signal.SIGCONT)
+        b.stop(signal.SIGKILL)
+        stopped = a.stop()
+    assert stopped == 0
+    assert set(results) == set(corpus)
+    assert Counter(r.status for r in results.values()) == {"UNIQUE": len(items)}
+    assert any(r.attempts > 1 for r in results.values())  # b's puzzles were sent again
+
+
 def test_resume_after_an_interrupted_run(server_process, corpus, tmp_path):
     report = tmp_path / "report.jsonl"
     args = ["unique", "--server", server_process.target, "--report", str(report), CORPUS_ARG]
