@@ -65,6 +65,7 @@ from .client import (
 from .types import Cell, EngineStat, Finding, Grid, NumgridError
 
 MAX_PUZZLES_PER_MESSAGE = 32
+MAX_REQUEST_BYTES = 256 * 1024  # the puzzles of one message, unless one alone is more
 # Keepalive pings of a batch's channel: every 20 s, 10 s for the answer. A server accepts
 # pings this often (numgrid-server allows one every 4 s: MIN_PING_INTERVAL in server/main.py).
 KEEPALIVE, KEEPALIVE_TIMEOUT = 20.0, 10.0
@@ -364,23 +365,14 @@ class _Stream:
 
     def _requests(self) -> Iterator[service_pb2.BatchCheckUniquenessRequest]:
         """One message per wait for room, with as many puzzles as the window has room
-        for (at most ``MAX_PUZZLES_PER_MESSAGE``)."""
+        for, up to ``MAX_PUZZLES_PER_MESSAGE`` and ``MAX_REQUEST_BYTES`` (a puzzle bigger
+        than that goes alone)."""
         batch, sent = self.batch, 0
         try:
             while sent < batch.per_stream and not self.closed.is_set():
                 if not self.window.acquire(timeout=0.2):
                     continue
-                taken = []
-                while True:
-                    pending = batch.feed.take()
-                    if pending is None:
-                        self.window.undo()
-                        break
-                    taken.append(pending)
-                    if sent + len(taken) >= batch.per_stream:
-                        break
-                    if len(taken) >= MAX_PUZZLES_PER_MESSAGE or not self.window.try_acquire():
-                        break
+                taken, exhausted = self._take(sent)
                 with self.lock:
                     if self.closed.is_set():  # the call ended meanwhile: not sent
                         batch.feed.give_back(taken)
@@ -388,33 +380,74 @@ class _Stream:
                     for pending in taken:
                         pending.attempts += 1
                         self.in_flight[pending.request.id] = pending
-                if not taken:
-                    break
-                sent += len(taken)
-                yield service_pb2.BatchCheckUniquenessRequest(puzzles=[p.request for p in taken])
-                if pending is None:  # the feed is empty
+                if taken:
+                    sent += len(taken)
+                    yield service_pb2.BatchCheckUniquenessRequest(
+                        puzzles=[p.request for p in taken]
+                    )
+                if exhausted:
                     break
         finally:
-            batch.events.put(("drained", self, None))
+            self.batch.events.put(("drained", self, None))
+
+    def _take(self, sent: int) -> tuple[list[_Pending], bool]:
+        """The puzzles for the next message (one window slot is held for the first),
+        and whether the feed ran out."""
+        batch, taken, size = self.batch, [], 0
+        while True:
+            pending = batch.feed.take()
+            if pending is None:
+                self.window.undo()
+                return taken, True
+            more = pending.request.ByteSize()
+            if taken and size + more > MAX_REQUEST_BYTES:  # it starts the next message
+                batch.feed.give_back([pending])
+                self.window.undo()
+                return taken, False
+            taken.append(pending)
+            size += more
+            if sent + len(taken) >= batch.per_stream or len(taken) >= MAX_PUZZLES_PER_MESSAGE:
+                return taken, False
+            if not self.window.try_acquire():
+                return taken, False
 
     def _read(self) -> None:
         try:
             for response in self.call:
+                if not response.results:  # a server built from an older proto
+                    raise _older_server(self.call)
                 answered = []
                 with self.lock:
                     for result in response.results:
                         answered.append((result, self.in_flight.pop(result.id, None)))
-                for _ in answered:
-                    self.window.answered()
+                for _, pending in answered:
+                    if pending is not None:  # an id it did not send frees no room
+                        self.window.answered()
                 self.batch.events.put(("results", answered, None))
             error = None
-        except grpc.RpcError as e:
+        except (grpc.RpcError, NumgridError) as e:
             error = e
+            if isinstance(e, NumgridError):
+                self.call.cancel()
         with self.lock:  # what is in flight now is all that is: nothing is added later
             self.closed.set()
             left = list(self.in_flight.values())
             self.in_flight.clear()
         self.batch.events.put(("ended", self, (error, left)))
+
+
+def _older_server(call) -> NumgridError:
+    """A response without results: the server speaks the shape from before batching
+    (one result per message in fields 1-3), which this client cannot read."""
+    try:
+        peer = call.peer()
+    except Exception:
+        peer = "a server"
+    return NumgridError(
+        "FAILED_PRECONDITION",
+        f"{peer} answers BatchCheckUniqueness in an older shape (one result per message): "
+        "upgrade that server, or this client to match it",
+    )
 
 
 # ---------------------------------------------------------------- the batch
@@ -535,6 +568,8 @@ class _Batch:
         if error is None:  # ended well: the server answered all (or they go again)
             yield from self._again(left, "the call ended without their answers")
             return
+        if isinstance(error, NumgridError):
+            raise error
         code = error.code()
         if code is grpc.StatusCode.DEADLINE_EXCEEDED:
             raise self._deadline_error()

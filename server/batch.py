@@ -45,6 +45,7 @@ from collections import OrderedDict, deque
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 
+from google.protobuf.unknown_fields import UnknownFieldSet
 from numgrid.server import convert, operations
 from numgrid.server.core import Budget
 from numgrid.server.engines import EngineDisagreement
@@ -153,6 +154,25 @@ def check_bytes(request: bytes, limits: Limits, deadline: float | None, track=No
 
 # ---------------------------------------------------------------- a call
 
+_OLD_REQUEST_FIELDS = frozenset({1, 2, 3})  # one puzzle per message, before batching
+
+
+def puzzles_of(request: service_pb2.BatchCheckUniquenessRequest):
+    """The puzzles of a request message. A message in the shape from before puzzles were
+    batched (a client built from an older proto) would read as no puzzles at all: it is
+    an InvalidRequest instead, so that such a client learns why."""
+    if request.puzzles or not request.ByteSize():
+        return request.puzzles
+    if any(f.field_number in _OLD_REQUEST_FIELDS for f in UnknownFieldSet(request)):
+        description = (
+            "this request has the older shape (one puzzle in fields 1-3); "
+            "send the puzzles in `puzzles` (field 4)"
+        )
+        raise convert.InvalidRequest(
+            [convert.Violation("id", description)], reason="OLD_REQUEST_SHAPE"
+        )
+    return request.puzzles
+
 
 def call_deadline(context) -> float | None:
     """The call's deadline on the ``time.monotonic()`` clock; None without one."""
@@ -219,7 +239,7 @@ def serve_inline(
             if cancel.ended.is_set() or not context.is_active():
                 return
             raise
-        for puzzle in request.puzzles:
+        for puzzle in puzzles_of(request):
             result = check_one(puzzle, limits, deadline=deadline, track=cancel.track)
             if cancel.ended.is_set():  # stopped by the call's end: not an answer
                 return
@@ -469,26 +489,42 @@ MAX_RESULTS_PER_MESSAGE = 64
 MAX_RESULT_BYTES_PER_MESSAGE = 1 << 20
 
 
-def _ready(results: queue.SimpleQueue) -> list:
-    """The next result, waited for, and those already there with it (up to a message's
-    worth); an ``_END`` ends the list."""
-    out, size = [], 0
-    item = results.get()
-    while True:
-        out.append(item)
-        size += 0 if item is _END else len(item)
-        if item is _END or len(out) >= MAX_RESULTS_PER_MESSAGE:
-            return out
-        if size >= MAX_RESULT_BYTES_PER_MESSAGE:
-            return out
-        try:
-            item = results.get_nowait()
-        except queue.Empty:
-            return out
+class _Ready:
+    """The results of a call as messages: the next one waited for, and those already
+    there with it, up to a message's worth (a result bigger than that goes alone)."""
+
+    def __init__(self, results: queue.SimpleQueue, most_bytes: int):
+        self.results, self.most_bytes = results, most_bytes
+        self._next = None  # a result that did not fit the previous message
+
+    def take(self) -> list:
+        """Serialized results; an ``_END`` comes last when there is one."""
+        out, size = [], 0
+        item, self._next = (self.results.get() if self._next is None else self._next), None
+        while True:
+            if item is _END:
+                out.append(item)
+                return out
+            if out and size + len(item) > self.most_bytes:
+                self._next = item
+                return out
+            out.append(item)
+            size += len(item)
+            if len(out) >= MAX_RESULTS_PER_MESSAGE:
+                return out
+            try:
+                item = self.results.get_nowait()
+            except queue.Empty:
+                return out
 
 
 def serve_pooled(
-    requests: Iterator, context, pool: WorkerPool, window: int, tally: Tally
+    requests: Iterator,
+    context,
+    pool: WorkerPool,
+    window: int,
+    tally: Tally,
+    most_bytes: int = MAX_RESULT_BYTES_PER_MESSAGE,
 ) -> Iterator[service_pb2.BatchCheckUniquenessResponse]:
     """At most ``window`` of the call's puzzles in the pool at once; results as they come."""
     results: queue.SimpleQueue = queue.SimpleQueue()
@@ -512,7 +548,7 @@ def serve_pooled(
     def read() -> None:
         try:
             for request in requests:
-                for puzzle in request.puzzles:
+                for puzzle in puzzles_of(request):
                     while not slots.acquire(timeout=0.5):
                         if ended.is_set():
                             return
@@ -530,10 +566,11 @@ def serve_pooled(
 
     reader = threading.Thread(target=read, name="numgrid-batch-reader", daemon=True)
     reader.start()
+    ready = _Ready(results, most_bytes)
     received = 0
     try:
         while True:
-            payloads = [item for item in _ready(results) if item is not _END]
+            payloads = [item for item in ready.take() if item is not _END]
             if payloads:
                 received += len(payloads)
                 for _ in payloads:
@@ -560,8 +597,17 @@ class Batcher:
     """What the servicer's BatchCheckUniqueness runs: in-process with one worker, else a
     :class:`WorkerPool` of ``workers`` processes (started here, closed at exit)."""
 
-    def __init__(self, workers: int, limits: Limits, *, window: int | None = None):
+    def __init__(
+        self,
+        workers: int,
+        limits: Limits,
+        *,
+        window: int | None = None,
+        max_message_bytes: int = 4 << 20,
+    ):
         self.workers, self.limits = workers, limits
+        # Results share a message only well within the server's message limit.
+        self.most_bytes = min(MAX_RESULT_BYTES_PER_MESSAGE, max_message_bytes // 2)
         self.pool = WorkerPool(workers, limits) if workers > 1 else None
         # Every worker holds its prefetched jobs and more wait their turn here, so that
         # the reader rarely waits for a slot (a thread wake-up per puzzle saved): a
@@ -573,7 +619,7 @@ class Batcher:
     def serve(self, requests: Iterator, context, tally: Tally) -> Iterator:
         if self.pool is None:
             return serve_inline(requests, context, self.limits, tally)
-        return serve_pooled(requests, context, self.pool, self.window, tally)
+        return serve_pooled(requests, context, self.pool, self.window, tally, self.most_bytes)
 
     def close(self) -> None:
         if self.pool is not None:

@@ -47,9 +47,16 @@ class InvalidRequest(Exception):
     ErrorInfo whose ``problems`` counts them all, and each finding as a
     ``numgrid.v1.Finding`` detail (code, cells, run) for machines, as many as fit."""
 
-    def __init__(self, violations: Iterable[Violation], summary: str = "", findings: Iterable = ()):
+    def __init__(
+        self,
+        violations: Iterable[Violation],
+        summary: str = "",
+        findings: Iterable = (),
+        reason: str = "INVALID_PUZZLE",
+    ):
         self.violations = tuple(violations)
         self.findings = tuple(findings)
+        self.reason = reason
         first = self.violations[0].description if self.violations else "invalid request"
         more = len(self.violations) - 1
         super().__init__(summary or (f"{first} (and {more} more)" if more else first))
@@ -68,7 +75,7 @@ class InvalidRequest(Exception):
         status.details.add().Pack(bad)
         problems = len(self.findings) or len(self.violations)
         info = error_details_pb2.ErrorInfo(
-            reason="INVALID_PUZZLE", domain="numgrid.v1", metadata={"problems": str(problems)}
+            reason=self.reason, domain="numgrid.v1", metadata={"problems": str(problems)}
         )
         status.details.add().Pack(info)
         for f in self.findings:

@@ -113,7 +113,9 @@ class NumgridServicer(numgrid_service_pb2_grpc.NumgridServiceServicer):
         self.config = config
         self.log_requests = log_requests
         self.batch = batch.Batcher(
-            config.workers, batch.Limits(config.max_cells, config.time_cap_seconds)
+            config.workers,
+            batch.Limits(config.max_cells, config.time_cap_seconds),
+            max_message_bytes=config.max_message_bytes,
         )
         # Batch calls hold an RPC thread each: leave two to unary calls and health.
         self.batch_calls = threading.BoundedSemaphore(max(1, config.threads - 2))
@@ -257,6 +259,9 @@ class NumgridServicer(numgrid_service_pb2_grpc.NumgridServiceServicer):
         except GeneratorExit:  # the call ended while a result was on its way
             code = _ended_status(context)
             raise
+        except convert.InvalidRequest as e:  # a message the batch cannot read at all
+            code = grpc.StatusCode.INVALID_ARGUMENT
+            context.abort_with_status(e.status())
         except Exception as e:
             code = grpc.StatusCode.INTERNAL
             log.exception("BatchCheckUniqueness failed")

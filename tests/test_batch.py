@@ -14,6 +14,7 @@ import sys
 import threading
 import time
 from collections import Counter
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from types import SimpleNamespace
 
@@ -21,9 +22,12 @@ import grpc
 import pytest
 from client_support import HARD, PUZZLES, REPO, sample
 from conftest import CORPUS_PATH
+from google.rpc import error_details_pb2
 from grpc_health.v1 import health_pb2, health_pb2_grpc
+from grpc_status import rpc_status
 from numgrid.client import NumgridClient, NumgridError
 from numgrid.client.batch import (
+    MAX_REQUEST_BYTES,
     BatchItem,
     _Feed,
     _Stream,
@@ -606,6 +610,103 @@ def test_a_server_fault_on_one_puzzle_is_a_failure_result(monkeypatch):
     reported = result_of(result)
     assert (reported.status, reported.verdict) == ("ERROR", None)
     assert reported.message == result.failure.message and reported.findings == ()
+
+
+def test_a_message_stops_growing_at_its_byte_cap():
+    """Big puzzles go a few to a message (never over the cap unless one alone is), and
+    none is skipped or sent twice."""
+    big = "x" * 100_000  # the client does not read puzzles: any text will do here
+    items = [BatchItem(f"p{n}", big, "janko") for n in range(7)]
+    batch = SimpleNamespace(
+        window=8,
+        per_stream=100,
+        feed=_Feed(items, service_pb2.SearchOptions()),
+        events=queue.SimpleQueue(),
+    )
+    stream = _Stream(batch, 1, initial=8)
+    sizes, ids = [], []
+    for message in stream._requests():
+        assert message.ByteSize() <= MAX_REQUEST_BYTES + 100  # the message's own framing
+        sizes.append(len(message.puzzles))
+        ids += [p.id for p in message.puzzles]
+        for _ in message.puzzles:
+            stream.window.answered()
+    assert sizes == [2, 2, 2, 1]
+    assert ids == [f"p{n}" for n in range(7)]
+
+
+def test_results_share_a_message_up_to_its_byte_cap():
+    from numgrid.server.batch import _END, _Ready
+
+    results = queue.SimpleQueue()
+    for item in (b"a" * 60, b"b" * 60, b"c" * 30, b"d" * 500, _END):
+        results.put(item)
+    ready = _Ready(results, most_bytes=100)
+    assert ready.take() == [b"a" * 60]
+    assert ready.take() == [b"b" * 60, b"c" * 30]
+    assert ready.take() == [b"d" * 500, _END]  # bigger than the cap: alone (and the end)
+
+
+def _raw_batch_call(target: str, messages: list[bytes]) -> list[bytes]:
+    with grpc.insecure_channel(target) as channel:
+        call = channel.stream_stream("/numgrid.v1.NumgridService/BatchCheckUniqueness")
+        return list(call(iter(messages), timeout=30))
+
+
+# A request and a result in the shape from before batching: fields 1 (id), 2 (puzzle)
+# and 3 (rejection), one per message.
+OLD_REQUEST = service_pb2.BatchPuzzle(
+    id="p1", puzzle=pb.PuzzleInput(text=pb.PuzzleText(content="4 4\n"))
+).SerializeToString()
+OLD_RESULT = service_pb2.BatchPuzzleResult(
+    id="p1", rejection=service_pb2.PuzzleRejection(message="no puzzle")
+).SerializeToString()
+
+
+@pytest.mark.parametrize("which", ["one process", "workers 2"])
+def test_a_request_in_the_older_shape_is_invalid_argument(server_process, workers2, which):
+    server = server_process if which == "one process" else workers2
+    with pytest.raises(grpc.RpcError) as caught:
+        _raw_batch_call(server.target, [OLD_REQUEST])
+    assert caught.value.code() == grpc.StatusCode.INVALID_ARGUMENT
+    assert "older shape" in caught.value.details()
+    status = rpc_status.from_call(caught.value)
+    bad = error_details_pb2.BadRequest()
+    assert status.details[0].Unpack(bad)
+    assert bad.field_violations[0].field == "id"
+
+
+def test_a_server_in_the_older_shape_is_a_clear_error():
+    """A client meeting a server built from the older proto says so, at once."""
+
+    def old_server(requests, context):
+        for _ in requests:
+            yield OLD_RESULT
+
+    server = grpc.server(ThreadPoolExecutor(4))
+    handler = grpc.stream_stream_rpc_method_handler(old_server)
+    server.add_generic_rpc_handlers(
+        [
+            grpc.method_handlers_generic_handler(
+                "numgrid.v1.NumgridService", {"BatchCheckUniqueness": handler}
+            )
+        ]
+    )
+    port = server.add_insecure_port("127.0.0.1:0")
+    server.start()
+    try:
+        start = time.monotonic()
+        with pytest.raises(NumgridError) as caught:
+            list(
+                check_many(
+                    f"127.0.0.1:{port}", [BatchItem("p1", sample("multiple-4x4.txt"))], timeout=20
+                )
+            )
+        assert caught.value.code == "FAILED_PRECONDITION"
+        assert "older shape" in caught.value.message
+        assert time.monotonic() - start < 10
+    finally:
+        server.stop(None)
 
 
 def test_targets():
