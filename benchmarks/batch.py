@@ -63,10 +63,10 @@ from pathlib import Path
 
 import grpc
 from numgrid.client.batch import BatchItem, batch_channel_options, check_many
+from servers import start_server
 
 REPO = Path(__file__).resolve().parents[1]
 CORPUS = REPO.parent / "shared" / "corpus" / "kakuro.json"
-SERVER = Path(sys.executable).parent / "numgrid-server"
 MODES = ("embedded", "one", "workers2", "two")
 ALL_MODES = (*MODES, "reuseport", "reuseport1")
 WARMUP = 300  # puzzles each mode checks before it is timed
@@ -159,19 +159,10 @@ def family(pid: int) -> list[int]:
 # ---------------------------------------------------------------- servers
 
 
-def start_server(*flags: str, logdir: Path) -> tuple[subprocess.Popen, str]:
+def start_logged_server(*flags: str, logdir: Path) -> tuple[subprocess.Popen, str]:
+    """A server whose log is kept in ``logdir``, for a look after a surprising run."""
     log = (logdir / f"server-{len(list(logdir.iterdir()))}.log").open("w")
-    process = subprocess.Popen(
-        [str(SERVER), "--host", "127.0.0.1", "--port", "0", *flags],
-        stdout=subprocess.PIPE,
-        stderr=log,
-        text=True,
-    )
-    line = process.stdout.readline()
-    if "listening on" not in line:
-        process.kill()
-        sys.exit(f"numgrid-server did not start: {line!r}")
-    return process, line.split()[-1]
+    return start_server(*flags, stderr=log)
 
 
 def serve_reuseport(port: int) -> None:
@@ -233,7 +224,8 @@ def make_mode(name: str, logdir: Path) -> Mode:
         return Mode(name, lambda items: check_many(embedded.target, items), [], embedded.stop)
     if name in ("one", "workers2", "two"):
         flags = ("--workers", "2") if name == "workers2" else ()
-        servers = [start_server(*flags, logdir=logdir) for _ in range(2 if name == "two" else 1)]
+        count = 2 if name == "two" else 1
+        servers = [start_logged_server(*flags, logdir=logdir) for _ in range(count)]
         target = ",".join(t for _, t in servers)
 
         def stop() -> None:

@@ -28,7 +28,6 @@ import argparse
 import json
 import random
 import statistics
-import subprocess
 import sys
 import time
 from collections import Counter
@@ -39,26 +38,12 @@ from grpc_health.v1 import health_pb2, health_pb2_grpc
 from numgrid.v1 import numgrid_service_pb2 as service_pb2
 from numgrid.v1 import numgrid_service_pb2_grpc
 from numgrid.v1 import puzzle_pb2 as pb
+from servers import start_server
 
 CORPUS = Path(__file__).resolve().parents[2] / "shared" / "corpus" / "kakuro.json"
 SHAPE = "12x12"
 TARGET_MS = 50.0
 CALLS = ("Health.Check", "Hint", "Hint placements_only")
-
-
-def start_server() -> tuple[subprocess.Popen, str]:
-    exe = Path(sys.executable).parent / "numgrid-server"
-    process = subprocess.Popen(
-        [str(exe), "--host", "127.0.0.1", "--port", "0"],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.DEVNULL,  # one log line per request: logged, then dropped
-        text=True,
-    )
-    line = process.stdout.readline()
-    if "listening on" not in line:
-        process.kill()
-        sys.exit(f"numgrid-server did not start: {line!r}")
-    return process, line.split()[-1]
 
 
 def entered(problem: str, digits: dict[tuple[int, int], str]) -> str:

@@ -15,7 +15,6 @@ from __future__ import annotations
 import argparse
 import json
 import statistics
-import subprocess
 import sys
 import time
 from pathlib import Path
@@ -25,6 +24,7 @@ from grpc_health.v1 import health_pb2, health_pb2_grpc
 from numgrid.v1 import numgrid_service_pb2 as service_pb2
 from numgrid.v1 import numgrid_service_pb2_grpc
 from numgrid.v1 import puzzle_pb2 as pb
+from servers import start_server
 
 CORPUS = Path(__file__).resolve().parents[2] / "shared" / "corpus" / "kakuro.json"
 ENGINES = {
@@ -33,21 +33,6 @@ ENGINES = {
     "cpsat": pb.ENGINE_CPSAT,
     "cross-check": pb.ENGINE_CROSS_CHECK,
 }
-
-
-def start_server() -> tuple[subprocess.Popen, str]:
-    exe = Path(sys.executable).parent / "numgrid-server"
-    process = subprocess.Popen(
-        [str(exe), "--host", "127.0.0.1", "--port", "0"],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.DEVNULL,  # one log line per request: logged, then dropped
-        text=True,
-    )
-    line = process.stdout.readline()
-    if "listening on" not in line:
-        process.kill()
-        sys.exit(f"numgrid-server did not start: {line!r}")
-    return process, line.split()[-1]
 
 
 def calls(channel: grpc.Channel, problem: str, engine: int) -> dict:

@@ -4,6 +4,9 @@ fake server whose answers (failures, delays) the test chooses."""
 from __future__ import annotations
 
 import json
+import os
+import subprocess
+import sys
 import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
@@ -18,6 +21,28 @@ from numgrid.v1 import puzzle_pb2
 REPO = Path(__file__).resolve().parents[1]
 PUZZLES = REPO / "puzzles"
 CORPUS = REPO.parent / "shared" / "corpus" / "kakuro.json"
+
+
+NUMGRID = Path(sys.executable).with_name("numgrid")  # the console script, as installed
+WIDTH = 80  # the terminal width the CLI is run at
+
+
+def numgrid(*args: str, stdin: str | None = None, env: dict | None = None, timeout: float = 60):
+    """Run the console script in the repository, 80 columns wide, without NUMGRID_SERVER."""
+    environ = {k: v for k, v in os.environ.items() if k != "NUMGRID_SERVER"}
+    environ.update({"COLUMNS": str(WIDTH), **(env or {})})
+    done = subprocess.run(
+        [str(NUMGRID), *args],
+        input=stdin,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        env=environ,
+        cwd=REPO,
+    )
+    assert "Traceback" not in done.stderr, done.stderr
+    assert "internal error" not in done.stderr, done.stderr
+    return done
 
 
 def sample(name: str) -> str:

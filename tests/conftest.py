@@ -167,3 +167,20 @@ def launch_server(tmp_path_factory):
         return start_server(*flags, workdir=tmp_path_factory.mktemp("numgrid-server"))
 
     return launch
+
+
+# ---------------------------------------------------------------- the CLI's modes
+
+
+@pytest.fixture(params=["embedded", "server"])
+def mode(request) -> list[str]:
+    """The extra arguments of a mode: none (embedded), or ``--server`` and the target."""
+    if request.param == "embedded":
+        return []
+    return ["--server", request.getfixturevalue("server_process").target]
+
+
+@pytest.fixture
+def server(server_process) -> list[str]:
+    """The CLI's arguments to reach the shared server."""
+    return ["--server", server_process.target]

@@ -5,12 +5,12 @@ batch, and health while every worker is busy."""
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import queue
 import signal
 import subprocess
-import sys
 import threading
 import time
 from collections import Counter
@@ -20,7 +20,8 @@ from types import SimpleNamespace
 
 import grpc
 import pytest
-from client_support import HARD, PUZZLES, REPO, sample
+from client_support import HARD, NUMGRID, PUZZLES, REPO, sample
+from client_support import numgrid as run_numgrid
 from conftest import CORPUS_PATH
 from google.rpc import error_details_pb2
 from grpc_health.v1 import health_pb2, health_pb2_grpc
@@ -40,22 +41,8 @@ from numgrid.v1 import numgrid_service_pb2 as service_pb2
 from numgrid.v1 import numgrid_service_pb2_grpc
 from numgrid.v1 import puzzle_pb2 as pb
 
-NUMGRID = Path(sys.executable).with_name("numgrid")
 CORPUS_ARG = os.path.relpath(CORPUS_PATH, REPO)  # the dataset, as a user names it
-
-
-def numgrid(*args: str, timeout: float = 120) -> subprocess.CompletedProcess:
-    environ = {k: v for k, v in os.environ.items() if k != "NUMGRID_SERVER"}
-    done = subprocess.run(
-        [str(NUMGRID), *args],
-        capture_output=True,
-        text=True,
-        timeout=timeout,
-        env=environ,
-        cwd=REPO,
-    )
-    assert "Traceback" not in done.stderr, done.stderr
-    return done
+numgrid = functools.partial(run_numgrid, timeout=120)  # a batch takes longer
 
 
 def published(text: str) -> list[str]:

@@ -8,26 +8,22 @@ clear message naming the cell or run at fault, never a traceback.
 from __future__ import annotations
 
 import json
-import os
-import subprocess
-import sys
-from pathlib import Path
 
 import grpc
 import pytest
 from client_support import (
     HARD,
     PUZZLES,
-    REPO,
+    WIDTH,
     FakeServer,
     FakeService,
     corpus_entry,
     filled,
+    numgrid,
     sample,
     too_big,
 )
 
-NUMGRID = Path(sys.executable).with_name("numgrid")
 KEYS = {
     "source",
     "command",
@@ -41,25 +37,6 @@ KEYS = {
 }
 ERROR_KEYS = {"row", "column", "message", "code", "run", "cells", "field"}
 TEN = "puzzles/kakuro-10x12.txt"
-WIDTH = 80
-
-
-def numgrid(*args: str, stdin: str | None = None, env: dict | None = None, timeout: float = 60):
-    """Run the console script in the repository, 80 columns wide, without NUMGRID_SERVER."""
-    environ = {k: v for k, v in os.environ.items() if k != "NUMGRID_SERVER"}
-    environ.update({"COLUMNS": str(WIDTH), **(env or {})})
-    done = subprocess.run(
-        [str(NUMGRID), *args],
-        input=stdin,
-        capture_output=True,
-        text=True,
-        timeout=timeout,
-        env=environ,
-        cwd=REPO,
-    )
-    assert "Traceback" not in done.stderr, done.stderr
-    assert "internal error" not in done.stderr, done.stderr
-    return done
 
 
 def jsonl(done) -> list[dict]:
@@ -84,19 +61,6 @@ def one_line_error(done, *needles: str) -> None:
     assert lines[0].startswith("numgrid")
     for needle in needles:
         assert needle in lines[0]
-
-
-@pytest.fixture(params=["embedded", "server"])
-def mode(request) -> list[str]:
-    """The extra arguments of a mode: none (embedded), or ``--server`` and the target."""
-    if request.param == "embedded":
-        return []
-    return ["--server", request.getfixturevalue("server_process").target]
-
-
-@pytest.fixture
-def server(server_process) -> list[str]:
-    return ["--server", server_process.target]
 
 
 @pytest.fixture(scope="module")

@@ -7,25 +7,13 @@ from __future__ import annotations
 import json
 
 import pytest
-from client_support import REPO, filled, parse_solution, sample
-from test_cli import TEN, fits, numgrid, one_line_error
+from client_support import REPO, filled, numgrid, parse_solution, sample
+from test_cli import TEN, fits, one_line_error
 from test_logic import NECK  # techniques 1-6 stall; a region sum places r4c5 = 8
 
 STEP_KEYS = {"source", "step", "technique", "placements", "eliminations", "explanation"}
 SUMMARY_KEYS = {"source", "summary", "solved", "grade", "steps", "techniques"}
 SOLUTION = parse_solution(sample("kakuro-10x12.solution.txt"))
-
-
-@pytest.fixture(params=["embedded", "server"])
-def mode(request) -> list[str]:
-    if request.param == "embedded":
-        return []
-    return ["--server", request.getfixturevalue("server_process").target]
-
-
-@pytest.fixture
-def server(server_process) -> list[str]:
-    return ["--server", server_process.target]
 
 
 def lines(done) -> list[dict]:
