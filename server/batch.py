@@ -134,11 +134,7 @@ def check_one(
     except Exception as e:
         log.exception("BatchCheckUniqueness %s failed", request.id)
         return failure(request.id, f"internal error: {type(e).__name__}: {e}")
-    result = out.result
-    result.verdict = convert.verdict(answer.verdict)
-    result.solutions.extend(convert.grid(s) for s in answer.solutions)
-    result.differing_cells.extend(convert.cells(answer.differing))
-    result.stats.extend(convert.stats(answer.stats))
+    out.result.CopyFrom(convert.uniqueness_result(answer))
     return out
 
 
@@ -174,12 +170,16 @@ def puzzles_of(request: service_pb2.BatchCheckUniquenessRequest):
     return request.puzzles
 
 
+def call_remaining(context) -> float | None:
+    """Seconds until the call's deadline; None without one (gRPC then says about 9.2e18)."""
+    remaining = context.time_remaining()
+    return None if remaining is None or remaining >= _NO_DEADLINE else remaining
+
+
 def call_deadline(context) -> float | None:
     """The call's deadline on the ``time.monotonic()`` clock; None without one."""
-    remaining = context.time_remaining()
-    if remaining is None or remaining >= _NO_DEADLINE:
-        return None
-    return time.monotonic() + remaining
+    remaining = call_remaining(context)
+    return None if remaining is None else time.monotonic() + remaining
 
 
 @dataclass

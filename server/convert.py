@@ -369,14 +369,19 @@ def solve_response(read: Read, answer, difficulty=None) -> service_pb2.SolveResp
     return out
 
 
-def uniqueness_response(read: Read, answer, difficulty=None) -> service_pb2.CheckUniquenessResponse:
-    out = service_pb2.CheckUniquenessResponse(
+def uniqueness_result(answer) -> service_pb2.CheckUniquenessResponse:
+    """The answer alone: what a batch sends back (no puzzle, no difficulty)."""
+    return service_pb2.CheckUniquenessResponse(
         verdict=verdict(answer.verdict),
         solutions=[grid(s) for s in answer.solutions],
         differing_cells=cells(answer.differing),
         stats=stats(answer.stats),
-        puzzle=puzzle(read),
     )
+
+
+def uniqueness_response(read: Read, answer, difficulty=None) -> service_pb2.CheckUniquenessResponse:
+    out = uniqueness_result(answer)
+    out.puzzle.CopyFrom(puzzle(read))
     if difficulty is not None:
         out.difficulty.CopyFrom(difficulty_message(difficulty))
     return out

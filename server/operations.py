@@ -82,16 +82,16 @@ def validate(kind: Kind, board, *, compare: bool, engine: Engine, budget: Budget
 # ---------------------------------------------------------------- Solve, CheckUniqueness
 
 
-def solve(kind: Kind, board, *, engine: Engine, budget: Budget, hold_entries: bool) -> Answer:
-    """A solution and whether it is the only one (UNIQUE, MULTIPLE, NO_SOLUTION, TIMEOUT)."""
-    return _search(kind, board, engine, budget, hold=hold_entries)
-
-
 def check_uniqueness(
     kind: Kind, board, *, engine: Engine, budget: Budget, hold_entries: bool
 ) -> Answer:
-    """One solution, two different ones with the cells where they differ, or none."""
+    """One solution (UNIQUE), two different ones with the cells where they differ
+    (MULTIPLE), none (NO_SOLUTION), or TIMEOUT. Solve is the same search: proving the
+    solution unique is what serves it."""
     return _search(kind, board, engine, budget, hold=hold_entries)
+
+
+solve = check_uniqueness
 
 
 # ---------------------------------------------------------------- difficulty

@@ -31,7 +31,6 @@ from numgrid.v1 import numgrid_service_pb2_grpc
 log = logging.getLogger("numgrid.server")
 request_log = logging.getLogger("numgrid.server.requests")
 
-_NO_DEADLINE = 1e8  # time_remaining() of a call without a deadline is about 9.2e18 s
 # gRPC ends a call at its deadline by its own clock; time_remaining() may still show
 # a few microseconds then. A call that ends this close to its deadline ran out of time.
 _DEADLINE_SLOP = 0.05
@@ -131,8 +130,8 @@ class NumgridServicer(numgrid_service_pb2_grpc.NumgridServiceServicer):
         limits = {}
         if time_limit is not None:
             limits["time_limit"] = time_limit  # first: it wins a tie
-        remaining = context.time_remaining()
-        if remaining is not None and remaining < _NO_DEADLINE:
+        remaining = batch.call_remaining(context)
+        if remaining is not None:
             limits["deadline"] = remaining
         limits["cap"] = self.config.time_cap_seconds
         binding = min(limits, key=limits.__getitem__)
@@ -176,12 +175,12 @@ class NumgridServicer(numgrid_service_pb2_grpc.NumgridServiceServicer):
         self._check_time(result.verdict, bound, context)
         return convert.validate_response(read, result)
 
-    def _search(self, request, context, call, search):
+    def _search(self, request, context, call):
         """Solve and CheckUniqueness: the search, then the grade of a unique answer."""
         options = convert.options(request.options)
         read = self._read(request.puzzle, call)
         bound = self._bound(context, options.time_limit)
-        answer = search(
+        answer = operations.check_uniqueness(
             read.kind,
             read.board,
             engine=options.engine,
@@ -200,7 +199,7 @@ class NumgridServicer(numgrid_service_pb2_grpc.NumgridServiceServicer):
 
     @_rpc
     def Solve(self, request, context, call):
-        return convert.solve_response(*self._search(request, context, call, operations.solve))
+        return convert.solve_response(*self._search(request, context, call))
 
     @_rpc
     def Hint(self, request, context, call):
@@ -221,8 +220,7 @@ class NumgridServicer(numgrid_service_pb2_grpc.NumgridServiceServicer):
 
     @_rpc
     def CheckUniqueness(self, request, context, call):
-        found = self._search(request, context, call, operations.check_uniqueness)
-        return convert.uniqueness_response(*found)
+        return convert.uniqueness_response(*self._search(request, context, call))
 
     @_rpc
     def Explain(self, request, context, call):

@@ -33,7 +33,7 @@ from numgrid.server.core import Budget, Cell, Grid, PuzzleError, SearchTimeout, 
 
 from . import native
 from .checks import check_puzzle
-from .model import ACROSS, Puzzle, Run
+from .model import Puzzle, Run
 from .sums import ALL_DIGITS, bit, combos, digits_of
 
 DIGIT = {1 << (d - 1): d for d in range(1, 10)}  # one-digit mask -> digit
@@ -87,7 +87,10 @@ class Layout:
     compiled: native.Compiled
     runs: tuple[Run, ...]  # clued runs, numbered like compiled.run_cells
     index: dict[Cell, int]
-    across: tuple[bool, ...]  # per run
+
+    @property
+    def across(self) -> tuple[bool, ...]:
+        return self.compiled.across  # per run
 
     @property
     def cells(self) -> tuple[Cell, ...]:
@@ -115,7 +118,6 @@ def layout_of(puzzle: Puzzle) -> Layout:
         compiled=compiled,
         runs=runs,
         index={cell: i for i, cell in enumerate(compiled.cells)},
-        across=tuple(run.direction == ACROSS for run in runs),
     )
 
 
