@@ -166,23 +166,13 @@ def start_logged_server(*flags: str, logdir: Path) -> tuple[subprocess.Popen, st
 
 
 def serve_reuseport(port: int) -> None:
-    """``--serve-reuseport PORT``: one server process on a port shared with SO_REUSEPORT."""
-    from concurrent.futures import ThreadPoolExecutor as Pool
-
-    from grpc_health.v1 import health, health_pb2, health_pb2_grpc
+    """``--serve-reuseport PORT``: one server process on a port shared with SO_REUSEPORT,
+    built as ``numgrid-server`` builds its own."""
     from numgrid.server.config import ServerConfig
-    from numgrid.server.service import NumgridServicer
-    from numgrid.v1 import numgrid_service_pb2_grpc
+    from numgrid.server.main import build_server
 
-    server = grpc.server(Pool(8), options=[("grpc.so_reuseport", 1)])
     config = ServerConfig(host="127.0.0.1", port=port)
-    numgrid_service_pb2_grpc.add_NumgridServiceServicer_to_server(
-        NumgridServicer(config, log_requests=False), server
-    )
-    health_servicer = health.HealthServicer()
-    health_servicer.set("", health_pb2.HealthCheckResponse.SERVING)
-    health_pb2_grpc.add_HealthServicer_to_server(health_servicer, server)
-    server.add_insecure_port(f"127.0.0.1:{port}")
+    server, _, _ = build_server(config, log_requests=False, reuseport=True)
     server.start()
     print(f"numgrid-server listening on 127.0.0.1:{port}", flush=True)
     server.wait_for_termination()

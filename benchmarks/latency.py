@@ -21,18 +21,13 @@ from pathlib import Path
 
 import grpc
 from grpc_health.v1 import health_pb2, health_pb2_grpc
+from numgrid.client.client import ENGINES
 from numgrid.v1 import numgrid_service_pb2 as service_pb2
 from numgrid.v1 import numgrid_service_pb2_grpc
 from numgrid.v1 import puzzle_pb2 as pb
 from servers import start_server
 
 CORPUS = Path(__file__).resolve().parents[2] / "shared" / "corpus" / "kakuro.json"
-ENGINES = {
-    "auto": pb.ENGINE_AUTO,
-    "native": pb.ENGINE_NATIVE,
-    "cpsat": pb.ENGINE_CPSAT,
-    "cross-check": pb.ENGINE_CROSS_CHECK,
-}
 
 
 def calls(channel: grpc.Channel, problem: str, engine: int) -> dict:

@@ -52,8 +52,7 @@ from numgrid.v1 import numgrid_service_pb2 as service_pb2
 from numgrid.v1 import numgrid_service_pb2_grpc as service_grpc
 
 from .client import (
-    MAX_MESSAGE_BYTES,
-    MAX_METADATA_BYTES,
+    SIZE_OPTIONS,
     NumgridClient,
     PuzzleLike,
     _cells,
@@ -228,9 +227,7 @@ def batch_channel_options(keepalive: float | None = KEEPALIVE) -> list[tuple[str
         *pings,
         ("grpc.service_config", json.dumps(config)),
         ("grpc.enable_retries", 0),
-        ("grpc.max_metadata_size", MAX_METADATA_BYTES),
-        ("grpc.max_receive_message_length", MAX_MESSAGE_BYTES),
-        ("grpc.max_send_message_length", MAX_MESSAGE_BYTES),
+        *SIZE_OPTIONS,
         # a server that went away is noticed within seconds, even without a reset
         ("grpc.initial_reconnect_backoff_ms", 200),
         ("grpc.max_reconnect_backoff_ms", 2000),
@@ -330,11 +327,10 @@ class _Window:
         with self._cond:
             self.count -= 1
 
-    def answered(self) -> None:
+    def answered(self, count: int = 1) -> None:
         with self._cond:
-            self.count -= 1
-            if self.limit < self.most:
-                self.limit += 1
+            self.count -= count
+            self.limit = min(self.most, self.limit + count)
             if self.limit - self.count >= max(1, self.limit // 2):
                 self._cond.notify()
 
@@ -420,9 +416,8 @@ class _Stream:
                 with self.lock:
                     for result in response.results:
                         answered.append((result, self.in_flight.pop(result.id, None)))
-                for _, pending in answered:
-                    if pending is not None:  # an id it did not send frees no room
-                        self.window.answered()
+                # an id it did not send frees no room
+                self.window.answered(sum(pending is not None for _, pending in answered))
                 self.batch.events.put(("results", answered, None))
             error = None
         except (grpc.RpcError, NumgridError) as e:

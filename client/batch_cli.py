@@ -306,17 +306,20 @@ def janko_solution(grid: Grid) -> str:
     return "\n".join(lines) + "\n"
 
 
-def outcome(result: BatchResult, width: int) -> Outcome:
-    """The JSON line and human text of one result: the shape of ``numgrid unique``."""
+def outcome(result: BatchResult, width: int, full: bool = True) -> Outcome:
+    """The JSON line and human text of one result: the shape of ``numgrid unique``.
+    Without ``full`` (no JSON line is written), only what the human output needs: the
+    solutions and statistics are not read from the message."""
     status = result.status
     code = OK if status == "UNIQUE" else FAILURE if status == "ERROR" else NOT_HAPPY
     out = Outcome(result.id, "unique", status, code, verdict=result.verdict)
-    out.stats = _stats_json(result.stats)
-    out.solutions = [janko_solution(g) for g in result.solutions]
-    out.differing_cells = list(result.differing_cells)
-    # The keys of a one-file `unique` line; a batch does not grade (its results leave
-    # the difficulty out: the logical solution would cost more than the check).
-    out.extra = {"grade": None, "difficulty": None}
+    if full:
+        out.stats = _stats_json(result.stats)
+        out.solutions = [janko_solution(g) for g in result.solutions]
+        out.differing_cells = list(result.differing_cells)
+        # The keys of a one-file `unique` line; a batch does not grade (its results
+        # leave the difficulty out: the logical solution would cost more than the check).
+        out.extra = {"grade": None, "difficulty": None}
     if status == "INVALID":
         out.errors = [_finding_json(f) for f in result.findings] or [_error(result.message)]
         out.text = "\n".join(_error_lines(out.errors, width, 3))
@@ -450,6 +453,7 @@ def run(args, connect, width: int) -> int:
     except OSError as e:
         raise UsageError(f"cannot write {args.report}: {e.strerror or e}") from None
     worst, resent = OK, 0
+    full = args.json or report is not None  # JSON lines are written
     start = time.monotonic()
     lock = threading.Lock()
     try:
@@ -460,7 +464,7 @@ def run(args, connect, width: int) -> int:
                 with lock:
                     worst = max(worst, out.code)
                     progress.advance(out.status)
-                    line = json.dumps(out.as_json())
+                    line = json.dumps(out.as_json()) if full else ""
                     if report is not None:
                         report.write(line + "\n")
                         report.flush()
@@ -488,7 +492,7 @@ def run(args, connect, width: int) -> int:
                         for early in problems.drain():
                             emit(early)
                         resent += result.attempts > 1
-                        emit(outcome(result, width))
+                        emit(outcome(result, width, full))
             except NumgridError as e:
                 for early in problems.drain():
                     emit(early)

@@ -41,6 +41,14 @@ HEALTH_SERVICE = "grpc.health.v1.Health"
 DEFAULT_RETRIES = 4  # gRPC caps attempts at 5: the first try and four retries
 MAX_METADATA_BYTES = 4 * 1024 * 1024
 MAX_MESSAGE_BYTES = 16 * 1024 * 1024  # the server's default limit too
+# Room for big answers, and for big error details: a BadRequest with one violation per
+# bad cell travels in the trailing metadata, which gRPC's default (16 KiB) would drop.
+SIZE_OPTIONS = [
+    ("grpc.max_metadata_size", MAX_METADATA_BYTES),
+    ("grpc.absolute_max_metadata_size", MAX_METADATA_BYTES),
+    ("grpc.max_receive_message_length", MAX_MESSAGE_BYTES),
+    ("grpc.max_send_message_length", MAX_MESSAGE_BYTES),
+]
 
 ENGINES = {
     "auto": puzzle_pb2.ENGINE_AUTO,
@@ -91,18 +99,10 @@ def channel_options(retries: int) -> list[tuple[str, object]]:
     """Retries (0 turns them off), and room for big error details and answers."""
     if retries < 0 or retries > DEFAULT_RETRIES:
         raise ValueError(f"retries must be 0 to {DEFAULT_RETRIES} (gRPC allows 5 attempts)")
-    sizes = [
-        # A BadRequest with one violation per bad cell travels in the trailing metadata;
-        # gRPC's default limit (16 KiB) would drop it for a few hundred bad cells.
-        ("grpc.max_metadata_size", MAX_METADATA_BYTES),
-        ("grpc.absolute_max_metadata_size", MAX_METADATA_BYTES),
-        ("grpc.max_receive_message_length", MAX_MESSAGE_BYTES),
-        ("grpc.max_send_message_length", MAX_MESSAGE_BYTES),
-    ]
     if retries == 0:
-        return [("grpc.enable_retries", 0), *sizes]
+        return [("grpc.enable_retries", 0), *SIZE_OPTIONS]
     retry = [("grpc.enable_retries", 1), ("grpc.service_config", service_config(retries))]
-    return retry + sizes
+    return retry + SIZE_OPTIONS
 
 
 # ---------------------------------------------------------------- proto -> Python values

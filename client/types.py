@@ -233,25 +233,3 @@ class NumgridError(Exception):
         # How many problems there are in all; the server lists only as many as fit.
         self.problems: int = len(self.findings) if problems is None else problems
         super().__init__(f"{code}: {message}" if message else code)
-
-
-__all__ = [
-    "Cell",
-    "Difficulty",
-    "EngineStat",
-    "Explanation",
-    "Finding",
-    "Grid",
-    "Hint",
-    "NumgridError",
-    "RunRef",
-    "RunStatus",
-    "Solution",
-    "SolveResult",
-    "Step",
-    "Uniqueness",
-    "Validation",
-    "Violation",
-    "cell_name",
-    "parse_cell",
-]

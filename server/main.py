@@ -29,13 +29,15 @@ MIN_PING_INTERVAL_MS = 4000  # the most often a client may ping while no data fl
 
 
 def build_server(
-    config: ServerConfig, *, log_requests: bool = True
+    config: ServerConfig, *, log_requests: bool = True, reuseport: bool = False
 ) -> tuple[grpc.Server, int, health.HealthServicer]:
-    """The server (not started), the port it is bound to, and its health servicer."""
+    """The server (not started), the port it is bound to, and its health servicer.
+    ``reuseport``: share the port with other processes (SO_REUSEPORT; benchmarks only)."""
     options = [
         ("grpc.max_send_message_length", config.max_message_bytes),
         ("grpc.max_receive_message_length", config.max_message_bytes),
-        ("grpc.so_reuseport", 0),  # a port in use is an error, not a silent second listener
+        # A port in use is an error, not a silent second listener.
+        ("grpc.so_reuseport", int(reuseport)),
         # Batch clients ping every 20 s to notice a frozen server; accept that (gRPC's
         # default, one ping in 5 minutes without data, would end their calls).
         ("grpc.http2.min_ping_interval_without_data_ms", MIN_PING_INTERVAL_MS),
