@@ -38,6 +38,7 @@ from .cli import (
     _finding_json,
     _stats_json,
     _wrap,
+    read_input,
 )
 from .types import Grid, NumgridError
 
@@ -66,16 +67,6 @@ def _is_dataset(value) -> bool:
     return isinstance(value, dict) and isinstance(value.get("data"), dict)
 
 
-def _read_text(path: str) -> str:
-    try:
-        with open(path, encoding="utf-8") as f:
-            return f.read()
-    except UnicodeDecodeError:
-        raise UsageError(f"cannot read {path}: not UTF-8 text") from None
-    except OSError as e:
-        raise UsageError(f"cannot read {path}: {e.strerror or e}") from None
-
-
 def _jsonl_count(path: str) -> int:
     try:
         with open(path, encoding="utf-8", errors="replace") as f:
@@ -91,7 +82,7 @@ def _classify(path: str) -> _Source:
         return _Source(path, "jsonl", _jsonl_count(path))
     if path.endswith(".json"):
         with contextlib.suppress(UsageError, ValueError):
-            value = json.loads(_read_text(path))
+            value = json.loads(read_input(path, {})[1])
             if _is_dataset(value):
                 return _Source(path, "dataset", len(value["data"]), value["data"])
     return _Source(path, "file", 1)
@@ -235,17 +226,9 @@ def items(
             if not fresh(name):
                 continue
             try:
-                if source.kind == "stdin":
-                    if "text" not in stdin:
-                        stdin["text"] = sys.stdin.read()
-                    text = stdin["text"]
-                else:
-                    text = _read_text(source.path)
+                _, text = read_input(source.path, stdin)
             except UsageError as e:
                 problems.add(name, str(e))
-                continue
-            except (OSError, UnicodeDecodeError) as e:
-                problems.add(name, f"cannot read stdin: {e}")
                 continue
             yield BatchItem(name, text, fmt)
 
