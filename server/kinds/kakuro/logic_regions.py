@@ -35,11 +35,20 @@ MAX_OPEN = 4  # open cells a region may leave out
 FOUR_CUT_EDGES = 400  # 4-cuts pair up all pairs of edges: only below this many open cells
 
 
-def _labels(node_count: int, edges: list[tuple[int, int]]) -> list[int]:
+def _adjacency(node_count: int, edges: list[tuple[int, int]]) -> list[list[tuple[int, int]]]:
+    """For each node, its (neighbour, edge) pairs."""
     adjacent: list[list[tuple[int, int]]] = [[] for _ in range(node_count)]
     for e, (u, w) in enumerate(edges):
         adjacent[u].append((w, e))
         adjacent[w].append((u, e))
+    return adjacent
+
+
+def labels_of(edges: list[tuple[int, int]], adjacent: list[list[tuple[int, int]]]) -> list[int]:
+    """A 64-bit label per edge such that a set of edges is a cut exactly when (with high
+    probability) its labels XOR to zero: random labels off a spanning forest, each tree
+    edge the XOR of the labels below it."""
+    node_count = len(adjacent)
     parent_edge, order, seen = [-1] * node_count, [], [False] * node_count
     for root in range(node_count):
         if seen[root] or not adjacent[root]:
@@ -71,12 +80,9 @@ def _labels(node_count: int, edges: list[tuple[int, int]]) -> list[int]:
     return labels
 
 
-def cuts(
-    node_count: int, edges: list[tuple[int, int]], size: int, poll=lambda: None
-) -> list[tuple[int, ...]]:
+def cuts(labels: list[int], size: int, poll=lambda: None) -> list[tuple[int, ...]]:
     """Edge sets of ``size`` (1-4) whose labels XOR to zero, at most CUT_LIMIT. The pairing
     loops (quadratic in the open cells) call ``poll`` as they go: it may raise to stop."""
-    labels = _labels(node_count, edges)
     if size == 1:
         return [(e,) for e, label in enumerate(labels) if label == 0][:CUT_LIMIT]
     by_label: dict[int, list[int]] = {}
@@ -224,13 +230,11 @@ def region_sum(pos: Position) -> Step | None:
     position's budget (:meth:`Position.poll`) while it searches."""
     layout, masks = pos.layout, pos.masks
     edges = [tuple(layout.cell_runs[i]) for i, m in enumerate(masks) if not single(m)]
-    adjacent: list[list[tuple[int, int]]] = [[] for _ in layout.runs]
-    for e, (u, w) in enumerate(edges):
-        adjacent[u].append((w, e))
-        adjacent[w].append((u, e))
+    adjacent = _adjacency(len(layout.runs), edges)
+    labels = labels_of(edges, adjacent)
     best = None
     for size in range(1, MAX_OPEN + 1):
-        for cut in cuts(len(layout.runs), edges, size, pos.poll):
+        for cut in cuts(labels, size, pos.poll):
             pos.poll()
             side = _side(edges, adjacent, cut)
             found = _region(pos, side) if side is not None else None
