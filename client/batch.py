@@ -18,7 +18,9 @@
   unanswered (it starts with one and gets one more per answer), sends them several
   to a message when it has room for several, and is ended after
   ``per_stream`` puzzles and replaced by a new one, which round_robin places on the
-  next server: the streams spread out again after a start or a failure.
+  next server: the streams spread out again after a start or a failure. The first
+  streams end after ``FIRST_QUOTA`` puzzles: they open as soon as one server is up,
+  so all of them may land on it, and their successors find every server up.
 - **Failures.** When a stream fails (the server went away: UNAVAILABLE; it stopped:
   CANCELLED; it is full: RESOURCE_EXHAUSTED), the puzzles it had not answered go back
   to the front of the feed and a new stream takes them (round_robin only picks a
@@ -64,6 +66,7 @@ from .client import (
 from .types import Cell, EngineStat, Finding, Grid, NumgridError
 
 MAX_PUZZLES_PER_MESSAGE = 32
+FIRST_QUOTA = 32  # puzzles the first streams take (they may all be on the first server up)
 MAX_REQUEST_BYTES = 256 * 1024  # the puzzles of one message, unless one alone is more
 # Keepalive pings of a batch's channel: every 20 s, 10 s for the answer. A server accepts
 # pings this often (numgrid-server allows one every 4 s: MIN_PING_INTERVAL in server/main.py).
@@ -339,8 +342,9 @@ class _Stream:
     """One BatchCheckUniqueness call: its request iterator (run by gRPC) takes puzzles
     from the feed while it has room; a thread reads its results."""
 
-    def __init__(self, batch: _Batch, number: int, initial: int = 1):
+    def __init__(self, batch: _Batch, number: int, initial: int = 1, quota: int | None = None):
         self.batch, self.number = batch, number
+        self.quota = quota or batch.per_stream  # puzzles it takes before it ends
         self.in_flight: dict[str, _Pending] = {}
         self.lock = threading.Lock()
         # A stream that replaces another starts where that one had got to.
@@ -365,7 +369,7 @@ class _Stream:
         than that goes alone)."""
         batch, sent = self.batch, 0
         try:
-            while sent < batch.per_stream and not self.closed.is_set():
+            while sent < self.quota and not self.closed.is_set():
                 if not self.window.acquire(timeout=0.2):
                     continue
                 taken, exhausted = self._take(sent)
@@ -402,7 +406,7 @@ class _Stream:
                 return taken, False
             taken.append(pending)
             size += more
-            if sent + len(taken) >= batch.per_stream or len(taken) >= MAX_PUZZLES_PER_MESSAGE:
+            if sent + len(taken) >= self.quota or len(taken) >= MAX_PUZZLES_PER_MESSAGE:
                 return taken, False
             if not self.window.try_acquire():
                 return taken, False
@@ -488,7 +492,13 @@ class _Batch:
             if remaining is not None and remaining <= 0:
                 return
             self.opened += 1
-            stream = _Stream(self, self.opened, self.windows.popleft() if self.windows else 1)
+            first = self.opened <= self.streams
+            stream = _Stream(
+                self,
+                self.opened,
+                self.windows.popleft() if self.windows else 1,
+                min(self.per_stream, FIRST_QUOTA) if first else self.per_stream,
+            )
             self.live.add(stream)
             self.sending.add(stream)
             stream.start(self.stub, remaining)
