@@ -22,7 +22,16 @@ from dataclasses import dataclass, field
 
 from .client import ENGINES, TECHNIQUES, NumgridClient
 from .render import entries, render, solution_text, terminal_width, with_entries
-from .types import Cell, Difficulty, EngineStat, Finding, NumgridError, Step, cell_name
+from .types import (
+    Cell,
+    Difficulty,
+    EngineStat,
+    Finding,
+    GroupRef,
+    NumgridError,
+    Step,
+    cell_name,
+)
 
 PROG = "numgrid"
 OK, NOT_HAPPY, FAILURE = 0, 1, 2
@@ -83,7 +92,7 @@ def _error(
     cell: tuple[int, int | None] | None = None,
     *,
     code: str | None = None,
-    run: str = "",
+    group: str = "",
     cells: Sequence[Cell] = (),
     field: str = "",
 ) -> dict:
@@ -94,14 +103,16 @@ def _error(
         "column": column,
         "message": message,
         "code": code,
-        "run": run,
+        "group": group,
         "cells": [list(c) for c in cells],
         "field": field,
     }
 
 
 def _finding_json(f: Finding) -> dict:
-    return _error(f.message, f.cells[0] if f.cells else None, code=f.code, run=f.run, cells=f.cells)
+    return _error(
+        f.message, f.cells[0] if f.cells else None, code=f.code, group=f.group, cells=f.cells
+    )
 
 
 def _stats_json(stats: Sequence[EngineStat]) -> list[dict]:
@@ -279,6 +290,17 @@ def _grade(out: Outcome, d: Difficulty | None) -> str:
     return f"grade: {d.grade} (hardest technique: {_words(d.hardest)})\n"
 
 
+def _group_json(group: GroupRef) -> dict:
+    out = {"type": group.type, "clue": group.clue}
+    if group.clue_cell is not None:
+        out["clue_cell"] = list(group.clue_cell)
+    if group.operation:
+        out["operation"] = group.operation
+    if group.type in ("row", "column"):
+        out["index"] = group.index
+    return out
+
+
 def _step_json(step: Step | None) -> dict | None:
     if step is None:
         return None
@@ -287,10 +309,7 @@ def _step_json(step: Step | None) -> dict | None:
         "placements": [[c[0], c[1], d] for c, d in step.placements],
         "eliminations": [[c[0], c[1], d] for c, d in step.eliminations],
         "cells": [list(c) for c in step.cells],
-        "runs": [
-            {"direction": run.direction, "clue_cell": list(run.clue_cell), "clue": run.clue}
-            for run in step.runs
-        ],
+        "groups": [_group_json(g) for g in step.groups],
         "explanation": step.explanation,
     }
 
@@ -380,7 +399,7 @@ def _explain(ctx: Context, source: str, text: str) -> Outcome:
         out = Outcome(source, "explain", "STALLED", NOT_HAPPY)
     for i, step in enumerate(r.steps, 1):
         line = _step_json(step)
-        del line["cells"], line["runs"]
+        del line["cells"], line["groups"]
         out.records.append({"source": source, "step": i, **line})
     out.records.append(
         {

@@ -25,10 +25,10 @@ from .types import (
     Explanation,
     Finding,
     Grid,
+    GroupRef,
+    GroupStatus,
     Hint,
     NumgridError,
-    RunRef,
-    RunStatus,
     SolveResult,
     Step,
     Uniqueness,
@@ -132,7 +132,7 @@ def _grid(grid: puzzle_pb2.Grid) -> Grid:
 
 def _finding(f: puzzle_pb2.Finding) -> Finding:
     severity = _name(puzzle_pb2.Severity, f.severity, "SEVERITY_") or "ERROR"
-    return Finding(f.code, f.message, _cells(f.cells), severity.lower(), f.run)
+    return Finding(f.code, f.message, _cells(f.cells), severity.lower(), f.group)
 
 
 def _stats(stats) -> tuple[EngineStat, ...]:
@@ -150,13 +150,25 @@ def _cell_status(value: int) -> str:
     return _name(service_pb2.CellStatus, value, "CELL_STATUS_") or ""
 
 
-def _run(r: service_pb2.RunReport) -> RunStatus:
-    return RunStatus(
-        direction=(_name(service_pb2.Direction, r.direction, "DIRECTION_") or "").lower(),
-        clue_cell=(r.clue_cell.row, r.clue_cell.column),
+_OPERATIONS = {"ADD": "+", "SUBTRACT": "-", "MULTIPLY": "x", "DIVIDE": "/"}
+
+
+def _group(r: service_pb2.GroupRef | service_pb2.GroupReport) -> GroupRef:
+    operation = _name(puzzle_pb2.CageOperation, r.operation, "CAGE_OPERATION_")
+    return GroupRef(
+        type=(_name(service_pb2.GroupType, r.type, "GROUP_TYPE_") or "").lower(),
+        clue_cell=(r.clue_cell.row, r.clue_cell.column) if r.HasField("clue_cell") else None,
         clue=r.clue,
+        operation=_OPERATIONS.get(operation or "", operation or ""),
+        index=r.index,
+    )
+
+
+def _group_status(r: service_pb2.GroupReport) -> GroupStatus:
+    return GroupStatus(
+        group=_group(r),
         cells=_cells(r.cells),
-        state=_name(service_pb2.RunState, r.state, "RUN_STATE_") or "",
+        state=_name(service_pb2.GroupState, r.state, "GROUP_STATE_") or "",
         total=r.total,
         duplicates=_cells(r.duplicates),
     )
@@ -181,14 +193,7 @@ def _step(s: service_pb2.Step) -> Step:
         technique=_technique(s.technique) or "",
         placements=tuple(((p.cell.row, p.cell.column), p.digit) for p in s.placements),
         eliminations=tuple(((e.cell.row, e.cell.column), e.digit) for e in s.eliminations),
-        runs=tuple(
-            RunRef(
-                (_name(service_pb2.Direction, r.direction, "DIRECTION_") or "").lower(),
-                (r.clue_cell.row, r.clue_cell.column),
-                r.clue,
-            )
-            for r in s.runs
-        ),
+        groups=tuple(_group(g) for g in s.groups),
         cells=_cells(s.cells),
         explanation=s.explanation,
     )
@@ -332,7 +337,7 @@ class NumgridClient:
         return Validation(
             warnings=tuple(_finding(f) for f in r.warnings),
             board_findings=tuple(_finding(f) for f in r.board_findings),
-            runs=tuple(_run(run) for run in r.runs),
+            groups=tuple(_group_status(g) for g in r.groups),
             cells=tuple(((c.cell.row, c.cell.column), _cell_status(c.status)) for c in r.cells),
             solved=r.solved,
             verdict=_verdict(r.verdict),

@@ -27,13 +27,13 @@ def cell_name(cell: Cell) -> str:
 
 @dataclass(frozen=True)
 class Finding:
-    """One problem with a puzzle or a board, with the cells (and run) at fault."""
+    """One problem with a puzzle or a board, with the cells (and group) at fault."""
 
     code: str
     message: str
     cells: tuple[Cell, ...] = ()
     severity: str = "error"  # "error" or "warning"
-    run: str = ""  # e.g. "across 16 at r4c0"; empty when not about one run
+    group: str = ""  # e.g. "across 16 at r4c0", "cage 12x at r0c0"; empty when not about one
 
 
 @dataclass(frozen=True)
@@ -46,12 +46,21 @@ class EngineStat:
 
 
 @dataclass(frozen=True)
-class RunStatus:
-    """One run of a board and how it stands."""
+class GroupRef:
+    """A group of cells under one rule: a Kakuro run, a row, a column, a KenKen cage."""
 
-    direction: str  # "across" or "down"
-    clue_cell: Cell
-    clue: int
+    type: str  # "across", "down", "row", "column" or "cage"
+    clue_cell: Cell | None  # where the clue is written; None for a row or column
+    clue: int  # a run's sum, a cage's target; 0 for a row or column
+    operation: str = ""  # a cage's "+", "-", "x", "/"; "" otherwise
+    index: int = 0  # a row's or column's index
+
+
+@dataclass(frozen=True)
+class GroupStatus:
+    """One group of a board and how it stands."""
+
+    group: GroupRef
     cells: tuple[Cell, ...]
     state: str  # INCOMPLETE, DUPLICATE, OVER, WRONG, CORRECT
     total: int
@@ -64,8 +73,8 @@ class Validation:
 
     warnings: tuple[Finding, ...]
     board_findings: tuple[Finding, ...]
-    runs: tuple[RunStatus, ...]
-    cells: tuple[tuple[Cell, str], ...]  # (cell, BLANK | DUPLICATE | RUN_* status)
+    groups: tuple[GroupStatus, ...]
+    cells: tuple[tuple[Cell, str], ...]  # (cell, BLANK | DUPLICATE | GROUP_* status)
     solved: bool
     verdict: str | None  # only with compare_with_solution
     wrong_entries: tuple[Cell, ...]
@@ -79,22 +88,13 @@ class Validation:
 
 
 @dataclass(frozen=True)
-class RunRef:
-    """A run named in a step's justification."""
-
-    direction: str  # "across" or "down"
-    clue_cell: Cell
-    clue: int
-
-
-@dataclass(frozen=True)
 class Step:
     """One logical step: what it places or rules out, and why (one sentence, with numbers)."""
 
     technique: str  # LAST_CELL, COMBINATIONS, ..., REGION_SUM, TRIAL
     placements: tuple[tuple[Cell, int], ...]  # cell = digit
     eliminations: tuple[tuple[Cell, int], ...]  # cell != digit
-    runs: tuple[RunRef, ...]
+    groups: tuple[GroupRef, ...]  # the groups that justify it
     cells: tuple[Cell, ...]  # the cells that justify it
     explanation: str
 

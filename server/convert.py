@@ -296,7 +296,7 @@ def finding(f: Finding) -> puzzle_pb2.Finding:
         puzzle_pb2.SEVERITY_WARNING if f.severity is Severity.WARNING else puzzle_pb2.SEVERITY_ERROR
     )
     return puzzle_pb2.Finding(
-        code=f.code, message=f.message, cells=cells(f.cells), severity=severity, run=f.run
+        code=f.code, message=f.message, cells=cells(f.cells), severity=severity, group=f.group
     )
 
 
@@ -323,19 +323,36 @@ def stats(all_stats: Iterable[Stats]) -> list[puzzle_pb2.EngineStats]:
     return out
 
 
-def _run_report(rep) -> service_pb2.RunReport:
-    run = rep.run
-    out = service_pb2.RunReport(
-        direction=service_pb2.Direction.Value(f"DIRECTION_{run.direction.upper()}"),
-        clue=run.clue or 0,
-        cells=cells(run.cells),
-        state=service_pb2.RunState.Value(f"RUN_STATE_{rep.state.value}"),
+_OPERATIONS = {
+    "": puzzle_pb2.CAGE_OPERATION_UNSPECIFIED,
+    "+": puzzle_pb2.CAGE_OPERATION_ADD,
+    "-": puzzle_pb2.CAGE_OPERATION_SUBTRACT,
+    "x": puzzle_pb2.CAGE_OPERATION_MULTIPLY,
+    "/": puzzle_pb2.CAGE_OPERATION_DIVIDE,
+}
+
+
+def _group_fields(group) -> dict:
+    """What GroupRef and GroupReport say of a group (any kind's: a run, a line, a cage)."""
+    out = {
+        "type": service_pb2.GroupType.Value(f"GROUP_TYPE_{group.type.name}"),
+        "clue": group.clue or 0,
+        "operation": _OPERATIONS[group.operation],
+        "index": group.index,
+    }
+    if group.clue_cell is not None:
+        out["clue_cell"] = cell(group.clue_cell)
+    return out
+
+
+def _group_report(rep) -> service_pb2.GroupReport:
+    return service_pb2.GroupReport(
+        **_group_fields(rep.group),
+        cells=cells(rep.group.cells),
+        state=service_pb2.GroupState.Value(f"GROUP_STATE_{rep.state.value}"),
         total=rep.total,
         duplicates=cells(rep.duplicates),
     )
-    if run.clue_cell is not None:
-        out.clue_cell.CopyFrom(cell(run.clue_cell))
-    return out
 
 
 def validate_response(read: Read, result: operations.Validation) -> service_pb2.ValidateResponse:
@@ -343,7 +360,7 @@ def validate_response(read: Read, result: operations.Validation) -> service_pb2.
     return service_pb2.ValidateResponse(
         warnings=[finding(f) for f in read.warnings],
         board_findings=[finding(f) for f in report.findings],
-        runs=[_run_report(r) for r in report.runs],
+        groups=[_group_report(r) for r in report.groups],
         cells=[
             service_pb2.CellReport(
                 cell=cell(c), status=service_pb2.CellStatus.Value(f"CELL_STATUS_{s.value}")
@@ -420,19 +437,9 @@ def technique_of(kind: Kind, value: int, field: str):
         raise _invalid(field, f"unknown technique {value}") from None
     if name == "UNSPECIFIED":
         return None
-    if kind.techniques is None or name not in kind.techniques.__members__:
+    if name not in kind.techniques.__members__:
         raise _invalid(field, f"{kind.name} has no technique {name}")
     return kind.techniques[name]
-
-
-def _run_ref(run) -> service_pb2.RunRef:
-    out = service_pb2.RunRef(
-        direction=service_pb2.Direction.Value(f"DIRECTION_{run.direction.upper()}"),
-        clue=run.clue or 0,
-    )
-    if run.clue_cell is not None:
-        out.clue_cell.CopyFrom(cell(run.clue_cell))
-    return out
 
 
 def step(s) -> service_pb2.Step:
@@ -440,7 +447,7 @@ def step(s) -> service_pb2.Step:
         technique=technique(s.technique),
         placements=[service_pb2.Placement(cell=cell(c), digit=d) for c, d in s.placements],
         eliminations=[service_pb2.Elimination(cell=cell(c), digit=d) for c, d in s.eliminations],
-        runs=[_run_ref(r) for r in s.runs],
+        groups=[service_pb2.GroupRef(**_group_fields(g)) for g in s.groups],
         cells=cells(s.cells),
         explanation=s.explanation,
     )

@@ -2,7 +2,10 @@
 
 - *cell*: a ``(row, col)`` pair, 0-based over the whole grid (clue cells included).
 - *grid*: a tuple of row tuples of ints; for answers ``0`` means "not a cell you fill".
+- *group*: cells under one rule (a Kakuro run, a row or column of a latin square, a
+  KenKen cage), named in findings, board reports and logical steps.
 - *finding*: one problem with a puzzle or a board, tied to the cells it is about.
+- *board report*: how every group and cell of a player's board stands.
 - *budget*: the time a search may take and a flag that cancels it; engines poll it.
 """
 
@@ -12,6 +15,7 @@ import enum
 import threading
 import time
 from dataclasses import dataclass, field
+from typing import Protocol
 
 Cell = tuple[int, int]
 Grid = tuple[tuple[int, ...], ...]
@@ -20,6 +24,36 @@ Grid = tuple[tuple[int, ...], ...]
 def cell_name(cell: Cell) -> str:
     """The one spelling of a cell in messages: ``r3c5`` (0-based row 3, column 5)."""
     return f"r{cell[0]}c{cell[1]}"
+
+
+class GroupType(enum.Enum):
+    """Named as numgrid.v1.GroupType without its prefix."""
+
+    ACROSS = "across"
+    DOWN = "down"
+    ROW = "row"
+    COLUMN = "column"
+    CAGE = "cage"
+
+
+class Group(Protocol):
+    """What reports and steps need of a group; each kind has its own class (Kakuro's
+    ``Run``, KenKen's ``Cage`` and ``Line``)."""
+
+    @property
+    def type(self) -> GroupType: ...
+    @property
+    def cells(self) -> tuple[Cell, ...]: ...
+    @property
+    def clue(self) -> int | None: ...  # a run's sum, a cage's target; None for a line
+    @property
+    def clue_cell(self) -> Cell | None: ...  # where the clue is written
+    @property
+    def operation(self) -> str: ...  # a cage's "+", "-", "x", "/"; "" otherwise
+    @property
+    def index(self) -> int: ...  # a row's or column's index; 0 otherwise
+    @property
+    def name(self) -> str: ...  # in messages: "across 16 at r4c0", "cage 12x at r0c0"
 
 
 class Severity(enum.Enum):
@@ -35,7 +69,7 @@ class Finding:
     message: str
     cells: tuple[Cell, ...] = ()
     severity: Severity = Severity.ERROR
-    run: str = ""  # e.g. "across r3c0" when the finding is about a run
+    group: str = ""  # the group's name when the finding is about one, e.g. "across 16 at r3c0"
 
     @property
     def is_error(self) -> bool:
@@ -50,6 +84,93 @@ class PuzzleError(ValueError):
         first = self.findings[0].message if self.findings else "invalid puzzle"
         more = f" (and {len(self.findings) - 1} more)" if len(self.findings) > 1 else ""
         super().__init__(summary or f"{first}{more}")
+
+
+class GroupState(enum.Enum):
+    INCOMPLETE = "INCOMPLETE"
+    DUPLICATE = "DUPLICATE"
+    OVER = "OVER"  # not complete, yet its entries already pass (or cannot reach) the clue
+    WRONG = "WRONG"  # complete, clue not met
+    CORRECT = "CORRECT"
+
+
+class CellStatus(enum.Enum):
+    BLANK = "BLANK"
+    DUPLICATE = "DUPLICATE"
+    GROUP_INCOMPLETE = "GROUP_INCOMPLETE"
+    GROUP_WRONG = "GROUP_WRONG"
+    GROUP_CORRECT = "GROUP_CORRECT"
+
+
+@dataclass(frozen=True)
+class GroupReport:
+    group: Group
+    state: GroupState
+    total: int  # a run's sum so far; a cage's result once complete (0 before)
+    duplicates: tuple[Cell, ...]
+
+
+@dataclass(frozen=True)
+class BoardReport:
+    """How a player's board stands, per group and per cell: what an app shows after
+    every move."""
+
+    groups: tuple[GroupReport, ...]
+    cells: dict[Cell, CellStatus]
+    findings: tuple[Finding, ...]
+    solved: bool
+    wrong_entries: tuple[Cell, ...] = ()  # only when a solution was given
+
+    @property
+    def ok(self) -> bool:
+        """No broken rule and no entry that differs from the solution."""
+        return not self.findings and not self.wrong_entries
+
+
+_BAD = (GroupState.WRONG, GroupState.OVER, GroupState.DUPLICATE)
+
+
+def cell_statuses(cells, entries: Grid, groups: tuple[GroupReport, ...]) -> dict[Cell, CellStatus]:
+    """Each cell's status from the reports of the groups it is in (seed 003's statuses)."""
+    of: dict[Cell, list[GroupReport]] = {}
+    for report in groups:
+        for cell in report.group.cells:
+            of.setdefault(cell, []).append(report)
+    statuses = {}
+    for cell in cells:
+        mine = of.get(cell, ())
+        if not entries[cell[0]][cell[1]]:
+            statuses[cell] = CellStatus.BLANK
+        elif any(cell in rep.duplicates for rep in mine):
+            statuses[cell] = CellStatus.DUPLICATE
+        elif any(rep.state in _BAD for rep in mine):
+            statuses[cell] = CellStatus.GROUP_WRONG
+        elif any(rep.state is GroupState.INCOMPLETE for rep in mine):
+            statuses[cell] = CellStatus.GROUP_INCOMPLETE
+        else:
+            statuses[cell] = CellStatus.GROUP_CORRECT
+    return statuses
+
+
+def wrong_entries(cells, entries: Grid, solution: Grid | None) -> tuple[Cell, ...]:
+    """The entered cells whose digit differs from ``solution`` (none without one)."""
+    if solution is None:
+        return ()
+    return tuple((r, c) for r, c in cells if entries[r][c] and entries[r][c] != solution[r][c])
+
+
+@dataclass(frozen=True)
+class Step:
+    """One logical step a person can follow, in every kind: what it places or rules
+    out, the groups and cells that justify it, and one sentence with the numbers."""
+
+    technique: enum.IntEnum  # the kind's technique, named as numgrid.v1.Technique
+    placements: tuple[tuple[Cell, int], ...]  # cell = digit
+    eliminations: tuple[tuple[Cell, int], ...]  # cell != digit (cells not placed here)
+    groups: tuple[Group, ...]  # the groups that justify it
+    cells: tuple[Cell, ...]  # the cells that justify it
+    explanation: str
+    chain: tuple[Step, ...] = ()  # with placements_only: the steps applied before this one
 
 
 class SearchTimeout(Exception):

@@ -162,7 +162,7 @@ def difficulty(
     the empty grid, or from the entries when they were held. None for other verdicts, a
     kind without a logical solver, or when the time allowed for it runs out (half what
     ``budget`` has left, at most DIFFICULTY_SECONDS): a grade never fails a call."""
-    if answer.verdict is not Verdict.UNIQUE or kind.explain is None:
+    if answer.verdict is not Verdict.UNIQUE:
         return None
     entries = board.entries if hold_entries and _has_entries(board) else None
     key = (kind.name, board.puzzle, entries)
@@ -196,8 +196,6 @@ def explain(kind: Kind, board, *, max_technique=None, budget: Budget) -> Explain
     stuck, or the entries turn out to have no completion (the steps up to there).
 
     Raises PuzzleError when the entries break a rule, SearchTimeout past the budget."""
-    if kind.explain is None:
-        raise PuzzleError([Finding("no_logic", f"{kind.name} has no logical solver")])
     entries = board.entries if _has_entries(board) else None
     limit = max(kind.techniques) if max_technique is None else max_technique
     explanation = kind.explain(board.puzzle, entries, limit, budget=budget)
@@ -294,8 +292,6 @@ def hint(
         return Hint("MISTAKE", text, wrong, (), findings, verdict, stats)
 
     found = _Found(verdict, stats, solution)
-    if kind.next_step is None:
-        return _no_step(board, found, None, "this puzzle kind has no logical solver")
     allowed = default_hint_technique(kind) if max_technique is None else max_technique
     logic_budget = _share(budget, HINT_LOGIC_SHARE)
     try:
@@ -325,7 +321,7 @@ def _stuck(kind: Kind, board, found: _Found, allowed, budget: Budget) -> Hint:
     try:
         stalled = kind.explain(board.puzzle, board.entries, allowed, budget=budget)
         trial = None
-        if allowed < max(kind.techniques) and kind.last_resort is not None:
+        if allowed < max(kind.techniques):
             trial = kind.last_resort(board.puzzle, stalled.candidates, budget=budget)
     except SearchTimeout:
         return _no_step(board, found, None, why)

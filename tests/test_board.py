@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import pytest
 from helpers import KAKURO, VALID_3X3, board, codes, puzzle, sample, solution_grid, with_entries
-from numgrid.server.kinds.kakuro.checks import CellStatus, RunState, validate_board
+from numgrid.server.core import CellStatus
+from numgrid.server.core import GroupState as RunState
+from numgrid.server.kinds.kakuro.checks import validate_board
 
 S = CellStatus
 
@@ -15,7 +17,7 @@ DOWN_16 = ((9, 9), (10, 9), (11, 9))
 
 
 def run_report(report, name: str):
-    (found,) = [rep for rep in report.runs if rep.run.name == name]
+    (found,) = [rep for rep in report.groups if rep.group.name == name]
     return found
 
 
@@ -26,10 +28,10 @@ def test_seed_board_has_only_the_duplicate_7s_in_the_down_16():
     report = validate_board(board(sample(NEARLY)))
     assert codes(report.findings) == [("duplicate", ((9, 9), (11, 9)))]
     finding = report.findings[0]
-    assert finding.run == "down 16 at r8c9"
+    assert finding.group == "down 16 at r8c9"
     assert finding.message == "down 16 at r8c9: 7 appears 2 times (r9c9, r11c9)"
     down_16 = run_report(report, "down 16 at r8c9")
-    assert down_16.run.cells == DOWN_16
+    assert down_16.group.cells == DOWN_16
     assert down_16.state is RunState.DUPLICATE
     assert down_16.total == 16  # it does add up, as the seed says
     assert down_16.duplicates == ((9, 9), (11, 9))
@@ -42,12 +44,12 @@ def test_seed_board_cell_statuses():
     report = validate_board(b)
     assert report.cells[9, 9] is S.DUPLICATE
     assert report.cells[11, 9] is S.DUPLICATE
-    assert report.cells[10, 9] is S.RUN_WRONG  # not a duplicate, but in a broken run
+    assert report.cells[10, 9] is S.GROUP_WRONG  # not a duplicate, but in a broken run
     others = {cell: st for cell, st in report.cells.items() if cell not in DOWN_16}
-    assert set(others.values()) == {S.RUN_CORRECT}
+    assert set(others.values()) == {S.GROUP_CORRECT}
     assert set(report.cells) == set(b.puzzle.white_cells)
-    broken = [rep for rep in report.runs if rep.state is not RunState.CORRECT]
-    assert [rep.run.name for rep in broken] == ["down 16 at r8c9"]
+    broken = [rep for rep in report.groups if rep.state is not RunState.CORRECT]
+    assert [rep.group.name for rep in broken] == ["down 16 at r8c9"]
 
 
 def test_seed_board_wrong_entries_against_the_solution():
@@ -62,8 +64,8 @@ def test_seed_board_corrected_is_solved():
     report = validate_board(b, solution)
     assert report.solved and report.ok
     assert report.findings == () and report.wrong_entries == ()
-    assert set(report.cells.values()) == {S.RUN_CORRECT}
-    assert {rep.state for rep in report.runs} == {RunState.CORRECT}
+    assert set(report.cells.values()) == {S.GROUP_CORRECT}
+    assert {rep.state for rep in report.groups} == {RunState.CORRECT}
 
 
 # ---------------------------------------------------------------- single rules
@@ -74,7 +76,7 @@ def test_empty_board_is_all_blank_and_not_solved():
     assert set(report.cells.values()) == {S.BLANK}
     assert len(report.cells) == 4
     assert report.findings == ()
-    assert {(rep.state, rep.total) for rep in report.runs} == {(RunState.INCOMPLETE, 0)}
+    assert {(rep.state, rep.total) for rep in report.groups} == {(RunState.INCOMPLETE, 0)}
     assert not report.solved
     assert report.ok  # nothing broken yet
 
@@ -95,7 +97,7 @@ def test_partial_sum_over_the_clue():
     assert across.state is RunState.OVER and across.total == 19
     assert codes(report.findings) == [("over_sum", ((4, 2), (4, 3), (4, 4)))]
     assert "already add up to 19" in report.findings[0].message
-    assert {report.cells[4, c] for c in (2, 3, 4)} == {S.RUN_WRONG}
+    assert {report.cells[4, c] for c in (2, 3, 4)} == {S.GROUP_WRONG}
     assert report.cells[4, 1] is S.BLANK
 
 
@@ -110,7 +112,7 @@ def test_partial_sum_under_the_clue_is_incomplete():
     b = with_entries(puzzle(VALID_3X3), {(1, 1): 1})
     report = validate_board(b)
     assert report.findings == ()
-    assert report.cells[1, 1] is S.RUN_INCOMPLETE
+    assert report.cells[1, 1] is S.GROUP_INCOMPLETE
 
 
 def test_complete_wrong_sum():
@@ -120,7 +122,7 @@ def test_complete_wrong_sum():
     assert across.state is RunState.WRONG and across.total == 4
     assert codes(report.findings) == [("wrong_sum", ((1, 1), (1, 2)))]
     assert report.findings[0].message == "across 3 at r1c0: complete but adds up to 4, not 3"
-    assert report.cells[1, 1] is S.RUN_WRONG and report.cells[1, 2] is S.RUN_WRONG
+    assert report.cells[1, 1] is S.GROUP_WRONG and report.cells[1, 2] is S.GROUP_WRONG
 
 
 def test_complete_right_run_in_unfinished_crossing_runs():
@@ -129,7 +131,7 @@ def test_complete_right_run_in_unfinished_crossing_runs():
     assert run_report(report, "across 3 at r1c0").state is RunState.CORRECT
     assert report.findings == ()
     # both cells' down runs are still open, so the cells are not "correct" yet
-    assert report.cells[1, 1] is S.RUN_INCOMPLETE and report.cells[1, 2] is S.RUN_INCOMPLETE
+    assert report.cells[1, 1] is S.GROUP_INCOMPLETE and report.cells[1, 2] is S.GROUP_INCOMPLETE
     assert not report.solved
 
 
@@ -137,8 +139,8 @@ def test_complete_right_board_is_solved():
     b = with_entries(puzzle(VALID_3X3), {(1, 1): 1, (1, 2): 2, (2, 1): 3, (2, 2): 4})
     report = validate_board(b)
     assert report.solved and report.ok
-    assert set(report.cells.values()) == {S.RUN_CORRECT}
-    assert [(rep.run.name, rep.total) for rep in report.runs] == [
+    assert set(report.cells.values()) == {S.GROUP_CORRECT}
+    assert [(rep.group.name, rep.total) for rep in report.groups] == [
         ("across 3 at r1c0", 3),
         ("across 7 at r2c0", 7),
         ("down 4 at r0c1", 4),
@@ -160,20 +162,20 @@ def test_every_cell_status_on_one_board():
     }
     report = validate_board(with_entries(p, entries), solution_grid("seed004-figure3.solution.txt"))
     expected = {
-        (1, 1): S.RUN_CORRECT,  # across 17 and down 12 both complete and right
-        (1, 5): S.RUN_CORRECT,  # across 11 and down 13
-        (2, 1): S.RUN_CORRECT,
-        (2, 5): S.RUN_CORRECT,
-        (1, 2): S.RUN_INCOMPLETE,  # down 21 still open
-        (1, 4): S.RUN_INCOMPLETE,  # down 16 still open
-        (2, 2): S.RUN_INCOMPLETE,
-        (2, 3): S.RUN_INCOMPLETE,  # down 22 still open
-        (2, 4): S.RUN_INCOMPLETE,
+        (1, 1): S.GROUP_CORRECT,  # across 17 and down 12 both complete and right
+        (1, 5): S.GROUP_CORRECT,  # across 11 and down 13
+        (2, 1): S.GROUP_CORRECT,
+        (2, 5): S.GROUP_CORRECT,
+        (1, 2): S.GROUP_INCOMPLETE,  # down 21 still open
+        (1, 4): S.GROUP_INCOMPLETE,  # down 16 still open
+        (2, 2): S.GROUP_INCOMPLETE,
+        (2, 3): S.GROUP_INCOMPLETE,  # down 22 still open
+        (2, 4): S.GROUP_INCOMPLETE,
         (4, 1): S.DUPLICATE,
         (4, 2): S.DUPLICATE,
-        (4, 3): S.RUN_WRONG,
-        (5, 4): S.RUN_WRONG,
-        (5, 5): S.RUN_WRONG,
+        (4, 3): S.GROUP_WRONG,
+        (5, 4): S.GROUP_WRONG,
+        (5, 5): S.GROUP_WRONG,
     }
     assert {cell: report.cells[cell] for cell in expected} == expected
     blanks = {cell for cell, st in report.cells.items() if st is S.BLANK}

@@ -51,7 +51,7 @@ def test_white_run_with_no_clue():
     found = check("3 3\n- 4, 6,\n- 0 0\n,7 0 0\n")
     assert codes(found) == [("run_without_clue", ((1, 1), (1, 2)))]
     assert found[0].message == "across run of 2 cells from r1c1 has no clue (before it)"
-    assert found[0].run == "across run at r1c0"
+    assert found[0].group == "across run at r1c0"
 
 
 def test_white_runs_starting_at_the_grid_edge_have_no_clue():
@@ -142,7 +142,7 @@ def test_white_cell_with_no_down_run():
 def test_one_cell_runs_are_warnings_not_errors():
     found = check("3 3\n- 3, -\n,3 0 -\n- - -\n")
     assert codes(found) == [("one_cell_run", ((1, 1),)), ("one_cell_run", ((1, 1),))]
-    assert {f.run for f in found} == {"across 3 at r1c0", "down 3 at r0c1"}
+    assert {f.group for f in found} == {"across 3 at r1c0", "down 3 at r0c1"}
     assert all(f.severity is Severity.WARNING and not f.is_error for f in found)
     assert errors(found) == []
 

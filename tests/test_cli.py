@@ -35,7 +35,7 @@ KEYS = {
     "warnings",
     "stats",
 }
-ERROR_KEYS = {"row", "column", "message", "code", "run", "cells", "field"}
+ERROR_KEYS = {"row", "column", "message", "code", "group", "cells", "field"}
 TEN = "puzzles/kakuro-10x12.txt"
 
 
@@ -133,7 +133,7 @@ def test_validate(mode, solved_board):
     assert mistakes["status"] == "INVALID"
     (error,) = mistakes["errors"]
     assert (error["row"], error["column"], error["code"]) == (9, 9, "duplicate")
-    assert error["cells"] == [[9, 9], [11, 9]] and error["run"] == "down 16 at r8c9"
+    assert error["cells"] == [[9, 9], [11, 9]] and error["group"] == "down 16 at r8c9"
     assert (solved["source"], solved["status"], solved["solved"]) == ("<stdin>", "SOLVED", True)
     assert warned["status"] == "VALID" and warned["warnings"][0]["code"] == "one_cell_run"
 

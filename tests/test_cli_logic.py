@@ -78,7 +78,7 @@ def test_hint_gives_the_next_step(mode):
     }
     for r, c, d in step["eliminations"]:
         assert SOLUTION[r][c] != d
-    assert step["runs"] == [{"direction": "across", "clue_cell": [2, 0], "clue": 11}]
+    assert step["groups"] == [{"type": "across", "clue": 11, "clue_cell": [2, 0]}]
 
 
 def test_hint_in_words_with_the_cells_marked(server):

@@ -143,7 +143,7 @@ def test_validate_an_empty_board(client):
     result = client.validate(sample(TEN))
     assert isinstance(result, Validation)
     assert result.ok and not result.solved and result.verdict is None
-    assert result.runs and all(run.state == "INCOMPLETE" for run in result.runs)
+    assert result.groups and all(run.state == "INCOMPLETE" for run in result.groups)
     assert {status for _, status in result.cells} == {"BLANK"}
     assert result.stats == ()
 
@@ -158,7 +158,7 @@ def test_validate_a_board_with_mistakes(client):
     result = client.validate(sample("Game03-nearly-solved.csv"), compare_with_solution=True)
     assert not result.ok
     assert [(f.code, f.cells) for f in result.board_findings] == [("duplicate", ((9, 9), (11, 9)))]
-    assert result.board_findings[0].run == "down 16 at r8c9"
+    assert result.board_findings[0].group == "down 16 at r8c9"
     assert result.verdict == "UNIQUE"
     assert set(result.wrong_entries) >= {(9, 9), (11, 9)}
     assert dict(result.cells)[(9, 9)] == "DUPLICATE"
@@ -168,7 +168,7 @@ def test_validate_a_solved_board(client):
     board = filled(sample(TEN), sample("kakuro-10x12.solution.txt"))
     result = client.validate(board, compare_with_solution=True)
     assert result.solved and result.ok and result.verdict == "UNIQUE"
-    assert all(run.state == "CORRECT" for run in result.runs)
+    assert all(run.state == "CORRECT" for run in result.groups)
 
 
 def test_hint_places_a_digit_of_the_solution(client):

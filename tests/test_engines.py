@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import dataclasses
 import threading
 import time
 
@@ -341,7 +340,10 @@ def _result(engine: str, *solutions, complete=True) -> SearchResult:
 
 
 def _with_native(answer: SearchResult):
-    return dataclasses.replace(KAKURO, native_search=lambda *a, **k: answer)
+    class Lying(type(KAKURO)):
+        native_search = staticmethod(lambda *a, **k: answer)
+
+    return Lying()
 
 
 def _wrong(grid, cell, digit):

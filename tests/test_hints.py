@@ -131,8 +131,8 @@ def test_the_first_step_on_an_empty_grid(stub, twelve):
     assert step.technique == T.TECHNIQUE_COMBINATIONS
     assert not step.placements and not reply.placements and step.eliminations
     # The explanation names the run, its clue and what it can be, with the numbers.
-    (run,) = step.runs
-    direction = "Across" if run.direction == T.DIRECTION_ACROSS else "Down"
+    (run,) = step.groups
+    direction = "Across" if run.type == T.GROUP_TYPE_ACROSS else "Down"
     where = f"r{run.clue_cell.row}c{run.clue_cell.column}"
     assert step.explanation.startswith(f"{direction} {run.clue} at {where} in ")
     assert "can only be" in step.explanation or "cannot hold" in step.explanation
@@ -378,7 +378,7 @@ def test_the_client_returns_plain_values(server_process, twelve):
         assert isinstance(explanation.difficulty, Difficulty)
         assert explanation.difficulty.grade == "HARD"
         assert sum(explanation.difficulty.counts.values()) == len(explanation.steps)
-        assert explanation.steps[0].runs[0].direction in ("across", "down")
+        assert explanation.steps[0].groups[0].type in ("across", "down")
         assert client.solve(problem).difficulty == explanation.difficulty
         assert client.check_uniqueness(problem).difficulty == explanation.difficulty
         assert client.check_uniqueness(MULTIPLE).difficulty is None

@@ -97,7 +97,7 @@ def test_combinations_is_the_first_step_on_an_empty_grid():
     assert set(step.eliminations) == {
         (cell, d) for cell in ((1, 1), (1, 2)) for d in (1, 2, 3, 4, 5, 6, 8)
     }
-    assert [run.name for run in step.runs] == ["across 16 at r1c0"]
+    assert [run.name for run in step.groups] == ["across 16 at r1c0"]
     assert step.explanation.startswith("Across 16 at r1c0 in two cells can only be 7+9")
     assert_sound([step], solutions_within(p))
 
@@ -112,7 +112,7 @@ def test_crossing():
         "Across 16 at r1c0 in two cells can only be 7+9, and Down 17 at r0c1 in two cells "
         "cannot hold 7, so r1c1 = 9."
     )
-    assert {run.name for run in step.runs} == {"across 16 at r1c0", "down 17 at r0c1"}
+    assert {run.name for run in step.groups} == {"across 16 at r1c0", "down 17 at r0c1"}
     assert_sound([step], solutions_within(p, candidates))
 
 
@@ -233,7 +233,7 @@ def test_region_sum_of_seed_001_figure_1():
     assert "the across clues 4 + 3 + 19 + 28 = 54" in step.explanation
     assert "the down clues 19 + 21 + 3 + 4 = 47" in step.explanation
     assert "54 - 47 = 7, so r4c5 = 7." in step.explanation
-    assert len(step.cells) == 12 and len(step.runs) == 8  # the block, not the rest
+    assert len(step.cells) == 12 and len(step.groups) == 8  # the block, not the rest
     assert_sound([step], solutions_within(p))
 
 

@@ -334,9 +334,9 @@ def test_validate_reports_runs_cells_and_findings(stub, twelve):
     reply = stub.Validate(service_pb2.ValidateRequest(puzzle=text_input(board)))
     assert [f.code for f in reply.board_findings] == ["duplicate"]
     assert sorted(cells_of(reply.board_findings[0].cells)) == [(1, 2), (1, 3)]
-    assert reply.board_findings[0].run == "across 29 at r1c1"
-    across = next(r for r in reply.runs if r.direction == service_pb2.DIRECTION_ACROSS)
-    assert (across.clue, across.state, across.total) == (29, service_pb2.RUN_STATE_DUPLICATE, 10)
+    assert reply.board_findings[0].group == "across 29 at r1c1"
+    across = next(r for r in reply.groups if r.type == service_pb2.GROUP_TYPE_ACROSS)
+    assert (across.clue, across.state, across.total) == (29, service_pb2.GROUP_STATE_DUPLICATE, 10)
     statuses = {(c.cell.row, c.cell.column): c.status for c in reply.cells}
     assert len(statuses) == len(white_cells(solution))
     assert statuses[1, 2] == statuses[1, 3] == service_pb2.CELL_STATUS_DUPLICATE

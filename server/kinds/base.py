@@ -1,48 +1,96 @@
 """The one interface every puzzle kind implements (in the spirit of Tatham's ``game``).
 
 The engines, the service and the CLI hold a :class:`Kind` and never ask which one.
-A kind's *board* has ``.puzzle`` (with ``.rows``/``.cols``) and ``.entries`` (a grid).
+A kind is a package under :mod:`numgrid.server.kinds` (model, formats, checks, engines,
+techniques) whose ``__init__`` builds one object satisfying this protocol; the type
+checker tells a new kind what it still lacks.
+
+A kind's *board* has ``.puzzle`` (with ``.rows``/``.cols``) and ``.entries`` (a grid,
+``0`` where empty). Its steps are :class:`~numgrid.server.core.Step`, its board reports
+:class:`~numgrid.server.core.BoardReport`.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass
-from typing import Any
+import enum
+from collections.abc import Mapping
+from typing import Any, Protocol
+
+from numgrid.server.core import BoardReport, Budget, Finding, Grid, SearchResult, Step
 
 
-@dataclass(frozen=True)
-class Kind:
-    name: str
-    formats: tuple[str, ...]
-    # read(text, fmt or None for auto-detect, max_cells) -> board; raises PuzzleError
-    read: Callable[..., Any]
-    # write(board, fmt) -> text
-    write: Callable[[Any, str], str]
-    # check(puzzle, entries, max_cells) -> [Finding]: structural errors and warnings
-    check: Callable[..., list]
-    # validate(board, solution or None) -> BoardReport: per run and per cell
-    validate: Callable[..., Any]
-    # cpsat_model(puzzle, fixed) -> (CpModel, {cell: IntVar})
-    cpsat_model: Callable[..., Any]
-    # native_search(puzzle, limit=, fixed=, budget=) -> SearchResult
-    native_search: Callable[..., Any]
-    # solution_text(puzzle, grid) -> the kind's published solution text
-    solution_text: Callable[[Any, Any], str]
+class Explanation(Protocol):
+    """A logical solution from a position, as far as the techniques reach."""
 
-    # The logical solver, for hints, explanations and grades (None: the kind has none).
-    # A *step* has .technique, .placements ((cell, digit), ...), .eliminations (the same,
-    # digits ruled out), .runs (with .direction, .clue_cell, .clue), .cells, .explanation.
-    # Every function below takes budget= (a Budget) and raises SearchTimeout past it.
-    #
-    # techniques: IntEnum of the techniques, simplest first, named as numgrid.v1.Technique
-    # without its prefix; the one named TRIAL is the last resort.
-    techniques: Any = None
-    # next_step(puzzle, entries, max_technique, placements_only, budget=) -> step or None
-    next_step: Callable[..., Any] | None = None
-    # explain(puzzle, entries or None, max_technique, budget=) -> explanation: .steps,
-    # .solved, .grade (an IntEnum named as numgrid.v1.Grade without its prefix, or None),
-    # .technique_counts {technique: steps}, .candidates {cell: digits} where it stopped
-    explain: Callable[..., Any] | None = None
-    # last_resort(puzzle, candidates, budget=) -> the TRIAL step from a position, or None
-    last_resort: Callable[..., Any] | None = None
+    steps: tuple[Step, ...]
+    solved: bool  # the chain completed the grid
+    grade: enum.IntEnum | None  # named as numgrid.v1.Grade; None unless solved
+    technique_counts: dict  # {technique: steps}, every technique of the kind
+    candidates: dict  # {cell: digits} where the chain stopped
+
+
+class Kind(Protocol):
+    """A puzzle kind: how it is read, checked, solved by both engines and explained."""
+
+    name: str  # also its field in numgrid.v1.Puzzle and its PuzzleKind
+    formats: tuple[str, ...]  # named as numgrid.v1.PuzzleFormat, without the prefix
+    # IntEnum of the techniques, simplest first, named as numgrid.v1.Technique; the one
+    # named TRIAL is the last resort.
+    techniques: type[enum.IntEnum]
+
+    def sniff(self, text: str) -> str | None:
+        """The format ``text`` is in if it is a puzzle of this kind, else None (cheap)."""
+        ...
+
+    def read(self, text: str, fmt: str | None, max_cells: int) -> Any:
+        """A board; ``fmt`` None detects the format. Raises PuzzleError (every finding)."""
+        ...
+
+    def write(self, board: Any, fmt: str) -> str: ...
+
+    def check(self, puzzle: Any, entries: Grid | None, max_cells: int | None) -> list[Finding]:
+        """Every structural error and warning of a puzzle and its entries, at once."""
+        ...
+
+    def validate(self, board: Any, solution: Grid | None) -> BoardReport:
+        """How every group and cell of a board stands; with a solution, wrong entries."""
+        ...
+
+    def cpsat_model(self, puzzle: Any, fixed: Grid | None) -> tuple[Any, dict]:
+        """(CpModel, {cell: IntVar}) for the cells to fill, ``fixed`` digits held."""
+        ...
+
+    def native_search(
+        self, puzzle: Any, *, limit: int, fixed: Grid | None, budget: Budget
+    ) -> SearchResult: ...
+
+    def solution_text(self, puzzle: Any, grid: Grid) -> str:
+        """The solution as the kind publishes it."""
+        ...
+
+    # The logical solver, for hints, explanations and grades. Every function takes
+    # budget= and raises SearchTimeout past it.
+    def next_step(
+        self,
+        puzzle: Any,
+        entries: Grid | Mapping | None,
+        max_technique: enum.IntEnum,
+        placements_only: bool,
+        *,
+        budget: Budget | None,
+    ) -> Step | None: ...
+
+    def explain(
+        self,
+        puzzle: Any,
+        entries: Grid | Mapping | None,
+        max_technique: enum.IntEnum,
+        *,
+        budget: Budget | None,
+    ) -> Explanation: ...
+
+    def last_resort(
+        self, puzzle: Any, candidates: Grid | Mapping | None, *, budget: Budget | None
+    ) -> Step | None:
+        """The TRIAL step from a position, or None."""
+        ...

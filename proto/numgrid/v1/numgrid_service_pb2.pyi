@@ -22,6 +22,12 @@ class Technique(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     TECHNIQUE_COMBINATION_ELIMINATION: _ClassVar[Technique]
     TECHNIQUE_REGION_SUM: _ClassVar[Technique]
     TECHNIQUE_TRIAL: _ClassVar[Technique]
+    TECHNIQUE_SINGLE_CELL_CAGE: _ClassVar[Technique]
+    TECHNIQUE_NAKED_SINGLE: _ClassVar[Technique]
+    TECHNIQUE_HIDDEN_SINGLE: _ClassVar[Technique]
+    TECHNIQUE_CAGE_LINE: _ClassVar[Technique]
+    TECHNIQUE_HIDDEN_SUBSET: _ClassVar[Technique]
+    TECHNIQUE_LINE_TOTALS: _ClassVar[Technique]
 
 class Grade(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     __slots__ = ()
@@ -32,29 +38,32 @@ class Grade(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     GRADE_EXPERT: _ClassVar[Grade]
     GRADE_EXTREME: _ClassVar[Grade]
 
-class RunState(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+class GroupState(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     __slots__ = ()
-    RUN_STATE_UNSPECIFIED: _ClassVar[RunState]
-    RUN_STATE_INCOMPLETE: _ClassVar[RunState]
-    RUN_STATE_DUPLICATE: _ClassVar[RunState]
-    RUN_STATE_OVER: _ClassVar[RunState]
-    RUN_STATE_WRONG: _ClassVar[RunState]
-    RUN_STATE_CORRECT: _ClassVar[RunState]
+    GROUP_STATE_UNSPECIFIED: _ClassVar[GroupState]
+    GROUP_STATE_INCOMPLETE: _ClassVar[GroupState]
+    GROUP_STATE_DUPLICATE: _ClassVar[GroupState]
+    GROUP_STATE_OVER: _ClassVar[GroupState]
+    GROUP_STATE_WRONG: _ClassVar[GroupState]
+    GROUP_STATE_CORRECT: _ClassVar[GroupState]
 
-class Direction(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+class GroupType(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     __slots__ = ()
-    DIRECTION_UNSPECIFIED: _ClassVar[Direction]
-    DIRECTION_ACROSS: _ClassVar[Direction]
-    DIRECTION_DOWN: _ClassVar[Direction]
+    GROUP_TYPE_UNSPECIFIED: _ClassVar[GroupType]
+    GROUP_TYPE_ACROSS: _ClassVar[GroupType]
+    GROUP_TYPE_DOWN: _ClassVar[GroupType]
+    GROUP_TYPE_ROW: _ClassVar[GroupType]
+    GROUP_TYPE_COLUMN: _ClassVar[GroupType]
+    GROUP_TYPE_CAGE: _ClassVar[GroupType]
 
 class CellStatus(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     __slots__ = ()
     CELL_STATUS_UNSPECIFIED: _ClassVar[CellStatus]
     CELL_STATUS_BLANK: _ClassVar[CellStatus]
     CELL_STATUS_DUPLICATE: _ClassVar[CellStatus]
-    CELL_STATUS_RUN_INCOMPLETE: _ClassVar[CellStatus]
-    CELL_STATUS_RUN_WRONG: _ClassVar[CellStatus]
-    CELL_STATUS_RUN_CORRECT: _ClassVar[CellStatus]
+    CELL_STATUS_GROUP_INCOMPLETE: _ClassVar[CellStatus]
+    CELL_STATUS_GROUP_WRONG: _ClassVar[CellStatus]
+    CELL_STATUS_GROUP_CORRECT: _ClassVar[CellStatus]
 
 class HintKind(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     __slots__ = ()
@@ -74,27 +83,36 @@ TECHNIQUE_NAKED_SUBSET: Technique
 TECHNIQUE_COMBINATION_ELIMINATION: Technique
 TECHNIQUE_REGION_SUM: Technique
 TECHNIQUE_TRIAL: Technique
+TECHNIQUE_SINGLE_CELL_CAGE: Technique
+TECHNIQUE_NAKED_SINGLE: Technique
+TECHNIQUE_HIDDEN_SINGLE: Technique
+TECHNIQUE_CAGE_LINE: Technique
+TECHNIQUE_HIDDEN_SUBSET: Technique
+TECHNIQUE_LINE_TOTALS: Technique
 GRADE_UNSPECIFIED: Grade
 GRADE_EASY: Grade
 GRADE_MEDIUM: Grade
 GRADE_HARD: Grade
 GRADE_EXPERT: Grade
 GRADE_EXTREME: Grade
-RUN_STATE_UNSPECIFIED: RunState
-RUN_STATE_INCOMPLETE: RunState
-RUN_STATE_DUPLICATE: RunState
-RUN_STATE_OVER: RunState
-RUN_STATE_WRONG: RunState
-RUN_STATE_CORRECT: RunState
-DIRECTION_UNSPECIFIED: Direction
-DIRECTION_ACROSS: Direction
-DIRECTION_DOWN: Direction
+GROUP_STATE_UNSPECIFIED: GroupState
+GROUP_STATE_INCOMPLETE: GroupState
+GROUP_STATE_DUPLICATE: GroupState
+GROUP_STATE_OVER: GroupState
+GROUP_STATE_WRONG: GroupState
+GROUP_STATE_CORRECT: GroupState
+GROUP_TYPE_UNSPECIFIED: GroupType
+GROUP_TYPE_ACROSS: GroupType
+GROUP_TYPE_DOWN: GroupType
+GROUP_TYPE_ROW: GroupType
+GROUP_TYPE_COLUMN: GroupType
+GROUP_TYPE_CAGE: GroupType
 CELL_STATUS_UNSPECIFIED: CellStatus
 CELL_STATUS_BLANK: CellStatus
 CELL_STATUS_DUPLICATE: CellStatus
-CELL_STATUS_RUN_INCOMPLETE: CellStatus
-CELL_STATUS_RUN_WRONG: CellStatus
-CELL_STATUS_RUN_CORRECT: CellStatus
+CELL_STATUS_GROUP_INCOMPLETE: CellStatus
+CELL_STATUS_GROUP_WRONG: CellStatus
+CELL_STATUS_GROUP_CORRECT: CellStatus
 HINT_KIND_UNSPECIFIED: HintKind
 HINT_KIND_MISTAKE: HintKind
 HINT_KIND_REVEAL: HintKind
@@ -111,31 +129,35 @@ class Elimination(_message.Message):
     digit: int
     def __init__(self, cell: _Optional[_Union[_puzzle_pb2.CellRef, _Mapping]] = ..., digit: _Optional[int] = ...) -> None: ...
 
-class RunRef(_message.Message):
-    __slots__ = ("direction", "clue_cell", "clue")
-    DIRECTION_FIELD_NUMBER: _ClassVar[int]
+class GroupRef(_message.Message):
+    __slots__ = ("type", "clue_cell", "clue", "operation", "index")
+    TYPE_FIELD_NUMBER: _ClassVar[int]
     CLUE_CELL_FIELD_NUMBER: _ClassVar[int]
     CLUE_FIELD_NUMBER: _ClassVar[int]
-    direction: Direction
+    OPERATION_FIELD_NUMBER: _ClassVar[int]
+    INDEX_FIELD_NUMBER: _ClassVar[int]
+    type: GroupType
     clue_cell: _puzzle_pb2.CellRef
     clue: int
-    def __init__(self, direction: _Optional[_Union[Direction, str]] = ..., clue_cell: _Optional[_Union[_puzzle_pb2.CellRef, _Mapping]] = ..., clue: _Optional[int] = ...) -> None: ...
+    operation: _puzzle_pb2.CageOperation
+    index: int
+    def __init__(self, type: _Optional[_Union[GroupType, str]] = ..., clue_cell: _Optional[_Union[_puzzle_pb2.CellRef, _Mapping]] = ..., clue: _Optional[int] = ..., operation: _Optional[_Union[_puzzle_pb2.CageOperation, str]] = ..., index: _Optional[int] = ...) -> None: ...
 
 class Step(_message.Message):
-    __slots__ = ("technique", "placements", "eliminations", "runs", "cells", "explanation")
+    __slots__ = ("technique", "placements", "eliminations", "groups", "cells", "explanation")
     TECHNIQUE_FIELD_NUMBER: _ClassVar[int]
     PLACEMENTS_FIELD_NUMBER: _ClassVar[int]
     ELIMINATIONS_FIELD_NUMBER: _ClassVar[int]
-    RUNS_FIELD_NUMBER: _ClassVar[int]
+    GROUPS_FIELD_NUMBER: _ClassVar[int]
     CELLS_FIELD_NUMBER: _ClassVar[int]
     EXPLANATION_FIELD_NUMBER: _ClassVar[int]
     technique: Technique
     placements: _containers.RepeatedCompositeFieldContainer[Placement]
     eliminations: _containers.RepeatedCompositeFieldContainer[Elimination]
-    runs: _containers.RepeatedCompositeFieldContainer[RunRef]
+    groups: _containers.RepeatedCompositeFieldContainer[GroupRef]
     cells: _containers.RepeatedCompositeFieldContainer[_puzzle_pb2.CellRef]
     explanation: str
-    def __init__(self, technique: _Optional[_Union[Technique, str]] = ..., placements: _Optional[_Iterable[_Union[Placement, _Mapping]]] = ..., eliminations: _Optional[_Iterable[_Union[Elimination, _Mapping]]] = ..., runs: _Optional[_Iterable[_Union[RunRef, _Mapping]]] = ..., cells: _Optional[_Iterable[_Union[_puzzle_pb2.CellRef, _Mapping]]] = ..., explanation: _Optional[str] = ...) -> None: ...
+    def __init__(self, technique: _Optional[_Union[Technique, str]] = ..., placements: _Optional[_Iterable[_Union[Placement, _Mapping]]] = ..., eliminations: _Optional[_Iterable[_Union[Elimination, _Mapping]]] = ..., groups: _Optional[_Iterable[_Union[GroupRef, _Mapping]]] = ..., cells: _Optional[_Iterable[_Union[_puzzle_pb2.CellRef, _Mapping]]] = ..., explanation: _Optional[str] = ...) -> None: ...
 
 class TechniqueCount(_message.Message):
     __slots__ = ("technique", "count")
@@ -177,23 +199,27 @@ class ValidateRequest(_message.Message):
     options: SearchOptions
     def __init__(self, puzzle: _Optional[_Union[_puzzle_pb2.PuzzleInput, _Mapping]] = ..., compare_with_solution: _Optional[bool] = ..., options: _Optional[_Union[SearchOptions, _Mapping]] = ...) -> None: ...
 
-class RunReport(_message.Message):
-    __slots__ = ("direction", "clue_cell", "clue", "cells", "state", "total", "duplicates")
-    DIRECTION_FIELD_NUMBER: _ClassVar[int]
+class GroupReport(_message.Message):
+    __slots__ = ("type", "clue_cell", "clue", "cells", "state", "total", "duplicates", "operation", "index")
+    TYPE_FIELD_NUMBER: _ClassVar[int]
     CLUE_CELL_FIELD_NUMBER: _ClassVar[int]
     CLUE_FIELD_NUMBER: _ClassVar[int]
     CELLS_FIELD_NUMBER: _ClassVar[int]
     STATE_FIELD_NUMBER: _ClassVar[int]
     TOTAL_FIELD_NUMBER: _ClassVar[int]
     DUPLICATES_FIELD_NUMBER: _ClassVar[int]
-    direction: Direction
+    OPERATION_FIELD_NUMBER: _ClassVar[int]
+    INDEX_FIELD_NUMBER: _ClassVar[int]
+    type: GroupType
     clue_cell: _puzzle_pb2.CellRef
     clue: int
     cells: _containers.RepeatedCompositeFieldContainer[_puzzle_pb2.CellRef]
-    state: RunState
+    state: GroupState
     total: int
     duplicates: _containers.RepeatedCompositeFieldContainer[_puzzle_pb2.CellRef]
-    def __init__(self, direction: _Optional[_Union[Direction, str]] = ..., clue_cell: _Optional[_Union[_puzzle_pb2.CellRef, _Mapping]] = ..., clue: _Optional[int] = ..., cells: _Optional[_Iterable[_Union[_puzzle_pb2.CellRef, _Mapping]]] = ..., state: _Optional[_Union[RunState, str]] = ..., total: _Optional[int] = ..., duplicates: _Optional[_Iterable[_Union[_puzzle_pb2.CellRef, _Mapping]]] = ...) -> None: ...
+    operation: _puzzle_pb2.CageOperation
+    index: int
+    def __init__(self, type: _Optional[_Union[GroupType, str]] = ..., clue_cell: _Optional[_Union[_puzzle_pb2.CellRef, _Mapping]] = ..., clue: _Optional[int] = ..., cells: _Optional[_Iterable[_Union[_puzzle_pb2.CellRef, _Mapping]]] = ..., state: _Optional[_Union[GroupState, str]] = ..., total: _Optional[int] = ..., duplicates: _Optional[_Iterable[_Union[_puzzle_pb2.CellRef, _Mapping]]] = ..., operation: _Optional[_Union[_puzzle_pb2.CageOperation, str]] = ..., index: _Optional[int] = ...) -> None: ...
 
 class CellReport(_message.Message):
     __slots__ = ("cell", "status")
@@ -204,10 +230,10 @@ class CellReport(_message.Message):
     def __init__(self, cell: _Optional[_Union[_puzzle_pb2.CellRef, _Mapping]] = ..., status: _Optional[_Union[CellStatus, str]] = ...) -> None: ...
 
 class ValidateResponse(_message.Message):
-    __slots__ = ("warnings", "board_findings", "runs", "cells", "solved", "verdict", "wrong_entries", "stats", "puzzle")
+    __slots__ = ("warnings", "board_findings", "groups", "cells", "solved", "verdict", "wrong_entries", "stats", "puzzle")
     WARNINGS_FIELD_NUMBER: _ClassVar[int]
     BOARD_FINDINGS_FIELD_NUMBER: _ClassVar[int]
-    RUNS_FIELD_NUMBER: _ClassVar[int]
+    GROUPS_FIELD_NUMBER: _ClassVar[int]
     CELLS_FIELD_NUMBER: _ClassVar[int]
     SOLVED_FIELD_NUMBER: _ClassVar[int]
     VERDICT_FIELD_NUMBER: _ClassVar[int]
@@ -216,14 +242,14 @@ class ValidateResponse(_message.Message):
     PUZZLE_FIELD_NUMBER: _ClassVar[int]
     warnings: _containers.RepeatedCompositeFieldContainer[_puzzle_pb2.Finding]
     board_findings: _containers.RepeatedCompositeFieldContainer[_puzzle_pb2.Finding]
-    runs: _containers.RepeatedCompositeFieldContainer[RunReport]
+    groups: _containers.RepeatedCompositeFieldContainer[GroupReport]
     cells: _containers.RepeatedCompositeFieldContainer[CellReport]
     solved: bool
     verdict: _puzzle_pb2.Verdict
     wrong_entries: _containers.RepeatedCompositeFieldContainer[_puzzle_pb2.CellRef]
     stats: _containers.RepeatedCompositeFieldContainer[_puzzle_pb2.EngineStats]
     puzzle: _puzzle_pb2.Puzzle
-    def __init__(self, warnings: _Optional[_Iterable[_Union[_puzzle_pb2.Finding, _Mapping]]] = ..., board_findings: _Optional[_Iterable[_Union[_puzzle_pb2.Finding, _Mapping]]] = ..., runs: _Optional[_Iterable[_Union[RunReport, _Mapping]]] = ..., cells: _Optional[_Iterable[_Union[CellReport, _Mapping]]] = ..., solved: _Optional[bool] = ..., verdict: _Optional[_Union[_puzzle_pb2.Verdict, str]] = ..., wrong_entries: _Optional[_Iterable[_Union[_puzzle_pb2.CellRef, _Mapping]]] = ..., stats: _Optional[_Iterable[_Union[_puzzle_pb2.EngineStats, _Mapping]]] = ..., puzzle: _Optional[_Union[_puzzle_pb2.Puzzle, _Mapping]] = ...) -> None: ...
+    def __init__(self, warnings: _Optional[_Iterable[_Union[_puzzle_pb2.Finding, _Mapping]]] = ..., board_findings: _Optional[_Iterable[_Union[_puzzle_pb2.Finding, _Mapping]]] = ..., groups: _Optional[_Iterable[_Union[GroupReport, _Mapping]]] = ..., cells: _Optional[_Iterable[_Union[CellReport, _Mapping]]] = ..., solved: _Optional[bool] = ..., verdict: _Optional[_Union[_puzzle_pb2.Verdict, str]] = ..., wrong_entries: _Optional[_Iterable[_Union[_puzzle_pb2.CellRef, _Mapping]]] = ..., stats: _Optional[_Iterable[_Union[_puzzle_pb2.EngineStats, _Mapping]]] = ..., puzzle: _Optional[_Union[_puzzle_pb2.Puzzle, _Mapping]] = ...) -> None: ...
 
 class SolveRequest(_message.Message):
     __slots__ = ("puzzle", "options")

@@ -29,7 +29,7 @@ class NumgridServiceStub:
     """Validates, solves, hints and checks the uniqueness of number puzzles.
 
     A puzzle that cannot be read or is not well formed gets INVALID_ARGUMENT with a
-    google.rpc.BadRequest detail: one field violation per cell or run at fault.
+    google.rpc.BadRequest detail: one field violation per cell or group at fault.
     The client's deadline and the server's time cap stop the search
     (DEADLINE_EXCEEDED); a request's own time_limit gives VERDICT_TIMEOUT instead.
     """
@@ -76,7 +76,7 @@ class NumgridServiceServicer:
     """Validates, solves, hints and checks the uniqueness of number puzzles.
 
     A puzzle that cannot be read or is not well formed gets INVALID_ARGUMENT with a
-    google.rpc.BadRequest detail: one field violation per cell or run at fault.
+    google.rpc.BadRequest detail: one field violation per cell or group at fault.
     The client's deadline and the server's time cap stop the search
     (DEADLINE_EXCEEDED); a request's own time_limit gives VERDICT_TIMEOUT instead.
     """
@@ -171,7 +171,7 @@ class NumgridService:
     """Validates, solves, hints and checks the uniqueness of number puzzles.
 
     A puzzle that cannot be read or is not well formed gets INVALID_ARGUMENT with a
-    google.rpc.BadRequest detail: one field violation per cell or run at fault.
+    google.rpc.BadRequest detail: one field violation per cell or group at fault.
     The client's deadline and the server's time cap stop the search
     (DEADLINE_EXCEEDED); a request's own time_limit gives VERDICT_TIMEOUT instead.
     """

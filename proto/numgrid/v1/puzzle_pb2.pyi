@@ -10,10 +10,19 @@ from typing import ClassVar as _ClassVar, Optional as _Optional, Union as _Union
 
 DESCRIPTOR: _descriptor.FileDescriptor
 
+class CageOperation(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    CAGE_OPERATION_UNSPECIFIED: _ClassVar[CageOperation]
+    CAGE_OPERATION_ADD: _ClassVar[CageOperation]
+    CAGE_OPERATION_SUBTRACT: _ClassVar[CageOperation]
+    CAGE_OPERATION_MULTIPLY: _ClassVar[CageOperation]
+    CAGE_OPERATION_DIVIDE: _ClassVar[CageOperation]
+
 class PuzzleKind(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     __slots__ = ()
     PUZZLE_KIND_UNSPECIFIED: _ClassVar[PuzzleKind]
     PUZZLE_KIND_KAKURO: _ClassVar[PuzzleKind]
+    PUZZLE_KIND_KENKEN: _ClassVar[PuzzleKind]
 
 class PuzzleFormat(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     __slots__ = ()
@@ -21,6 +30,7 @@ class PuzzleFormat(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     PUZZLE_FORMAT_JANKO: _ClassVar[PuzzleFormat]
     PUZZLE_FORMAT_CSV: _ClassVar[PuzzleFormat]
     PUZZLE_FORMAT_JSON: _ClassVar[PuzzleFormat]
+    PUZZLE_FORMAT_TATHAM: _ClassVar[PuzzleFormat]
 
 class Severity(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     __slots__ = ()
@@ -43,12 +53,19 @@ class Verdict(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     VERDICT_MULTIPLE: _ClassVar[Verdict]
     VERDICT_NO_SOLUTION: _ClassVar[Verdict]
     VERDICT_TIMEOUT: _ClassVar[Verdict]
+CAGE_OPERATION_UNSPECIFIED: CageOperation
+CAGE_OPERATION_ADD: CageOperation
+CAGE_OPERATION_SUBTRACT: CageOperation
+CAGE_OPERATION_MULTIPLY: CageOperation
+CAGE_OPERATION_DIVIDE: CageOperation
 PUZZLE_KIND_UNSPECIFIED: PuzzleKind
 PUZZLE_KIND_KAKURO: PuzzleKind
+PUZZLE_KIND_KENKEN: PuzzleKind
 PUZZLE_FORMAT_UNSPECIFIED: PuzzleFormat
 PUZZLE_FORMAT_JANKO: PuzzleFormat
 PUZZLE_FORMAT_CSV: PuzzleFormat
 PUZZLE_FORMAT_JSON: PuzzleFormat
+PUZZLE_FORMAT_TATHAM: PuzzleFormat
 SEVERITY_UNSPECIFIED: Severity
 SEVERITY_ERROR: Severity
 SEVERITY_WARNING: Severity
@@ -95,11 +112,33 @@ class KakuroPuzzle(_message.Message):
     rows: _containers.RepeatedCompositeFieldContainer[KakuroRow]
     def __init__(self, rows: _Optional[_Iterable[_Union[KakuroRow, _Mapping]]] = ...) -> None: ...
 
+class Cage(_message.Message):
+    __slots__ = ("target", "operation", "cells")
+    TARGET_FIELD_NUMBER: _ClassVar[int]
+    OPERATION_FIELD_NUMBER: _ClassVar[int]
+    CELLS_FIELD_NUMBER: _ClassVar[int]
+    target: int
+    operation: CageOperation
+    cells: _containers.RepeatedCompositeFieldContainer[CellRef]
+    def __init__(self, target: _Optional[int] = ..., operation: _Optional[_Union[CageOperation, str]] = ..., cells: _Optional[_Iterable[_Union[CellRef, _Mapping]]] = ...) -> None: ...
+
+class KenKenPuzzle(_message.Message):
+    __slots__ = ("size", "cages", "entries")
+    SIZE_FIELD_NUMBER: _ClassVar[int]
+    CAGES_FIELD_NUMBER: _ClassVar[int]
+    ENTRIES_FIELD_NUMBER: _ClassVar[int]
+    size: int
+    cages: _containers.RepeatedCompositeFieldContainer[Cage]
+    entries: Grid
+    def __init__(self, size: _Optional[int] = ..., cages: _Optional[_Iterable[_Union[Cage, _Mapping]]] = ..., entries: _Optional[_Union[Grid, _Mapping]] = ...) -> None: ...
+
 class Puzzle(_message.Message):
-    __slots__ = ("kakuro",)
+    __slots__ = ("kakuro", "kenken")
     KAKURO_FIELD_NUMBER: _ClassVar[int]
+    KENKEN_FIELD_NUMBER: _ClassVar[int]
     kakuro: KakuroPuzzle
-    def __init__(self, kakuro: _Optional[_Union[KakuroPuzzle, _Mapping]] = ...) -> None: ...
+    kenken: KenKenPuzzle
+    def __init__(self, kakuro: _Optional[_Union[KakuroPuzzle, _Mapping]] = ..., kenken: _Optional[_Union[KenKenPuzzle, _Mapping]] = ...) -> None: ...
 
 class PuzzleText(_message.Message):
     __slots__ = ("content", "format", "kind")
@@ -132,18 +171,18 @@ class GridRow(_message.Message):
     def __init__(self, values: _Optional[_Iterable[int]] = ...) -> None: ...
 
 class Finding(_message.Message):
-    __slots__ = ("code", "message", "cells", "severity", "run")
+    __slots__ = ("code", "message", "cells", "severity", "group")
     CODE_FIELD_NUMBER: _ClassVar[int]
     MESSAGE_FIELD_NUMBER: _ClassVar[int]
     CELLS_FIELD_NUMBER: _ClassVar[int]
     SEVERITY_FIELD_NUMBER: _ClassVar[int]
-    RUN_FIELD_NUMBER: _ClassVar[int]
+    GROUP_FIELD_NUMBER: _ClassVar[int]
     code: str
     message: str
     cells: _containers.RepeatedCompositeFieldContainer[CellRef]
     severity: Severity
-    run: str
-    def __init__(self, code: _Optional[str] = ..., message: _Optional[str] = ..., cells: _Optional[_Iterable[_Union[CellRef, _Mapping]]] = ..., severity: _Optional[_Union[Severity, str]] = ..., run: _Optional[str] = ...) -> None: ...
+    group: str
+    def __init__(self, code: _Optional[str] = ..., message: _Optional[str] = ..., cells: _Optional[_Iterable[_Union[CellRef, _Mapping]]] = ..., severity: _Optional[_Union[Severity, str]] = ..., group: _Optional[str] = ...) -> None: ...
 
 class EngineStats(_message.Message):
     __slots__ = ("engine", "elapsed", "nodes")

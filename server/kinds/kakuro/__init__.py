@@ -12,18 +12,21 @@ def _cpsat_model(puzzle, fixed=None):
     return cpsat.build(puzzle, fixed)
 
 
-KAKURO = Kind(
-    name="kakuro",
-    formats=tuple(formats.FORMATS),
-    read=formats.read,
-    write=formats.write,
-    check=checks.check_puzzle,
-    validate=checks.validate_board,
-    cpsat_model=_cpsat_model,
-    native_search=native.search,
-    solution_text=formats.write_solution,
-    techniques=logic.Technique,
-    next_step=logic.next_step,
-    explain=logic.explain,
-    last_resort=logic.last_resort,
-)
+class Kakuro:
+    name = "kakuro"
+    techniques = logic.Technique
+    sniff = staticmethod(formats.sniff)
+    read = staticmethod(formats.read)
+    write = staticmethod(formats.write)
+    check = staticmethod(checks.check_puzzle)
+    validate = staticmethod(checks.validate_board)
+    cpsat_model = staticmethod(_cpsat_model)
+    native_search = staticmethod(native.search)
+    solution_text = staticmethod(formats.write_solution)
+    next_step = staticmethod(logic.next_step)
+    explain = staticmethod(logic.explain)
+    last_resort = staticmethod(logic.last_resort)
+    formats = tuple(formats.FORMATS)  # last: the name shadows the module in this body
+
+
+KAKURO: Kind = Kakuro()

@@ -6,11 +6,19 @@
 
 from __future__ import annotations
 
-import enum
 from collections import defaultdict
-from dataclasses import dataclass
 
-from numgrid.server.core import Cell, Finding, Grid, Severity, cell_name
+from numgrid.server.core import (
+    BoardReport,
+    Finding,
+    Grid,
+    GroupReport,
+    GroupState,
+    Severity,
+    cell_name,
+    cell_statuses,
+    wrong_entries,
+)
 
 from .model import WHITE, Board, Puzzle, Run
 from .sums import combos, sum_range
@@ -24,7 +32,7 @@ def _finding(code: str, message: str, cells, run: Run | None = None, warning=Fal
         message=message,
         cells=tuple(cells),
         severity=Severity.WARNING if warning else Severity.ERROR,
-        run=run.name if run else "",
+        group=run.name if run else "",
     )
 
 
@@ -140,45 +148,7 @@ def check_puzzle(puzzle: Puzzle, entries: Grid | None = None, max_cells: int | N
 # ---------------------------------------------------------------- board validation
 
 
-class RunState(enum.Enum):
-    INCOMPLETE = "INCOMPLETE"
-    DUPLICATE = "DUPLICATE"
-    OVER = "OVER"  # not complete, yet its entries already add up past the clue
-    WRONG = "WRONG"  # complete with the wrong sum
-    CORRECT = "CORRECT"
-
-
-class CellStatus(enum.Enum):
-    BLANK = "BLANK"
-    DUPLICATE = "DUPLICATE"
-    RUN_INCOMPLETE = "RUN_INCOMPLETE"
-    RUN_WRONG = "RUN_WRONG"
-    RUN_CORRECT = "RUN_CORRECT"
-
-
-@dataclass(frozen=True)
-class RunReport:
-    run: Run
-    state: RunState
-    total: int
-    duplicates: tuple[Cell, ...]
-
-
-@dataclass(frozen=True)
-class BoardReport:
-    runs: tuple[RunReport, ...]
-    cells: dict[Cell, CellStatus]
-    findings: tuple[Finding, ...]
-    solved: bool
-    wrong_entries: tuple[Cell, ...] = ()  # only when a solution was given
-
-    @property
-    def ok(self) -> bool:
-        """No broken rule and no entry that differs from the solution."""
-        return not self.findings and not self.wrong_entries
-
-
-def _judge_run(run: Run, entries: Grid) -> tuple[RunReport, list[Finding]]:
+def _judge_run(run: Run, entries: Grid) -> tuple[GroupReport, list[Finding]]:
     digits = [(cell, entries[cell[0]][cell[1]]) for cell in run.cells]
     filled = [(cell, d) for cell, d in digits if d]
     total = sum(d for _, d in filled)
@@ -199,9 +169,9 @@ def _judge_run(run: Run, entries: Grid) -> tuple[RunReport, list[Finding]]:
                 )
             )
     complete = len(filled) == len(run.cells)
-    state = RunState.CORRECT if complete else RunState.INCOMPLETE
+    state = GroupState.CORRECT if complete else GroupState.INCOMPLETE
     if run.clue is not None and complete and total != run.clue:
-        state = RunState.WRONG
+        state = GroupState.WRONG
         findings.append(
             _finding(
                 "wrong_sum",
@@ -211,7 +181,7 @@ def _judge_run(run: Run, entries: Grid) -> tuple[RunReport, list[Finding]]:
             )
         )
     elif run.clue is not None and not complete and total >= run.clue:
-        state = RunState.OVER
+        state = GroupState.OVER
         findings.append(
             _finding(
                 "over_sum",
@@ -221,49 +191,26 @@ def _judge_run(run: Run, entries: Grid) -> tuple[RunReport, list[Finding]]:
             )
         )
     if dups:
-        state = RunState.DUPLICATE
-    return RunReport(run, state, total, dups), findings
+        state = GroupState.DUPLICATE
+    return GroupReport(run, state, total, dups), findings
 
 
 def validate_board(board: Board, solution: Grid | None = None) -> BoardReport:
     """Judge every run and cell of a board; with ``solution``, also list wrong entries."""
     reports, findings = [], []
-    runs_of: dict[Cell, list[RunReport]] = defaultdict(list)
     for run in board.puzzle.runs:
         report, run_findings = _judge_run(run, board.entries)
         reports.append(report)
         findings.extend(run_findings)
-        for cell in run.cells:
-            runs_of[cell].append(report)
-    statuses = {}
-    for cell in board.puzzle.white_cells:
-        mine = runs_of[cell]
-        if not board.entry(cell):
-            statuses[cell] = CellStatus.BLANK
-        elif any(cell in rep.duplicates for rep in mine):
-            statuses[cell] = CellStatus.DUPLICATE
-        elif any(rep.state in (RunState.WRONG, RunState.OVER, RunState.DUPLICATE) for rep in mine):
-            statuses[cell] = CellStatus.RUN_WRONG
-        elif any(rep.state is RunState.INCOMPLETE for rep in mine):
-            statuses[cell] = CellStatus.RUN_INCOMPLETE
-        else:
-            statuses[cell] = CellStatus.RUN_CORRECT
-    solved = all(rep.state is RunState.CORRECT and rep.run.clue is not None for rep in reports)
-    wrong = ()
-    if solution is not None:
-        wrong = tuple(
-            cell
-            for cell in board.puzzle.white_cells
-            if board.entry(cell) and board.entry(cell) != solution[cell[0]][cell[1]]
-        )
-    return BoardReport(tuple(reports), statuses, tuple(findings), solved, wrong)
+    cells = board.puzzle.white_cells
+    solved = all(rep.state is GroupState.CORRECT and rep.group.clue is not None for rep in reports)
+    return BoardReport(
+        tuple(reports),
+        cell_statuses(cells, board.entries, tuple(reports)),
+        tuple(findings),
+        solved,
+        wrong_entries(cells, board.entries, solution),
+    )
 
 
-__all__ = [
-    "BoardReport",
-    "CellStatus",
-    "RunReport",
-    "RunState",
-    "check_puzzle",
-    "validate_board",
-]
+__all__ = ["check_puzzle", "validate_board"]

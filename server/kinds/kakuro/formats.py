@@ -377,6 +377,14 @@ def detect(text: str) -> Format:
     )
 
 
+def sniff(text: str) -> str | None:
+    """The format of a Kakuro text, or None when it is in none of them."""
+    for fmt in FORMATS.values():
+        if fmt.sniff(text) is None:
+            return fmt.name
+    return None
+
+
 def read(text: str, fmt: str | None = None, max_cells: int = DEFAULT_MAX_CELLS) -> Board:
     """Parse ``text`` in ``fmt`` (``None`` = auto-detect); raise PuzzleError on any problem."""
     if fmt is None:

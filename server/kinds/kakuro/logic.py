@@ -251,7 +251,7 @@ def relevant(chain: list[Step], runs: tuple[Run, ...], cells: tuple[Cell, ...]) 
         if touched & needed:
             kept.append(step)
             needed.update(step.cells)
-            for run in step.runs:
+            for run in step.groups:
                 needed.update(run.cells)
     return kept[::-1]
 
@@ -372,7 +372,7 @@ def _summarised(chain: list[Step]) -> Step:
     last = chain[-1]
     if len(chain) == 1:
         return last
-    used = relevant(chain[:-1], last.runs, last.cells)
+    used = relevant(chain[:-1], last.groups, last.cells)
     if not used:
         text = last.explanation
     elif len(used) <= 2:
@@ -385,7 +385,7 @@ def _summarised(chain: list[Step]) -> Step:
         technique=max(step.technique for step in (*used, last)),
         placements=last.placements,
         eliminations=tuple(e for step in chain for e in step.eliminations),
-        runs=last.runs,
+        groups=last.groups,
         cells=last.cells,
         explanation=text,
         chain=tuple(chain[:-1]),

@@ -15,7 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import cached_property
 
-from numgrid.server.core import Cell, Grid, cell_name
+from numgrid.server.core import Cell, Grid, GroupType, cell_name
 
 ACROSS = "across"
 DOWN = "down"
@@ -41,6 +41,13 @@ class Run:
     clue_cell: Cell | None  # None when the run starts at the grid's edge
     clue: int | None
     cells: tuple[Cell, ...]
+
+    operation = ""  # a run has no operation: its clue is a sum
+    index = 0
+
+    @property
+    def type(self) -> GroupType:
+        return GroupType(self.direction)
 
     @property
     def name(self) -> str:

@@ -29,7 +29,15 @@ import itertools
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from numgrid.server.core import Budget, Cell, Grid, PuzzleError, SearchTimeout, cell_name
+from numgrid.server.core import (
+    Budget,
+    Cell,
+    Grid,
+    PuzzleError,
+    SearchTimeout,
+    Step,
+    cell_name,
+)
 
 from . import native
 from .checks import check_puzzle
@@ -55,17 +63,6 @@ class Technique(enum.IntEnum):
     COMBINATION_ELIMINATION = 6  # combinations that no longer fit the cells' candidates
     REGION_SUM = 7  # across clues minus down clues of a region ("innies and outies")
     TRIAL = 8  # last resort: one assumption, techniques 1-6, a contradiction
-
-
-@dataclass(frozen=True)
-class Step:
-    technique: Technique
-    placements: tuple[tuple[Cell, int], ...]  # cell = digit
-    eliminations: tuple[tuple[Cell, int], ...]  # cell != digit (cells not placed here)
-    runs: tuple[Run, ...]  # the runs that justify it
-    cells: tuple[Cell, ...]  # the cells that justify it
-    explanation: str
-    chain: tuple[Step, ...] = ()  # with placements_only: the steps applied before this one
 
 
 class Contradiction(Exception):

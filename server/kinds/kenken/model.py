@@ -1,0 +1,135 @@
+"""KenKen (Calcudoku) in a few words.
+
+- *size* N: the grid is N x N and holds the digits 1..N.
+- *line*: a row or a column; each digit appears once in every line (a latin square).
+- *cage*: connected cells whose digits give the cage's *target* under its *operation*:
+  ``+`` add, ``x`` multiply, ``-`` the larger minus the smaller, ``/`` the larger divided
+  by the smaller (``-`` and ``/`` on two cells), none for a one-cell cage (its digit is
+  the target). Digits may repeat in a cage when not in one line.
+- *board*: a puzzle plus the digits a player has entered (``0`` = empty).
+
+A :class:`Puzzle` may be structurally broken (cells in no cage, cages not connected,
+impossible targets): it is only a faithful reading of a description; :mod:`.checks`
+says what is wrong.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cached_property
+
+from numgrid.server.core import Cell, Grid, GroupType, cell_name
+
+ADD, SUBTRACT, MULTIPLY, DIVIDE, NONE = "+", "-", "x", "/", ""
+OPERATIONS = (ADD, SUBTRACT, MULTIPLY, DIVIDE, NONE)
+MAX_SIZE = 16  # digits beyond 9 are written as numbers; Tatham's Keen goes to 16
+
+
+@dataclass(frozen=True)
+class Cage:
+    """A cage. ``cells`` are in reading order; the clue is written in the first."""
+
+    target: int
+    operation: str  # one of OPERATIONS
+    cells: tuple[Cell, ...]
+
+    type = GroupType.CAGE
+    index = 0
+
+    @property
+    def clue(self) -> int:
+        return self.target
+
+    @property
+    def clue_cell(self) -> Cell:
+        return self.cells[0]
+
+    @property
+    def label(self) -> str:
+        """As printed in the cage's corner: ``12x``, ``3-``, ``5``."""
+        return f"{self.target}{self.operation}"
+
+    @property
+    def name(self) -> str:
+        """How messages refer to a cage: ``cage 12x at r0c0``."""
+        return f"cage {self.label} at {cell_name(self.clue_cell)}"
+
+
+@dataclass(frozen=True)
+class Line:
+    """A row or a column: each digit once."""
+
+    type: GroupType  # ROW or COLUMN
+    index: int
+    cells: tuple[Cell, ...]
+
+    clue = None
+    clue_cell = None
+    operation = ""
+
+    @property
+    def name(self) -> str:
+        return f"{self.type.value} {self.index}"
+
+
+@dataclass(frozen=True)
+class Puzzle:
+    size: int
+    cages: tuple[Cage, ...]
+
+    @property
+    def rows(self) -> int:
+        return self.size
+
+    @property
+    def cols(self) -> int:
+        return self.size
+
+    @cached_property
+    def cells(self) -> tuple[Cell, ...]:
+        return tuple((r, c) for r in range(self.size) for c in range(self.size))
+
+    @cached_property
+    def lines(self) -> tuple[Line, ...]:
+        """The rows, then the columns."""
+        n = self.size
+        rows = (Line(GroupType.ROW, r, tuple((r, c) for c in range(n))) for r in range(n))
+        cols = (Line(GroupType.COLUMN, c, tuple((r, c) for r in range(n))) for c in range(n))
+        return (*rows, *cols)
+
+    @cached_property
+    def cage_of(self) -> dict[Cell, int]:
+        """The index of the cage each cell is in (the last one, if in several)."""
+        return {cell: i for i, cage in enumerate(self.cages) for cell in cage.cells}
+
+    def empty_grid(self) -> Grid:
+        return tuple((0,) * self.size for _ in range(self.size))
+
+    def transposed(self) -> Puzzle:
+        """Swap rows and columns: a different valid puzzle with the transposed solution."""
+        return Puzzle(
+            self.size,
+            tuple(
+                Cage(cage.target, cage.operation, tuple(sorted((c, r) for r, c in cage.cells)))
+                for cage in self.cages
+            ),
+        )
+
+
+@dataclass(frozen=True)
+class Board:
+    """A puzzle and the player's entries (N x N; ``0`` = empty)."""
+
+    puzzle: Puzzle
+    entries: Grid
+
+    @classmethod
+    def empty(cls, puzzle: Puzzle) -> Board:
+        return cls(puzzle, puzzle.empty_grid())
+
+    def entry(self, cell: Cell) -> int:
+        return self.entries[cell[0]][cell[1]]
+
+    @property
+    def has_entries(self) -> bool:
+        return any(any(row) for row in self.entries)
