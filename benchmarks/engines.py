@@ -1,15 +1,17 @@
-"""Uniqueness over the whole Kakuro corpus on each engine, beside puzzlekit solving it.
+"""Uniqueness over a whole corpus (Kakuro or KenKen) on each engine, beside puzzlekit.
 
-    python benchmarks/engines.py [--engines native,cpsat,cross-check] [--limit N]
-                                 [--corpus PATH] [--json]
+    python benchmarks/engines.py [--kind kakuro|kenken] [--engines native,cpsat,cross-check]
+                                 [--limit N] [--corpus PATH] [--json]
 
 Each engine, and puzzlekit, lives in a worker process of its own; the workers take the
 puzzles in turns of 25 (puzzles 1-25 on every engine, then 26-50, ...), so on a shared
 machine they all see the same load. Timed per puzzle: parse plus
-``engines.find(..., limit=2)``, or ``puzzlekit.solve(text, "kakuro")`` (solve only),
-after one untimed warm-up. A worker's ``ru_maxrss`` is its peak memory. A solution
-other than the published one, or a verdict other than UNIQUE, is printed and makes the
-script exit 1; the targets only report.
+``engines.find(..., limit=2)``, or ``puzzlekit.solve(text, "kakuro")`` (``"ken_ken"``
+for KenKen; solve only), after one untimed warm-up. The corpus is
+``shared/corpus/<kind>.json`` unless ``--corpus`` says otherwise. A worker's
+``ru_maxrss`` is its peak memory. A solution other than the published one, or a
+verdict other than UNIQUE, is printed and makes the script exit 1; the targets only
+report.
 """
 
 from __future__ import annotations
@@ -25,14 +27,20 @@ import sys
 import time
 from pathlib import Path
 
-CORPUS = Path(__file__).resolve().parents[2] / "shared" / "corpus" / "kakuro.json"
+CORPORA = Path(__file__).resolve().parents[2] / "shared" / "corpus"
+KIND_NAMES = ("kakuro", "kenken")
+PUZZLEKIT_NAME = {"kakuro": "kakuro", "kenken": "ken_ken"}
+TITLE = {"kakuro": "Kakuro", "kenken": "KenKen"}
 ENGINES = ("native", "cpsat", "cross-check")
 BASELINE = "puzzlekit"
 MEMORY = (
     "peak RSS (ru_maxrss) of each engine's own worker process: interpreter, imports and "
     "the loaded corpus included; 'base MB' is that before the first puzzle"
 )
-RATIO_TARGETS = {"native": 0.25, "cpsat": 0.5}  # of puzzlekit's solve-only total
+RATIO_TARGETS = {  # of puzzlekit's solve-only total
+    "kakuro": {"native": 0.25, "cpsat": 0.5},
+    "kenken": {"native": 0.2},
+}
 NATIVE_MAX_SECONDS = 0.1
 MEMORY_LIMIT_MB = 300
 CHUNK = 25  # puzzles an engine solves before the next engine takes the same ones
@@ -42,13 +50,14 @@ def _rss_mb() -> float:
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024 / 1e6  # KiB on Linux
 
 
-def _solver(name: str):
+def _solver(name: str, kind_name: str):
     """``problem text -> (grid with 0 for black cells, what is wrong or "")``."""
     if name == BASELINE:
         import puzzlekit
 
         def solve(text: str):
-            grid = puzzlekit.solve(text, "kakuro").solution_data["solution_grid"]
+            found = puzzlekit.solve(text, PUZZLEKIT_NAME[kind_name])
+            grid = found.solution_data["solution_grid"]
             rows = tuple(tuple(0 if t == "-" else int(t) for t in row) for row in grid.matrix)
             return rows, "" if rows else "no solution"
 
@@ -57,7 +66,7 @@ def _solver(name: str):
     from numgrid.server.core import Verdict
     from numgrid.server.kinds import KINDS
 
-    kind, engine = KINDS["kakuro"], engines.Engine(name)
+    kind, engine = KINDS[kind_name], engines.Engine(name)
 
     def find(text: str):
         answer = engines.find(kind, kind.read(text, "janko").puzzle, engine=engine, limit=2)
@@ -67,11 +76,18 @@ def _solver(name: str):
     return find
 
 
-def worker(name: str, corpus: Path) -> None:
-    """Solve the puzzles ``first`` to ``end`` of each line on stdin; one JSON line each."""
-    from numgrid.server.kinds.kakuro.formats import read_solution
+def _read_solution(kind_name: str):
+    if kind_name == "kenken":
+        from numgrid.server.kinds.kenken.formats import read_solution
+    else:
+        from numgrid.server.kinds.kakuro.formats import read_solution
+    return read_solution
 
-    solve = _solver(name)
+
+def worker(name: str, kind_name: str, corpus: Path) -> None:
+    """Solve the puzzles ``first`` to ``end`` of each line on stdin; one JSON line each."""
+    read_solution = _read_solution(kind_name)
+    solve = _solver(name, kind_name)
     puzzles = list(json.loads(corpus.read_text())["data"].items())
     print(json.dumps({"base_mb": _rss_mb()}), flush=True)
     solve(puzzles[0][1]["problem"])  # untimed warm-up: lazy imports, first-solve set-up
@@ -95,10 +111,13 @@ def _reply(proc: subprocess.Popen) -> dict | None:
     return json.loads(line) if line else None  # None: the worker died
 
 
-def measure(names: list[str], corpus: Path, count: int, progress) -> dict[str, dict]:
+def measure(
+    names: list[str], kind_name: str, corpus: Path, count: int, progress
+) -> dict[str, dict]:
+    command = [sys.executable, __file__, "--kind", kind_name, "--corpus", str(corpus)]
     workers = {
         name: subprocess.Popen(
-            [sys.executable, __file__, "--worker", name, "--corpus", str(corpus)],
+            [*command, "--worker", name],
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             text=True,
@@ -156,7 +175,9 @@ def summary(r: dict) -> dict:
     }
 
 
-def targets(results: dict[str, dict], count: int) -> list[tuple[bool, str, str]]:
+def targets(
+    results: dict[str, dict], count: int, kind_name: str = "kakuro"
+) -> list[tuple[bool, str, str]]:
     """``(passed, target, measured)`` for each target that this run can judge."""
     found = []
 
@@ -165,7 +186,7 @@ def targets(results: dict[str, dict], count: int) -> list[tuple[bool, str, str]]
             passed, measured = False, f"not judged, a worker died ({measured})"
         found.append((passed, target, measured))
 
-    for name, limit in RATIO_TARGETS.items():
+    for name, limit in RATIO_TARGETS[kind_name].items():
         if name in results:
             ratio = results[name]["ratio"]
             judge(name, ratio <= limit, f"{name} total <= {limit}x puzzlekit", f"{ratio:.3f}x")
@@ -180,10 +201,11 @@ def targets(results: dict[str, dict], count: int) -> list[tuple[bool, str, str]]
     return found
 
 
-def report(results: dict[str, dict], checks: list, console) -> None:
+def report(results: dict[str, dict], checks: list, console, kind_name: str = "kakuro") -> None:
     from rich.table import Table
 
-    table = Table(title="Kakuro uniqueness (limit=2); puzzlekit: solve only", title_justify="left")
+    title = f"{TITLE[kind_name]} uniqueness (limit=2); puzzlekit: solve only"
+    table = Table(title=title, title_justify="left")
     for col in ("engine", "total s", "ratio", "median ms", "p99 ms", "max ms", "max puzzle"):
         table.add_column(col, justify="left" if col in ("engine", "max puzzle") else "right")
     for col in ("verified", "peak MB", "base MB"):
@@ -214,12 +236,14 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--engines", default=",".join(ENGINES), help="comma-separated")
     parser.add_argument("--limit", type=int, help="only the first N puzzles")
-    parser.add_argument("--corpus", type=Path, default=CORPUS)
+    parser.add_argument("--kind", choices=KIND_NAMES, default="kakuro")
+    parser.add_argument("--corpus", type=Path, help="default: shared/corpus/<kind>.json")
     parser.add_argument("--json", action="store_true", help="print results as JSON")
     parser.add_argument("--worker", help=argparse.SUPPRESS)
     args = parser.parse_args()
+    args.corpus = args.corpus or CORPORA / f"{args.kind}.json"
     if args.worker:
-        worker(args.worker, args.corpus)
+        worker(args.worker, args.kind, args.corpus)
         return 0
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn
@@ -233,18 +257,18 @@ def main() -> int:
     load = [os.getloadavg()[0]]
     columns = (*Progress.get_default_columns()[:2], BarColumn(), MofNCompleteColumn())
     with Progress(*columns, TimeElapsedColumn(), console=console) as progress:
-        results = measure([BASELINE, *names], args.corpus, count, progress)
+        results = measure([BASELINE, *names], args.kind, args.corpus, count, progress)
     load.append(os.getloadavg()[0])
     for r in results.values():
         r["ratio"] = r["total_s"] / (results[BASELINE]["total_s"] or math.inf)
-    checks = targets(results, count)
+    checks = targets(results, count, args.kind)
     failed = any(r["mismatches"] for r in results.values())
     if args.json:
         checks = [{"pass": p, "target": t, "measured": m} for p, t, m in checks]
         payload = {"memory": MEMORY, "load_average": load, "engines": results, "targets": checks}
         print(json.dumps(payload, indent=2))
     else:
-        report(results, checks, console)
+        report(results, checks, console, args.kind)
         console.print(f"Load average (1 min) before and after: {load[0]:.2f}, {load[1]:.2f}.")
     if failed:
         console.print("[bold red]FAILED: see the mismatches above")

@@ -86,11 +86,12 @@ RETRYABLE = frozenset(
 @dataclass(frozen=True)
 class BatchItem:
     """One puzzle to check: the caller's id (unique in the batch) and the puzzle, text
-    in ``format`` (None: detected) or a structured ``numgrid.v1.Puzzle``."""
+    in ``format`` of ``kind`` (None: detected) or a structured ``numgrid.v1.Puzzle``."""
 
     id: str
     puzzle: PuzzleLike
     format: str | None = None
+    kind: str | None = None
 
 
 @dataclass(frozen=True)
@@ -273,7 +274,9 @@ class _Feed:
                 self._seen.add(item.id)
                 request = service_pb2.BatchPuzzle(
                     id=item.id,
-                    puzzle=NumgridClient.puzzle_input(item.puzzle, format=item.format),
+                    puzzle=NumgridClient.puzzle_input(
+                        item.puzzle, format=item.format, kind=item.kind
+                    ),
                     options=self._options,
                 )
             except StopIteration:

@@ -40,11 +40,11 @@ from .cli import (
     _wrap,
     read_input,
 )
+from .client import FORMATS, KINDS
 from .types import Grid, NumgridError
 
 PUZZLE_SUFFIXES = (".txt", ".csv", ".json", ".jsonl")  # what a directory is searched for
 SOLUTION_MARK = ".solution."  # `x.solution.txt` is a published solution, not a puzzle
-JSONL_FORMATS = (None, "auto", "janko", "csv", "json")
 COUNTS = ("UNIQUE", "MULTIPLE", "NO_SOLUTION", "INVALID", "TIMEOUT", "ERROR")
 COUNT_NAMES = {"NO_SOLUTION": "none"}
 CONNECT_TIMEOUT = 5.0  # seconds for the first server to answer before giving up
@@ -150,7 +150,9 @@ class _Unanswered:
             yield self.outcomes.popleft()
 
 
-def _jsonl_items(path: str, fmt: str | None, problems: _Unanswered) -> Iterator[BatchItem]:
+def _jsonl_items(
+    path: str, fmt: str | None, kind: str | None, problems: _Unanswered
+) -> Iterator[BatchItem]:
     try:
         f = open(path, encoding="utf-8")  # noqa: SIM115 - read lazily, closed below
     except OSError as e:
@@ -185,14 +187,22 @@ def _jsonl_items(path: str, fmt: str | None, problems: _Unanswered) -> Iterator[
             if not isinstance(puzzle, str):
                 problems.add(source, f'{where}: no "puzzle" text')
                 continue
-            if line_format not in JSONL_FORMATS:
+            if line_format not in FORMATS:
                 problems.add(source, f"{where}: unknown format {line_format!r}")
                 continue
-            yield BatchItem(source, puzzle, line_format if line_format else fmt)
+            line_kind = record.get("kind") or kind
+            if line_kind not in KINDS:
+                problems.add(source, f"{where}: unsupported kind {line_kind!r}")
+                continue
+            yield BatchItem(source, puzzle, line_format if line_format else fmt, line_kind)
 
 
 def items(
-    sources: list[_Source], fmt: str | None, skip: set[str], problems: _Unanswered
+    sources: list[_Source],
+    fmt: str | None,
+    kind: str | None,
+    skip: set[str],
+    problems: _Unanswered,
 ) -> Iterator[BatchItem]:
     """The puzzles of ``sources`` read lazily, ids in ``skip`` (and repeats) left out."""
     seen: set[str] = set()
@@ -216,9 +226,9 @@ def items(
                 if not isinstance(problem, str):
                     problems.add(key, f'{source.path}: {key} has no "problem" text')
                     continue
-                yield BatchItem(key, problem, "janko")
+                yield BatchItem(key, problem, "janko", kind)
         elif source.kind == "jsonl":
-            for item in _jsonl_items(source.path, fmt, problems):
+            for item in _jsonl_items(source.path, fmt, kind, problems):
                 if fresh(item.id):
                     yield item
         else:
@@ -230,7 +240,7 @@ def items(
             except UsageError as e:
                 problems.add(name, str(e))
                 continue
-            yield BatchItem(name, text, fmt)
+            yield BatchItem(name, text, fmt, kind)
 
 
 def _ids(source: _Source) -> Iterator[str]:
@@ -281,7 +291,8 @@ def read_report(path: str) -> set[str]:
 
 
 def janko_solution(grid: Grid) -> str:
-    """A Kakuro solution as janko text without the puzzle: ``-`` where the grid has 0."""
+    """A solution as janko text without the puzzle (batch results carry no puzzle): ``-``
+    where the grid has 0 (Kakuro black cells), the digits elsewhere."""
     rows = len(grid)
     cols = len(grid[0]) if grid else 0
     lines = [f"{rows} {cols}"]
@@ -429,7 +440,8 @@ def run(args, connect, width: int) -> int:
         total -= skipped
     problems = _Unanswered()
     fmt = None if args.format == "auto" else args.format
-    todo = items(sources, fmt, done_before, problems)
+    kind = None if args.kind == "auto" else args.kind
+    todo = items(sources, fmt, kind, done_before, problems)
     show = args.progress if args.progress is not None else sys.stderr.isatty()
     try:
         report = open(args.report, "a", encoding="utf-8") if args.report else None  # noqa: SIM115

@@ -20,7 +20,7 @@ import textwrap
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 
-from .client import ENGINES, TECHNIQUES, NumgridClient
+from .client import ENGINES, FORMATS, KINDS, TECHNIQUES, NumgridClient
 from .render import entries, render, solution_text, terminal_width, with_entries
 from .types import (
     Cell,
@@ -175,6 +175,7 @@ class Context:
         limit = self.args.timeout
         return {
             "format": self.args.format,
+            "kind": self.args.kind,
             "engine": self.args.engine,
             "time_limit": limit,
             "timeout": DEFAULT_DEADLINE if limit is None else limit * 1.1 + 1.0,
@@ -337,7 +338,9 @@ def _merge_entries(ctx: Context, source: str, text: str):
     if path == STDIN and source == STDIN_SOURCE:
         raise UsageError("FILE and --entries cannot both be stdin")
     _, entries_text = read_input(path, {})
-    puzzle = ctx.client.validate(text, format=ctx.args.format, timeout=DEFAULT_DEADLINE).puzzle
+    puzzle = ctx.client.validate(
+        text, format=ctx.args.format, kind=ctx.args.kind, timeout=DEFAULT_DEADLINE
+    ).puzzle
     try:
         given = ctx.client.validate(entries_text, timeout=DEFAULT_DEADLINE).puzzle
     except NumgridError as e:
@@ -390,7 +393,11 @@ def _hint(ctx: Context, source: str, text: str) -> Outcome:
 def _explain(ctx: Context, source: str, text: str) -> Outcome:
     timeout = ctx.call_options()["timeout"]
     r = ctx.client.explain(
-        text, format=ctx.args.format, max_technique=ctx.args.max_technique, timeout=timeout
+        text,
+        format=ctx.args.format,
+        kind=ctx.args.kind,
+        max_technique=ctx.args.max_technique,
+        timeout=timeout,
     )
     d = r.difficulty
     if r.solved:
@@ -448,7 +455,9 @@ def _white(puzzle) -> set[Cell]:
 
 
 def _render(ctx: Context, source: str, text: str) -> Outcome:
-    r = ctx.client.validate(text, format=ctx.args.format, timeout=DEFAULT_DEADLINE)
+    r = ctx.client.validate(
+        text, format=ctx.args.format, kind=ctx.args.kind, timeout=DEFAULT_DEADLINE
+    )
     board = ctx.board(r.puzzle)
     out = Outcome(source, "render", "RENDERED", OK, text=board.rstrip("\n"))
     out.warnings = [_finding_json(f) for f in r.warnings]
@@ -640,8 +649,14 @@ def _common(parser: argparse.ArgumentParser, suppress: bool) -> None:
         help="which engine answers (default auto)",
     )
     parser.add_argument(
+        "--kind",
+        choices=[k for k in KINDS if k],
+        default=default("auto"),
+        help="the puzzles' kind (default: detected)",
+    )
+    parser.add_argument(
         "--format",
-        choices=["auto", "janko", "csv", "json"],
+        choices=[f for f in FORMATS if f],
         default=default("auto"),
         help="the files' format (default: detected)",
     )
@@ -674,8 +689,10 @@ _HELP = {
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog=PROG,
-        description="Solve, validate, hint and check Kakuro puzzles through a numgrid server.",
-        epilog="Files: janko text, 1VVHH CSV or JSON; '-' reads stdin. Exit codes: "
+        description="Solve, validate, hint and check Kakuro and KenKen puzzles through a "
+        "numgrid server.",
+        epilog="Files: janko text, Kakuro's 1VVHH CSV, Tatham game IDs (KenKen) or JSON; the "
+        "kind and format are detected; '-' reads stdin. Exit codes: "
         "0 success, 1 the answer is not the happy one (multiple, none, invalid, "
         "timeout), 2 usage, unreadable input or no server.",
     )

@@ -62,8 +62,14 @@ FORMATS = {
     "janko": puzzle_pb2.PUZZLE_FORMAT_JANKO,
     "csv": puzzle_pb2.PUZZLE_FORMAT_CSV,
     "json": puzzle_pb2.PUZZLE_FORMAT_JSON,
+    "tatham": puzzle_pb2.PUZZLE_FORMAT_TATHAM,
 }
-KINDS = {None: puzzle_pb2.PUZZLE_KIND_UNSPECIFIED, "kakuro": puzzle_pb2.PUZZLE_KIND_KAKURO}
+KINDS = {
+    None: puzzle_pb2.PUZZLE_KIND_UNSPECIFIED,
+    "auto": puzzle_pb2.PUZZLE_KIND_UNSPECIFIED,
+    "kakuro": puzzle_pb2.PUZZLE_KIND_KAKURO,
+    "kenken": puzzle_pb2.PUZZLE_KIND_KENKEN,
+}
 # The logical techniques, simplest first: "LAST_CELL", ..., "REGION_SUM", "TRIAL".
 TECHNIQUES = tuple(
     v.name.removeprefix("TECHNIQUE_")
@@ -291,7 +297,8 @@ class NumgridClient:
                 known = ", ".join(str(k) for k in FORMATS if k)
                 raise ValueError(f"unknown format {format!r}; known: {known}")
             if kind not in KINDS:
-                raise ValueError(f"unknown kind {kind!r}; known: kakuro")
+                known = ", ".join(str(k) for k in KINDS if k)
+                raise ValueError(f"unsupported kind {kind!r}; known: {known}")
             return puzzle_pb2.PuzzleInput(
                 text=puzzle_pb2.PuzzleText(content=puzzle, format=FORMATS[format], kind=KINDS[kind])
             )

@@ -11,13 +11,14 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 import grpc
+from google.protobuf import json_format
 from google.protobuf.duration_pb2 import Duration
 from google.rpc import code_pb2, error_details_pb2, status_pb2
 from grpc_status import rpc_status
 from numgrid.server import operations
 from numgrid.server.core import Cell, Finding, PuzzleError, Severity, Stats, Verdict
 from numgrid.server.engines import Engine
-from numgrid.server.kinds import KINDS, Kind
+from numgrid.server.kinds import KINDS, Kind, detect
 from numgrid.server.kinds.kakuro.model import WHITE
 from numgrid.v1 import numgrid_service_pb2 as service_pb2
 from numgrid.v1 import puzzle_pb2
@@ -45,7 +46,7 @@ DETAILS_BUDGET = 6_000
 class InvalidRequest(Exception):
     """A request the server cannot use: INVALID_ARGUMENT with a BadRequest detail, an
     ErrorInfo whose ``problems`` counts them all, and each finding as a
-    ``numgrid.v1.Finding`` detail (code, cells, run) for machines, as many as fit."""
+    ``numgrid.v1.Finding`` detail (code, cells, group) for machines, as many as fit."""
 
     def __init__(
         self,
@@ -116,7 +117,7 @@ def _kakuro_shape(message: puzzle_pb2.KakuroPuzzle) -> tuple[int, int]:
     return len(message.rows), max((len(row.cells) for row in message.rows), default=0)
 
 
-def _kakuro_cell_field(cell: Cell) -> str:
+def _kakuro_cell_field(message: puzzle_pb2.KakuroPuzzle, cell: Cell) -> str:
     return f"rows[{cell[0]}].cells[{cell[1]}]"
 
 
@@ -133,19 +134,64 @@ def _kakuro_to_proto(board) -> puzzle_pb2.Puzzle:
     return puzzle_pb2.Puzzle(kakuro=puzzle_pb2.KakuroPuzzle(rows=rows))
 
 
+def _kenken_json(message: puzzle_pb2.KenKenPuzzle) -> str:
+    return json.dumps({"kenken": json_format.MessageToDict(message)})
+
+
+def _kenken_shape(message: puzzle_pb2.KenKenPuzzle) -> tuple[int, int]:
+    return message.size, message.size
+
+
+def _kenken_cell_field(message: puzzle_pb2.KenKenPuzzle, cell: Cell) -> str:
+    """The cage cell that names ``cell``, else its entry."""
+    for i, cage in enumerate(message.cages):
+        for j, ref in enumerate(cage.cells):
+            if (ref.row, ref.column) == cell:
+                return f"cages[{i}].cells[{j}]"
+    return f"entries.rows[{cell[0]}].values[{cell[1]}]"
+
+
+_CAGE_OPERATIONS = {
+    "": puzzle_pb2.CAGE_OPERATION_UNSPECIFIED,
+    "+": puzzle_pb2.CAGE_OPERATION_ADD,
+    "-": puzzle_pb2.CAGE_OPERATION_SUBTRACT,
+    "x": puzzle_pb2.CAGE_OPERATION_MULTIPLY,
+    "/": puzzle_pb2.CAGE_OPERATION_DIVIDE,
+}
+
+
+def _kenken_to_proto(board) -> puzzle_pb2.Puzzle:
+    puzzle = board.puzzle
+    message = puzzle_pb2.KenKenPuzzle(
+        size=puzzle.size,
+        cages=[
+            puzzle_pb2.Cage(
+                target=cage.target,
+                operation=_CAGE_OPERATIONS[cage.operation],
+                cells=cells(cage.cells),
+            )
+            for cage in puzzle.cages
+        ],
+    )
+    if board.has_entries:
+        message.entries.CopyFrom(grid(board.entries))
+    return puzzle_pb2.Puzzle(kenken=message)
+
+
 @dataclass(frozen=True)
 class _Structured:
     """How one kind's structured message is read and named."""
 
     to_json: Callable[..., str]
     shape: Callable[..., tuple[int, int]]
-    cell_field: Callable[[Cell], str]
+    cell_field: Callable[..., str]  # (message, cell) -> the field naming the cell
     to_proto: Callable[..., puzzle_pb2.Puzzle]
 
 
 # Keyed by the kind's name, which is also its field in the ``Puzzle`` oneof.
 _STRUCTURED = {
-    "kakuro": _Structured(_kakuro_json, _kakuro_shape, _kakuro_cell_field, _kakuro_to_proto)
+    "kakuro": _Structured(_kakuro_json, _kakuro_shape, _kakuro_cell_field, _kakuro_to_proto),
+    "kenken": _Structured(_kenken_json, _kenken_shape, _kenken_cell_field, _kenken_to_proto),
 }
 
 
@@ -155,7 +201,7 @@ def _text_violations(findings, field: str) -> list[Violation]:
 
 
 def _structured_violations(findings, field: str, cell_field) -> list[Violation]:
-    """One violation per finding and cell, at the cell's own field."""
+    """One violation per finding and cell, at the cell's own field (``cell_field(cell)``)."""
     out = []
     for f in findings:
         if not f.cells:
@@ -199,19 +245,19 @@ def _read_text(text: puzzle_pb2.PuzzleText, field: str, max_cells: int) -> Read:
             f"{max_cells} cells needs ({max_cells * TEXT_BYTES_PER_CELL})",
         )
     try:
-        kind_name = _enum_name(puzzle_pb2.PuzzleKind, text.kind, "PUZZLE_KIND_") or "kakuro"
+        kind_name = _enum_name(puzzle_pb2.PuzzleKind, text.kind, "PUZZLE_KIND_")
     except ValueError:
         raise _invalid(f"{field}.kind", f"unknown puzzle kind {text.kind}") from None
     try:
         fmt = _enum_name(puzzle_pb2.PuzzleFormat, text.format, "PUZZLE_FORMAT_")
     except ValueError:
         raise _invalid(f"{field}.format", f"unknown puzzle format {text.format}") from None
-    if kind_name not in KINDS or kind_name not in _STRUCTURED:
-        raise _invalid(f"{field}.kind", f"puzzle kind {kind_name} is not served")
-    kind = KINDS[kind_name]
-    if fmt is not None and fmt not in kind.formats:
-        raise _invalid(f"{field}.format", f"{kind_name} has no {fmt} format")
+    if kind_name is not None and (kind_name not in KINDS or kind_name not in _STRUCTURED):
+        raise _invalid(f"{field}.kind", f"unsupported kind {kind_name}: it is not served")
     try:
+        kind = KINDS[kind_name] if kind_name else detect(text.content)
+        if fmt is not None and fmt not in kind.formats:
+            raise _invalid(f"{field}.format", f"{kind.name} has no {fmt} format")
         board, warnings = operations.read_board(kind, text.content, fmt, max_cells)
     except PuzzleError as e:
         violations = _text_violations(e.findings, f"{field}.content")
@@ -237,7 +283,11 @@ def _read_structured(message: puzzle_pb2.Puzzle, field: str, max_cells: int) -> 
     try:
         board, warnings = operations.read_board(kind, structured.to_json(inner), "json", max_cells)
     except PuzzleError as e:
-        violations = _structured_violations(e.findings, field, structured.cell_field)
+
+        def cell_field(cell: Cell) -> str:
+            return structured.cell_field(inner, cell)
+
+        violations = _structured_violations(e.findings, field, cell_field)
         raise InvalidRequest(violations, str(e), e.findings) from None
     return Read(kind, board, warnings)
 
@@ -323,21 +373,12 @@ def stats(all_stats: Iterable[Stats]) -> list[puzzle_pb2.EngineStats]:
     return out
 
 
-_OPERATIONS = {
-    "": puzzle_pb2.CAGE_OPERATION_UNSPECIFIED,
-    "+": puzzle_pb2.CAGE_OPERATION_ADD,
-    "-": puzzle_pb2.CAGE_OPERATION_SUBTRACT,
-    "x": puzzle_pb2.CAGE_OPERATION_MULTIPLY,
-    "/": puzzle_pb2.CAGE_OPERATION_DIVIDE,
-}
-
-
 def _group_fields(group) -> dict:
     """What GroupRef and GroupReport say of a group (any kind's: a run, a line, a cage)."""
     out = {
         "type": service_pb2.GroupType.Value(f"GROUP_TYPE_{group.type.name}"),
         "clue": group.clue or 0,
-        "operation": _OPERATIONS[group.operation],
+        "operation": _CAGE_OPERATIONS[group.operation],
         "index": group.index,
     }
     if group.clue_cell is not None:

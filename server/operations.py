@@ -17,6 +17,7 @@ from typing import Any
 
 from numgrid.server import engines
 from numgrid.server.core import (
+    BoardReport,
     Budget,
     Cell,
     Finding,
@@ -64,13 +65,13 @@ def _search(kind: Kind, board, engine: Engine, budget: Budget, *, hold: bool) ->
 
 @dataclass(frozen=True)
 class Validation:
-    report: Any  # the kind's BoardReport: runs, cells, findings, solved, wrong_entries
+    report: BoardReport  # groups, cells, findings, solved, wrong_entries
     verdict: Verdict | None  # only with compare
     stats: tuple[Stats, ...] = ()
 
 
 def validate(kind: Kind, board, *, compare: bool, engine: Engine, budget: Budget) -> Validation:
-    """Judge every run and cell; with ``compare``, also list entries that differ from the
+    """Judge every group and cell; with ``compare``, also list entries that differ from the
     unique solution (none are listed when the puzzle has no unique solution)."""
     if not compare:
         return Validation(kind.validate(board, None), None)
@@ -160,7 +161,7 @@ def difficulty(
 ) -> Difficulty | None:
     """The difficulty of a puzzle whose search said UNIQUE, from its logical solution: from
     the empty grid, or from the entries when they were held. None for other verdicts, a
-    kind without a logical solver, or when the time allowed for it runs out (half what
+    kind whose logical solver stalls, or when the time allowed for it runs out (half what
     ``budget`` has left, at most DIFFICULTY_SECONDS): a grade never fails a call."""
     if answer.verdict is not Verdict.UNIQUE:
         return None
@@ -263,7 +264,7 @@ def hint(
         rest = f" (and {more} more rule{'s' if more > 1 else ''} broken)" if more else ""
         return Hint("MISTAKE", f"Fix {_names(cells)}: {first}{rest}.", cells, (), report.findings)
     if report.solved:
-        return Hint("SOLVED", "The board is solved: every run is complete and correct.")
+        return Hint("SOLVED", "The board is solved: every group is complete and correct.")
 
     answer = _search(kind, board, engine, budget, hold=False)
     verdict, stats = answer.verdict, answer.stats

@@ -504,7 +504,7 @@ def test_directories_jsonl_and_datasets(server_process, corpus, tmp_path):
 def test_progress_bar_keeps_stdout_pure(server_process):
     done = numgrid("unique", "--server", server_process.target, "--json", "--progress", "puzzles")
     assert all(json.loads(line)["command"] == "unique" for line in done.stdout.splitlines())
-    assert "unique 7" in done.stderr and "multiple 1" in done.stderr and "/s" in done.stderr
+    assert "unique 9" in done.stderr and "multiple 1" in done.stderr and "/s" in done.stderr
 
 
 def test_human_output_of_a_batch(server_process):
@@ -514,7 +514,7 @@ def test_human_output_of_a_batch(server_process):
     assert "puzzles/multiple-4x4.txt: MULTIPLE" in out and "differ at 4 cells" in out
     assert "puzzles/no-solution.txt: NO_SOLUTION" in out
     assert "kakuro-10x12.txt" not in out  # unique puzzles are counted, not listed
-    assert "11 of 11 puzzles" in out and "unique 7, multiple 1, none 1, invalid 2" in out
+    assert "13 of 13 puzzles" in out and "unique 9, multiple 1, none 1, invalid 2" in out
 
 
 def test_a_deadline_on_the_cli_batch(server_process, tmp_path):

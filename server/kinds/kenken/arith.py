@@ -17,6 +17,20 @@ from .model import ADD, DIVIDE, MULTIPLY, NONE, SUBTRACT, Cage
 Layout = tuple[int, ...]
 
 
+def operations_of(operation: str, cells: int) -> tuple[str, ...]:
+    """The operations a cage may use: its own, or for a multi-cell cage whose operation
+    is not given, any that applies to that many cells."""
+    if operation != NONE or cells == 1:
+        return (operation,)
+    return (ADD, SUBTRACT, MULTIPLY, DIVIDE) if cells == 2 else (ADD, MULTIPLY)
+
+
+def gives(operation: str, digits, target: int) -> bool:
+    """Do ``digits`` give ``target`` under ``operation`` (any operation, if not given)?"""
+    digits = tuple(digits)
+    return any(value(op, digits) == target for op in operations_of(operation, len(digits)))
+
+
 def value(operation: str, digits) -> int | None:
     """What ``digits`` give under ``operation``; None when it is not defined (``/`` that
     does not divide, ``-``/``/``/none on the wrong number of cells)."""
@@ -55,6 +69,11 @@ def layouts(cage: Cage, size: int) -> tuple[Layout, ...]:
 @functools.lru_cache(maxsize=4096)
 def _layouts(target: int, operation: str, shape: tuple[Cell, ...], size: int) -> tuple[Layout, ...]:
     n = len(shape)
+    if operation == NONE and n > 1:  # not given: whatever any operation allows
+        found = set()
+        for op in operations_of(NONE, n):
+            found.update(_layouts(target, op, shape, size))
+        return tuple(sorted(found))
     if operation in (SUBTRACT, DIVIDE, NONE):
         want = 2 if operation != NONE else 1
         if n != want:
@@ -67,28 +86,54 @@ def _layouts(target: int, operation: str, shape: tuple[Cell, ...], size: int) ->
             for b in range(1, size + 1)
             if a != b and value(operation, (a, b)) == target
         )
+    return _sum_or_product(target, operation == ADD, shape, size)
+
+
+def _sum_or_product(target: int, adding: bool, shape: tuple[Cell, ...], size: int):
+    """The layouts of a ``+`` (``adding``) or ``x`` cage, in lexicographic order: the
+    prefixes that can still reach the target, grown a cell at a time (a level at a time,
+    which keeps the order), the last digit computed, not tried."""
+    n = len(shape)
+    if not n:
+        return ((),) if target == (0 if adding else 1) else ()
     conflicts = _conflicts(shape)
+    digits = range(1, size + 1)
+    level: list[tuple[Layout, int]] = [((), 0 if adding else 1)]
+    for i in range(n - 1):
+        left, clash, grown = n - 1 - i, conflicts[i], []
+        keep = grown.append
+        if adding:  # the cells after this one add left..left * size
+            low, high = target - left * size, target - left
+            for prefix, acc in level:
+                used = {prefix[j] for j in clash}
+                for d in digits:
+                    total = acc + d
+                    if low <= total <= high and d not in used:
+                        keep(((*prefix, d), total))
+        else:  # the product so far divides the target; the rest can make up the quotient
+            top = size**left
+            for prefix, acc in level:
+                used = {prefix[j] for j in clash}
+                for d in digits:
+                    product = acc * d
+                    if not target % product and product * top >= target and d not in used:
+                        keep(((*prefix, d), product))
+        level = grown
+    clash = conflicts[n - 1]
     found: list[Layout] = []
-    digits = [0] * n
-
-    def extend(i: int, acc: int) -> None:
-        left = n - i
-        if operation == ADD:
-            if acc + left > target or acc + left * size < target:
-                return
-        elif target % acc or acc * size**left < target:
-            return
-        if i == n:
-            if acc == target:
-                found.append(tuple(digits))
-            return
-        used = {digits[j] for j in conflicts[i]}
-        for d in range(1, size + 1):
-            if d not in used:
-                digits[i] = d
-                extend(i + 1, acc + d if operation == ADD else acc * d)
-
-    extend(0, 0 if operation == ADD else 1)
+    for prefix, acc in level:
+        if adding:
+            d = target - acc
+        else:
+            d, rest = divmod(target, acc)
+            if rest:
+                continue
+        if 1 <= d <= size:
+            for j in clash:
+                if prefix[j] == d:
+                    break
+            else:
+                found.append((*prefix, d))
     return tuple(found)
 
 
@@ -107,4 +152,4 @@ def range_of(operation: str, cells: int, size: int) -> tuple[int, int]:
         return 1, size - 1
     if operation == DIVIDE:
         return 2, size
-    return 1, size
+    return (1, size) if cells == 1 else (1, max(cells * size, size**cells))

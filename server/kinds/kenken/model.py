@@ -4,8 +4,10 @@
 - *line*: a row or a column; each digit appears once in every line (a latin square).
 - *cage*: connected cells whose digits give the cage's *target* under its *operation*:
   ``+`` add, ``x`` multiply, ``-`` the larger minus the smaller, ``/`` the larger divided
-  by the smaller (``-`` and ``/`` on two cells), none for a one-cell cage (its digit is
-  the target). Digits may repeat in a cage when not in one line.
+  by the smaller (``-`` and ``/`` on two cells); none given: a one-cell cage's digit is
+  the target, a larger cage's digits give it by *some* operation (janko.at publishes
+  such cages: 67 of the corpus's 322 puzzles have them). Digits may repeat in a cage
+  when not in one line.
 - *board*: a puzzle plus the digits a player has entered (``0`` = empty).
 
 A :class:`Puzzle` may be structurally broken (cells in no cage, cages not connected,
@@ -30,7 +32,7 @@ class Cage:
     """A cage. ``cells`` are in reading order; the clue is written in the first."""
 
     target: int
-    operation: str  # one of OPERATIONS
+    operation: str  # one of OPERATIONS; NONE on several cells: any operation
     cells: tuple[Cell, ...]
 
     type = GroupType.CAGE

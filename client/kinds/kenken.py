@@ -1,0 +1,104 @@
+"""KenKen drawn as text, as printed: bold cage borders (``+--+``, ``|``), no line between
+cells of one cage, the cage's ``12x`` label in its first cell's top line, the digit (or
+``.``) below it; marked cells bracketed: ``[4]``.
+
+    +-----+-----------+
+    |3    |12x        |
+    |  3  |  4     1  |
+    +-----+-----+     +
+"""
+
+from __future__ import annotations
+
+from numgrid.v1 import puzzle_pb2
+
+from ..types import Cell, Grid
+from .cells import digit_text
+
+_SIGN = {
+    puzzle_pb2.CAGE_OPERATION_ADD: "+",
+    puzzle_pb2.CAGE_OPERATION_SUBTRACT: "-",
+    puzzle_pb2.CAGE_OPERATION_MULTIPLY: "x",
+    puzzle_pb2.CAGE_OPERATION_DIVIDE: "/",
+}
+
+
+def label(cage: puzzle_pb2.Cage) -> str:
+    """``12x``, ``3-``, ``2/``, ``7+``; a one-cell cage's bare target."""
+    return f"{cage.target}{_SIGN.get(cage.operation, '')}"
+
+
+def entries(puzzle: puzzle_pb2.KenKenPuzzle) -> Grid:
+    n = puzzle.size
+    if not puzzle.entries.rows:
+        return tuple((0,) * n for _ in range(n))
+    return tuple(tuple(row.values) for row in puzzle.entries.rows)
+
+
+def with_entries(puzzle: puzzle_pb2.KenKenPuzzle, grid: Grid) -> puzzle_pb2.KenKenPuzzle:
+    if len(grid) != puzzle.size or any(len(row) != puzzle.size for row in grid):
+        raise ValueError(f"the grid is not {puzzle.size}x{puzzle.size}")
+    out = puzzle_pb2.KenKenPuzzle()
+    out.CopyFrom(puzzle)
+    out.ClearField("entries")
+    if any(any(row) for row in grid):
+        out.entries.rows.extend(puzzle_pb2.GridRow(values=row) for row in grid)
+    return out
+
+
+def solution_text(puzzle: puzzle_pb2.KenKenPuzzle, grid: Grid) -> str:
+    """The janko solution text: ``N N``, then the digits row by row."""
+    lines = [f"{puzzle.size} {puzzle.size}", *(" ".join(map(str, row)) for row in grid)]
+    return "\n".join(lines) + "\n"
+
+
+def draw(
+    puzzle: puzzle_pb2.KenKenPuzzle, values: Grid, marks: set[Cell], width: int, shade: str
+) -> str:
+    n = puzzle.size
+    cage = [[-1] * n for _ in range(n)]
+    labels: dict[Cell, str] = {}
+    for i, c in enumerate(puzzle.cages):
+        cells = sorted((ref.row, ref.column) for ref in c.cells)
+        for r, col in cells:
+            if 0 <= r < n and 0 <= col < n:
+                cage[r][col] = i
+        if cells:
+            labels[cells[0]] = label(c)
+    w = max(5, *(len(text) for text in labels.values())) if labels else 5
+
+    def of(r: int, c: int) -> int | None:
+        return cage[r][c] if 0 <= r < n and 0 <= c < n else None
+
+    def wall(a: int | None, b: int | None) -> bool:
+        return a is None or b is None or a != b
+
+    def across(r: int, c: int) -> bool:  # the border above cell (r, c)
+        return wall(of(r - 1, c), of(r, c)) if 0 <= c < n else False
+
+    def down(r: int, c: int) -> bool:  # the border left of cell (r, c)
+        return wall(of(r, c - 1), of(r, c)) if 0 <= r < n else False
+
+    def border(r: int) -> str:
+        out = []
+        for c in range(n + 1):
+            corner = across(r, c - 1) or across(r, c) or down(r - 1, c) or down(r, c)
+            out.append("+" if corner else " ")
+            if c < n:
+                out.append(("-" if across(r, c) else " ") * w)
+        return "".join(out)
+
+    lines = []
+    for r in range(n):
+        lines.append(border(r))
+        top, bottom = [], []
+        for c in range(n + 1):
+            bar = "|" if down(r, c) else " "
+            top.append(bar)
+            bottom.append(bar)
+            if c < n:
+                top.append(labels.get((r, c), "").ljust(w))
+                bottom.append(digit_text(values[r][c], (r, c) in marks, w))
+        lines.extend(("".join(top), "".join(bottom)))
+    lines.append(border(n))
+    return "\n".join(line.rstrip() for line in lines) + "\n"

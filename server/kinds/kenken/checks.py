@@ -1,0 +1,438 @@
+"""Is a KenKen well formed, and what is right or wrong on a player's board?
+
+:func:`check_puzzle` reports every structural problem at once (not just the first);
+:func:`validate_board` is what a KenKen app runs after every move, per row, column and
+cage, and per cell.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import defaultdict
+
+from numgrid.server.core import (
+    BoardReport,
+    Cell,
+    Finding,
+    Grid,
+    GroupReport,
+    GroupState,
+    Severity,
+    cell_name,
+    cell_statuses,
+    wrong_entries,
+)
+
+from . import arith
+from .model import ADD, DIVIDE, MAX_SIZE, MULTIPLY, NONE, OPERATIONS, SUBTRACT, Board, Cage, Puzzle
+
+_SYMBOL = {ADD: "+", SUBTRACT: "-", MULTIPLY: "x", DIVIDE: "/"}
+
+
+def hidden(cage: Cage) -> bool:
+    """A cage of several cells without an operation: its operation is *hidden*, any that
+    gives the target (janko.at publishes such puzzles; the corpus also lost the division
+    signs of others)."""
+    return cage.operation == NONE and len(cage.cells) > 1
+
+
+def _value(cage: Cage, digits) -> int | None:
+    """What a complete cage's digits give (for a hidden operation: the target if some
+    operation makes it, else None)."""
+    if hidden(cage):
+        return cage.target if arith.gives(NONE, digits, cage.target) else None
+    return arith.value(cage.operation, digits)
+
+
+def _hidden_symbols(cells: int) -> str:
+    return ", ".join(_SYMBOL[op] for op in arith.operations_of(NONE, cells))
+
+
+def _finding(code: str, message: str, cells, group=None, warning: bool = False) -> Finding:
+    return Finding(
+        code=code,
+        message=message,
+        cells=tuple(cells),
+        severity=Severity.WARNING if warning else Severity.ERROR,
+        group=group.name if group is not None else "",
+    )
+
+
+def _names(cells) -> str:
+    return ", ".join(cell_name(c) for c in cells)
+
+
+def _listing(values) -> str:
+    """``5``, ``5 and 4``, ``5, 4 and 1``."""
+    values = [str(v) for v in values]
+    return values[0] if len(values) == 1 else f"{', '.join(values[:-1])} and {values[-1]}"
+
+
+def _parts(cells) -> list[list[Cell]]:
+    """The orthogonally connected parts of ``cells``, each in reading order."""
+    left = set(cells)
+    parts = []
+    for start in sorted(left):
+        if start not in left:
+            continue
+        left.discard(start)
+        part, stack = [start], [start]
+        while stack:
+            r, c = stack.pop()
+            for near in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1)):
+                if near in left:
+                    left.discard(near)
+                    part.append(near)
+                    stack.append(near)
+        parts.append(sorted(part))
+    return parts
+
+
+def _making(operation: str, cells: int, n: int) -> str:
+    """How a target is made, for messages: ``adding 3 digits 1-6``."""
+    if operation == ADD:
+        return f"adding {cells} digits 1-{n}"
+    if operation == MULTIPLY:
+        return f"multiplying {cells} digits 1-{n}"
+    if operation == SUBTRACT:
+        return f"subtracting two digits 1-{n}"
+    return f"dividing two digits 1-{n}"
+
+
+def _why_impossible(cage: Cage, n: int) -> str:
+    """Why no layout of ``cage`` (of a sound shape and operation) exists."""
+    k = len(cage.cells)
+    if hidden(cage):
+        ops = _hidden_symbols(k)
+        return f"{cage.name}: {cage.target} cannot be made from {k} digits 1-{n} with any of {ops}"
+    if cage.operation == NONE or k == 1:
+        return f"{cage.name}: {cage.target} is not a digit 1-{n}"
+    making = _making(cage.operation, k, n)
+    low, high = arith.range_of(cage.operation, k, n)
+    if not low <= cage.target <= high:
+        return f"{cage.name}: {cage.target} cannot be made by {making} (possible {low}-{high})"
+    # The same cage on a diagonal has no two cells in one line: may the digits repeat?
+    apart = Cage(cage.target, cage.operation, tuple((i, i) for i in range(k)))
+    if arith.layouts(apart, n):
+        return (
+            f"{cage.name}: {cage.target} can only be made by {making} "
+            "with a digit repeated in a row or column"
+        )
+    return f"{cage.name}: {cage.target} cannot be made by {making}"
+
+
+def _cage_findings(index: int, cage: Cage, n: int) -> list[Finding]:
+    if not cage.cells:
+        return [_finding("empty_cage", f"cage {index} ({cage.label}) has no cells", [])]
+    found = []
+    inside = [(r, c) for r, c in cage.cells if 0 <= r < n and 0 <= c < n]
+    outside = [cell for cell in cage.cells if cell not in inside]
+    if outside:
+        found.append(
+            _finding(
+                "cell_outside_grid",
+                f"{cage.name}: {_names(outside)} outside the {n}x{n} grid",
+                outside,
+                cage,
+            )
+        )
+    repeated = sorted({cell for cell in cage.cells if cage.cells.count(cell) > 1})
+    if repeated:
+        found.append(
+            _finding(
+                "duplicate_cell",
+                f"{cage.name}: lists {_names(repeated)} more than once",
+                repeated,
+                cage,
+            )
+        )
+    parts = _parts(inside)
+    if len(parts) > 1:
+        shown = "; ".join(_names(part) for part in parts)
+        found.append(
+            _finding(
+                "cage_not_connected",
+                f"{cage.name}: its cells are not connected ({len(parts)} separate parts: {shown})",
+                inside,
+                cage,
+            )
+        )
+    k = len(cage.cells)
+    sound = not (outside or repeated)
+    if cage.operation not in OPERATIONS:
+        found.append(
+            _finding(
+                "unknown_operation",
+                f"{cage.name}: unknown operation {cage.operation!r} (expected +, -, x, / or none)",
+                cage.cells,
+                cage,
+            )
+        )
+        sound = False
+    elif cage.operation in (SUBTRACT, DIVIDE) and k != 2:
+        found.append(
+            _finding(
+                "operation_needs_two_cells",
+                f"{cage.name}: {cage.operation} needs exactly two cells, not {k}",
+                cage.cells,
+                cage,
+            )
+        )
+        sound = False
+    elif hidden(cage):
+        ops = _hidden_symbols(k)
+        found.append(
+            _finding(
+                "operation_missing",
+                f"{cage.name}: {k} cells but no operation; read as hidden (any of {ops} "
+                f"that gives {cage.target})",
+                cage.cells,
+                cage,
+                warning=True,
+            )
+        )
+    elif k == 1 and cage.operation != NONE:
+        found.append(
+            _finding(
+                "one_cell_operation",
+                f"{cage.name}: a one-cell cage with an operation; its digit is the target",
+                cage.cells,
+                cage,
+                warning=True,
+            )
+        )
+    if cage.target < 1:
+        found.append(
+            _finding(
+                "bad_target",
+                f"{cage.name}: target {cage.target} is not a positive number",
+                cage.cells[:1],
+                cage,
+            )
+        )
+    elif sound and not arith.layouts(cage, n):
+        found.append(_finding("impossible_target", _why_impossible(cage, n), cage.cells, cage))
+    return found
+
+
+def _coverage_findings(puzzle: Puzzle) -> list[Finding]:
+    cages_of: dict[Cell, list[Cage]] = defaultdict(list)
+    for cage in puzzle.cages:
+        for cell in dict.fromkeys(cage.cells):
+            cages_of[cell].append(cage)
+    found = []
+    for cell in puzzle.cells:
+        mine = cages_of.get(cell, [])
+        if not mine:
+            found.append(_finding("cell_without_cage", f"{cell_name(cell)} is in no cage", [cell]))
+        elif len(mine) > 1:
+            found.append(
+                _finding(
+                    "cell_in_two_cages",
+                    f"{cell_name(cell)} is in {len(mine)} cages "
+                    f"({', '.join(cage.name for cage in mine)})",
+                    [cell],
+                )
+            )
+    return found
+
+
+def _entry_findings(puzzle: Puzzle, entries) -> list[Finding]:
+    n = puzzle.size
+    if len(entries) != n or any(len(row) != n for row in entries):
+        shape = f"{len(entries)} rows of {', '.join(sorted({str(len(r)) for r in entries}))}"
+        return [_finding("bad_entries", f"the entries are not {n}x{n} ({shape})", [])]
+    found = []
+    for cell in puzzle.cells:
+        digit = entries[cell[0]][cell[1]]
+        if isinstance(digit, bool) or not isinstance(digit, int) or not 0 <= digit <= n:
+            found.append(
+                _finding(
+                    "bad_digit",
+                    f"{cell_name(cell)}: entered value {digit!r} is not a digit 1-{n}",
+                    [cell],
+                )
+            )
+    return found
+
+
+def check_puzzle(
+    puzzle: Puzzle, entries: Grid | None = None, max_cells: int | None = None
+) -> list[Finding]:
+    """Every structural problem (errors) and oddity (warnings) of a puzzle and its entries."""
+    n = puzzle.size
+    if not 1 <= n <= MAX_SIZE:
+        return [_finding("bad_size", f"size {n} is not 1 to {MAX_SIZE}", [])]
+    if max_cells is not None and n * n > max_cells:
+        return [
+            _finding(
+                "grid_too_large",
+                f"grid of {n}x{n} = {n * n} cells is over the limit of {max_cells} cells",
+                [],
+            )
+        ]
+    found: list[Finding] = []
+    for index, cage in enumerate(puzzle.cages):
+        found.extend(_cage_findings(index, cage, n))
+    found.extend(_coverage_findings(puzzle))
+    if entries is not None:
+        found.extend(_entry_findings(puzzle, entries))
+    return found
+
+
+# ---------------------------------------------------------------- board validation
+
+
+def _duplicates(cells, entries: Grid, apart=None) -> dict[int, list[Cell]]:
+    """Digit -> the cells holding it, for digits entered more than once (``apart`` says
+    which pairs of cells may hold the same digit)."""
+    by_digit: dict[int, list[Cell]] = defaultdict(list)
+    for cell in cells:
+        if entries[cell[0]][cell[1]]:
+            by_digit[entries[cell[0]][cell[1]]].append(cell)
+    out = {}
+    for digit, held in by_digit.items():
+        clash = [
+            a for a in held if any(a != b and (apart is None or not apart(a, b)) for b in held)
+        ]
+        if clash:
+            out[digit] = clash
+    return out
+
+
+def _judge_line(line, entries: Grid) -> tuple[GroupReport, list[Finding]]:
+    dups = _duplicates(line.cells, entries)
+    findings = [
+        _finding(
+            "duplicate",
+            f"{line.name}: {digit} appears {len(cells)} times ({_names(cells)})",
+            cells,
+            line,
+        )
+        for digit, cells in sorted(dups.items())
+    ]
+    complete = all(entries[r][c] for r, c in line.cells)
+    if dups:
+        state = GroupState.DUPLICATE
+    else:
+        state = GroupState.CORRECT if complete else GroupState.INCOMPLETE
+    cells = tuple(sorted(cell for held in dups.values() for cell in held))
+    return GroupReport(line, state, 0, cells), findings
+
+
+def _apart(a: Cell, b: Cell) -> bool:
+    return a[0] != b[0] and a[1] != b[1]
+
+
+def _complete_message(cage: Cage, digits: list[int], value: int | None) -> str:
+    if hidden(cage):
+        ops = _hidden_symbols(len(digits))
+        return (
+            f"{cage.name}: complete but {_listing(digits)} give {cage.target} under none of {ops}"
+        )
+    if value is not None:
+        return f"{cage.name}: complete but gives {value}, not {cage.target}"
+    if cage.operation == DIVIDE and len(digits) == 2:
+        return (
+            f"{cage.name}: complete but {max(digits)} / {min(digits)} is not a whole "
+            f"number (the target is {cage.target})"
+        )
+    return f"{cage.name}: complete but its digits {_listing(digits)} cannot give {cage.target}"
+
+
+def _over_message(cage: Cage, filled: list[int], empty: int, n: int) -> str:
+    one = len(filled) == 1
+    entries = f"the entr{'y' if one else 'ies'} {_listing(filled)}"
+    left = f"{empty} cell{'s' if empty > 1 else ''} left"
+    if cage.operation == ADD:
+        total = sum(filled)
+        if total > cage.target:
+            return f"{cage.name}: {entries} already pass{'es' if one else ''} {cage.target}"
+        if total + empty > cage.target:
+            return (
+                f"{cage.name}: after {entries}, {cage.target - total} is too little for the {left}"
+            )
+        if total + empty * n < cage.target:
+            return (
+                f"{cage.name}: {entries} cannot reach {cage.target} with {left} (at most {n} each)"
+            )
+    if cage.operation == MULTIPLY:
+        product = math.prod(filled)
+        if cage.target % product:
+            made = entries if one else f"{entries} multiply to {product}, which"
+            return f"{cage.name}: {made} does not go into {cage.target}"
+        if product * n**empty < cage.target:
+            return (
+                f"{cage.name}: {entries} cannot reach {cage.target} with {left} (at most {n} each)"
+            )
+    if hidden(cage):
+        return (
+            f"{cage.name}: with {entries}, no digits 1-{n} in the {left} give "
+            f"{cage.target} under any operation"
+        )
+    if cage.operation in (SUBTRACT, DIVIDE) and one:
+        return (
+            f"{cage.name}: no digit 1-{n} goes with {entries} to give {cage.target} "
+            f"under {_SYMBOL[cage.operation]}"
+        )
+    return (
+        f"{cage.name}: no digits 1-{n} in the {left} make {entries} give {cage.target} "
+        "without repeating a digit in a row or column"
+    )
+
+
+def _judge_cage(cage: Cage, entries: Grid, n: int) -> tuple[GroupReport, list[Finding]]:
+    digits = [entries[r][c] for r, c in cage.cells]
+    filled = [d for d in digits if d]
+    dups = _duplicates(cage.cells, entries, _apart)
+    cells = tuple(sorted(cell for held in dups.values() for cell in held))
+    complete = len(filled) == len(digits)
+    findings = []
+    total = 0
+    if complete:
+        value = _value(cage, digits)
+        total = value or 0
+        state = GroupState.CORRECT if value == cage.target else GroupState.WRONG
+        if state is GroupState.WRONG:
+            message = _complete_message(cage, digits, value)
+            findings.append(_finding("wrong_cage", message, cage.cells, cage))
+    elif filled and not any(
+        all(d == 0 or d == want for d, want in zip(digits, layout, strict=True))
+        for layout in arith.layouts(cage, n)
+    ):
+        state = GroupState.OVER
+        message = _over_message(cage, filled, len(digits) - len(filled), n)
+        filled_cells = [cell for cell, d in zip(cage.cells, digits, strict=True) if d]
+        findings.append(_finding("cage_impossible", message, filled_cells, cage))
+    else:
+        state = GroupState.INCOMPLETE
+    if dups:
+        state = GroupState.DUPLICATE
+    return GroupReport(cage, state, total, cells), findings
+
+
+def validate_board(board: Board, solution: Grid | None = None) -> BoardReport:
+    """Judge every row, column and cage and every cell of a board; with ``solution``,
+    also list the entries that differ from it."""
+    puzzle, entries = board.puzzle, board.entries
+    reports: list[GroupReport] = []
+    findings: list[Finding] = []
+    for line in puzzle.lines:
+        report, line_findings = _judge_line(line, entries)
+        reports.append(report)
+        findings.extend(line_findings)
+    for cage in puzzle.cages:
+        report, cage_findings = _judge_cage(cage, entries, puzzle.size)
+        reports.append(report)
+        findings.extend(cage_findings)
+    solved = bool(reports) and all(rep.state is GroupState.CORRECT for rep in reports)
+    return BoardReport(
+        tuple(reports),
+        cell_statuses(puzzle.cells, entries, tuple(reports)),
+        tuple(findings),
+        solved,
+        wrong_entries(puzzle.cells, entries, solution),
+    )
+
+
+__all__ = ["check_puzzle", "hidden", "validate_board"]

@@ -1,0 +1,869 @@
+"""Reading and writing KenKen boards in three formats, with auto-detection.
+
+- ``janko``: the janko.at text of the corpus: ``N N``, then N lines of clue tokens (a
+  cage's target and operation at one cell of the cage: ``12*``, ``12x`` or ``12X`` (or
+  the sign U+00D7), ``3-``, ``2/`` or ``2:`` (or U+00F7), ``7+``, a bare number for a
+  one-cell cage; ``.`` or ``-`` elsewhere), then N lines of cage labels (any token;
+  equal tokens, one cage). numgrid adds an optional third block of N lines: the player's
+  entries (``0``, ``.`` or ``-`` for empty). A bare number on a cage of several cells is
+  read as it stands, without an operation: a *hidden* operation (see :mod:`.checks`); janko.at has
+  puzzles with the operations hidden, and the corpus lost the division signs of others.
+- ``tatham``: a game ID of Simon Tatham's Keen, ``6:ab__a_...,m20m36s1a11...`` (a params
+  prefix such as ``6dh:`` is accepted). Before the comma, the cage walls: the
+  ``N(N-1)`` inner vertical edges in reading order, then the ``N(N-1)`` inner horizontal
+  edges column by column, then one closing edge, written as the number of non-walls
+  before each wall: ``_`` none, ``a``-``x`` 1-24, ``y`` 25 non-walls *with no wall after
+  them*, ``z`` 26 non-walls then a wall. That is how keen.c's parser reads them (its
+  encoder writes ``z`` for 25 non-walls and ``y`` for 25 and a wall, which its own parser
+  misreads; no generated puzzle has such a run, and ours are written for the parser).
+  A letter followed by a number is that letter repeated. After the comma, one clue per
+  cage, cages in the order of their first cell: ``a`` add, ``s`` subtract, ``m``
+  multiply, ``d`` divide, then the target; a one-cell cage is ``a`` (or ``m``) and its
+  digit (Keen itself never makes one). An ID holds no entries: they are not written.
+  A random-seed ID (``6dh#12345``) names no puzzle and cannot be read.
+- ``json``: the protobuf JSON of ``numgrid.v1.Puzzle`` with its ``kenken`` field:
+  ``{"kenken": {"size": 4, "cages": [{"target": 7, "operation": "CAGE_OPERATION_ADD",
+  "cells": [{"column": 1}, {"row": 1, "column": 1}]}], "entries": {"rows": [...]}}}``;
+  zero values may be left out (``{}`` is r0c0; no operation is a one-cell cage).
+
+Readers give a faithful :class:`Board`; what is wrong with its structure (cells in no
+cage, cages not connected, impossible targets) is for :mod:`.checks`. They reject only
+what cannot be read, collecting every problem into one :class:`PuzzleError`.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections import defaultdict
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from numgrid.server.core import Cell, Finding, Grid, PuzzleError, cell_name
+
+from .model import ADD, DIVIDE, MAX_SIZE, MULTIPLY, NONE, SUBTRACT, Board, Cage, Puzzle
+
+DEFAULT_MAX_CELLS = MAX_SIZE * MAX_SIZE
+
+
+def _error(code: str, message: str, *cells: Cell) -> Finding:
+    return Finding(code=code, message=message, cells=tuple(cells))
+
+
+def _size_errors(n: int, max_cells: int) -> list[Finding]:
+    """Checked before anything of the grid's size is allocated."""
+    if not 1 <= n <= MAX_SIZE:
+        return [_error("bad_size", f"size {n} is not 1 to {MAX_SIZE}")]
+    if n * n > max_cells:
+        return [
+            _error(
+                "grid_too_large",
+                f"grid of {n}x{n} = {n * n} cells is over the limit of {max_cells} cells",
+            )
+        ]
+    return []
+
+
+def _names(cells, limit: int = 4) -> str:
+    cells = list(cells)
+    shown = ", ".join(cell_name(c) for c in cells[:limit])
+    return shown + (", ..." if len(cells) > limit else "")
+
+
+def _entry_finding(cell: Cell, value, n: int) -> Finding:
+    return _error(
+        "bad_digit", f"{cell_name(cell)}: entered value {value} is not a digit 1-{n}", cell
+    )
+
+
+# ---------------------------------------------------------------- janko text
+
+_CLUE = re.compile("^(\\d{1,6})([-+*xX\N{MULTIPLICATION SIGN}/\N{DIVISION SIGN}:]?)$")
+_OPERATION = {
+    "+": ADD,
+    "-": SUBTRACT,
+    "*": MULTIPLY,
+    "x": MULTIPLY,
+    "X": MULTIPLY,
+    "\N{MULTIPLICATION SIGN}": MULTIPLY,
+    "/": DIVIDE,
+    "\N{DIVISION SIGN}": DIVIDE,
+    ":": DIVIDE,
+    "": NONE,
+}
+_JANKO_OPERATION = {ADD: "+", SUBTRACT: "-", MULTIPLY: "*", DIVIDE: "/", NONE: ""}
+_EMPTY = (".", "-")
+
+
+def _janko_lines(text: str) -> list[str]:
+    return [line for line in text.strip().splitlines() if line.strip()]
+
+
+def _header(lines: list[str]) -> tuple[int, int] | str:
+    first = lines[0].split() if lines else []
+    if len(first) != 2 or not all(t.isascii() and t.isdecimal() and len(t) <= 3 for t in first):
+        return "first line must be 'N N'"
+    return int(first[0]), int(first[1])
+
+
+def _janko_shape(lines: list[str]) -> tuple[int, int] | str:
+    """N from a square header, or why the text is not KenKen janko text."""
+    header = _header(lines)
+    if isinstance(header, str):
+        return header
+    rows, cols = header
+    if rows != cols:
+        return f"a KenKen grid is square, not {rows}x{cols}"
+    return rows, len(lines) - 1
+
+
+def sniff_janko(text: str) -> str | None:
+    """None when ``text`` looks like KenKen janko text: a square header, more lines after
+    it than the grid has rows (2N, or 3N with entries; the reader says when the count is
+    wrong) and no commas. Kakuro's janko text has one line per row and commas in its
+    clues."""
+    shape = _janko_shape(_janko_lines(text))
+    if isinstance(shape, str):
+        return shape
+    n, count = shape
+    if count <= n:
+        return f"expected {2 * n} lines after the header (clues, then cages), not {count}"
+    if "," in text:
+        return "a comma (KenKen janko text has none)"
+    return None
+
+
+def _janko_entry(token: str, cell: Cell, n: int, findings: list[Finding]) -> int:
+    if token in _EMPTY:
+        return 0
+    if not (token.isascii() and token.isdecimal()) or len(token) > 2:
+        findings.append(
+            _error("unknown_token", f"{cell_name(cell)}: entry {token!r} is not a digit", cell)
+        )
+        return 0
+    value = int(token)
+    if value > n:
+        findings.append(_entry_finding(cell, value, n))
+        return 0
+    return value
+
+
+def read_janko(text: str, max_cells: int = DEFAULT_MAX_CELLS) -> Board:
+    lines = _janko_lines(text)
+    shape = _janko_shape(lines)
+    if isinstance(shape, str):
+        raise PuzzleError([_error("bad_header", shape)])
+    n, count = shape
+    errors = _size_errors(n, max_cells)
+    if errors:
+        raise PuzzleError(errors)
+    if count not in (2 * n, 3 * n):
+        raise PuzzleError(
+            [
+                _error(
+                    "row_count",
+                    f"expected {2 * n} lines after the header ({n} of clues, then {n} of "
+                    f"cages; {3 * n} with entries), not {count}",
+                )
+            ]
+        )
+    rows = [line.split() for line in lines[1:]]
+    findings: list[Finding] = []
+    for i, tokens in enumerate(rows):
+        if len(tokens) != n:
+            block, r = ("clue", "cage", "entry")[i // n], i % n
+            where = (r, min(len(tokens), n - 1))
+            findings.append(
+                _error(
+                    "ragged_row",
+                    f"{cell_name(where)}: {block} row {r} has {len(tokens)} tokens, expected {n}",
+                    where,
+                )
+            )
+    if findings:
+        raise PuzzleError(findings)
+    clues: dict[Cell, tuple[int, str] | None] = {}  # None: unreadable, already reported
+    members: dict[str, list[Cell]] = defaultdict(list)
+    entries = [[0] * n for _ in range(n)]
+    for r in range(n):
+        for c in range(n):
+            token = rows[r][c]
+            if token not in _EMPTY:
+                m = _CLUE.match(token)
+                if m is None:
+                    findings.append(
+                        _error(
+                            "unknown_token",
+                            f"{cell_name((r, c))}: unknown clue {token!r} (expected a target "
+                            "and + - * x /, a bare number, '.' or '-')",
+                            (r, c),
+                        )
+                    )
+                    clues[(r, c)] = None
+                else:
+                    clues[(r, c)] = (int(m.group(1)), _OPERATION[m.group(2)])
+            members[rows[n + r][c]].append((r, c))
+            if len(rows) == 3 * n:
+                entries[r][c] = _janko_entry(rows[2 * n + r][c], (r, c), n, findings)
+    cages = []
+    for label, cells in members.items():
+        given = [cell for cell in cells if cell in clues]
+        if not given:
+            findings.append(
+                _error(
+                    "cage_without_clue",
+                    f"cage {label!r} ({_names(cells)}) has no clue",
+                    *cells,
+                )
+            )
+            continue
+        if len(given) > 1:
+            findings.append(
+                _error(
+                    "cage_with_two_clues",
+                    f"cage {label!r} has {len(given)} clues ({_names(given, len(given))})",
+                    *given,
+                )
+            )
+            continue
+        clue = clues[given[0]]
+        if clue is None:
+            continue
+        target, operation = clue
+        cages.append(Cage(target, operation, tuple(sorted(cells))))
+    if findings:
+        raise PuzzleError(findings)
+    cages.sort(key=lambda cage: cage.cells)
+    return Board(Puzzle(n, tuple(cages)), tuple(map(tuple, entries)))
+
+
+def _cage_labels(puzzle: Puzzle) -> list[list[str]]:
+    """A label per cell from its cage's number. What a text format cannot hold (a cell in
+    no cage or in two, an unknown operation, a negative target) raises PuzzleError."""
+    n = puzzle.size
+    label = [[""] * n for _ in range(n)]
+    findings = _unwritable_cages(puzzle)
+    for i, cage in enumerate(puzzle.cages, start=1):
+        for r, c in cage.cells:
+            if not (0 <= r < n and 0 <= c < n):
+                findings.append(
+                    _error(
+                        "cell_outside_grid",
+                        f"{cage.name}: {cell_name((r, c))} is outside the grid",
+                        (r, c),
+                    )
+                )
+            elif label[r][c]:
+                findings.append(
+                    _error(
+                        "cell_in_two_cages",
+                        f"{cell_name((r, c))} is in two cages: it cannot be written",
+                        (r, c),
+                    )
+                )
+            else:
+                label[r][c] = str(i)
+    findings.extend(
+        _error("cell_without_cage", f"{cell_name((r, c))} is in no cage: it cannot be written")
+        for r in range(n)
+        for c in range(n)
+        if not label[r][c]
+    )
+    if findings:
+        raise PuzzleError(findings)
+    return label
+
+
+def _unwritable_cages(puzzle: Puzzle) -> list[Finding]:
+    findings = []
+    for i, cage in enumerate(puzzle.cages):
+        if not cage.cells:
+            findings.append(_error("empty_cage", f"cage {i} has no cells"))
+        elif cage.operation not in _JANKO_OPERATION:
+            findings.append(
+                _error(
+                    "unknown_operation",
+                    f"{cage.name}: unknown operation {cage.operation!r}",
+                    cage.cells[0],
+                )
+            )
+        elif cage.target < 0:
+            findings.append(
+                _error(
+                    "bad_target",
+                    f"{cage.name}: a negative target cannot be written",
+                    cage.cells[0],
+                )
+            )
+    return findings
+
+
+def write_janko(board: Board) -> str:
+    p = board.puzzle
+    n = p.size
+    label = _cage_labels(p)
+    clue = [["."] * n for _ in range(n)]
+    for cage in p.cages:
+        r, c = min(cage.cells)
+        clue[r][c] = f"{cage.target}{_JANKO_OPERATION[cage.operation]}"
+    lines = [f"{n} {n}", *(" ".join(row) for row in clue), *(" ".join(row) for row in label)]
+    if board.has_entries:
+        lines.extend(" ".join(str(d) if d else "." for d in row) for row in board.entries)
+    return "\n".join(lines) + "\n"
+
+
+def write_solution(puzzle: Puzzle, solution: Grid) -> str:
+    """The corpus's solution text: ``N N`` then the digits, row by row."""
+    lines = [f"{puzzle.size} {puzzle.size}", *(" ".join(map(str, row)) for row in solution)]
+    return "\n".join(lines) + "\n"
+
+
+def read_solution(text: str) -> Grid:
+    """The grid of a solution text (``N N`` then N rows of N digits 1-N)."""
+    lines = _janko_lines(text)
+    header = _header(lines)
+    if isinstance(header, str) or header[0] != header[1] or not 1 <= header[0] <= MAX_SIZE:
+        raise PuzzleError([_error("bad_header", "a solution starts with 'N N', N 1-16")])
+    n = header[0]
+    rows = [line.split() for line in lines[1:]]
+    findings = []
+    if len(rows) != n:
+        findings.append(_error("row_count", f"header says {n} rows but {len(rows)} follow"))
+    grid = []
+    for r, tokens in enumerate(rows[:n]):
+        if len(tokens) != n:
+            where = (r, min(len(tokens), n - 1))
+            findings.append(
+                _error(
+                    "ragged_row",
+                    f"{cell_name(where)}: row {r} has {len(tokens)} digits, expected {n}",
+                    where,
+                )
+            )
+            continue
+        row = []
+        for c, token in enumerate(tokens):
+            if not (token.isascii() and token.isdecimal()) or not 1 <= int(token) <= n:
+                findings.append(_entry_finding((r, c), repr(token), n))
+                row.append(0)
+            else:
+                row.append(int(token))
+        grid.append(tuple(row))
+    if findings:
+        raise PuzzleError(findings)
+    return tuple(grid)
+
+
+# ---------------------------------------------------------------- Tatham's Keen game IDs
+
+_KEEN_PARAMS = re.compile(r"^(\d{1,3})(?:d([a-z]?))?(m?)$")
+_KEEN_SNIFF = re.compile(r"^\d{1,3}(?:d[a-z]?)?m?(?::[_a-z0-9]*,[a-z0-9]*|#\S*)$")
+_KEEN_DIFFICULTIES = "enhxu"
+_KEEN_CLUE = {"a": ADD, "s": SUBTRACT, "m": MULTIPLY, "d": DIVIDE}
+_KEEN_LETTER = {ADD: "a", SUBTRACT: "s", MULTIPLY: "m", DIVIDE: "d", NONE: "a"}
+_KEEN_NUMBER = re.compile(r"\d*")
+
+
+def sniff_tatham(text: str) -> str | None:
+    if _KEEN_SNIFF.match(text.strip()) is None:
+        return "not a Keen game ID ('6:ab__...,m20...' or '6dh:...')"
+    return None
+
+
+def _edge_cells(pos: int, w: int) -> tuple[int, int]:
+    """The two cells (as indices ``y*w + x``) on either side of edge ``pos``."""
+    if pos < w * (w - 1):
+        y, x = divmod(pos, w - 1)
+        return y * w + x, y * w + x + 1
+    x, y = divmod(pos, w - 1)
+    x -= w
+    return y * w + x, (y + 1) * w + x
+
+
+def _find(parent: list[int], i: int) -> int:
+    while parent[i] != i:
+        parent[i] = parent[parent[i]]
+        i = parent[i]
+    return i
+
+
+def _keen_blocks(desc: str, w: int) -> list[int] | Finding:
+    """Each cell's block, as its smallest cell index, parsed as keen.c does."""
+    parent = list(range(w * w))
+    edges = 2 * w * (w - 1)
+    pos = i = 0
+    while i < len(desc):
+        ch = desc[i]
+        if ch != "_" and not ("a" <= ch <= "z"):
+            return _error(
+                "bad_keen_id",
+                f"unexpected {ch!r} in the cage walls of the game ID (at character {i + 1})",
+            )
+        run = 0 if ch == "_" else ord(ch) - ord("a") + 1
+        digits = _KEEN_NUMBER.match(desc, i + 1).group()
+        i += 1 + len(digits)
+        repeat = int(digits) if digits and len(digits) <= 4 else (1 if not digits else 10**4)
+        for _ in range(repeat):
+            for _ in range(run):
+                if pos >= edges:
+                    return _error("bad_keen_id", "the cage walls of the game ID are too long")
+                a, b = _edge_cells(pos, w)
+                parent[_find(parent, a)] = _find(parent, b)
+                pos += 1
+            if run != 25:  # 'y' is 25 non-walls with no wall after them
+                pos += 1
+                if pos > edges + 1:
+                    return _error("bad_keen_id", "the cage walls of the game ID are too long")
+    if pos != edges + 1:
+        return _error("bad_keen_id", "the cage walls of the game ID are too short")
+    roots = [_find(parent, j) for j in range(w * w)]
+    first: dict[int, int] = {}
+    for j, root in enumerate(roots):
+        first.setdefault(root, j)
+    return [first[root] for root in roots]
+
+
+def read_tatham(text: str, max_cells: int = DEFAULT_MAX_CELLS) -> Board:
+    text = text.strip()
+    if "#" in text and ":" not in text:
+        raise PuzzleError(
+            [
+                _error(
+                    "random_seed_id",
+                    "a random-seed ID cannot be read: paste the game ID with ':' "
+                    f"(in Keen: Game > Specific...; {text!r} only says how to make one)",
+                )
+            ]
+        )
+    params, colon, desc = text.partition(":")
+    m = _KEEN_PARAMS.match(params)
+    if not colon or m is None:
+        raise PuzzleError(
+            [
+                _error(
+                    "bad_keen_id", "a Keen game ID is 'N:walls,clues', e.g. '4:_a__b3__a_3a__,...'"
+                )
+            ]
+        )
+    if m.group(2) is not None and (len(m.group(2)) != 1 or m.group(2) not in _KEEN_DIFFICULTIES):
+        raise PuzzleError(
+            [
+                _error(
+                    "bad_keen_id",
+                    f"unknown difficulty in {params!r} (expected d and one of e n h x u)",
+                )
+            ]
+        )
+    w = int(m.group(1))
+    errors = _size_errors(w, max_cells)
+    if errors:
+        raise PuzzleError(errors)
+    walls, comma, clue_text = desc.partition(",")
+    if not comma:
+        raise PuzzleError(
+            [_error("bad_keen_id", "expected ',' after the cage walls of the game ID")]
+        )
+    blocks = _keen_blocks(walls, w)
+    if isinstance(blocks, Finding):
+        raise PuzzleError([blocks])
+    members: dict[int, list[Cell]] = defaultdict(list)
+    for j, block in enumerate(blocks):
+        members[block].append(divmod(j, w))
+    findings: list[Finding] = []
+    cages = []
+    i = 0
+    for block in sorted(members):
+        cells = tuple(members[block])
+        where = cells[0]
+        if i >= len(clue_text):
+            findings.append(
+                _error(
+                    "bad_keen_id",
+                    f"{cell_name(where)}: the game ID has no clue for the cage here "
+                    f"(it gives {len(cages)} clues for {len(members)} cages)",
+                    where,
+                )
+            )
+            break
+        letter = clue_text[i]
+        digits = _KEEN_NUMBER.match(clue_text, i + 1).group()
+        i += 1 + len(digits)
+        if letter not in _KEEN_CLUE:
+            findings.append(
+                _error(
+                    "bad_keen_id",
+                    f"{cell_name(where)}: clue {letter + digits!r} is not a, s, m or d "
+                    "and a number",
+                    where,
+                )
+            )
+            continue
+        if not digits or len(digits) > 9:
+            findings.append(
+                _error(
+                    "bad_keen_id",
+                    f"{cell_name(where)}: clue {letter + digits!r} needs a target of 1-9 digits",
+                    where,
+                )
+            )
+            continue
+        operation = _KEEN_CLUE[letter]
+        if len(cells) == 1 and operation in (ADD, MULTIPLY):
+            operation = NONE
+        cages.append(Cage(int(digits), operation, cells))
+    if not findings and i < len(clue_text):
+        findings.append(
+            _error(
+                "bad_keen_id",
+                f"the game ID has more clues than its {len(members)} cages "
+                f"({clue_text[i:]!r} left over)",
+            )
+        )
+    if findings:
+        raise PuzzleError(findings)
+    return Board(Puzzle(w, tuple(cages)), tuple((0,) * w for _ in range(w)))
+
+
+def _keen_walls(puzzle: Puzzle, label: list[list[str]]) -> str:
+    w = puzzle.size
+    runs: list[str] = []
+    run = 0
+    for pos in range(2 * w * (w - 1) + 1):
+        if pos < 2 * w * (w - 1):
+            a, b = _edge_cells(pos, w)
+            if label[a // w][a % w] == label[b // w][b % w]:
+                run += 1
+                continue
+        runs.extend("y" * (run // 25))
+        run %= 25
+        runs.append(chr(ord("a") - 1 + run) if run else "_")
+        run = 0
+    out = []
+    i = 0
+    while i < len(runs):
+        j = i
+        while j < len(runs) and runs[j] == runs[i]:
+            j += 1
+        out.append(runs[i] * (j - i) if j - i <= 2 else f"{runs[i]}{j - i}")
+        i = j
+    return "".join(out)
+
+
+def write_tatham(board: Board) -> str:
+    """The puzzle's Keen game ID (entries are not part of one). One-cell cages are written
+    ``a`` (or ``m``) and their digit, and read back without an operation."""
+    p = board.puzzle
+    label = _cage_labels(p)
+    findings = []
+    for cage in p.cages:
+        if not _connected(cage.cells):
+            findings.append(
+                _error(
+                    "cage_not_connected",
+                    f"{cage.name}: its cells are not connected, so a game ID cannot hold it",
+                    *cage.cells,
+                )
+            )
+        if cage.operation == NONE and len(cage.cells) > 1:
+            findings.append(
+                _error(
+                    "operation_missing",
+                    f"{cage.name}: {len(cage.cells)} cells but no operation, which a game ID "
+                    "cannot hold (every Keen clue is a, s, m or d)",
+                    *cage.cells,
+                )
+            )
+    if findings:
+        raise PuzzleError(findings)
+    clues = "".join(
+        f"{_KEEN_LETTER[cage.operation]}{cage.target}"
+        for cage in sorted(p.cages, key=lambda cage: min(cage.cells))
+    )
+    return f"{p.size}:{_keen_walls(p, label)},{clues}\n"
+
+
+def _connected(cells) -> bool:
+    cells = set(cells)
+    if not cells:
+        return False
+    seen = {next(iter(cells))}
+    stack = list(seen)
+    while stack:
+        r, c = stack.pop()
+        for near in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1)):
+            if near in cells and near not in seen:
+                seen.add(near)
+                stack.append(near)
+    return len(seen) == len(cells)
+
+
+# ---------------------------------------------------------------- JSON (proto mirror)
+
+_ENUM = (
+    ("CAGE_OPERATION_UNSPECIFIED", NONE),
+    ("CAGE_OPERATION_ADD", ADD),
+    ("CAGE_OPERATION_SUBTRACT", SUBTRACT),
+    ("CAGE_OPERATION_MULTIPLY", MULTIPLY),
+    ("CAGE_OPERATION_DIVIDE", DIVIDE),
+)
+_ENUM_BY_NAME = {name: op for name, op in _ENUM}
+_ENUM_NAME = {op: name for name, op in _ENUM}
+_INT32 = 2**31
+_INT_TEXT = re.compile(r"^-?\d{1,10}$")
+
+
+def sniff_json(text: str) -> str | None:
+    if not text.lstrip().startswith("{"):
+        return "not a JSON object"
+    try:
+        data = json.loads(text)
+    except (ValueError, RecursionError) as e:  # RecursionError: nesting too deep
+        return f"not JSON ({e})"
+    if not isinstance(data, dict) or "kenken" not in data:
+        return "JSON without a 'kenken' object"
+    return None
+
+
+class _Shape(Exception):
+    """A JSON value of the wrong shape, for the reader to turn into a finding."""
+
+
+def _int(value, what: str) -> int:
+    """An int32 as protobuf JSON allows it: a number (not a bool), an integral float or a
+    string of digits."""
+    if isinstance(value, bool):
+        raise _Shape(f"{what} must be an integer, not {json.dumps(value)}")
+    if (isinstance(value, float) and value.is_integer()) or (
+        isinstance(value, str) and _INT_TEXT.match(value)
+    ):
+        value = int(value)
+    if not isinstance(value, int):
+        raise _Shape(f"{what} must be an integer, not {json.dumps(value)[:40]}")
+    if not -_INT32 <= value < _INT32:
+        raise _Shape(f"{what} {value} is out of range")
+    return value
+
+
+def _object(value, what: str, fields: set[str]) -> dict:
+    if not isinstance(value, dict):
+        raise _Shape(f"{what} must be an object, not {json.dumps(value)[:40]}")
+    unknown = set(value) - fields
+    if unknown:
+        raise _Shape(f"{what} has unknown field(s) {', '.join(sorted(map(str, unknown)))}")
+    return value
+
+
+def _list(value, what: str) -> list:
+    if not isinstance(value, list):
+        raise _Shape(f"{what} must be a list, not {json.dumps(value)[:40]}")
+    return value
+
+
+def _operation(value, what: str) -> str:
+    if isinstance(value, str) and value in _ENUM_BY_NAME:
+        return _ENUM_BY_NAME[value]
+    if isinstance(value, int) and not isinstance(value, bool) and 0 <= value < len(_ENUM):
+        return _ENUM[value][1]
+    raise _Shape(
+        f"{what} {json.dumps(value)[:40]} is not a CageOperation "
+        "(CAGE_OPERATION_ADD, _SUBTRACT, _MULTIPLY, _DIVIDE or 0-4)"
+    )
+
+
+def _json_cage(i: int, raw, n: int, findings: list[Finding]) -> Cage | None:
+    what = f"cages[{i}]"
+    try:
+        cage = _object(raw, what, {"target", "operation", "cells"})
+        target = _int(cage.get("target", 0), f"{what}.target")
+        operation = _operation(cage.get("operation", 0), f"{what}.operation")
+        refs = _list(cage.get("cells", []), f"{what}.cells")
+        cells = []
+        for j, ref in enumerate(refs):
+            ref = _object(ref, f"{what}.cells[{j}]", {"row", "column"})
+            row = _int(ref.get("row", 0), f"{what}.cells[{j}].row")
+            col = _int(ref.get("column", 0), f"{what}.cells[{j}].column")
+            cells.append((row, col))
+    except _Shape as e:
+        findings.append(_error("bad_value", str(e)))
+        return None
+    if not cells:
+        findings.append(_error("empty_cage", f"{what} ({target}{operation}) has no cells"))
+        return None
+    result = Cage(target, operation, tuple(sorted(set(cells))))
+    repeated = sorted({cell for cell in cells if cells.count(cell) > 1})
+    if repeated:
+        findings.append(
+            _error(
+                "duplicate_cell",
+                f"{result.name}: lists {_names(repeated)} more than once",
+                *repeated,
+            )
+        )
+    outside = [(r, c) for r, c in result.cells if not (0 <= r < n and 0 <= c < n)]
+    if outside:
+        findings.append(
+            _error(
+                "cell_outside_grid",
+                f"{result.name}: {_names(outside)} outside the {n}x{n} grid",
+                *outside,
+            )
+        )
+    return result
+
+
+def _json_entries(raw, n: int, findings: list[Finding]) -> Grid:
+    empty = tuple((0,) * n for _ in range(n))
+    try:
+        rows = _list(_object(raw, "entries", {"rows"}).get("rows", []), "entries.rows")
+        if not rows:
+            return empty
+        if len(rows) != n:
+            raise _Shape(f"entries has {len(rows)} rows, expected {n} (or none)")
+        grid = []
+        for r, row in enumerate(rows):
+            values = _list(
+                _object(row, f"entries.rows[{r}]", {"values"}).get("values", []),
+                f"entries.rows[{r}].values",
+            )
+            if len(values) != n:
+                where = (r, min(len(values), n - 1))
+                findings.append(
+                    _error(
+                        "ragged_row",
+                        f"{cell_name(where)}: entry row {r} has {len(values)} values, expected {n}",
+                        where,
+                    )
+                )
+                grid.append((0,) * n)
+                continue
+            out = []
+            for c, value in enumerate(values):
+                value = _int(value, f"{cell_name((r, c))}: entry")
+                if not 0 <= value <= n:
+                    findings.append(_entry_finding((r, c), value, n))
+                    value = 0
+                out.append(value)
+            grid.append(tuple(out))
+    except _Shape as e:
+        findings.append(_error("bad_value", str(e)))
+        return empty
+    return tuple(grid)
+
+
+def read_json(text: str, max_cells: int = DEFAULT_MAX_CELLS) -> Board:
+    reason = sniff_json(text)
+    if reason:
+        raise PuzzleError([_error("not_json", reason)])
+    data = json.loads(text)
+    try:
+        _object(data, "the JSON", {"kenken"})
+        kenken = _object(data["kenken"], "'kenken'", {"size", "cages", "entries"})
+        n = _int(kenken.get("size", 0), "size")
+        errors = _size_errors(n, max_cells)
+        if errors:
+            raise PuzzleError(errors)
+        raw_cages = _list(kenken.get("cages", []), "cages")
+    except _Shape as e:
+        raise PuzzleError([_error("bad_shape", str(e))]) from None
+    findings: list[Finding] = []
+    cages = [_json_cage(i, raw, n, findings) for i, raw in enumerate(raw_cages)]
+    entries = _json_entries(kenken.get("entries", {}), n, findings)
+    if findings:
+        raise PuzzleError(findings)
+    kept = sorted((cage for cage in cages if cage is not None), key=lambda cage: cage.cells)
+    return Board(Puzzle(n, tuple(kept)), entries)
+
+
+def board_to_dict(board: Board) -> dict:
+    """As ``json_format.MessageToDict`` writes the proto: zero values left out."""
+    unknown = [c for c in board.puzzle.cages if c.operation not in _ENUM_NAME or not c.cells]
+    if unknown:
+        raise PuzzleError(_unwritable_cages(Puzzle(board.puzzle.size, tuple(unknown))))
+
+    def ref(cell: Cell) -> dict:
+        out = {}
+        if cell[0]:
+            out["row"] = cell[0]
+        if cell[1]:
+            out["column"] = cell[1]
+        return out
+
+    cages = []
+    for cage in board.puzzle.cages:
+        out: dict = {}
+        if cage.target:
+            out["target"] = cage.target
+        if cage.operation != NONE:
+            out["operation"] = _ENUM_NAME[cage.operation]
+        if cage.cells:
+            out["cells"] = [ref(cell) for cell in cage.cells]
+        cages.append(out)
+    kenken: dict = {}
+    if board.puzzle.size:
+        kenken["size"] = board.puzzle.size
+    if cages:
+        kenken["cages"] = cages
+    if board.has_entries:
+        kenken["entries"] = {"rows": [{"values": list(row)} for row in board.entries]}
+    return {"kenken": kenken}
+
+
+def write_json(board: Board) -> str:
+    return json.dumps(board_to_dict(board), separators=(",", ":"), ensure_ascii=False) + "\n"
+
+
+# ---------------------------------------------------------------- registry and detection
+
+
+@dataclass(frozen=True)
+class Format:
+    name: str
+    sniff: Callable[[str], str | None]  # None if the text looks like this format, else why not
+    read: Callable[..., Board]
+    write: Callable[[Board], str]
+
+
+FORMATS: dict[str, Format] = {
+    "json": Format("json", sniff_json, read_json, write_json),
+    "tatham": Format("tatham", sniff_tatham, read_tatham, write_tatham),
+    "janko": Format("janko", sniff_janko, read_janko, write_janko),
+}
+
+
+def detect(text: str) -> Format:
+    reasons = {}
+    for fmt in FORMATS.values():
+        reason = fmt.sniff(text)
+        if reason is None:
+            return fmt
+        reasons[fmt.name] = reason
+    tried = "; ".join(f"{name}: {why}" for name, why in reasons.items())
+    raise PuzzleError(
+        [_error("unknown_format", f"the text matches no known KenKen format ({tried})")]
+    )
+
+
+def sniff(text: str) -> str | None:
+    """The format of a KenKen text, or None when it is in none of them."""
+    for fmt in FORMATS.values():
+        if fmt.sniff(text) is None:
+            return fmt.name
+    return None
+
+
+def _format(fmt: str) -> Format:
+    if fmt not in FORMATS:
+        raise PuzzleError(
+            [_error("unknown_format", f"unknown format {fmt!r}; known: {', '.join(FORMATS)}")]
+        )
+    return FORMATS[fmt]
+
+
+def read(text: str, fmt: str | None = None, max_cells: int = DEFAULT_MAX_CELLS) -> Board:
+    """Parse ``text`` in ``fmt`` (``None`` = auto-detect); raise PuzzleError on any problem."""
+    chosen = detect(text) if fmt is None else _format(fmt)
+    return chosen.read(text, max_cells=max_cells)
+
+
+def write(board: Board, fmt: str) -> str:
+    return _format(fmt).write(board)

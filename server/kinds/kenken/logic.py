@@ -1,0 +1,826 @@
+"""Logical KenKen solving: hints, step-by-step explanations and difficulty grades.
+
+The solver keeps the candidates of every cell and applies named techniques, simplest
+first (:class:`Technique`, defined with the techniques in :mod:`.techniques`):
+
+1. ``SINGLE_CELL_CAGE`` - a one-cell cage holds its target.
+2. ``COMBINATIONS`` - a cage's cells keep only the digits some layout of the cage (one
+   that fits the cells' candidates) puts there ("cage 12x at r0c0 in three cells can
+   only be 1·3·4 or 2·2·3"). A cage whose operation is not shown lists the operations
+   that still give its target ("cage 15 at r1c5 in two cells (operation not shown) can
+   only be 3·5 or 7+8"; "... can only be 4·7·8 (so it multiplies)").
+3. ``NAKED_SINGLE`` - a cell with one candidate left is placed.
+4. ``HIDDEN_SINGLE`` - a digit with one place left in a row or column goes there.
+5. ``CAGE_LINE`` - a digit every layout left of a cage puts in one row or column (inside
+   the cage) is removed from the rest of that line.
+6. ``NAKED_SUBSET`` - two to four cells of a line holding as many digits between them.
+7. ``HIDDEN_SUBSET`` - two to four digits of a line with as many places between them.
+8. ``LINE_TOTALS`` - a line adds up to N(N+1)/2 and multiplies to N!: when the cages
+   inside it have a known total, the one to four cells left over make up the rest
+   ("row 3 adds up to 21; ... give 15, so r3c4 + r3c5 = 6"). A cage's total is known
+   when every layout left gives the same sum (product), whatever its operation: a
+   ``+`` cage, a placed one, or one whose operation is not shown but whose digits are
+   narrowed down enough.
+9. ``TRIAL`` - a last resort: assume one candidate, follow techniques 1-5 only; if they
+   reach a contradiction, the candidate goes. When no single assumption fails that way,
+   a two-level trial: assume one candidate, follow techniques 1-5, and show that every
+   candidate of some other cell then fails the same way ("if r6c7 were 5, r1c6 could be
+   neither 7 (then r2c6 = 8, ..., and r0c5 has no candidate left) nor 8 (...)"). Both
+   are screened by a fast propagation (singles, cage combinations, cage lines) and
+   bounded; the chains are summarised in the one sentence.
+
+Placing a digit removes it from the rest of its row and column at once (the rule, not a
+technique); a cell left with one candidate that way waits for a ``NAKED_SINGLE`` step.
+
+API (plain functions; the position is rebuilt per call, nothing is shared):
+
+- ``next_step(puzzle, candidates_or_entries=None, max_technique=TRIAL,
+  placements_only=False, budget=None) -> Step | None``: the simplest step from a position.
+- ``explain(puzzle, entries=None, max_technique=TRIAL, budget=None) -> Explanation``:
+  every step until the grid is full or the techniques run out, with ``.solved``,
+  ``.grade``, ``.technique_counts`` (and where the chain stopped: ``.final``,
+  ``.candidates``, ``.contradiction``).
+- ``last_resort(puzzle, candidates_or_entries=None, budget=None) -> Step | None``: the
+  trial step from a position, whatever simpler techniques could still do there.
+- ``grade(counts_or_explanation) -> Grade``; ``position(puzzle, given) -> Position``.
+
+``next_step``, ``explain`` and ``last_resort`` poll the ``budget`` between steps and inside
+trials, and raise :class:`~numgrid.server.core.SearchTimeout` once it has run out.
+
+A step is a :class:`~numgrid.server.core.Step`: ``technique``, ``placements``,
+``eliminations`` (the digits a placement removes from its row and column are implied,
+not listed), the cages and lines (``groups``) and ``cells`` that justify it, and a
+one-sentence ``explanation`` with the numbers. Malformed puzzles and entries raise
+:class:`PuzzleError` (every finding); a position that cannot be completed raises
+:class:`Contradiction` (``explain`` reports it in ``.contradiction`` instead).
+
+Every step is implied by the rules and the position alone (never by assuming that the
+solution is unique); ``benchmarks/explain_kenken.py`` checks every step of every corpus
+puzzle against its published solution.
+
+Positions
+---------
+A position can come from an entries grid (``0`` = empty), from candidates
+(``{cell: digits}``; a cell with one candidate counts as placed), or be a
+:class:`Position`. Entries are checked first (digits 1-N, no digit twice in a row or
+column, no cage complete and wrong or unable to reach its target) and placed; the other
+cells start with every digit their row and column do not hold.
+
+Difficulty grades
+-----------------
+A puzzle's grade comes from the chain from its empty grid: the hardest technique it
+needed and how many steps of the harder ones it took. The first grade whose limits
+(:data:`THRESHOLDS`) the counts meet:
+
+=========  ==========================================================================
+Grade      Needs at most
+=========  ==========================================================================
+EASY       techniques 1-4: cage combinations and singles
+MEDIUM     techniques 1-5, at most 4 cage-line steps
+HARD       techniques 1-7: subsets, or more than 4 cage-line steps
+EXPERT     line totals
+EXTREME    a trial: no chain of techniques 1-8 completes the grid
+=========  ==========================================================================
+
+The hardest technique decides, as Tatham's Keen tiers do (its Easy and Normal puzzles
+grade EASY here, Hard ones MEDIUM or HARD, Extreme and Unreasonable ones EXPERT or
+EXTREME: ``benchmarks/keen_grades.py``). All 322 janko.at corpus puzzles complete, every
+step correct; the limits give EASY 228 (71 %), MEDIUM 48 (15 %), HARD 11, EXPERT 6 and
+EXTREME 29, and 293 complete without a trial (``benchmarks/explain_kenken.py``).
+"""
+
+from __future__ import annotations
+
+import enum
+import functools
+from collections import Counter
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+from numgrid.server.core import (
+    Budget,
+    Cell,
+    Finding,
+    Grid,
+    PuzzleError,
+    Severity,
+    Step,
+    cell_name,
+)
+
+from . import arith
+from .model import Puzzle
+from .techniques import (
+    CAGE,
+    CELL,
+    LINE,
+    WHOLE,
+    Contradiction,
+    Position,
+    Technique,
+    bit,
+    cage_index,
+    cage_line,
+    combinations,
+    digits_of,
+    hidden_single,
+    hidden_subset,
+    layout_of,
+    line_totals,
+    listed,
+    make_step,
+    naked_single,
+    naked_subset,
+    single,
+    single_cell_cage,
+)
+
+__all__ = [
+    "THRESHOLDS",
+    "Contradiction",
+    "Explanation",
+    "Grade",
+    "Position",
+    "Step",
+    "Technique",
+    "explain",
+    "grade",
+    "last_resort",
+    "next_step",
+    "position",
+]
+
+
+class Grade(enum.IntEnum):
+    EASY = 1
+    MEDIUM = 2
+    HARD = 3
+    EXPERT = 4
+    EXTREME = 5  # a trial was needed
+
+
+# Per grade: the hardest technique allowed and the most steps allowed of some techniques.
+THRESHOLDS: dict[Grade, tuple[Technique, dict[Technique, int]]] = {
+    Grade.EASY: (Technique.HIDDEN_SINGLE, {}),
+    Grade.MEDIUM: (Technique.CAGE_LINE, {Technique.CAGE_LINE: 4}),
+    Grade.HARD: (Technique.HIDDEN_SUBSET, {}),
+    Grade.EXPERT: (Technique.LINE_TOTALS, {}),
+}
+
+
+@dataclass(frozen=True)
+class Explanation:
+    steps: tuple[Step, ...]
+    solved: bool  # the chain completed the grid
+    grade: Grade | None  # None when the chain stalled or met a contradiction
+    technique_counts: dict[Technique, int]
+    final: Grid = ()  # the placed digits where the chain stopped
+    contradiction: str = ""  # why the position cannot be completed, if it cannot
+    candidates: dict[Cell, tuple[int, ...]] = field(default_factory=dict)  # where it stopped
+
+
+# ---------------------------------------------------------------- positions
+
+
+def _finding(code: str, message: str, cells=(), group: str = "") -> Finding:
+    return Finding(
+        code=code, message=message, cells=tuple(cells), severity=Severity.ERROR, group=group
+    )
+
+
+def _from_entries(puzzle: Puzzle, entries: Grid) -> Position:
+    layout = layout_of(puzzle)
+    n = layout.size
+    if len(entries) != n or any(len(row) != n for row in entries):
+        raise PuzzleError([_finding("bad_shape", f"entries must be {n}x{n}")])
+    findings = []
+    for r, c in layout.cells:
+        d = entries[r][c]
+        if not isinstance(d, int) or isinstance(d, bool) or not 0 <= d <= n:
+            findings.append(
+                _finding("bad_digit", f"{cell_name((r, c))}: {d!r} is not 0-{n}", [(r, c)])
+            )
+    bad = {cell for f in findings for cell in f.cells}
+    for line in puzzle.lines:
+        seen: dict[int, list[Cell]] = {}
+        for r, c in line.cells:
+            if entries[r][c] and (r, c) not in bad:
+                seen.setdefault(entries[r][c], []).append((r, c))
+        for d, cells in seen.items():
+            if len(cells) > 1:
+                findings.append(
+                    _finding(
+                        "duplicate",
+                        f"{line.name} holds {d} twice ({listed(map(cell_name, cells), 'and')})",
+                        cells,
+                        line.name,
+                    )
+                )
+    if findings:
+        raise PuzzleError(findings)
+    for cage in puzzle.cages:
+        given = [entries[r][c] for r, c in cage.cells]
+        if not any(given):
+            continue
+        fits = any(
+            all(not g or g == d for g, d in zip(given, lay, strict=True))
+            for lay in arith.layouts(cage, n)
+        )
+        if fits:
+            continue
+        entered = [cell for cell, g in zip(cage.cells, given, strict=True) if g]
+        if all(given):
+            value = arith.value(cage.operation, given)
+            shown = "no value" if value is None else str(value)
+            message = f"{cage.name}: the entries give {shown}, not {cage.target}"
+            findings.append(_finding("cage_wrong", message, entered, cage.name))
+        else:
+            message = f"{cage.name}: the entries cannot be completed to give {cage.label}"
+            findings.append(_finding("cage_impossible", message, entered, cage.name))
+    if findings:
+        raise PuzzleError(findings)
+    pos = Position(layout, [layout.full] * (n * n))
+    for i, (r, c) in enumerate(layout.cells):
+        if entries[r][c]:
+            pos.place(i, entries[r][c])  # checked above: no conflict can arise
+    return pos
+
+
+def _from_candidates(puzzle: Puzzle, candidates: Mapping[Cell, object]) -> Position:
+    """``{cell: digits}`` (an iterable of digits, or a mask); missing cells: all digits.
+    A cell with one candidate is placed, and its digit leaves its row and column."""
+    layout = layout_of(puzzle)
+    n = layout.size
+    masks, findings = [layout.full] * (n * n), []
+    for cell, given in candidates.items():
+        if not (isinstance(cell, tuple) and len(cell) == 2 and cell in set(layout.cells)):
+            findings.append(_finding("not_a_cell", f"{cell!r} is not a cell of the grid"))
+            continue
+        digits = set(digits_of(given) if isinstance(given, int) else given)
+        if (isinstance(given, int) and not 0 < given <= layout.full) or not digits:
+            findings.append(_finding("no_candidates", f"{cell_name(cell)}: no candidate", [cell]))
+        elif not digits <= set(range(1, n + 1)):
+            findings.append(
+                _finding("bad_digit", f"{cell_name(cell)}: candidates must be 1-{n}", [cell])
+            )
+        else:
+            masks[cell[0] * n + cell[1]] = sum(bit(d) for d in digits)
+    if findings:
+        raise PuzzleError(findings)
+    pos = Position(layout, masks)
+    for i, mask in enumerate(masks):
+        if single(mask):
+            try:
+                pos.place(i, mask.bit_length())
+            except Contradiction as why:
+                findings.append(_finding("conflicting_candidates", why.reason, why.cells))
+                break
+    if findings:
+        raise PuzzleError(findings)
+    return pos
+
+
+def position(puzzle: Puzzle, given: Grid | Mapping | Position | None = None) -> Position:
+    """The position to reason from: an entries grid, candidates, a position, or None
+    (an empty grid). Raises :class:`PuzzleError` with every problem found."""
+    if isinstance(given, Position):
+        return given.copy()
+    if given is None:
+        return _from_entries(puzzle, puzzle.empty_grid())
+    if isinstance(given, Mapping):
+        return _from_candidates(puzzle, given)
+    return _from_entries(puzzle, tuple(tuple(row) for row in given))
+
+
+# ---------------------------------------------------------------- 9. trial, and the chain
+
+TRIAL_SCREEN = 4  # failing assumptions (found by fast propagation) replayed step by step
+TRIAL_STEPS = 400  # steps of techniques 1-5 a replayed assumption may take
+TRIAL_UP_TO = Technique.CAGE_LINE
+TWO_LEVEL_PASSES = ((2, 2), (3, 3), (4, 16))  # candidates of the second cell, per pass
+TWO_LEVEL_BATCH = 8  # refuted assumptions a two-level scan keeps for later trials
+
+
+def relevant(chain: list[Step], groups: tuple, cells: tuple[Cell, ...]) -> list[Step]:
+    """The steps of ``chain`` that the given groups and cells depend on, in order. A
+    placement also touches its row and column (its digit leaves them)."""
+    needed = set(cells)
+    for group in groups:
+        needed.update(group.cells)
+    kept = []
+    for step in reversed(chain):
+        touched = {c for c, _ in step.placements} | {c for c, _ in step.eliminations}
+        lines = {r for (r, _), _ in step.placements}, {c for (_, c), _ in step.placements}
+        if touched & needed or any(r in lines[0] or c in lines[1] for r, c in needed):
+            kept.append(step)
+            needed.update(step.cells)
+            for group in step.groups:
+                needed.update(group.cells)
+    return kept[::-1]
+
+
+def chain_summary(chain: list[Step], limit: int = 4) -> str:
+    placed = [f"{cell_name(c)} = {d}" for step in chain for c, d in step.placements]
+    if not placed:
+        count = sum(len(step.eliminations) for step in chain)
+        return f"{count} elimination{'s' if count != 1 else ''}"
+    if len(placed) <= limit:
+        return listed(placed, "and")
+    return f"{', '.join(placed[:limit])} and {len(placed) - limit} more"
+
+
+def _closure(pos: Position, i: int, digit: int) -> tuple[int, list[int] | None]:
+    """Assume ``cell i = digit`` and carry singles, cage combinations and cage lines to a
+    fixpoint: the rounds it took, and the candidates then (None on a contradiction). A
+    fast screen on plain masks (techniques 1-5 reach the same contradictions, step by
+    step); live cage layouts are sets of bits (:func:`cage_index`), so big cages cost a
+    few ANDs, and each cage state's effect is remembered (:func:`_cage_seen`)."""
+    layout = pos.layout
+    full, peers, cage_of, cell_lines = layout.full, layout.peers, layout.cage_of, layout.cell_lines
+    masks = list(pos.masks)
+    done = [bool(p) for p in pos.placed]  # singles whose digit left their row and column
+    masks[i] = bit(digit)
+    changed, rounds = {i}, 0
+    while changed:
+        rounds += 1
+        cells, changed = changed, set()
+        for c in cells:
+            m = masks[c]
+            if not m:
+                return rounds, None
+            if not done[c] and not m & (m - 1):
+                done[c] = True
+                for j in peers[c]:
+                    if masks[j] & m:
+                        masks[j] &= ~m
+                        changed.add(j)
+        for k in {cage_of[c] for c in cells}:
+            ids = layout.cage_cells[k]
+            now = tuple(masks[c] for c in ids)
+            seen = _cage_seen(layout, k)
+            effect = seen.get(now)
+            if effect is None:
+                if len(seen) > CAGE_SEEN:
+                    seen.clear()
+                effect = seen[now] = _cage_effect(layout, k, now)
+            if not effect:
+                return rounds, None
+            keeps, pointed = effect
+            for c, m, keep in zip(ids, now, keeps, strict=True):
+                if m != keep:
+                    masks[c] = keep
+                    changed.add(c)
+            for x, required in pointed:
+                # digits every live layout puts in line x inside the cage leave the rest
+                for c in layout.line_cells[x]:
+                    if cage_of[c] != k and masks[c] & required:
+                        masks[c] &= ~required
+                        changed.add(c)
+        for x in {x for c in cells for x in cell_lines[c]}:
+            once = twice = 0
+            ids = layout.line_cells[x]
+            for c in ids:
+                m = masks[c]
+                twice |= once & m
+                once |= m
+            if once != full:
+                return rounds, None
+            sole = once & ~twice
+            if sole:
+                for c in ids:
+                    m = masks[c] & sole
+                    if m and masks[c] != m:
+                        if m & (m - 1):
+                            return rounds, None  # one cell is the only place of two digits
+                        masks[c] = m
+                        changed.add(c)
+    return rounds, masks
+
+
+def _propagate(pos: Position, i: int, digit: int) -> int:
+    """The rounds a fast propagation (:func:`_closure`) takes to refute ``cell i = digit``;
+    0 when it does not."""
+    rounds, masks = _closure(pos, i, digit)
+    return 0 if masks is not None else rounds
+
+
+@functools.lru_cache(maxsize=1024)
+def _either(layout, k: int) -> tuple[dict[int, int], ...]:
+    """Per cell of cage ``k``: a cache, per mask, of the layouts putting one of its digits
+    there (as bits, see :func:`cage_index`)."""
+    return tuple({} for _ in layout.cage_cells[k])
+
+
+CAGE_SEEN = 1 << 15  # cage states whose effect a fast propagation remembers, per cage
+
+
+@functools.lru_cache(maxsize=1024)
+def _cage_seen(layout, k: int) -> dict:
+    """Per cage: what :func:`_cage_effect` gave, per tuple of its cells' candidates."""
+    return {}
+
+
+def _cage_effect(layout, k: int, now: tuple[int, ...]):
+    """For cage ``k`` with candidates ``now``: the candidates its live layouts keep, and
+    per line the digits they all put in it inside the cage; ``()`` when none is live."""
+    index, either = cage_index(layout, k), _either(layout, k)
+    found = -1
+    for j, m in enumerate(now):
+        got = either[j].get(m)
+        if got is None:
+            got = either[j][m] = _or_all(index[j], m)
+        found &= got
+        if not found:
+            return ()
+    keeps = []
+    for m, column in zip(now, index, strict=True):
+        keep = 0
+        for d in digits_of(m):
+            if found & column[d - 1]:
+                keep |= 1 << (d - 1)
+        keeps.append(keep)
+    pointed = []
+    for x, _, column in _cage_lines(layout, k):
+        required = 0
+        for d, where in enumerate(column):
+            if where and not found & ~where:
+                required |= 1 << d
+        if required:
+            pointed.append((x, required))
+    return tuple(keeps), tuple(pointed)
+
+
+@functools.lru_cache(maxsize=1024)
+def _cage_lines(layout, k: int) -> tuple[tuple[int, frozenset[int], tuple[int, ...]], ...]:
+    """Per line of cage ``k``: the line, the cage's cells, and per digit the layouts that
+    put it in the line inside the cage (as bits, see :func:`cage_index`)."""
+    index, cells = cage_index(layout, k), layout.cage_cells[k]
+    out = []
+    for x in layout.cage_lines[k]:
+        at = [j for j, i in enumerate(cells) if x in layout.cell_lines[i]]
+        column = tuple(_or_all_of(index[j][d] for j in at) for d in range(layout.size))
+        out.append((x, frozenset(cells), column))
+    return tuple(out)
+
+
+def _or_all_of(parts) -> int:
+    found = 0
+    for part in parts:
+        found |= part
+    return found
+
+
+def _or_all(column: tuple[int, ...], mask: int) -> int:
+    found = 0
+    for d in digits_of(mask):
+        found |= column[d - 1]
+    return found
+
+
+def _follow(
+    pos: Position, i: int, digit: int, up_to: Technique, steps: int
+) -> tuple[list[Step], Contradiction | None, Position]:
+    """Assume ``cell i = digit`` and follow techniques up to ``up_to`` for at most
+    ``steps`` steps: the chain, the contradiction it reached (or None), the position."""
+    assumed = pos.copy()
+    chain: list[Step] = []
+    try:
+        assumed.place(i, digit)
+        for _ in range(steps):
+            assumed.poll()
+            step = first_step(assumed, up_to)
+            if step is None:
+                break
+            assumed.apply(step)
+            chain.append(step)
+    except Contradiction as found:
+        return chain, found, assumed
+    return chain, None, assumed
+
+
+def _replay(
+    pos: Position, i: int, digit: int, up_to: Technique, steps: int
+) -> tuple[list[Step], Contradiction | None]:
+    chain, found, _ = _follow(pos, i, digit, up_to, steps)
+    return chain, found
+
+
+def _screen(pos: Position) -> list[tuple[int, int, int]]:
+    """Assumptions ``(depth, cell, digit)`` that fast propagation refutes: cells with
+    fewest candidates first, until ``TRIAL_SCREEN`` are found (fewer if there are not so
+    many).
+
+    Candidates only shrink along a chain, and what propagation refutes stays refuted
+    with fewer candidates, so the refutations found by earlier trials (``pos.refuted``)
+    still valid are used first; the screen runs again when none is left."""
+    masks, placed = pos.masks, pos.placed
+    known = [(depth, i, d) for depth, i, d in pos.refuted if not placed[i] and masks[i] & bit(d)]
+    if not known:
+        seen = {(i, d) for _, i, d in known}
+        open_cells = sorted(
+            (i for i, m in enumerate(masks) if not placed[i] and not single(m)),
+            key=lambda i: (masks[i].bit_count(), i),
+        )
+        for i in open_cells:
+            pos.poll()
+            for d in digits_of(masks[i]):
+                if (i, d) not in seen and (depth := _propagate(pos, i, d)):
+                    known.append((depth, i, d))
+            if len(known) >= TRIAL_SCREEN:
+                break
+    pos.refuted = known
+    return sorted(known)
+
+
+def trial(pos: Position) -> Step | None:
+    """Assume one candidate, follow techniques 1-5; a contradiction eliminates it.
+
+    Assumptions are screened by a fast propagation (:func:`_screen`, cells with fewest
+    candidates first); of the first few it refutes, the one with the shortest chain is
+    explained. When the screen refutes none, a two-level trial (:func:`_two_level`)."""
+    layout = pos.layout
+    best = None
+    for _, i, d in _screen(pos):
+        limit = len(best[2]) if best else TRIAL_STEPS
+        chain, found = _replay(pos, i, d, TRIAL_UP_TO, limit)
+        if found is not None and (best is None or len(chain) < len(best[2])):
+            best = (i, d, chain, found)
+    if best is None:
+        deeper = _two_level(pos)
+        if deeper is None:
+            return None
+        i, d, text, cells, groups = deeper
+        cell = cell_name(layout.cells[i])
+        reason = f"Trial (a last resort): if {cell} were {d}, {text}"
+        named = [i, *cells_of(layout, cells)]
+        return make_step(pos, Technique.TRIAL, {i: bit(d)}, groups, named, reason, "; so ")
+    i, d, chain, found = best
+    cell = cell_name(layout.cells[i])
+    used = relevant(chain, found.groups, found.cells)
+    then = f"then {chain_summary(used)}, and " if used else ""
+    reason = f"Trial (a last resort): if {cell} were {d}, {then}{found.reason}"
+    return make_step(pos, Technique.TRIAL, {i: bit(d)}, found.groups, [i], reason, "; so ")
+
+
+class _Masks:
+    """Candidates after a fast propagation, as :func:`_closure` reads a position."""
+
+    def __init__(self, layout, masks: list[int]):
+        self.layout, self.masks = layout, masks
+        self.placed = [single(m) for m in masks]  # singles have left their lines already
+
+
+def _two_level(pos: Position) -> tuple[int, int, str, list[Cell], tuple] | None:
+    """An assumption that leaves some cell no candidate that survives a second one.
+
+    Cells with fewest candidates first: ``cell i = d`` is propagated fast, then every
+    candidate of each cell ``x`` with two candidates (in later passes: three, then any)
+    from there; when all fail, ``i = d`` is replayed with techniques 1-5, and from there
+    each candidate of ``x``; if all reach a contradiction, ``d`` goes. A pass that finds
+    some keeps up to ``TWO_LEVEL_BATCH`` (``pos.refuted2``): with fewer candidates they
+    stay refuted, and later trials use them before scanning again."""
+    masks = pos.masks
+    known = [(i, d, x) for i, d, x in pos.refuted2 if not pos.placed[i] and masks[i] & bit(d)]
+    if not known:
+        known = _scan_two(pos)
+    while known:
+        i, d, x = known.pop(0)
+        pos.refuted2 = known
+        found = _explain_two(pos, i, d, x)
+        if found is not None:
+            return found
+    return None
+
+
+def _scan_two(pos: Position) -> list[tuple[int, int, int]]:
+    layout, masks = pos.layout, pos.masks
+    open_cells = sorted(
+        (i for i, m in enumerate(masks) if not pos.placed[i] and not single(m)),
+        key=lambda i: (masks[i].bit_count(), i),
+    )
+    found: list[tuple[int, int, int]] = []
+    for low, high in TWO_LEVEL_PASSES:
+        for i in open_cells:
+            for d in digits_of(masks[i]):
+                pos.poll()
+                _, after = _closure(pos, i, d)
+                if after is None:
+                    continue
+                state = _Masks(layout, after)
+                for x, m in enumerate(after):
+                    if low <= m.bit_count() <= high and all(
+                        _closure(state, x, b)[1] is None for b in digits_of(m)
+                    ):
+                        found.append((i, d, x))
+                        break
+                if len(found) >= TWO_LEVEL_BATCH:
+                    return found
+        if found:
+            return found
+    return found
+
+
+def _explain_two(pos: Position, i: int, d: int, x: int):
+    """The sentence of a two-level trial, or None if techniques 1-5 do not reach it."""
+    layout = pos.layout
+    chain, found, assumed = _follow(pos, i, d, TRIAL_UP_TO, TRIAL_STEPS)
+    if found is not None:  # one level after all
+        used = relevant(chain, found.groups, found.cells)
+        then = f"then {chain_summary(used)}, and " if used else ""
+        return i, d, f"{then}{found.reason}", list(found.cells), found.groups
+    if assumed.placed[x]:
+        return None
+    branches = []
+    for b in digits_of(assumed.masks[x]):
+        sub, why, _ = _follow(assumed, x, b, TRIAL_UP_TO, TRIAL_STEPS)
+        if why is None:
+            return None
+        used = relevant(sub, why.groups, why.cells)
+        then = f"then {chain_summary(used)}, and " if used else ""
+        branches.append(f"{b} ({then}{why.reason})")
+    cell = layout.cells[x]
+    used = relevant(chain, (), [cell])
+    then = f"then {chain_summary(used)}, and " if used else ""
+    text = f"{then}{cell_name(cell)} could be neither {' nor '.join(branches)}"
+    return i, d, text, [cell], tuple(layout.lines[k] for k in layout.cell_lines[x])
+
+
+def cells_of(layout, cells) -> list[int]:
+    n = layout.size
+    return [r * n + c for r, c in cells]
+
+
+TECHNIQUES = {
+    Technique.SINGLE_CELL_CAGE: (CAGE, single_cell_cage),
+    Technique.COMBINATIONS: (CAGE, combinations),
+    Technique.NAKED_SINGLE: (CELL, naked_single),
+    Technique.HIDDEN_SINGLE: (LINE, hidden_single),
+    Technique.CAGE_LINE: (CAGE, cage_line),
+    Technique.NAKED_SUBSET: (LINE, naked_subset),
+    Technique.HIDDEN_SUBSET: (LINE, hidden_subset),
+    Technique.LINE_TOTALS: (LINE, line_totals),
+    Technique.TRIAL: (WHOLE, trial),
+}
+
+
+def find(pos: Position, technique: Technique) -> Step | None:
+    """The best step of one technique: most placements, then most eliminations, then
+    the first in order (cages in reading order, rows then columns, cells row by row).
+    Findings are memoised in the position and forgotten when a cell they read changes."""
+    scope, function = TECHNIQUES[technique]
+    memo = pos.memo(technique)
+    if scope == WHOLE:
+        if None not in memo:
+            memo[None] = function(pos)
+        return memo[None]
+    layout = pos.layout
+    count = {CAGE: len(layout.cages), LINE: len(layout.lines), CELL: len(layout.cells)}[scope]
+    best, best_rank = None, (0, 0)
+    for key in range(count):
+        try:
+            step = memo[key]
+        except KeyError:
+            step = memo[key] = function(pos, key)
+        if step is not None:
+            rank = (len(step.placements), len(step.eliminations))
+            if best is None or rank > best_rank:
+                best, best_rank = step, rank
+    return best
+
+
+def first_step(pos: Position, max_technique: Technique = Technique.TRIAL) -> Step | None:
+    """The simplest step available: the techniques in order, the first that finds one."""
+    for technique in Technique:
+        if technique > max_technique:
+            break
+        step = find(pos, technique)
+        if step is not None:
+            return step
+    return None
+
+
+# ---------------------------------------------------------------- hints
+
+
+def _summarised(chain: list[Step]) -> Step:
+    """One step standing for a chain that ends in a placement."""
+    last = chain[-1]
+    if len(chain) == 1:
+        return last
+    used = relevant(chain[:-1], last.groups, last.cells)
+    if not used:
+        text = last.explanation
+    elif len(used) <= 2:
+        text = " ".join(step.explanation for step in used) + " " + last.explanation
+    else:
+        kinds = Counter(step.technique.name.lower().replace("_", " ") for step in used)
+        how = ", ".join(f"{name} x{n}" if n > 1 else name for name, n in kinds.items())
+        text = f"After {len(used)} steps ({how}; {chain_summary(used)}): {last.explanation}"
+    return Step(
+        technique=max(step.technique for step in (*used, last)),
+        placements=last.placements,
+        eliminations=tuple(e for step in chain for e in step.eliminations),
+        groups=last.groups,
+        cells=last.cells,
+        explanation=text,
+        chain=tuple(chain[:-1]),
+    )
+
+
+def next_step(
+    puzzle: Puzzle,
+    candidates_or_entries: Grid | Mapping | Position | None = None,
+    max_technique: Technique = Technique.TRIAL,
+    placements_only: bool = False,
+    budget: Budget | None = None,
+) -> Step | None:
+    """The simplest step from a position, or None when the grid is full or the techniques
+    up to ``max_technique`` find nothing.
+
+    With ``placements_only``, eliminations are applied silently until a step places a
+    digit; the step returned carries that placement, every elimination made on the way
+    (so applying it reproduces the state), the chain in ``.chain``, the hardest technique
+    used, and an explanation that summarises the steps the placement depends on.
+    Raises :class:`Contradiction` when the position cannot be completed, and
+    :class:`SearchTimeout` when the ``budget`` runs out.
+    """
+    pos = position(puzzle, candidates_or_entries)
+    pos.budget = budget
+    pos.poll()
+    if not placements_only:
+        return first_step(pos, max_technique)
+    chain: list[Step] = []
+    while (step := first_step(pos, max_technique)) is not None:
+        pos.poll()
+        chain.append(step)
+        if step.placements:
+            return _summarised(chain)
+        pos.apply(step)
+    return None
+
+
+def last_resort(
+    puzzle: Puzzle,
+    candidates_or_entries: Grid | Mapping | Position | None = None,
+    budget: Budget | None = None,
+) -> Step | None:
+    """The trial step from a position (technique ``TRIAL``), or None when no short trial
+    ends in a contradiction. Simpler techniques are not tried first: a hint offers this
+    when the techniques it may use are stuck (``explain(..., max_technique)`` gives the
+    position where they stall, in ``.candidates``)."""
+    pos = position(puzzle, candidates_or_entries)
+    pos.budget = budget
+    pos.poll()
+    return find(pos, Technique.TRIAL)
+
+
+# ---------------------------------------------------------------- explanations and grades
+
+
+def grade(counts: Mapping[Technique, int] | Explanation) -> Grade:
+    """The grade of a chain that completed the grid, from its technique counts."""
+    if isinstance(counts, Explanation):
+        counts = counts.technique_counts
+    used = [t for t, n in counts.items() if n]
+    if Technique.TRIAL in used:
+        return Grade.EXTREME
+    for level, (hardest, limits) in THRESHOLDS.items():
+        if all(t <= hardest for t in used) and all(
+            counts.get(t, 0) <= n for t, n in limits.items()
+        ):
+            return level
+    return Grade.EXPERT
+
+
+def explain(
+    puzzle: Puzzle,
+    entries: Grid | Mapping | Position | None = None,
+    max_technique: Technique = Technique.TRIAL,
+    budget: Budget | None = None,
+) -> Explanation:
+    """Every step from ``entries`` (an empty grid by default) until the grid is full,
+    the techniques run out, or a contradiction shows the entries cannot be completed.
+    Raises :class:`SearchTimeout` when the ``budget`` runs out."""
+    pos = position(puzzle, entries)
+    pos.budget = budget
+    steps: list[Step] = []
+    contradiction = ""
+    try:
+        pos.poll()
+        while (step := first_step(pos, max_technique)) is not None:
+            pos.poll()
+            pos.apply(step)
+            steps.append(step)
+    except Contradiction as why:
+        contradiction = why.reason
+    counts = dict(Counter(step.technique for step in steps))
+    solved = pos.solved and not contradiction
+    return Explanation(
+        steps=tuple(steps),
+        solved=solved,
+        grade=grade(counts) if solved else None,
+        technique_counts={t: counts.get(t, 0) for t in Technique},
+        final=pos.grid(),
+        contradiction=contradiction,
+        candidates=pos.candidates(),
+    )

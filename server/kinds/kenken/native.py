@@ -1,0 +1,472 @@
+"""The native KenKen engine: bitmask candidates, cage layout tables, propagation to a
+fixpoint, dom/wdeg branching. No solver library.
+
+Each cell has an N-bit *candidates* mask (bit ``d - 1`` for digit ``d``). Constraints
+narrow them until nothing changes, cheapest first:
+
+- a placed digit leaves the rest of its row and column at once;
+- a *line* (row or column): a digit with one place left goes there (hidden single); a
+  digit with no place, or two digits with one same only place, is a contradiction;
+- a *cage*, by its layouts (:func:`.arith.layouts`; cages without an operation take any
+  that applies): a layout survives while each of its digits is still a candidate of its
+  cell, and while it puts in the cage's cells of each line every digit that the rest of
+  that line can no longer hold (*required*: checked when the line changes); each cell
+  keeps the digits some surviving layout gives it; and a digit that every surviving
+  layout puts in the cage's cells of one line leaves the rest of that line (*claimed*).
+  For each position and digit, the layouts holding it there are the bits of one Python
+  int (a bit per layout), so a revision is a few big-int ANDs and ORs, never a loop over
+  layouts; revisions are memoised per cage kind (target, operation, shape), across
+  puzzles too;
+- a *sum cage* of five cells or more (a 7-cell ``34+`` on 9x9 has 84,000 to 118,000
+  layouts by shape, a quarter of a second to list) goes by reachable partial sums
+  instead (ints as bit sets): a digit stays if some choice in the other cells completes
+  the target. It ignores repeats inside the cage (the lines see those): weaker than
+  layouts, exact once all is placed.
+
+Search is depth-first with an explicit stack of branch points (depth bounded by memory,
+not Python's recursion limit), on the undecided cell with the fewest candidates per
+weight of its row, column and cage (a constraint weighs 1 + the contradictions it found).
+
+Measured on uniqueness (limit 2) over the 322 corpus puzzles, CPU seconds in one process
+(parse excluded), on 2 shared cores, as this module grew::
+
+    line revisions on every change, layouts from arith         4.06 s  13,221 nodes
+    placements pushed to peers; layout tables cached by kind     2.36 s  13,221 nodes
+    + cage-line claims                                           1.37 s   4,332 nodes
+    + dom/wdeg (was: fewest candidates)                          1.41 s   2,745 nodes
+    + memoised revisions, faster + and x listing                 0.85 s   2,761 nodes
+    + required digits; a bit (was: a byte) per layout         0.93-1.18 s  1,918 nodes
+
+The last row is no faster on the whole corpus, within the noise of a loaded machine
+(best of three, fresh processes, the row above measured alongside: 0.83 against 0.93 s
+in one series, 1.23 against 1.18 s in another; the median puzzle about 0.2 ms slower),
+but needs a third fewer nodes, half as many on 20 hard 9x9s from Tatham's Keen
+(``sgt-keen --generate 20 9du``: 329 to 145 nodes, about 0.1-0.15 s either way), and
+takes 50_8x8 from 1,790 to 1,131 nodes (best times 0.36-0.53 s to 0.35-0.42 s). A bit
+per layout makes a memo miss of a large cage cheaper (four hard puzzles with the memo
+off: 0.49 to 0.42 s).
+
+50_8x8 (every operation hidden; 426 of its 512 candidates left after propagation at the
+root) takes more than half of the nodes and of the time: CP-SAT needs 1.6 s and
+puzzlekit 2.4 s on it. How many nodes it takes swings threefold with mere tie-breaks
+(1,131, or 3,349 when the last of equal cells is taken), so a node count on it alone says
+little. Tried and dropped (nodes over the corpus, 50_8x8's in brackets; "+r": measured
+with required digits, the rest before them):
+
+- naked pairs in lines (3,216, slower); naked subsets of any size (3,690); alldiff
+  consistency by matching on every line (50_8x8: 3,273, more than without);
+- probing (place each digit of a cell with two candidates, propagate; drop the digits
+  that fail, keep what the survivors agree on): 927 (486), slower (50_8x8 0.52 s against
+  0.37), +r 750 (314), slower; on cells with three candidates 533 (197); on every cell
+  363 (42) but 2.3 s on 50_8x8; only in the first 3, 6 or 10 levels: no faster;
+  singleton consistency at the root: 426 to 409 candidates;
+- branching: x = d or x != d (3,780); on a digit's places in a line (3,260); dom alone
+  (4,332), by the cage's weight alone (4,273), by the lines' alone (3,430), dom squared
+  (2,921), dom/wdeg with the cage's weight times its open cells (4,044), random
+  tie-breaks (3,598 to 6,208), tie-breaks by degree or cage size (no better); +r weights
+  bumped by a growing amount (x1.02 to x1.3 a contradiction: 1,839 to 3,646, no trend);
+  restarts with kept weights (5,201); +r last-conflict (the cell of the last failed
+  placement next, while open: 2,511 (1,729));
+- +r cages before lines in the queue (2,530: line checks 54k to 10k on 50_8x8, no
+  faster); +r required digits only when a digit of the line has two places or fewer
+  (2,178), or only for cages without an operation (2,017): both slower.
+"""
+
+from __future__ import annotations
+
+import functools
+import time
+from dataclasses import dataclass
+from functools import reduce
+from operator import or_
+
+from numgrid.server.core import Budget, Grid, SearchResult, SearchTimeout, Stats
+
+from . import arith
+from .model import ADD, Cage, Puzzle
+
+POLL_EVERY = 64  # nodes between budget checks; a node of a 9x9 takes well under 1 ms
+DP_SUM_CELLS = 5  # sum cages from this many cells are propagated by partial sums
+MEMO_LIMIT = 1 << 16  # revisions remembered per cage kind before the memo starts over
+
+Revision = tuple[tuple[int, ...], tuple[int, ...]] | None  # (new masks, claimed digits)
+
+
+@functools.lru_cache(maxsize=8192)
+def _parts(shape: tuple[tuple[int, int], ...]) -> tuple[tuple[str, int, tuple[int, ...]], ...]:
+    """The rows and columns holding two cells of a cage or more: ("row" or "column",
+    the line's offset from the cage's first cell, the positions of those cells)."""
+    found = []
+    for axis, name in ((0, "row"), (1, "column")):
+        for offset in sorted({cell[axis] for cell in shape}):
+            positions = tuple(j for j, cell in enumerate(shape) if cell[axis] == offset)
+            if len(positions) > 1:
+                found.append((name, offset, positions))
+    return tuple(found)
+
+
+class _Layouts:
+    """The layouts of one cage kind (target, operation, shape up to position).
+
+    ``bits[j][d]``: the layouts with digit ``d + 1`` at position ``j``, as an int with
+    bit ``k`` for layout ``k`` (built by C-level ``bytes.translate`` and ``int(..., 2)``,
+    with no Python loop over the layouts); ``covers[p][d]``: the layouts with that digit
+    somewhere in part ``p`` (:func:`_parts`). A revision maps the cells' masks, and per
+    part the digits the rest of its line cannot hold (*required*), to the masks some live
+    layout supports and, per part, the digits every live layout puts there (*claimed*);
+    revisions are memoised, shared by every cage of the kind.
+    """
+
+    __slots__ = ("bits", "covers", "memo", "parts")
+
+    def __init__(self, layouts, shape: tuple[tuple[int, int], ...], size: int):
+        columns = [bytes(column) for column in zip(*layouts, strict=True)] or [b""] * len(shape)
+        self.bits = tuple(
+            tuple(int(column.translate(_PICK[d])[::-1] or b"0", 2) for d in range(1, size + 1))
+            for column in columns
+        )
+        self.parts = tuple(positions for _, _, positions in _parts(shape))
+        self.covers = tuple(
+            tuple(reduce(or_, (self.bits[j][d] for j in positions)) for d in range(size))
+            for positions in self.parts
+        )
+        self.memo: dict = {}
+
+    def revise(self, masks: tuple[int, ...], required: tuple[int, ...] = ()) -> Revision:
+        alive = -1
+        for bits, m in zip(self.bits, masks, strict=True):
+            found = 0
+            while m:
+                low = m & -m
+                found |= bits[low.bit_length() - 1]
+                m ^= low
+            alive &= found
+            if not alive:
+                return None
+        for covers, need in zip(self.covers, required, strict=False):  # () or one per part
+            while need:
+                low = need & -need
+                alive &= covers[low.bit_length() - 1]
+                need ^= low
+            if not alive:
+                return None
+        new = []
+        for bits, m in zip(self.bits, masks, strict=True):
+            if m & (m - 1):
+                keep, rest = 0, m
+                while rest:
+                    low = rest & -rest
+                    if bits[low.bit_length() - 1] & alive:
+                        keep |= low
+                    rest ^= low
+                new.append(keep)
+            else:
+                new.append(m)
+        claimed = []
+        for positions, covers in zip(self.parts, self.covers, strict=True):
+            union = 0
+            for j in positions:
+                union |= new[j]
+            every = 0
+            while union:
+                low = union & -union
+                union ^= low
+                if not alive & ~covers[low.bit_length() - 1]:
+                    every |= low
+            claimed.append(every)
+        return tuple(new), tuple(claimed)
+
+
+_PICK = [bytes(49 if b == d else 48 for b in range(256)) for d in range(256)]  # "1" at d
+
+
+@functools.lru_cache(maxsize=8192)
+def _layouts_of(target: int, operation: str, shape: tuple, size: int) -> _Layouts:
+    return _Layouts(arith.layouts(Cage(target, operation, shape), size), shape, size)
+
+
+class _Sum:
+    """A large sum cage, propagated by reachable partial sums (bit ``s`` = sum ``s``)."""
+
+    __slots__ = ("memo", "target")
+    parts = ()
+
+    def __init__(self, target: int):
+        self.target = target
+        self.memo: dict[tuple[int, ...], Revision] = {}
+
+    def revise(self, masks: tuple[int, ...], required: tuple[int, ...] = ()) -> Revision:
+        k, target = len(masks), self.target
+        # need[j]: partial sums of cells 0..j-1 that cells j.. can complete to the target
+        need = [0] * (k + 1)
+        need[k] = 1 << target
+        for j in range(k - 1, -1, -1):
+            acc, m, nxt = 0, masks[j], need[j + 1]
+            while m:
+                low = m & -m
+                acc |= nxt >> low.bit_length()
+                m ^= low
+            if not acc:
+                return None
+            need[j] = acc
+        if not need[0] & 1:
+            return None
+        new, reach = [], 1  # reach: sums cells 0..j-1 can make (and still complete)
+        for j, m in enumerate(masks):
+            keep, nxt_reach, rest, want = 0, 0, m, need[j + 1]
+            while rest:
+                low = rest & -rest
+                shifted = reach << low.bit_length()
+                if shifted & want:
+                    keep |= low
+                    nxt_reach |= shifted & want
+                rest ^= low
+            if not keep:
+                return None
+            new.append(keep)
+            reach = nxt_reach
+        return tuple(new), ()
+
+
+@dataclass(frozen=True)
+class _Cage:
+    """A cage of the compiled puzzle: its cells, how it is revised (shared ``_Layouts``
+    or its own ``_Sum``), and per part the other cells of that line."""
+
+    cells: tuple[int, ...]
+    rule: _Layouts | _Sum
+    others: tuple[tuple[int, ...], ...]
+
+
+@dataclass(frozen=True, eq=False)
+class Compiled:
+    """A puzzle flattened to indices: cell ``r * N + c``, lines 0..N-1 the rows and
+    N..2N-1 the columns, cages in the puzzle's order."""
+
+    size: int
+    lines: tuple[tuple[int, ...], ...]
+    cages: tuple[_Cage, ...]
+    peers: tuple[tuple[int, ...], ...]  # the other cells of a cell's row and column
+    cage_of: tuple[int, ...]
+    line_cages: tuple[tuple[int, ...], ...]  # per line, the cages with a part in it
+
+    @classmethod
+    def of(cls, puzzle: Puzzle) -> Compiled:
+        n = puzzle.size
+        lines, peers = _latin(n)
+        cages = []
+        cage_of = [0] * (n * n)
+        line_cages: list[list[int]] = [[] for _ in range(2 * n)]
+        for k, cage in enumerate(puzzle.cages):
+            cells = tuple(r * n + c for r, c in cage.cells)
+            r0, c0 = cage.cells[0]
+            shape = tuple((r - r0, c - c0) for r, c in cage.cells)
+            if cage.operation == ADD and len(cells) >= DP_SUM_CELLS:
+                cages.append(_Cage(cells, _Sum(cage.target), ()))
+            else:
+                parts = [r0 + at if name == "row" else n + c0 + at for name, at, _ in _parts(shape)]
+                others = tuple(tuple(i for i in lines[line] if i not in cells) for line in parts)
+                rule = _layouts_of(cage.target, cage.operation, shape, n)
+                cages.append(_Cage(cells, rule, others))
+                for line in parts:
+                    line_cages[line].append(k)
+            for i in cells:
+                cage_of[i] = k
+        return cls(n, lines, tuple(cages), peers, tuple(cage_of), tuple(map(tuple, line_cages)))
+
+    def initial(self, fixed: Grid | None) -> list[int]:
+        """Candidates before search: every digit, or the held entry (none if out of range)."""
+        n = self.size
+        cand = [(1 << n) - 1] * (n * n)
+        if fixed is not None:
+            for r, row in enumerate(fixed):
+                for c, digit in enumerate(row):
+                    if digit:
+                        cand[r * n + c] = 1 << (digit - 1) if 1 <= digit <= n else 0
+        return cand
+
+    def to_grid(self, cand: list[int]) -> Grid:
+        n = self.size
+        return tuple(tuple(m.bit_length() for m in cand[r * n : r * n + n]) for r in range(n))
+
+
+@functools.cache
+def _latin(n: int) -> tuple[tuple[tuple[int, ...], ...], tuple[tuple[int, ...], ...]]:
+    """The lines (rows, then columns) and each cell's peers of an N x N grid."""
+    rows = tuple(tuple(r * n + c for c in range(n)) for r in range(n))
+    cols = tuple(tuple(r * n + c for r in range(n)) for c in range(n))
+    peers = tuple(tuple(j for j in rows[i // n] + cols[i % n] if j != i) for i in range(n * n))
+    return rows + cols, peers
+
+
+@functools.lru_cache(maxsize=64)
+def compiled(puzzle: Puzzle) -> Compiled:
+    return Compiled.of(puzzle)
+
+
+def propagate(
+    comp: Compiled, cand: list[int], placed: list[int], lines_due: set[int], cages_due: set[int]
+) -> int:
+    """Narrow ``cand`` in place until nothing changes: -1, or on a contradiction the
+    constraint that found it (line ``0..2N-1``, cage ``2N + k``).
+
+    ``placed``: cells just given one digit, whose digit still has to leave their row and
+    column (cheapest, first); ``lines_due``: lines to check for a digit with one place
+    left (hidden single) or none, whose cages with two cells or more in it are then due
+    (what the rest of the line lacks, they must hold); ``cages_due``: cages to revise
+    (dearest, last; revising a cage is idempotent, so what it changes in its own cells
+    does not make it due again).
+    """
+    n = comp.size
+    full = (1 << n) - 1
+    lines, cages, peers, cage_of = comp.lines, comp.cages, comp.peers, comp.cage_of
+    line_cages = comp.line_cages
+    get = cand.__getitem__
+    while True:
+        if placed:
+            i = placed.pop()
+            m = cand[i]
+            for p in [p for p in peers[i] if get(p) & m]:
+                c = cand[p] ^ m
+                if not c:
+                    return i // n if p // n == i // n else n + i % n
+                cand[p] = c
+                if not c & (c - 1):
+                    placed.append(p)
+                lines_due.add(p // n)
+                lines_due.add(n + p % n)
+                cages_due.add(cage_of[p])
+        elif lines_due:
+            line = lines_due.pop()
+            cells = lines[line]
+            cages_due.update(line_cages[line])
+            once = twice = 0
+            for m in map(get, cells):
+                twice |= once & m
+                once |= m
+            if once != full:
+                return line
+            hidden = once & ~twice
+            if hidden:
+                for i in cells:
+                    m = cand[i]
+                    h = m & hidden
+                    if h and m & (m - 1):
+                        if h & (h - 1):
+                            return line  # two digits with this cell as their only place
+                        cand[i] = h
+                        placed.append(i)
+                        lines_due.add(i // n)
+                        lines_due.add(n + i % n)
+                        cages_due.add(cage_of[i])
+        elif cages_due:
+            k = cages_due.pop()
+            cage = cages[k]
+            cells = cage.cells
+            masks = tuple(map(get, cells))
+            key = masks
+            required = ()
+            if cage.others:
+                lacks = [full & ~reduce(or_, map(get, others), 0) for others in cage.others]
+                if any(lacks):
+                    required = tuple(lacks)
+                    key = (masks, required)
+            memo = cage.rule.memo
+            revision = memo.get(key, False)
+            if revision is False:
+                if len(memo) >= MEMO_LIMIT:
+                    memo.clear()
+                revision = memo[key] = cage.rule.revise(masks, required)
+            if revision is None:
+                return 2 * n + k
+            new, claimed = revision
+            if new != masks:
+                for i, old, m in zip(cells, masks, new, strict=True):
+                    if m != old:
+                        cand[i] = m
+                        if not m & (m - 1):
+                            placed.append(i)
+                        lines_due.add(i // n)
+                        lines_due.add(n + i % n)
+            for others, required in zip(cage.others, claimed, strict=True):
+                if required:
+                    for p in others:
+                        c = cand[p]
+                        if c & required:
+                            c &= ~required
+                            if not c:
+                                return 2 * n + k
+                            cand[p] = c
+                            if not c & (c - 1):
+                                placed.append(p)
+                            lines_due.add(p // n)
+                            lines_due.add(n + p % n)
+                            cages_due.add(cage_of[p])
+        else:
+            return -1
+
+
+def _branch_cell(cand: list[int], weights: list[int], comp: Compiled) -> int:
+    """The undecided cell with the fewest candidates per weight of its row, column and
+    cage (dom/wdeg: a constraint weighs 1 + the contradictions it found); -1 when all
+    cells are decided."""
+    n = comp.size
+    cage_of = comp.cage_of
+    best, best_count, best_weight = -1, 1, 0
+    for i, m in enumerate(cand):
+        if m & (m - 1):
+            count = m.bit_count()
+            weight = weights[i // n] + weights[n + i % n] + weights[2 * n + cage_of[i]]
+            if count * best_weight < best_count * weight:
+                best, best_count, best_weight = i, count, weight
+    return best
+
+
+def search(
+    puzzle: Puzzle, *, limit: int = 2, fixed: Grid | None = None, budget: Budget | None = None
+) -> SearchResult:
+    """Find up to ``limit`` distinct solutions (honouring ``fixed`` entries) within
+    ``budget``. On timeout or cancel: the solutions found so far, ``complete=False``."""
+    start = time.perf_counter()
+    budget = budget or Budget()
+    comp = compiled(puzzle)
+    n = comp.size
+    solutions: list[Grid] = []
+    branches: list[tuple[list[int], int, int]] = []
+    nodes = 0
+    weights = [1] * (2 * n + len(comp.cages))
+
+    def visit(cand: list[int], placed: list[int], lines: set[int], cages: set[int]) -> None:
+        nonlocal nodes
+        if not nodes % POLL_EVERY and budget.expired():
+            raise SearchTimeout
+        nodes += 1
+        culprit = propagate(comp, cand, placed, lines, cages)
+        if culprit >= 0:
+            weights[culprit] += 1
+            return
+        cell = _branch_cell(cand, weights, comp)
+        if cell < 0:
+            solutions.append(comp.to_grid(cand))
+        else:
+            branches.append((cand, cell, cand[cell]))
+
+    complete = True
+    try:
+        if limit > 0:
+            cand = comp.initial(fixed)
+            if all(cand):
+                placed = [i for i, m in enumerate(cand) if not m & (m - 1)]
+                visit(cand, placed, set(range(2 * n)), set(range(len(comp.cages))))
+        while branches and len(solutions) < limit:
+            cand, cell, untried = branches.pop()
+            digit = untried & -untried
+            if untried != digit:
+                branches.append((cand, cell, untried ^ digit))
+            child = cand.copy()
+            child[cell] = digit
+            visit(child, [cell], {cell // n, n + cell % n}, {comp.cage_of[cell]})
+    except SearchTimeout:
+        complete = False
+    stats = Stats("native", time.perf_counter() - start, nodes)
+    return SearchResult(tuple(solutions), complete or len(solutions) >= limit, stats)

@@ -1,0 +1,925 @@
+"""The techniques of the logical KenKen solver, simplest first, each a short function.
+
+Vocabulary, named once:
+
+- *mask*: a set of digits as bits (bit ``d - 1`` is digit ``d``); the grid holds 1..N.
+- *layout* (of a puzzle): the puzzle compiled to indices: cell ``(r, c)`` is ``r * N + c``,
+  cages ``0..m-1`` as in ``puzzle.cages``, lines ``0..2N-1`` (rows, then columns) as in
+  ``puzzle.lines``.
+- *cage layout*: digits for a cage's cells (in the cage's order) that give its target and
+  repeat no digit within a row or column (:func:`..arith.layouts`). A cage layout is
+  *live* when every one of its digits is still a candidate of its cell.
+- *position*: the candidates (a mask) of every cell, and the digits *placed* so far. A
+  placement removes its digit from the rest of its row and column at once (the rule of
+  the puzzle, not a technique); a cell left with one candidate that way is not placed
+  until a ``NAKED_SINGLE`` step says so. Every other step that leaves a cell with one
+  candidate places it.
+- *step*: one deduction: placements ``cell = digit``, eliminations ``cell != digit``, the
+  cages and lines that justify it, and one sentence with the numbers.
+- *contradiction*: a position that no filling completes; raised, never returned.
+
+A technique looks at one cage, one line, one cell or the whole position and returns a
+step or ``None``; it never changes the position. Every step is implied by the rules and
+the position alone: no technique assumes the solution is unique.
+"""
+
+from __future__ import annotations
+
+import enum
+import functools
+import itertools
+import math
+import operator
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from numgrid.server.core import Budget, Cell, Finding, Grid, PuzzleError, SearchTimeout, Step
+from numgrid.server.core import cell_name as _cell_name
+
+from . import arith
+from .model import ADD, DIVIDE, MULTIPLY, NONE, SUBTRACT, Cage, Line, Puzzle
+
+WORDS = ("no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine")
+
+
+def bit(d: int) -> int:
+    return 1 << (d - 1)
+
+
+def single(mask: int) -> bool:
+    return mask != 0 and not mask & (mask - 1)
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def digits_of(mask: int) -> tuple[int, ...]:
+    out, d = [], 1
+    while mask:
+        if mask & 1:
+            out.append(d)
+        mask >>= 1
+        d += 1
+    return tuple(out)
+
+
+def digit_of(mask: int) -> int:
+    """The digit of a one-digit mask."""
+    return mask.bit_length()
+
+
+class Technique(enum.IntEnum):
+    """The techniques, simplest first; the value is the difficulty rank."""
+
+    SINGLE_CELL_CAGE = 1  # a one-cell cage holds its target
+    COMBINATIONS = 2  # a cage's cells keep the digits its live layouts put there
+    NAKED_SINGLE = 3  # one candidate left in a cell
+    HIDDEN_SINGLE = 4  # a digit with one place left in a row or column
+    CAGE_LINE = 5  # a digit every live layout of a cage puts in a line leaves the rest of it
+    NAKED_SUBSET = 6  # k cells of a line holding k digits between them (k = 2..4)
+    HIDDEN_SUBSET = 7  # k digits of a line with k places between them (k = 2..4)
+    LINE_TOTALS = 8  # a line adds up to N(N+1)/2 and multiplies to N!: the cells left over
+    TRIAL = 9  # last resort: an assumption (or two), techniques 1-5, a contradiction
+
+
+class Contradiction(Exception):
+    """The position has no completion; ``reason`` says why, with the groups and cells."""
+
+    def __init__(self, reason: str, groups: Iterable = (), cells: Iterable[Cell] = ()):
+        super().__init__(reason)
+        self.reason, self.groups, self.cells = reason, tuple(groups), tuple(cells)
+
+
+def cell_name(cell: Cell) -> str:
+    return _cell_name(cell)
+
+
+# ---------------------------------------------------------------- layout
+
+
+@dataclass(frozen=True, eq=False)
+class Layout:
+    """A well-formed puzzle compiled to indices."""
+
+    puzzle: Puzzle
+    size: int
+    full: int  # the mask of every digit
+    cells: tuple[Cell, ...]  # cell i is (i // N, i % N)
+    cages: tuple[Cage, ...]
+    cage_cells: tuple[tuple[int, ...], ...]
+    cage_of: tuple[int, ...]  # per cell
+    cage_bits: tuple[tuple[tuple[int, ...], ...], ...]  # per cage: its layouts, as bits
+    cage_lines: tuple[tuple[int, ...], ...]  # per cage: the lines its cells are in
+    lines: tuple[Line, ...]
+    line_cells: tuple[tuple[int, ...], ...]
+    cell_lines: tuple[tuple[int, int], ...]  # per cell: (row line, column line)
+    peers: tuple[tuple[int, ...], ...]  # per cell: the other cells of its row and column
+    watchers: tuple[tuple[int, ...], ...]  # per cell: cages whose lines hold it
+    inside: tuple[tuple[int, ...], ...]  # per line: the cages entirely inside it
+
+
+def _finding(code: str, message: str, cells=(), group: str = "") -> Finding:
+    return Finding(code=code, message=message, cells=tuple(cells), group=group)
+
+
+@functools.lru_cache(maxsize=32)
+def layout_of(puzzle: Puzzle) -> Layout:
+    """Compile ``puzzle``; raise :class:`PuzzleError` if it is not well formed (every
+    cell in exactly one cage, every cage with at least one layout)."""
+    n = puzzle.size
+    findings = []
+    owner: dict[Cell, int] = {}
+    for k, cage in enumerate(puzzle.cages):
+        for cell in cage.cells:
+            if not (0 <= cell[0] < n and 0 <= cell[1] < n):
+                findings.append(
+                    _finding("off_grid", f"{cage.name}: {cell_name(cell)} is off the grid", [])
+                )
+            elif cell in owner:
+                findings.append(
+                    _finding(
+                        "cell_in_two_cages",
+                        f"{cell_name(cell)} is in two cages",
+                        [cell],
+                        cage.name,
+                    )
+                )
+            else:
+                owner[cell] = k
+    missing = [cell for cell in puzzle.cells if cell not in owner]
+    if missing:
+        findings.append(
+            _finding("cell_without_cage", f"{cell_name(missing[0])} is in no cage", missing[:16])
+        )
+    if findings:
+        raise PuzzleError(findings)
+    index = {cell: i for i, cell in enumerate(puzzle.cells)}
+    cage_bits = []
+    for cage in puzzle.cages:
+        found = arith.layouts(cage, n)
+        if not found:
+            findings.append(
+                _finding(
+                    "impossible_cage",
+                    f"{cage.name}: no {n}x{n} digits give {cage.label}",
+                    cage.cells,
+                    cage.name,
+                )
+            )
+        bits = (0, *(bit(d) for d in range(1, n + 1)))
+        cage_bits.append(tuple(tuple(map(bits.__getitem__, layout)) for layout in found))
+    if findings:
+        raise PuzzleError(findings)
+    cage_cells = tuple(tuple(index[c] for c in cage.cells) for cage in puzzle.cages)
+    cage_of = [0] * (n * n)
+    for k, cells in enumerate(cage_cells):
+        for i in cells:
+            cage_of[i] = k
+    lines = puzzle.lines
+    line_cells = tuple(tuple(index[c] for c in line.cells) for line in lines)
+    cell_lines = tuple((i // n, n + i % n) for i in range(n * n))
+    peers = tuple(
+        tuple(j for j in (*line_cells[cell_lines[i][0]], *line_cells[cell_lines[i][1]]) if j != i)
+        for i in range(n * n)
+    )
+    cage_lines = tuple(
+        tuple(sorted({x for i in cells for x in cell_lines[i]})) for cells in cage_cells
+    )
+    watchers: list[list[int]] = [[] for _ in range(n * n)]
+    for k, ls in enumerate(cage_lines):
+        for x in ls:
+            for i in line_cells[x]:
+                watchers[i].append(k)
+    inside = tuple(
+        tuple(k for k, cells in enumerate(cage_cells) if set(cells) <= set(line_cells[x]))
+        for x in range(2 * n)
+    )
+    return Layout(
+        puzzle=puzzle,
+        size=n,
+        full=(1 << n) - 1,
+        cells=puzzle.cells,
+        cages=puzzle.cages,
+        cage_cells=cage_cells,
+        cage_of=tuple(cage_of),
+        cage_bits=tuple(cage_bits),
+        cage_lines=cage_lines,
+        lines=lines,
+        line_cells=line_cells,
+        cell_lines=cell_lines,
+        peers=peers,
+        watchers=tuple(tuple(ks) for ks in watchers),
+        inside=inside,
+    )
+
+
+# ---------------------------------------------------------------- position
+
+LIVE = 0  # memo slot of the live layouts (per cage); each technique's slot is its value
+CAGE_SLOTS = (Technique.SINGLE_CELL_CAGE, Technique.COMBINATIONS)
+LINE_SLOTS = (
+    Technique.HIDDEN_SINGLE,
+    Technique.NAKED_SUBSET,
+    Technique.HIDDEN_SUBSET,
+    Technique.LINE_TOTALS,
+)
+
+
+class Position:
+    """The candidates and placed digits of every cell, plus what each technique found.
+
+    Techniques memoise their findings per cage, line or cell; changing a cell forgets
+    those it could change, so a chain of steps only re-examines what changed. The
+    expensive techniques :meth:`poll` the position's ``budget``, if any, and raise
+    :class:`SearchTimeout` once it runs out.
+    """
+
+    def __init__(
+        self,
+        layout: Layout,
+        masks: Iterable[int],
+        placed: Iterable[int] | None = None,
+        budget: Budget | None = None,
+    ):
+        self.layout = layout
+        self.masks = list(masks)
+        self.placed = list(placed) if placed is not None else [0] * len(self.masks)
+        self.budget = budget
+        self._memo: list[dict] = [{} for _ in range(len(Technique) + 1)]
+        # per cage: the layouts live when last filtered, and the cells' masks then
+        self.lives: list[tuple[tuple, tuple[int, ...]]] = [
+            (bits, (layout.full,) * len(cells))
+            for bits, cells in zip(layout.cage_bits, layout.cage_cells, strict=True)
+        ]
+        # assumptions (depth, cell, digit) a trial's screen refuted: still refuted later,
+        # as candidates only shrink
+        self.refuted: list[tuple[int, int, int]] = []
+        self.refuted2: list[tuple[int, int, int]] = []  # (cell, digit, second cell)
+
+    def copy(self) -> Position:
+        other = Position(self.layout, self.masks, self.placed, self.budget)
+        other._memo = [dict(found) for found in self._memo]
+        other.lives = list(self.lives)
+        other.refuted = list(self.refuted)
+        other.refuted2 = list(self.refuted2)
+        return other
+
+    def poll(self) -> None:
+        """Raise :class:`SearchTimeout` if the budget has run out (or was cancelled)."""
+        if self.budget is not None and self.budget.expired():
+            raise SearchTimeout("the logical solver ran out of time")
+
+    def memo(self, slot: int) -> dict:
+        return self._memo[slot]
+
+    @property
+    def solved(self) -> bool:
+        return all(self.placed)
+
+    def candidates(self) -> dict[Cell, tuple[int, ...]]:
+        return {cell: digits_of(m) for cell, m in zip(self.layout.cells, self.masks, strict=True)}
+
+    def grid(self) -> Grid:
+        """Placed digits, ``0`` for open cells."""
+        n = self.layout.size
+        return tuple(tuple(self.placed[r * n : r * n + n]) for r in range(n))
+
+    def apply(self, step: Step) -> None:
+        """Make the step's placements (each removing its digit from its row and column)
+        and eliminations."""
+        n = self.layout.size
+        for (r, c), digit in step.placements:
+            self.place(r * n + c, digit)
+        for (r, c), digit in step.eliminations:
+            i = r * n + c
+            self.set(i, self.masks[i] & ~bit(digit))
+
+    def place(self, i: int, digit: int) -> None:
+        if self.placed[i] == digit:
+            return
+        cell = self.layout.cells[i]
+        if self.placed[i] or not self.masks[i] & bit(digit):
+            raise Contradiction(f"{cell_name(cell)} cannot be {digit}", self._lines(i), [cell])
+        self.set(i, bit(digit))
+        self.placed[i] = digit
+        self._forget_cell(i)
+        b = bit(digit)
+        for j in self.layout.peers[i]:
+            if self.masks[j] & b:
+                self.set(j, self.masks[j] & ~b)
+
+    def set(self, i: int, mask: int) -> None:
+        if mask == self.masks[i]:
+            return
+        if not mask:
+            cell = self.layout.cells[i]
+            raise Contradiction(f"{cell_name(cell)} has no candidate left", self._lines(i), [cell])
+        self.masks[i] = mask
+        self._forget_cell(i)
+
+    def _lines(self, i: int) -> list[Line]:
+        return [self.layout.lines[x] for x in self.layout.cell_lines[i]]
+
+    def _forget_cell(self, i: int) -> None:
+        layout, memo = self.layout, self._memo
+        k = layout.cage_of[i]
+        memo[LIVE].pop(k, None)
+        for slot in CAGE_SLOTS:
+            memo[slot].pop(k, None)
+        cage_line = memo[Technique.CAGE_LINE]
+        for w in layout.watchers[i]:
+            cage_line.pop(w, None)
+        for x in layout.cell_lines[i]:
+            for slot in LINE_SLOTS:
+                memo[slot].pop(x, None)
+        memo[Technique.NAKED_SINGLE].pop(i, None)
+        memo[Technique.TRIAL].clear()
+
+
+# ---------------------------------------------------------------- live layouts
+
+
+def live(pos: Position, k: int) -> tuple[tuple[int, ...], ...]:
+    """The live layouts of cage ``k`` (as bits); Contradiction when none is left."""
+    memo = pos.memo(LIVE)
+    found = memo.get(k)
+    if found is None:
+        # Candidates only shrink, so the layouts live at the last filtering are filtered
+        # again on the cells that changed since.
+        masks = tuple(pos.masks[i] for i in pos.layout.cage_cells[k])
+        before, then = pos.lives[k]
+        changed = [j for j, (a, b) in enumerate(zip(masks, then, strict=True)) if a != b]
+        if not changed:
+            found = before
+        elif len(changed) == 1:
+            j, m = changed[0], masks[changed[0]]
+            found = tuple(layout for layout in before if layout[j] & m)
+        else:
+            found = tuple(layout for layout in before if all(layout[j] & masks[j] for j in changed))
+        pos.lives[k] = (found, masks)
+        if not found:
+            cage = pos.layout.cages[k]
+            shown = ""
+            if len(masks) <= 4:
+                each = [
+                    f"{cell_name(c)} {listed(digits_of(m))}"
+                    for c, m in zip(cage.cells, masks, strict=True)
+                ]
+                shown = f" ({'; '.join(each)})"
+            raise Contradiction(
+                f"no layout of {cage.name} fits its cells' candidates{shown}", [cage], cage.cells
+            )
+        memo[k] = found
+    return found
+
+
+@functools.lru_cache(maxsize=1024)
+def cage_index(layout: Layout, k: int) -> tuple[tuple[int, ...], ...]:
+    """Per cell of cage ``k`` (in the cage's order) and digit ``d`` (index ``d - 1``): the
+    set of the cage's layouts that put ``d`` there, as bits of a number (bit ``t`` is
+    ``layout.cage_bits[k][t]``). Live layouts are then a few big-number ANDs and ORs."""
+    found = layout.cage_bits[k]
+    n, size = len(layout.cage_cells[k]), layout.size
+    count = len(found)
+    index = []
+    for j in range(n):
+        flags = [bytearray(b"0" * count) for _ in range(size)]
+        for t, lay in enumerate(found):
+            flags[lay[j].bit_length() - 1][count - 1 - t] = 49  # "1"; layout 0 is the last
+        index.append(tuple(int(f, 2) if count else 0 for f in flags))
+    return tuple(index)
+
+
+def union_of(layouts, size: int) -> list[int]:
+    """Per cell, the digits some layout puts there."""
+    if not layouts:
+        return [0] * size
+    return [functools.reduce(operator.or_, set(column)) for column in zip(*layouts, strict=True)]
+
+
+# ---------------------------------------------------------------- words
+
+
+def listed(items: Iterable, last: str = "or") -> str:
+    items = [str(x) for x in items]
+    if not items:
+        return ""
+    return items[0] if len(items) == 1 else f"{', '.join(items[:-1])} {last} {items[-1]}"
+
+
+def names(cells: Iterable[Cell]) -> str:
+    return listed((cell_name(c) for c in cells), "and")
+
+
+def capital(text: str) -> str:
+    """Upper-case the first letter, unless the text starts with a cell name (``r2c3``)."""
+    if re.match(r"r\d+c\d", text):
+        return text
+    return text[:1].upper() + text[1:]
+
+
+OPERATION_WORDS = {ADD: "adds", SUBTRACT: "subtracts", MULTIPLY: "multiplies", DIVIDE: "divides"}
+
+
+def combo_text(operation: str, digits: Iterable[int], target: int | None = None) -> str:
+    """A multiset of digits as the cage computes it: ``1+3+4``, ``1·3·4``, ``5-2``, ``6/3``.
+    A cage whose operation is not shown (given its ``target``) shows the operations that
+    give it: ``3·5``, ``1+2+3 = 1·2·3``."""
+    ds = sorted(digits)
+    if operation == NONE and len(ds) > 1 and target is not None:
+        ops = ways(ds, target)
+        return " = ".join(combo_text(op, ds) for op in ops) if ops else combo_text(ADD, ds)
+    if operation == SUBTRACT and len(ds) == 2:
+        return f"{ds[1]}-{ds[0]}"
+    if operation == DIVIDE and len(ds) == 2:
+        return f"{ds[1]}/{ds[0]}"
+    if operation == MULTIPLY:
+        return "·".join(map(str, ds))
+    return "+".join(map(str, ds))
+
+
+def ways(digits, target: int) -> list[str]:
+    """The operations under which ``digits`` give ``target``."""
+    ds = tuple(digits)
+    return [op for op in arith.operations_of(NONE, len(ds)) if arith.value(op, ds) == target]
+
+
+def operations_left(cage: Cage, multisets) -> str:
+    """For a cage whose operation is not shown: `` (so it multiplies)`` when every digit
+    multiset left gives its target by one operation only ("" otherwise)."""
+    if cage.operation != NONE or len(cage.cells) < 2:
+        return ""
+    ops = {op for c in multisets for op in ways(c, cage.target)}
+    return f" (so it {OPERATION_WORDS[ops.pop()]})" if len(ops) == 1 else ""
+
+
+OPERATIONS_SHOWN = 2000  # most live layouts whose operations a sentence works out
+
+
+def combos(layouts, limit: int = 4) -> list[tuple[int, ...]] | None:
+    """The digit multisets of some layouts (as bits), sorted; None if over ``limit``."""
+    found: set[tuple[int, ...]] = set()
+    for layout in layouts:
+        found.add(tuple(sorted(layout)))
+        if len(found) > limit:
+            return None
+    return sorted(tuple(digit_of(b) for b in combo) for combo in found)
+
+
+def outcome(placements, eliminations) -> str:
+    parts = [f"{cell_name(cell)} = {d}" for cell, d in placements]
+    lost: dict[Cell, list[int]] = {}
+    for cell, d in eliminations:
+        lost.setdefault(cell, []).append(d)
+    by_digits: dict[tuple[int, ...], list[Cell]] = {}
+    for cell, ds in lost.items():
+        by_digits.setdefault(tuple(ds), []).append(cell)
+    for ds, cells in by_digits.items():
+        verb = "loses" if len(cells) == 1 else "lose"
+        parts.append(f"{names(cells)} {verb} {listed(ds, 'and')}")
+    return "; ".join(parts)
+
+
+def make_step(
+    pos: Position,
+    technique: Technique,
+    removals: dict[int, int],
+    groups: Iterable,
+    cells: Iterable[int],
+    reason: str,
+    joiner: str = ", so ",
+    place: dict[int, int] | None = None,
+) -> Step:
+    """A step removing ``removals[i]`` from open cell ``i`` and placing ``place[i]``;
+    cells left with one digit are placed."""
+    layout = pos.layout
+    placed = dict(place or {})
+    eliminations = []
+    for i in sorted(removals):
+        mask = pos.masks[i]
+        left = mask & ~removals[i]
+        if not left:
+            raise Contradiction(
+                f"{capital(reason)}, which leaves {cell_name(layout.cells[i])} no candidate",
+                groups,
+                [layout.cells[i]],
+            )
+        if single(left):
+            placed[i] = digit_of(left)
+        else:
+            eliminations.extend((layout.cells[i], d) for d in digits_of(mask & removals[i]))
+    placements = [(layout.cells[i], placed[i]) for i in sorted(placed)]
+    return Step(
+        technique,
+        tuple(placements),
+        tuple(eliminations),
+        tuple(groups),
+        tuple(layout.cells[i] for i in cells),
+        f"{capital(reason)}{joiner}{outcome(placements, eliminations)}.",
+    )
+
+
+def _cells_word(n: int) -> str:
+    return "one cell" if n == 1 else f"{WORDS[n] if n < len(WORDS) else n} cells"
+
+
+# ---------------------------------------------------------------- 1. single-cell cages
+
+
+def single_cell_cage(pos: Position, k: int) -> Step | None:
+    cells = pos.layout.cage_cells[k]
+    if len(cells) != 1 or pos.placed[cells[0]]:
+        return None
+    i, cage = cells[0], pos.layout.cages[k]
+    digit = digit_of(live(pos, k)[0][0])
+    return make_step(
+        pos,
+        Technique.SINGLE_CELL_CAGE,
+        {},
+        [cage],
+        [i],
+        f"{cage.name} is a single cell",
+        place={i: digit},
+    )
+
+
+# ---------------------------------------------------------------- 2. combinations
+
+
+def cage_subject(pos: Position, k: int, found) -> str:
+    """``cage 12x at r0c0 in three cells``, with what narrowed its layouts."""
+    layout = pos.layout
+    cage, cells = layout.cages[k], layout.cage_cells[k]
+    placed = [(layout.cells[i], pos.placed[i]) for i in cells if pos.placed[i]]
+    subject = f"{cage.name} in {_cells_word(len(cells))}"
+    if cage.operation == NONE and len(cells) > 1:
+        subject += " (operation not shown)"
+    if placed:
+        subject += f" with {listed((f'{cell_name(c)} = {d}' for c, d in placed), 'and')}"
+    if any(not pos.placed[i] and pos.masks[i] != layout.full for i in cells):
+        subject += ", given its cells' candidates,"
+    return subject
+
+
+def cage_predicate(pos: Position, k: int, found) -> str:
+    cage = pos.layout.cages[k]
+    shown = combos(found)
+    if shown is not None:
+        which = listed(combo_text(cage.operation, c, cage.target) for c in shown)
+        return f"can only be {which}{operations_left(cage, shown)}"
+    ops = ""
+    if cage.operation == NONE and len(found) <= OPERATIONS_SHOWN:
+        ops = operations_left(cage, {tuple(sorted(map(digit_of, lay))) for lay in found})
+    allowed = 0
+    for mask in union_of(found, len(pos.layout.cage_cells[k])):
+        allowed |= mask
+    missing = pos.layout.full & ~allowed
+    if missing:
+        return f"cannot hold {listed(digits_of(missing))}{ops}"
+    return f"has {len(found)} layouts left{ops}"
+
+
+def combinations(pos: Position, k: int) -> Step | None:
+    """A cage's open cells keep the digits that some live layout puts there."""
+    layout = pos.layout
+    cells = layout.cage_cells[k]
+    if len(cells) < 2 or all(pos.placed[i] for i in cells):
+        return None
+    found = live(pos, k)
+    keep = union_of(found, len(cells))
+    removals = {
+        i: pos.masks[i] & ~m
+        for i, m in zip(cells, keep, strict=True)
+        if not pos.placed[i] and pos.masks[i] & ~m
+    }
+    if not removals:
+        return None
+    cage = layout.cages[k]
+    reason = f"{cage_subject(pos, k, found)} {cage_predicate(pos, k, found)}"
+    allowed = 0
+    for m in keep:
+        allowed |= m
+    arranged = [  # digits of the live layouts that still fit no cell of the arrangement
+        f"{listed(digits_of(removals[i] & allowed))} in {cell_name(layout.cells[i])}"
+        for i in cells
+        if removals.get(i, 0) & allowed
+    ]
+    if arranged:
+        more = " (and more)" if len(arranged) > 3 else ""
+        reason += f", and no layout puts {listed(arranged[:3], 'or')}{more}"
+    placed = [i for i in cells if pos.placed[i]]
+    return make_step(pos, Technique.COMBINATIONS, removals, [cage], placed, reason)
+
+
+# ---------------------------------------------------------------- 3-4. singles
+
+
+def naked_single(pos: Position, i: int) -> Step | None:
+    mask = pos.masks[i]
+    if pos.placed[i] or not single(mask):
+        return None
+    layout = pos.layout
+    digit, others = digit_of(mask), layout.full & ~mask
+    row, col = (layout.lines[x] for x in layout.cell_lines[i])
+    in_row = in_col = 0
+    for j in layout.line_cells[layout.cell_lines[i][0]]:
+        in_row |= bit(pos.placed[j]) if pos.placed[j] else 0
+    for j in layout.line_cells[layout.cell_lines[i][1]]:
+        in_col |= bit(pos.placed[j]) if pos.placed[j] else 0
+    in_row &= others
+    in_col &= others & ~in_row
+    lost = others & ~in_row & ~in_col
+    cell = cell_name(layout.cells[i])
+    holds = []
+    if in_row:
+        holds.append(f"{row.name} holds {listed(digits_of(in_row), 'and')}")
+    if in_col:
+        holds.append(f"{col.name} holds {listed(digits_of(in_col), 'and')}")
+    parts = [listed(holds, "and")] if holds else []
+    if lost:
+        parts.append(f"{cell} had already lost {listed(digits_of(lost), 'and')}")
+    reason = ", and ".join(parts) if parts else f"{cell} has one candidate left"
+    return make_step(pos, Technique.NAKED_SINGLE, {}, [row, col], [i], reason, place={i: digit})
+
+
+def _holders(pos: Position, x: int) -> dict[int, list[int]]:
+    """Per digit not placed in line ``x``: the open cells that can take it."""
+    layout = pos.layout
+    cells = layout.line_cells[x]
+    placed = 0
+    for i in cells:
+        if pos.placed[i]:
+            placed |= bit(pos.placed[i])
+    holders = {}
+    for d in digits_of(layout.full & ~placed):
+        b = bit(d)
+        holders[d] = [i for i in cells if not pos.placed[i] and pos.masks[i] & b]
+        if not holders[d]:
+            line = layout.lines[x]
+            raise Contradiction(f"no cell of {line.name} can take {d}", [line], line.cells)
+    return holders
+
+
+def hidden_single(pos: Position, x: int) -> Step | None:
+    layout = pos.layout
+    line = layout.lines[x]
+    sole: dict[int, int] = {}
+    for d, holders in _holders(pos, x).items():
+        if len(holders) == 1 and not single(pos.masks[holders[0]]):
+            i = holders[0]
+            if i in sole:
+                raise Contradiction(
+                    f"in {line.name}, only {cell_name(layout.cells[i])} can take {sole[i]} and {d}",
+                    [line],
+                    [layout.cells[i]],
+                )
+            sole[i] = d
+    if not sole:
+        return None
+    only = " and ".join(f"only {cell_name(layout.cells[i])} can take {d}" for i, d in sole.items())
+    return make_step(
+        pos,
+        Technique.HIDDEN_SINGLE,
+        {},
+        [line],
+        [i for i in layout.line_cells[x] if not pos.placed[i]],
+        f"in {line.name}, {only}",
+        place=sole,
+    )
+
+
+# ---------------------------------------------------------------- 5. cage and line
+
+
+def cage_line(pos: Position, k: int) -> Step | None:
+    """A digit every live layout of a cage puts in one line (within the cage) leaves
+    the rest of that line."""
+    layout = pos.layout
+    cells = layout.cage_cells[k]
+    if len(cells) < 2 or all(pos.placed[i] for i in cells):
+        return None
+    found = live(pos, k)
+    cage = layout.cages[k]
+    removals: dict[int, int] = {}
+    said = []
+    for x in layout.cage_lines[k]:
+        at = [j for j, i in enumerate(cells) if x in layout.cell_lines[i]]
+        required = layout.full
+        for lay in found:
+            inside = 0
+            for j in at:
+                inside |= lay[j]
+            required &= inside
+            if not required:
+                break
+        if not required:
+            continue
+        gained = 0
+        for i in layout.line_cells[x]:
+            if layout.cage_of[i] != k and not pos.placed[i] and pos.masks[i] & required:
+                removals[i] = removals.get(i, 0) | (pos.masks[i] & required)
+                gained |= pos.masks[i] & required
+        if gained:
+            said.append(f"{listed(digits_of(gained), 'and')} in {layout.lines[x].name}")
+    if not removals:
+        return None
+    shown = combos(found, 3)
+    which = listed(combo_text(cage.operation, c, cage.target) for c in shown) if shown else ""
+    which = f" ({which})" if which else ""
+    reason = f"every layout left of {cage.name}{which} puts {listed(said, 'and')} inside the cage"
+    lines = [layout.lines[x] for x in layout.cage_lines[k]]
+    return make_step(pos, Technique.CAGE_LINE, removals, [cage, *lines], cells, reason)
+
+
+# ---------------------------------------------------------------- 6-7. subsets
+
+SUBSET_NAMES = {2: "pair", 3: "triple", 4: "quad"}
+
+
+def naked_subset(pos: Position, x: int) -> Step | None:
+    layout = pos.layout
+    masks = pos.masks
+    line = layout.lines[x]
+    open_ = [i for i in layout.line_cells[x] if not pos.placed[i]]
+    for size in (2, 3, 4):
+        if len(open_) <= size:
+            return None
+        best = None
+        for group in itertools.combinations(open_, size):
+            union = 0
+            for i in group:
+                union |= masks[i]
+            count = union.bit_count()
+            if count > size:
+                continue
+            if count < size:
+                raise Contradiction(
+                    f"{names(layout.cells[i] for i in group)} in {line.name} need "
+                    f"{size} different digits from {listed(digits_of(union))}",
+                    [line],
+                    [layout.cells[i] for i in group],
+                )
+            removals = {j: masks[j] & union for j in open_ if j not in group and masks[j] & union}
+            lost = sum(m.bit_count() for m in removals.values())
+            if lost and (best is None or lost > best[0]):
+                best = (lost, group, union, removals)
+        if best:
+            _, group, union, removals = best
+            reason = (
+                f"in {line.name}, {names(layout.cells[i] for i in group)} can only hold "
+                f"{listed(digits_of(union), 'and')} between them (a naked {SUBSET_NAMES[size]})"
+            )
+            return make_step(pos, Technique.NAKED_SUBSET, removals, [line], group, reason)
+    return None
+
+
+def hidden_subset(pos: Position, x: int) -> Step | None:
+    layout = pos.layout
+    masks = pos.masks
+    line = layout.lines[x]
+    holders = _holders(pos, x)
+    digits = [d for d, hs in holders.items() if len(hs) > 1]
+    open_count = len(holders)
+    for size in (2, 3, 4):
+        if open_count <= size + 1:  # a hidden subset of the rest is a naked one
+            return None
+        best = None
+        for group in itertools.combinations(digits, size):
+            places = sorted({i for d in group for i in holders[d]})
+            if len(places) > size:
+                continue
+            if len(places) < size:
+                raise Contradiction(
+                    f"in {line.name}, {listed(group, 'and')} have only "
+                    f"{names(layout.cells[i] for i in places)} to go in",
+                    [line],
+                    [layout.cells[i] for i in places],
+                )
+            keep = sum(bit(d) for d in group)
+            removals = {i: masks[i] & ~keep for i in places if masks[i] & ~keep}
+            lost = sum(m.bit_count() for m in removals.values())
+            if lost and (best is None or lost > best[0]):
+                best = (lost, group, places, removals)
+        if best:
+            _, group, places, removals = best
+            reason = (
+                f"in {line.name}, {listed(group, 'and')} can only go in "
+                f"{names(layout.cells[i] for i in places)} (a hidden {SUBSET_NAMES[size]})"
+            )
+            return make_step(pos, Technique.HIDDEN_SUBSET, removals, [line], places, reason)
+    return None
+
+
+# ---------------------------------------------------------------- 8. line totals
+
+LINE_TOTALS_CELLS = 4  # most cells left over that a line total restricts
+
+
+def _assignments(masks: list[int], want: int, op: str) -> list[int] | None:
+    """Per cell, the digits of some assignment (distinct digits, within the masks) whose
+    sum (``+``) or product (``x``) is ``want``; None when there is none."""
+    n = len(masks)
+    support = [0] * n
+    chosen = [0] * n
+    any_found = False
+
+    def extend(j: int, acc: int, used: int) -> None:
+        nonlocal any_found
+        if j == n:
+            if acc == want:
+                any_found = True
+                for t in range(n):
+                    support[t] |= chosen[t]
+            return
+        for d in digits_of(masks[j] & ~used):
+            if op == ADD:
+                nxt = acc + d
+                if nxt > want:
+                    break
+            else:
+                nxt = acc * d
+                if want % nxt:
+                    continue
+            chosen[j] = bit(d)
+            extend(j + 1, nxt, used | bit(d))
+
+    extend(0, 0 if op == ADD else 1, 0)
+    return support if any_found else None
+
+
+def _known(pos: Position, k: int, op: str) -> int | None:
+    """The sum (product) of cage ``k`` when every live layout has the same one."""
+    values = {
+        sum(digit_of(b) for b in lay) if op == ADD else math.prod(digit_of(b) for b in lay)
+        for lay in live(pos, k)
+    }
+    return values.pop() if len(values) == 1 else None
+
+
+def line_totals(pos: Position, x: int) -> Step | None:
+    """A line adds up to N(N+1)/2 and multiplies to N!; the cages inside it whose total is
+    known (and the placed digits) leave the other cells a known sum or product."""
+    layout = pos.layout
+    n = layout.size
+    line = layout.lines[x]
+    cells = layout.line_cells[x]
+    open_ = [i for i in cells if not pos.placed[i]]
+    if len(open_) < 2:
+        return None
+    best = None
+    for op, total in ((ADD, n * (n + 1) // 2), (MULTIPLY, math.factorial(n))):
+        known_cages, known, covered = [], 0 if op == ADD else 1, set()
+        for k in layout.inside[x]:
+            cage_cells = layout.cage_cells[k]
+            if all(pos.placed[i] for i in cage_cells):
+                continue
+            value = _known(pos, k, op)
+            if value is not None:
+                known_cages.append((k, value))
+                known = known + value if op == ADD else known * value
+                covered.update(cage_cells)
+        if not known_cages:
+            continue
+        placed = [i for i in cells if pos.placed[i] and i not in covered]
+        for i in placed:
+            known = known + pos.placed[i] if op == ADD else known * pos.placed[i]
+            covered.add(i)
+        rest = [i for i in cells if i not in covered]
+        if not rest or len(rest) > LINE_TOTALS_CELLS:
+            continue
+        want = total - known if op == ADD else total // known
+        masks = [pos.masks[i] for i in rest]
+        parts = [
+            layout.cages[k].name
+            if layout.cages[k].operation == op
+            else f"{layout.cages[k].name} ({value})"
+            for k, value in known_cages
+        ]
+        parts += [f"{cell_name(layout.cells[i])} = {pos.placed[i]}" for i in placed]
+        times = " × "  # noqa: RUF001 - the multiplication sign, on purpose
+        verb, joined = ("adds up to", " + ") if op == ADD else ("multiplies to", times)
+        rest_text = joined.join(cell_name(layout.cells[i]) for i in rest)
+        give = "gives" if len(parts) == 1 else "give"
+        reason = f"{line.name} {verb} {total}; {listed(parts, 'and')} {give} {known}"
+        if len(rest) == 1:
+            reason, joiner = f"{reason}, leaving {want} for {rest_text}", ", so "
+        else:
+            reason, joiner = f"{reason}, so {rest_text} = {want}", ": "
+        groups = [line, *(layout.cages[k] for k, _ in known_cages)]
+        if (op == MULTIPLY and total % known) or (support := _assignments(masks, want, op)) is None:
+            raise Contradiction(
+                f"{capital(reason)}, which no digits of {rest_text} can make",
+                groups,
+                [layout.cells[i] for i in rest],
+            )
+        removals = {i: m & ~s for i, m, s in zip(rest, masks, support, strict=True) if m & ~s}
+        if removals:
+            step = make_step(
+                pos, Technique.LINE_TOTALS, removals, groups, sorted(covered), reason, joiner
+            )
+            rank = (len(step.placements), len(step.eliminations))
+            if best is None or rank > best[0]:
+                best = (rank, step)
+    return best[1] if best else None
+
+
+CAGE, LINE, CELL, WHOLE = "cage", "line", "cell", "whole"  # what a technique looks at

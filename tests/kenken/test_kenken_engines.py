@@ -1,0 +1,334 @@
+"""KenKen's two engines (native and CP-SAT) and their cross-check: verdicts, held entries,
+budgets and cancellation, node counts, the layout tables, and a property over random
+valid puzzles (both engines agree, and every solution keeps every rule)."""
+
+from __future__ import annotations
+
+import itertools
+import threading
+import time
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from kenken_support import corpus_puzzle, kenken_kind, puzzle, random_puzzle, rule_violations
+from numgrid.server import cpsat_runner, engines
+from numgrid.server.core import Budget, Verdict
+from numgrid.server.engines import Engine
+from numgrid.server.kinds.kenken import arith, cpsat, native
+from numgrid.server.kinds.kenken.model import Cage, Puzzle
+
+KENKEN = kenken_kind()
+
+
+def run_native(p, limit=2, fixed=None, budget=None):
+    return native.search(p, limit=limit, fixed=fixed, budget=budget or Budget())
+
+
+def run_cpsat(p, limit=2, fixed=None, budget=None):
+    budget = budget or Budget()
+    return cpsat_runner.search(KENKEN, p, limit=limit, fixed=fixed, budget=budget)
+
+
+BOTH = pytest.mark.parametrize("search", [run_native, run_cpsat], ids=["native", "cpsat"])
+
+# 2x2: each row adds up to 3, so both latin squares of 1 and 2 do
+TWO_WAYS = puzzle(2, ("3+", [(0, 0), (0, 1)]), ("3+", [(1, 0), (1, 1)]))
+# 2x2: r1c0 = 1 makes r1c1 = 2, yet its cage says 1 (every cage can be met on its own)
+NO_WAY = puzzle(2, ("2x", [(0, 0), (0, 1)]), ("1", [(1, 0)]), ("1", [(1, 1)]))
+# 9x9, each row one 45+ cage: every 9x9 latin square is a solution
+OPEN_9 = puzzle(9, *(("45+", [(r, c) for c in range(9)]) for r in range(9)))
+
+
+def grid(rows: str):
+    return tuple(tuple(int(d) for d in row) for row in rows.split())
+
+
+# ---------------------------------------------------------------- verdicts
+
+
+@BOTH
+def test_a_corpus_puzzle_is_unique_with_the_published_solution(search):
+    p, published = corpus_puzzle("02_4x4")
+    result = search(p)
+    assert result.complete
+    assert result.verdict() is Verdict.UNIQUE
+    assert result.solutions == (published,)
+
+
+@BOTH
+def test_two_solutions_are_found_and_differ(search):
+    result = search(TWO_WAYS)
+    assert result.verdict() is Verdict.MULTIPLE
+    assert set(result.solutions) == {grid("12 21"), grid("21 12")}
+    for solution in result.solutions:
+        assert rule_violations(TWO_WAYS, solution) == []
+
+
+@BOTH
+def test_a_larger_limit_finds_every_solution_and_stops_there(search):
+    four = puzzle(3, *(("6+", [(r, c) for c in range(3)]) for r in range(3)))
+    result = search(four, limit=100)
+    assert result.complete
+    assert len(set(result.solutions)) == len(result.solutions) == 12  # 3x3 latin squares
+    assert len(search(four, limit=5).solutions) == 5
+
+
+@BOTH
+def test_no_solution(search):
+    result = search(NO_WAY)
+    assert result.complete
+    assert result.verdict() is Verdict.NO_SOLUTION
+    assert result.solutions == ()
+
+
+@BOTH
+def test_a_cage_with_no_layout_is_no_solution(search):
+    p = puzzle(2, ("3x", [(0, 0), (0, 1)]), ("3+", [(1, 0), (1, 1)]))
+    assert search(p).verdict() is Verdict.NO_SOLUTION
+
+
+@BOTH
+def test_limit_one_finds_one(search):
+    result = search(TWO_WAYS, limit=1)
+    assert result.complete and len(result.solutions) == 1
+
+
+@BOTH
+def test_a_cage_without_operation_takes_any(search):
+    # "2" over two cells: 1 and 2 (2-1 is 1, 2/1 is 2, 1x2 is 2): any operation that works
+    p = puzzle(2, ("2", [(0, 0), (0, 1)]), ("1", [(1, 0)]), ("2", [(1, 1)]))
+    assert p.cages[0].operation == ""
+    result = search(p)
+    assert result.verdict() is Verdict.UNIQUE
+    assert result.solutions == (grid("21 12"),)
+
+
+# ---------------------------------------------------------------- held entries
+
+
+@BOTH
+def test_held_entries_are_kept(search):
+    fixed = grid("2000 0000 0000 0000")
+    open_4 = puzzle(4, *(("10+", [(r, c) for c in range(4)]) for r in range(4)))
+    result = search(open_4, limit=50, fixed=fixed)
+    assert len(result.solutions) == 50
+    assert all(s[0][0] == 2 for s in result.solutions)
+
+
+@BOTH
+def test_held_entries_from_the_solution_keep_it(search):
+    p, published = corpus_puzzle("02_4x4")
+    fixed = tuple(tuple(d if (r + c) % 3 == 0 else 0 for c, d in enumerate(row))
+                  for r, row in enumerate(published))  # fmt: skip
+    assert search(p, fixed=fixed).solutions == (published,)
+
+
+@BOTH
+@pytest.mark.parametrize(
+    "change",
+    [
+        {(0, 0): 1},  # the solution has 3 there
+        {(0, 0): 1, (0, 1): 1},  # two 1s in a row
+        {(2, 2): 9},  # no such digit on a 4x4
+    ],
+    ids=["wrong-digit", "repeated-digit", "out-of-range"],
+)
+def test_contradicting_entries_have_no_solution(search, change):
+    p, published = corpus_puzzle("02_4x4")
+    assert published[0][0] == 3
+    fixed = [[0] * 4 for _ in range(4)]
+    for (r, c), d in change.items():
+        fixed[r][c] = d
+    result = search(p, fixed=tuple(map(tuple, fixed)))
+    assert result.complete
+    assert result.verdict() is Verdict.NO_SOLUTION
+
+
+# ---------------------------------------------------------------- budgets
+
+
+@BOTH
+def test_a_budget_stops_a_search_that_cannot_finish(search):
+    start = time.monotonic()
+    result = search(OPEN_9, limit=10**9, budget=Budget.seconds(0.3))
+    assert time.monotonic() - start < 2.0
+    assert not result.complete
+    assert result.verdict() is Verdict.MULTIPLE  # it found some on the way
+    for solution in result.solutions[:5]:
+        assert rule_violations(OPEN_9, solution) == []
+
+
+@BOTH
+def test_an_expired_budget_returns_at_once(search):
+    budget = Budget.seconds(0)
+    result = search(OPEN_9, limit=10**9, budget=budget)
+    assert not result.complete
+    assert result.verdict() in (Verdict.TIMEOUT, Verdict.MULTIPLE)
+
+
+@BOTH
+def test_cancel_stops_a_search_promptly(search):
+    budget = Budget()
+    out = []
+    worker = threading.Thread(target=lambda: out.append(search(OPEN_9, limit=10**9, budget=budget)))
+    worker.start()
+    time.sleep(0.2)
+    cancelled = time.monotonic()
+    budget.cancel()
+    worker.join(5)
+    assert not worker.is_alive()
+    assert time.monotonic() - cancelled < 1.0
+    assert not out[0].complete
+
+
+def test_cross_check_under_a_budget_reports_timeout_not_disagreement():
+    answer = engines.find(
+        KENKEN, NO_WAY, engine=Engine.CROSS_CHECK, limit=2, budget=Budget.seconds(5)
+    )
+    assert answer.verdict is Verdict.NO_SOLUTION
+    answer = engines.find(
+        KENKEN, OPEN_9, engine=Engine.CROSS_CHECK, limit=10**6, budget=Budget.seconds(0.2)
+    )
+    assert answer.verdict is Verdict.MULTIPLE
+    assert [s.engine for s in answer.stats] == ["cpsat", "native"]
+
+
+# ---------------------------------------------------------------- statistics
+
+
+def test_native_counts_its_nodes():
+    p, _ = corpus_puzzle("02_4x4")
+    easy = run_native(p)
+    assert easy.stats.engine == "native"
+    assert easy.stats.nodes == 1  # propagation alone solves it and proves it unique
+    assert easy.stats.seconds >= 0
+    two = run_native(TWO_WAYS)
+    assert two.stats.nodes == 3  # the root, then one branch per digit of its first cell
+
+
+def test_cpsat_reports_its_engine():
+    result = run_cpsat(TWO_WAYS)
+    assert result.stats.engine == "cpsat"
+    assert result.stats.seconds > 0
+
+
+def test_a_deep_search_needs_no_recursion():
+    # 16x16 with one sum cage per row: hundreds of branch points deep, no recursion
+    open_16 = puzzle(16, *(("136+", [(r, c) for c in range(16)]) for r in range(16)))
+    result = run_native(open_16, limit=1, budget=Budget.seconds(20))
+    assert result.complete and len(result.solutions) == 1
+    assert rule_violations(open_16, result.solutions[0]) == []
+
+
+# ---------------------------------------------------------------- the layout tables
+
+
+SHAPES = [
+    ((0, 0), (0, 1)),
+    ((0, 0), (1, 0)),
+    ((0, 0), (0, 1), (0, 2)),
+    ((0, 0), (0, 1), (1, 0)),
+    ((0, 0), (1, 0), (1, 1), (2, 1)),
+    ((0, 0), (0, 1), (1, 1), (1, 2), (2, 2)),
+]
+
+
+@pytest.mark.parametrize("shape", SHAPES, ids=lambda s: f"{len(s)}cells")
+def test_the_layout_listing_matches_brute_force(shape):
+    # arith lists + and x layouts by growing prefixes; every digit tuple, sorted by what
+    # it gives, must say the same (lexicographic order included)
+    clashes = [
+        (a, b)
+        for b in range(len(shape))
+        for a in range(b)
+        if shape[a][0] == shape[b][0] or shape[a][1] == shape[b][1]
+    ]
+    for size, op in itertools.product((4, 6, 9), ("+", "x")):
+        by_target: dict[int, list] = {}
+        for digits in itertools.product(range(1, size + 1), repeat=len(shape)):
+            if all(digits[a] != digits[b] for a, b in clashes):
+                by_target.setdefault(arith.value(op, digits), []).append(digits)
+        top = len(shape) * size if op == "+" else size ** len(shape)
+        for target in range(0, min(top, 400) + 2):
+            expected = tuple(by_target.get(target, ()))
+            assert arith.layouts(Cage(target, op, shape), size) == expected, (size, op, target)
+
+
+def test_a_digit_the_rest_of_the_line_lacks_goes_in_the_cage():
+    # 8x8, a two-cell "2" in a row, operation not given: 2 apart or one twice the other.
+    # If no other cell of the row can hold 4, one of these holds it: the other is 2, 6 or 8
+    rule = native._layouts_of(2, "", ((0, 0), (0, 1)), 8)
+    anything = (1 << 8) - 1
+    two_four_six_eight = 0b10101010
+    assert rule.revise((anything, anything))[0] != (two_four_six_eight,) * 2
+    new, claimed = rule.revise((anything, anything), (1 << 3,))
+    assert new == (two_four_six_eight,) * 2
+    assert claimed == (1 << 3,)  # and 4 leaves the rest of the row
+    assert rule.revise((anything, 1 << 0), (1 << 3,)) is None  # 1 cannot go with 4
+
+
+def test_the_sum_propagator_agrees_with_the_layouts():
+    # a 5-cell sum cage goes to partial sums; with entries it must still judge exactly
+    shape = ((0, 0), (0, 1), (0, 2), (1, 2), (2, 2))
+    p = Puzzle(5, (Cage(15, "+", shape),))
+    for layout in arith.layouts(p.cages[0], 5)[:40]:
+        masks = tuple(1 << (d - 1) for d in layout)
+        assert native._Sum(15).revise(masks) == (masks, ())
+    assert native._Sum(15).revise((1, 1, 1, 1, 1)) is None  # 1+1+1+1+1 is not 15
+
+
+# ---------------------------------------------------------------- cross-check, corpus sample
+
+
+@pytest.mark.parametrize("key", ["02_4x4", "30_4x4", "07_5x5", "107_7x7", "419_9x9"])
+def test_cross_check_on_corpus_puzzles(key):
+    p, published = corpus_puzzle(key)
+    answer = engines.find(KENKEN, p, engine=Engine.CROSS_CHECK, limit=2)
+    assert answer.verdict is Verdict.UNIQUE
+    assert answer.solutions == (published,)
+
+
+@pytest.mark.parametrize("mode", [cpsat.TABLES, cpsat.ARITHMETIC, cpsat.SUMS])
+def test_every_cpsat_variant_solves(mode):
+    class Variant:
+        def cpsat_model(self, p, fixed):
+            return cpsat.build(p, fixed, cages=mode)
+
+    for key in ("02_4x4", "07_5x5", "30_4x4", "100_9x9"):
+        p, published = corpus_puzzle(key)
+        result = cpsat_runner.search(Variant(), p, limit=2, fixed=None, budget=Budget())
+        assert result.solutions == (published,), key
+    assert cpsat_runner.search(Variant(), TWO_WAYS, limit=2, fixed=None, budget=Budget())
+    nothing = cpsat_runner.search(Variant(), NO_WAY, limit=2, fixed=None, budget=Budget())
+    assert nothing.verdict() is Verdict.NO_SOLUTION
+
+
+# ---------------------------------------------------------------- random puzzles
+
+
+@settings(max_examples=50, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    size=st.integers(3, 6),
+    seed=st.integers(0, 2**32),
+    hold=st.floats(0, 0.3),
+)
+def test_random_puzzles_both_engines_agree_and_keep_every_rule(size, seed, hold):
+    p, planted = random_puzzle(size, seed)
+    cells = sorted(p.cells)
+    held = set(cells[:: max(1, int(1 / hold))] if hold > 0.05 else [])
+    fixed = tuple(
+        tuple(planted[r][c] if (r, c) in held else 0 for c in range(size)) for r in range(size)
+    )
+    budget = Budget.seconds(30)
+    mine, theirs = run_native(p, fixed=fixed, budget=budget), run_cpsat(p, fixed=fixed)
+    assert mine.complete and theirs.complete
+    assert mine.verdict() is theirs.verdict()
+    assert mine.verdict() in (Verdict.UNIQUE, Verdict.MULTIPLE)  # the planted one exists
+    for result in (mine, theirs):
+        assert len(set(result.solutions)) == len(result.solutions)
+        for solution in result.solutions:
+            assert rule_violations(p, solution) == []
+            assert all(solution[r][c] == planted[r][c] for r, c in held)
+    if mine.verdict() is Verdict.UNIQUE:
+        assert mine.solutions == theirs.solutions == (planted,)
