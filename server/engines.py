@@ -143,8 +143,9 @@ def find(
     budget = budget or Budget()
     if engine is Engine.CROSS_CHECK:
         cpsat, native = cross_check(kind, puzzle, limit=limit, fixed=fixed, budget=budget)
-        # Report the engine that finished; both agree when both finished.
-        primary = native if native.complete else cpsat
+        # Report the engine that finished (both agree when both did); when neither did,
+        # the one that found more: two solutions found answer MULTIPLE either way.
+        primary = max((native, cpsat), key=lambda r: (r.complete, len(r.solutions)))
         stats = (cpsat.stats, native.stats)
     elif engine is Engine.CPSAT or engine is Engine.NATIVE:
         search = cpsat_search if engine is Engine.CPSAT else native_search
