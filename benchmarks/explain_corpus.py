@@ -26,9 +26,9 @@ import time
 from collections import Counter
 from pathlib import Path
 
+from numgrid.server.core import Board
 from numgrid.server.kinds.kakuro import formats, logic
 from numgrid.server.kinds.kakuro.checks import validate_board
-from numgrid.server.kinds.kakuro.model import Board
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table

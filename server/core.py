@@ -15,7 +15,7 @@ import enum
 import threading
 import time
 from dataclasses import dataclass, field
-from typing import Protocol
+from typing import Any, Protocol
 
 Cell = tuple[int, int]
 Grid = tuple[tuple[int, ...], ...]
@@ -54,6 +54,26 @@ class Group(Protocol):
     def index(self) -> int: ...  # a row's or column's index; 0 otherwise
     @property
     def name(self) -> str: ...  # in messages: "across 16 at r4c0", "cage 12x at r0c0"
+
+
+@dataclass(frozen=True)
+class Board:
+    """A puzzle of any kind and the player's entries (a grid of the puzzle's shape,
+    ``0`` where empty or not a cell to fill)."""
+
+    puzzle: Any  # the kind's puzzle: has .rows, .cols and .empty_grid()
+    entries: Grid
+
+    @classmethod
+    def empty(cls, puzzle) -> Board:
+        return cls(puzzle, puzzle.empty_grid())
+
+    def entry(self, cell: Cell) -> int:
+        return self.entries[cell[0]][cell[1]]
+
+    @property
+    def has_entries(self) -> bool:
+        return any(any(row) for row in self.entries)
 
 
 class Severity(enum.Enum):

@@ -7,10 +7,10 @@ import functools
 import json
 from pathlib import Path
 
-from numgrid.server.core import Finding, Grid
+from numgrid.server.core import Board, Finding, Grid
 from numgrid.server.kinds import KINDS
 from numgrid.server.kinds.kakuro import formats
-from numgrid.server.kinds.kakuro.model import WHITE, Board, Puzzle
+from numgrid.server.kinds.kakuro.model import WHITE, Puzzle
 
 KAKURO = KINDS["kakuro"]
 REPO = Path(__file__).resolve().parents[1]

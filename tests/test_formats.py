@@ -8,9 +8,9 @@ import tracemalloc
 
 import pytest
 from helpers import KAKURO, PUZZLES, board, codes, corpus, sample, solution_grid, with_entries
-from numgrid.server.core import PuzzleError
+from numgrid.server.core import Board, PuzzleError
 from numgrid.server.kinds.kakuro import formats
-from numgrid.server.kinds.kakuro.model import WHITE, Board, Clue, Puzzle
+from numgrid.server.kinds.kakuro.model import WHITE, Clue, Puzzle
 
 FORMATS = ("janko", "csv", "json")
 

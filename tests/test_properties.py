@@ -9,10 +9,10 @@ from helpers import KAKURO, clued_runs, rule_violations
 from hypothesis import assume, event, given, settings
 from hypothesis import strategies as st
 from numgrid.server import engines
-from numgrid.server.core import Budget, PuzzleError, Verdict, differing_cells
+from numgrid.server.core import Board, Budget, PuzzleError, Verdict, differing_cells
 from numgrid.server.kinds.kakuro import formats
 from numgrid.server.kinds.kakuro.checks import check_puzzle, validate_board
-from numgrid.server.kinds.kakuro.model import WHITE, Board, Clue, Puzzle
+from numgrid.server.kinds.kakuro.model import WHITE, Clue, Puzzle
 
 MAX_SIZE = 6  # rows and columns, the clue row and column included
 

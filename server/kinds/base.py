@@ -5,9 +5,11 @@ A kind is a package under :mod:`numgrid.server.kinds` (model, formats, checks, e
 techniques) whose ``__init__`` builds one object satisfying this protocol; the type
 checker tells a new kind what it still lacks.
 
-A kind's *board* has ``.puzzle`` (with ``.rows``/``.cols``) and ``.entries`` (a grid,
-``0`` where empty). Its steps are :class:`~numgrid.server.core.Step`, its board reports
-:class:`~numgrid.server.core.BoardReport`.
+Every kind's board is a :class:`~numgrid.server.core.Board` (its puzzle, with
+``.rows``/``.cols``, and the entries), its steps :class:`~numgrid.server.core.Step`,
+its board reports :class:`~numgrid.server.core.BoardReport`, its explanations and grades
+those of :mod:`numgrid.server.chain`, its formats a
+:class:`~numgrid.server.kinds.textformats.Formats`.
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ import enum
 from collections.abc import Mapping
 from typing import Any, Protocol
 
-from numgrid.server.core import BoardReport, Budget, Finding, Grid, SearchResult, Step
+from numgrid.server.core import Board, BoardReport, Budget, Finding, Grid, SearchResult, Step
 
 
 class Explanation(Protocol):
@@ -42,17 +44,17 @@ class Kind(Protocol):
         """The format ``text`` is in if it is a puzzle of this kind, else None (cheap)."""
         ...
 
-    def read(self, text: str, fmt: str | None, max_cells: int) -> Any:
+    def read(self, text: str, fmt: str | None, max_cells: int) -> Board:
         """A board; ``fmt`` None detects the format. Raises PuzzleError (every finding)."""
         ...
 
-    def write(self, board: Any, fmt: str) -> str: ...
+    def write(self, board: Board, fmt: str) -> str: ...
 
     def check(self, puzzle: Any, entries: Grid | None, max_cells: int | None) -> list[Finding]:
         """Every structural error and warning of a puzzle and its entries, at once."""
         ...
 
-    def validate(self, board: Any, solution: Grid | None) -> BoardReport:
+    def validate(self, board: Board, solution: Grid | None) -> BoardReport:
         """How every group and cell of a board stands; with a solution, wrong entries."""
         ...
 

@@ -7,9 +7,9 @@ from functools import cache
 from pathlib import Path
 
 import pytest
-from numgrid.server.core import CellStatus, GroupState, GroupType, Severity
+from numgrid.server.core import Board, CellStatus, GroupState, GroupType, Severity
 from numgrid.server.kinds.kenken import arith, checks, formats
-from numgrid.server.kinds.kenken.model import Board, Cage, Puzzle
+from numgrid.server.kinds.kenken.model import Cage, Puzzle
 
 CORPUS = Path(__file__).resolve().parents[3] / "shared" / "corpus" / "kenken.json"
 SMALL = "4 4\n3 16* . 2/\n2/ 1- . .\n. . 5+ 12*\n3- . . .\n8 6 6 7\n4 5 6 7\n4 5 2 3\n1 1 2 3\n"

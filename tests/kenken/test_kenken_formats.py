@@ -11,10 +11,10 @@ import pytest
 from google.protobuf import json_format
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from numgrid.server.core import PuzzleError
+from numgrid.server.core import Board, PuzzleError
 from numgrid.server.kinds.kakuro import formats as kakuro_formats
 from numgrid.server.kinds.kenken import arith, checks, formats
-from numgrid.server.kinds.kenken.model import Board, Cage, Puzzle
+from numgrid.server.kinds.kenken.model import Cage, Puzzle
 from numgrid.v1 import puzzle_pb2
 
 TESTS = Path(__file__).resolve().parents[1]

@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections import defaultdict
 
 from numgrid.server.core import (
+    Board,
     BoardReport,
     Finding,
     Grid,
@@ -20,7 +21,7 @@ from numgrid.server.core import (
     wrong_entries,
 )
 
-from .model import WHITE, Board, Puzzle, Run
+from .model import WHITE, Puzzle, Run
 from .sums import combos, sum_range
 
 MAX_RUN = 9

@@ -14,12 +14,11 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Callable
-from dataclasses import dataclass
 
-from numgrid.server.core import Cell, Finding, PuzzleError, cell_name
+from numgrid.server.core import Board, Cell, Finding, PuzzleError, cell_name
+from numgrid.server.kinds.textformats import Format, Formats
 
-from .model import WHITE, Board, Clue, Puzzle
+from .model import WHITE, Clue, Puzzle
 
 DEFAULT_MAX_CELLS = 20_000  # admits 124x90 (11,160), the largest published Kakuro we know of
 _CLUE_TOKEN = re.compile(r"^(\d*),(\d*)$")
@@ -349,54 +348,11 @@ def write_json(board: Board) -> str:
 # ---------------------------------------------------------------- registry and detection
 
 
-@dataclass(frozen=True)
-class Format:
-    name: str
-    sniff: Callable[[str], str | None]  # None if the text looks like this format, else why not
-    read: Callable[..., Board]
-    write: Callable[[Board], str]
-
-
-FORMATS: dict[str, Format] = {
-    "json": Format("json", sniff_json, read_json, write_json),
-    "janko": Format("janko", sniff_janko, read_janko, write_janko),
-    "csv": Format("csv", sniff_csv, read_csv, write_csv),
-}
-
-
-def detect(text: str) -> Format:
-    reasons = {}
-    for fmt in FORMATS.values():
-        reason = fmt.sniff(text)
-        if reason is None:
-            return fmt
-        reasons[fmt.name] = reason
-    tried = "; ".join(f"{name}: {why}" for name, why in reasons.items())
-    raise PuzzleError(
-        [_error("unknown_format", f"the text matches no known Kakuro format ({tried})")]
-    )
-
-
-def sniff(text: str) -> str | None:
-    """The format of a Kakuro text, or None when it is in none of them."""
-    for fmt in FORMATS.values():
-        if fmt.sniff(text) is None:
-            return fmt.name
-    return None
-
-
-def read(text: str, fmt: str | None = None, max_cells: int = DEFAULT_MAX_CELLS) -> Board:
-    """Parse ``text`` in ``fmt`` (``None`` = auto-detect); raise PuzzleError on any problem."""
-    if fmt is None:
-        chosen = detect(text)
-    elif fmt in FORMATS:
-        chosen = FORMATS[fmt]
-    else:
-        raise PuzzleError(
-            [_error("unknown_format", f"unknown format {fmt!r}; known: {', '.join(FORMATS)}")]
-        )
-    return chosen.read(text, max_cells=max_cells)
-
-
-def write(board: Board, fmt: str) -> str:
-    return FORMATS[fmt].write(board)
+FORMATS = Formats(
+    "Kakuro",
+    DEFAULT_MAX_CELLS,
+    Format("json", sniff_json, read_json, write_json),
+    Format("janko", sniff_janko, read_janko, write_janko),
+    Format("csv", sniff_csv, read_csv, write_csv),
+)
+detect, sniff, read, write = FORMATS.detect, FORMATS.sniff, FORMATS.read, FORMATS.write

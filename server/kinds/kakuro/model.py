@@ -114,22 +114,3 @@ class Puzzle:
                 for c in range(self.cols)
             )
         )
-
-
-@dataclass(frozen=True)
-class Board:
-    """A puzzle and the player's entries (same shape; ``0`` = empty or black)."""
-
-    puzzle: Puzzle
-    entries: Grid
-
-    @classmethod
-    def empty(cls, puzzle: Puzzle) -> Board:
-        return cls(puzzle, puzzle.empty_grid())
-
-    def entry(self, cell: Cell) -> int:
-        return self.entries[cell[0]][cell[1]]
-
-    @property
-    def has_entries(self) -> bool:
-        return any(any(row) for row in self.entries)

@@ -29,6 +29,7 @@ import itertools
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from numgrid.server.chain import listed, names, outcome
 from numgrid.server.core import (
     Budget,
     Cell,
@@ -285,17 +286,8 @@ def subject_of(v: View) -> str:
     return subject(v.run, v.need, len(v.open), v.placed)
 
 
-def listed(items: Iterable, last: str = "or") -> str:
-    items = [str(x) for x in items]
-    return items[0] if len(items) == 1 else f"{', '.join(items[:-1])} {last} {items[-1]}"
-
-
 def combo_text(mask: int) -> str:
     return "+".join(str(d) for d in digits_of(mask))
-
-
-def names(cells: Iterable[Cell]) -> str:
-    return listed((cell_name(c) for c in cells), "and")
 
 
 def predicate(v: View) -> str:
@@ -304,20 +296,6 @@ def predicate(v: View) -> str:
         return f"can only be {listed(combo_text(c) for c in v.combos)}"
     missing = ALL_DIGITS & ~v.allowed  # placed digits included: they cannot repeat
     return f"cannot hold {listed(digits_of(missing))}" if missing else "can hold any digit"
-
-
-def outcome(placements, eliminations) -> str:
-    parts = [f"{cell_name(cell)} = {d}" for cell, d in placements]
-    lost: dict[Cell, list[int]] = {}
-    for cell, d in eliminations:
-        lost.setdefault(cell, []).append(d)
-    by_digits: dict[tuple[int, ...], list[Cell]] = {}
-    for cell, ds in lost.items():
-        by_digits.setdefault(tuple(ds), []).append(cell)
-    for ds, cells in by_digits.items():
-        verb = "loses" if len(cells) == 1 else "lose"
-        parts.append(f"{names(cells)} {verb} {listed(ds, 'and')}")
-    return "; ".join(parts)
 
 
 def make_step(

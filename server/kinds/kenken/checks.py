@@ -11,6 +11,7 @@ import math
 from collections import defaultdict
 
 from numgrid.server.core import (
+    Board,
     BoardReport,
     Cell,
     Finding,
@@ -24,7 +25,7 @@ from numgrid.server.core import (
 )
 
 from . import arith
-from .model import ADD, DIVIDE, MAX_SIZE, MULTIPLY, NONE, OPERATIONS, SUBTRACT, Board, Cage, Puzzle
+from .model import ADD, DIVIDE, MAX_SIZE, MULTIPLY, NONE, OPERATIONS, SUBTRACT, Cage, Puzzle
 
 _SYMBOL = {ADD: "+", SUBTRACT: "-", MULTIPLY: "x", DIVIDE: "/"}
 

@@ -36,12 +36,11 @@ from __future__ import annotations
 import json
 import re
 from collections import defaultdict
-from collections.abc import Callable
-from dataclasses import dataclass
 
-from numgrid.server.core import Cell, Finding, Grid, PuzzleError, cell_name
+from numgrid.server.core import Board, Cell, Finding, Grid, PuzzleError, cell_name
+from numgrid.server.kinds.textformats import Format, Formats
 
-from .model import ADD, DIVIDE, MAX_SIZE, MULTIPLY, NONE, SUBTRACT, Board, Cage, Puzzle
+from .model import ADD, DIVIDE, MAX_SIZE, MULTIPLY, NONE, SUBTRACT, Cage, Puzzle
 
 DEFAULT_MAX_CELLS = MAX_SIZE * MAX_SIZE
 
@@ -815,55 +814,11 @@ def write_json(board: Board) -> str:
 # ---------------------------------------------------------------- registry and detection
 
 
-@dataclass(frozen=True)
-class Format:
-    name: str
-    sniff: Callable[[str], str | None]  # None if the text looks like this format, else why not
-    read: Callable[..., Board]
-    write: Callable[[Board], str]
-
-
-FORMATS: dict[str, Format] = {
-    "json": Format("json", sniff_json, read_json, write_json),
-    "tatham": Format("tatham", sniff_tatham, read_tatham, write_tatham),
-    "janko": Format("janko", sniff_janko, read_janko, write_janko),
-}
-
-
-def detect(text: str) -> Format:
-    reasons = {}
-    for fmt in FORMATS.values():
-        reason = fmt.sniff(text)
-        if reason is None:
-            return fmt
-        reasons[fmt.name] = reason
-    tried = "; ".join(f"{name}: {why}" for name, why in reasons.items())
-    raise PuzzleError(
-        [_error("unknown_format", f"the text matches no known KenKen format ({tried})")]
-    )
-
-
-def sniff(text: str) -> str | None:
-    """The format of a KenKen text, or None when it is in none of them."""
-    for fmt in FORMATS.values():
-        if fmt.sniff(text) is None:
-            return fmt.name
-    return None
-
-
-def _format(fmt: str) -> Format:
-    if fmt not in FORMATS:
-        raise PuzzleError(
-            [_error("unknown_format", f"unknown format {fmt!r}; known: {', '.join(FORMATS)}")]
-        )
-    return FORMATS[fmt]
-
-
-def read(text: str, fmt: str | None = None, max_cells: int = DEFAULT_MAX_CELLS) -> Board:
-    """Parse ``text`` in ``fmt`` (``None`` = auto-detect); raise PuzzleError on any problem."""
-    chosen = detect(text) if fmt is None else _format(fmt)
-    return chosen.read(text, max_cells=max_cells)
-
-
-def write(board: Board, fmt: str) -> str:
-    return _format(fmt).write(board)
+FORMATS = Formats(
+    "KenKen",
+    DEFAULT_MAX_CELLS,
+    Format("json", sniff_json, read_json, write_json),
+    Format("tatham", sniff_tatham, read_tatham, write_tatham),
+    Format("janko", sniff_janko, read_janko, write_janko),
+)
+detect, sniff, read, write = FORMATS.detect, FORMATS.sniff, FORMATS.read, FORMATS.write

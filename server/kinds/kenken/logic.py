@@ -91,14 +91,11 @@ EXTREME 29, and 293 complete without a trial (``benchmarks/explain_kenken.py``).
 
 from __future__ import annotations
 
-import enum
 import functools
-from collections import Counter
 from collections.abc import Mapping
-from dataclasses import dataclass, field
 
+from numgrid.server.chain import WHOLE, Explanation, Grade, Ladder, Thresholds, chain_summary
 from numgrid.server.core import (
-    Budget,
     Cell,
     Finding,
     Grid,
@@ -114,7 +111,6 @@ from .techniques import (
     CAGE,
     CELL,
     LINE,
-    WHOLE,
     Contradiction,
     Position,
     Technique,
@@ -151,32 +147,13 @@ __all__ = [
 ]
 
 
-class Grade(enum.IntEnum):
-    EASY = 1
-    MEDIUM = 2
-    HARD = 3
-    EXPERT = 4
-    EXTREME = 5  # a trial was needed
-
-
 # Per grade: the hardest technique allowed and the most steps allowed of some techniques.
-THRESHOLDS: dict[Grade, tuple[Technique, dict[Technique, int]]] = {
+THRESHOLDS: Thresholds = {
     Grade.EASY: (Technique.HIDDEN_SINGLE, {}),
     Grade.MEDIUM: (Technique.CAGE_LINE, {Technique.CAGE_LINE: 4}),
     Grade.HARD: (Technique.HIDDEN_SUBSET, {}),
     Grade.EXPERT: (Technique.LINE_TOTALS, {}),
 }
-
-
-@dataclass(frozen=True)
-class Explanation:
-    steps: tuple[Step, ...]
-    solved: bool  # the chain completed the grid
-    grade: Grade | None  # None when the chain stalled or met a contradiction
-    technique_counts: dict[Technique, int]
-    final: Grid = ()  # the placed digits where the chain stopped
-    contradiction: str = ""  # why the position cannot be completed, if it cannot
-    candidates: dict[Cell, tuple[int, ...]] = field(default_factory=dict)  # where it stopped
 
 
 # ---------------------------------------------------------------- positions
@@ -317,16 +294,6 @@ def relevant(chain: list[Step], groups: tuple, cells: tuple[Cell, ...]) -> list[
             for group in step.groups:
                 needed.update(group.cells)
     return kept[::-1]
-
-
-def chain_summary(chain: list[Step], limit: int = 4) -> str:
-    placed = [f"{cell_name(c)} = {d}" for step in chain for c, d in step.placements]
-    if not placed:
-        count = sum(len(step.eliminations) for step in chain)
-        return f"{count} elimination{'s' if count != 1 else ''}"
-    if len(placed) <= limit:
-        return listed(placed, "and")
-    return f"{', '.join(placed[:limit])} and {len(placed) - limit} more"
 
 
 def _closure(pos: Position, i: int, digit: int) -> tuple[int, list[int] | None]:
@@ -663,164 +630,23 @@ TECHNIQUES = {
 }
 
 
-def find(pos: Position, technique: Technique) -> Step | None:
-    """The best step of one technique: most placements, then most eliminations, then
-    the first in order (cages in reading order, rows then columns, cells row by row).
-    Findings are memoised in the position and forgotten when a cell they read changes."""
-    scope, function = TECHNIQUES[technique]
-    memo = pos.memo(technique)
-    if scope == WHOLE:
-        if None not in memo:
-            memo[None] = function(pos)
-        return memo[None]
+def _keys(pos: Position, scope: str) -> int:
     layout = pos.layout
-    count = {CAGE: len(layout.cages), LINE: len(layout.lines), CELL: len(layout.cells)}[scope]
-    best, best_rank = None, (0, 0)
-    for key in range(count):
-        try:
-            step = memo[key]
-        except KeyError:
-            step = memo[key] = function(pos, key)
-        if step is not None:
-            rank = (len(step.placements), len(step.eliminations))
-            if best is None or rank > best_rank:
-                best, best_rank = step, rank
-    return best
+    return {CAGE: len(layout.cages), LINE: len(layout.lines), CELL: len(layout.cells)}[scope]
 
 
-def first_step(pos: Position, max_technique: Technique = Technique.TRIAL) -> Step | None:
-    """The simplest step available: the techniques in order, the first that finds one."""
-    for technique in Technique:
-        if technique > max_technique:
-            break
-        step = find(pos, technique)
-        if step is not None:
-            return step
-    return None
-
-
-# ---------------------------------------------------------------- hints
-
-
-def _summarised(chain: list[Step]) -> Step:
-    """One step standing for a chain that ends in a placement."""
-    last = chain[-1]
-    if len(chain) == 1:
-        return last
-    used = relevant(chain[:-1], last.groups, last.cells)
-    if not used:
-        text = last.explanation
-    elif len(used) <= 2:
-        text = " ".join(step.explanation for step in used) + " " + last.explanation
-    else:
-        kinds = Counter(step.technique.name.lower().replace("_", " ") for step in used)
-        how = ", ".join(f"{name} x{n}" if n > 1 else name for name, n in kinds.items())
-        text = f"After {len(used)} steps ({how}; {chain_summary(used)}): {last.explanation}"
-    return Step(
-        technique=max(step.technique for step in (*used, last)),
-        placements=last.placements,
-        eliminations=tuple(e for step in chain for e in step.eliminations),
-        groups=last.groups,
-        cells=last.cells,
-        explanation=text,
-        chain=tuple(chain[:-1]),
-    )
-
-
-def next_step(
-    puzzle: Puzzle,
-    candidates_or_entries: Grid | Mapping | Position | None = None,
-    max_technique: Technique = Technique.TRIAL,
-    placements_only: bool = False,
-    budget: Budget | None = None,
-) -> Step | None:
-    """The simplest step from a position, or None when the grid is full or the techniques
-    up to ``max_technique`` find nothing.
-
-    With ``placements_only``, eliminations are applied silently until a step places a
-    digit; the step returned carries that placement, every elimination made on the way
-    (so applying it reproduces the state), the chain in ``.chain``, the hardest technique
-    used, and an explanation that summarises the steps the placement depends on.
-    Raises :class:`Contradiction` when the position cannot be completed, and
-    :class:`SearchTimeout` when the ``budget`` runs out.
-    """
-    pos = position(puzzle, candidates_or_entries)
-    pos.budget = budget
-    pos.poll()
-    if not placements_only:
-        return first_step(pos, max_technique)
-    chain: list[Step] = []
-    while (step := first_step(pos, max_technique)) is not None:
-        pos.poll()
-        chain.append(step)
-        if step.placements:
-            return _summarised(chain)
-        pos.apply(step)
-    return None
-
-
-def last_resort(
-    puzzle: Puzzle,
-    candidates_or_entries: Grid | Mapping | Position | None = None,
-    budget: Budget | None = None,
-) -> Step | None:
-    """The trial step from a position (technique ``TRIAL``), or None when no short trial
-    ends in a contradiction. Simpler techniques are not tried first: a hint offers this
-    when the techniques it may use are stuck (``explain(..., max_technique)`` gives the
-    position where they stall, in ``.candidates``)."""
-    pos = position(puzzle, candidates_or_entries)
-    pos.budget = budget
-    pos.poll()
-    return find(pos, Technique.TRIAL)
-
-
-# ---------------------------------------------------------------- explanations and grades
-
-
-def grade(counts: Mapping[Technique, int] | Explanation) -> Grade:
-    """The grade of a chain that completed the grid, from its technique counts."""
-    if isinstance(counts, Explanation):
-        counts = counts.technique_counts
-    used = [t for t, n in counts.items() if n]
-    if Technique.TRIAL in used:
-        return Grade.EXTREME
-    for level, (hardest, limits) in THRESHOLDS.items():
-        if all(t <= hardest for t in used) and all(
-            counts.get(t, 0) <= n for t, n in limits.items()
-        ):
-            return level
-    return Grade.EXPERT
-
-
-def explain(
-    puzzle: Puzzle,
-    entries: Grid | Mapping | Position | None = None,
-    max_technique: Technique = Technique.TRIAL,
-    budget: Budget | None = None,
-) -> Explanation:
-    """Every step from ``entries`` (an empty grid by default) until the grid is full,
-    the techniques run out, or a contradiction shows the entries cannot be completed.
-    Raises :class:`SearchTimeout` when the ``budget`` runs out."""
-    pos = position(puzzle, entries)
-    pos.budget = budget
-    steps: list[Step] = []
-    contradiction = ""
-    try:
-        pos.poll()
-        while (step := first_step(pos, max_technique)) is not None:
-            pos.poll()
-            pos.apply(step)
-            steps.append(step)
-    except Contradiction as why:
-        contradiction = why.reason
-    counts = dict(Counter(step.technique for step in steps))
-    solved = pos.solved and not contradiction
-    return Explanation(
-        steps=tuple(steps),
-        solved=solved,
-        grade=grade(counts) if solved else None,
-        technique_counts={t: counts.get(t, 0) for t in Technique},
-        final=pos.grid(),
-        contradiction=contradiction,
-        candidates=pos.candidates(),
-    )
+LADDER = Ladder(
+    techniques=Technique,
+    table=TECHNIQUES,
+    keys=_keys,
+    position=position,
+    thresholds=THRESHOLDS,
+    contradiction=Contradiction,
+    relevant=relevant,
+)
+find = LADDER.find
+first_step = LADDER.first_step
+next_step = LADDER.next_step
+last_resort = LADDER.last_resort
+grade = LADDER.grade
+explain = LADDER.explain

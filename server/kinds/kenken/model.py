@@ -116,22 +116,3 @@ class Puzzle:
                 for cage in self.cages
             ),
         )
-
-
-@dataclass(frozen=True)
-class Board:
-    """A puzzle and the player's entries (N x N; ``0`` = empty)."""
-
-    puzzle: Puzzle
-    entries: Grid
-
-    @classmethod
-    def empty(cls, puzzle: Puzzle) -> Board:
-        return cls(puzzle, puzzle.empty_grid())
-
-    def entry(self, cell: Cell) -> int:
-        return self.entries[cell[0]][cell[1]]
-
-    @property
-    def has_entries(self) -> bool:
-        return any(any(row) for row in self.entries)

@@ -34,6 +34,7 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from numgrid.server.chain import listed, names, outcome
 from numgrid.server.core import Budget, Cell, Finding, Grid, PuzzleError, SearchTimeout, Step
 from numgrid.server.core import cell_name as _cell_name
 
@@ -399,17 +400,6 @@ def union_of(layouts, size: int) -> list[int]:
 # ---------------------------------------------------------------- words
 
 
-def listed(items: Iterable, last: str = "or") -> str:
-    items = [str(x) for x in items]
-    if not items:
-        return ""
-    return items[0] if len(items) == 1 else f"{', '.join(items[:-1])} {last} {items[-1]}"
-
-
-def names(cells: Iterable[Cell]) -> str:
-    return listed((cell_name(c) for c in cells), "and")
-
-
 def capital(text: str) -> str:
     """Upper-case the first letter, unless the text starts with a cell name (``r2c3``)."""
     if re.match(r"r\d+c\d", text):
@@ -463,20 +453,6 @@ def combos(layouts, limit: int = 4) -> list[tuple[int, ...]] | None:
         if len(found) > limit:
             return None
     return sorted(tuple(digit_of(b) for b in combo) for combo in found)
-
-
-def outcome(placements, eliminations) -> str:
-    parts = [f"{cell_name(cell)} = {d}" for cell, d in placements]
-    lost: dict[Cell, list[int]] = {}
-    for cell, d in eliminations:
-        lost.setdefault(cell, []).append(d)
-    by_digits: dict[tuple[int, ...], list[Cell]] = {}
-    for cell, ds in lost.items():
-        by_digits.setdefault(tuple(ds), []).append(cell)
-    for ds, cells in by_digits.items():
-        verb = "loses" if len(cells) == 1 else "lose"
-        parts.append(f"{names(cells)} {verb} {listed(ds, 'and')}")
-    return "; ".join(parts)
 
 
 def make_step(
@@ -922,4 +898,4 @@ def line_totals(pos: Position, x: int) -> Step | None:
     return best[1] if best else None
 
 
-CAGE, LINE, CELL, WHOLE = "cage", "line", "cell", "whole"  # what a technique looks at
+CAGE, LINE, CELL = "cage", "line", "cell"  # what a technique looks at (or chain.WHOLE)

@@ -1,0 +1,268 @@
+"""The logical chain every kind shares: the loop around a kind's techniques.
+
+A kind owns its vocabulary and its deductions (a *position* of candidates, technique
+functions that return a :class:`~numgrid.server.core.Step`); what is the same for every
+kind lives here, once:
+
+- the best step of one technique, and the simplest step of all (techniques tried in
+  their order, simplest first);
+- a hint that places a digit: eliminations applied silently until a step places one,
+  then one step standing for the chain, its sentence summarising what it depends on;
+- the explanation from a position to the end, and the grade of a chain;
+- the words every step is written with (``listed``, ``outcome``).
+
+A kind describes itself to the chain as a :class:`Ladder`. Its position has ``budget``,
+``poll()``, ``apply(step)``, ``memo(technique)``, ``solved``, ``grid()`` and
+``candidates()``; a position that cannot be completed raises the kind's contradiction.
+"""
+
+from __future__ import annotations
+
+import enum
+from collections import Counter
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from numgrid.server.core import Budget, Cell, Grid, Step, cell_name
+
+WHOLE = "whole"  # the scope of a technique that looks at the whole position at once
+
+
+class Grade(enum.IntEnum):
+    """Named as numgrid.v1.Grade; each kind sets its own limits (its THRESHOLDS)."""
+
+    EASY = 1
+    MEDIUM = 2
+    HARD = 3
+    EXPERT = 4
+    EXTREME = 5  # a trial was needed
+
+
+# Per grade: the hardest technique allowed and the most steps allowed of some techniques.
+Thresholds = Mapping[Grade, tuple[enum.IntEnum, Mapping[enum.IntEnum, int]]]
+
+
+@dataclass(frozen=True)
+class Explanation:
+    steps: tuple[Step, ...]
+    solved: bool  # the chain completed the grid
+    grade: Grade | None  # None when the chain stalled or met a contradiction
+    technique_counts: dict  # {technique: steps}, every technique of the kind
+    final: Grid = ()  # the placed digits where the chain stopped
+    contradiction: str = ""  # why the position cannot be completed, if it cannot
+    candidates: dict[Cell, tuple[int, ...]] = field(default_factory=dict)  # where it stopped
+
+
+# ---------------------------------------------------------------- words
+
+
+def listed(items: Iterable, last: str = "or") -> str:
+    """``1, 2 or 3``."""
+    items = [str(x) for x in items]
+    if not items:
+        return ""
+    return items[0] if len(items) == 1 else f"{', '.join(items[:-1])} {last} {items[-1]}"
+
+
+def names(cells: Iterable[Cell]) -> str:
+    return listed((cell_name(c) for c in cells), "and")
+
+
+def outcome(placements, eliminations) -> str:
+    """What a step does: ``r1c2 = 7; r1c3 and r1c4 lose 8 and 9``."""
+    parts = [f"{cell_name(cell)} = {d}" for cell, d in placements]
+    lost: dict[Cell, list[int]] = {}
+    for cell, d in eliminations:
+        lost.setdefault(cell, []).append(d)
+    by_digits: dict[tuple[int, ...], list[Cell]] = {}
+    for cell, ds in lost.items():
+        by_digits.setdefault(tuple(ds), []).append(cell)
+    for ds, cells in by_digits.items():
+        verb = "loses" if len(cells) == 1 else "lose"
+        parts.append(f"{names(cells)} {verb} {listed(ds, 'and')}")
+    return "; ".join(parts)
+
+
+def chain_summary(chain: list[Step], limit: int = 4) -> str:
+    """The placements of a chain (``r0c1 = 4, r2c2 = 1 and 3 more``), or how many
+    eliminations it made."""
+    placed = [f"{cell_name(c)} = {d}" for step in chain for c, d in step.placements]
+    if not placed:
+        count = sum(len(step.eliminations) for step in chain)
+        return f"{count} elimination{'s' if count != 1 else ''}"
+    if len(placed) <= limit:
+        return listed(placed, "and")
+    return f"{', '.join(placed[:limit])} and {len(placed) - limit} more"
+
+
+# ---------------------------------------------------------------- the ladder
+
+
+@dataclass(frozen=True)
+class Ladder:
+    """A kind's techniques, and the chain built from them."""
+
+    techniques: type[enum.IntEnum]  # simplest first; the one named TRIAL is the last resort
+    table: Mapping[enum.IntEnum, tuple[str, Callable]]  # technique -> (scope, function)
+    keys: Callable[[Any, str], int]  # how many keys (cells, groups) a scope has
+    position: Callable[[Any, Any], Any]  # (puzzle, entries | candidates | None) -> position
+    thresholds: Thresholds
+    contradiction: type[Exception]
+    # The steps of a chain the given groups and cells depend on, in order (what a step
+    # touches is the kind's: a KenKen placement also clears its row and column).
+    relevant: Callable[[list[Step], tuple, tuple], list[Step]]
+    # (position, step, max technique) -> the step a placements-only hint takes instead
+    # (Kakuro: the crossing a combinations step would lead to), or None.
+    lookahead: Callable[[Any, Step, enum.IntEnum], Step | None] | None = None
+
+    @property
+    def trial(self) -> enum.IntEnum:
+        return self.techniques["TRIAL"]
+
+    def find(self, pos, technique) -> Step | None:
+        """The best step of one technique: most placements, then most eliminations, then
+        the first in the kind's order. Findings are memoised in the position, which
+        forgets them when a cell they read changes."""
+        scope, function = self.table[technique]
+        memo = pos.memo(technique)
+        if scope == WHOLE:
+            if None not in memo:
+                memo[None] = function(pos)
+            return memo[None]
+        best, best_rank = None, (0, 0)
+        for key in range(self.keys(pos, scope)):
+            try:
+                step = memo[key]
+            except KeyError:
+                step = memo[key] = function(pos, key)
+            if step is not None:
+                rank = (len(step.placements), len(step.eliminations))
+                if best is None or rank > best_rank:
+                    best, best_rank = step, rank
+        return best
+
+    def first_step(self, pos, max_technique=None) -> Step | None:
+        """The simplest step available: the techniques in order, the first that finds one."""
+        for technique in self.techniques:
+            if max_technique is not None and technique > max_technique:
+                break
+            step = self.find(pos, technique)
+            if step is not None:
+                return step
+        return None
+
+    def summarised(self, chain: list[Step]) -> Step:
+        """One step standing for a chain that ends in a placement."""
+        last = chain[-1]
+        if len(chain) == 1:
+            return last
+        used = self.relevant(chain[:-1], last.groups, last.cells)
+        if not used:
+            text = last.explanation
+        elif len(used) <= 2:
+            text = " ".join(step.explanation for step in used) + " " + last.explanation
+        else:
+            kinds = Counter(step.technique.name.lower().replace("_", " ") for step in used)
+            how = ", ".join(f"{name} x{n}" if n > 1 else name for name, n in kinds.items())
+            text = f"After {len(used)} steps ({how}; {chain_summary(used)}): {last.explanation}"
+        return Step(
+            technique=max(step.technique for step in (*used, last)),
+            placements=last.placements,
+            eliminations=tuple(e for step in chain for e in step.eliminations),
+            groups=last.groups,
+            cells=last.cells,
+            explanation=text,
+            chain=tuple(chain[:-1]),
+        )
+
+    def _start(self, puzzle, given, budget: Budget | None):
+        pos = self.position(puzzle, given)
+        pos.budget = budget
+        pos.poll()
+        return pos
+
+    def next_step(
+        self,
+        puzzle,
+        candidates_or_entries=None,
+        max_technique=None,
+        placements_only: bool = False,
+        budget: Budget | None = None,
+    ) -> Step | None:
+        """The simplest step from a position, or None when the grid is full or the
+        techniques up to ``max_technique`` (None: all) find nothing.
+
+        With ``placements_only``, eliminations are applied silently until a step places
+        a digit; the step returned carries that placement, every elimination made on the
+        way (so applying it reproduces the state), the chain in ``.chain``, the hardest
+        technique used, and an explanation that summarises the steps the placement
+        depends on. Raises the kind's contradiction when the position cannot be
+        completed, and :class:`~numgrid.server.core.SearchTimeout` past the ``budget``.
+        """
+        limit = self.trial if max_technique is None else max_technique
+        pos = self._start(puzzle, candidates_or_entries, budget)
+        if not placements_only:
+            return self.first_step(pos, limit)
+        chain: list[Step] = []
+        while (step := self.first_step(pos, limit)) is not None:
+            pos.poll()
+            if self.lookahead is not None:
+                step = self.lookahead(pos, step, limit) or step
+            chain.append(step)
+            if step.placements:
+                return self.summarised(chain)
+            pos.apply(step)
+        return None
+
+    def last_resort(
+        self, puzzle, candidates_or_entries=None, budget: Budget | None = None
+    ) -> Step | None:
+        """The trial step from a position, or None when no short trial ends in a
+        contradiction. Simpler techniques are not tried first: a hint offers this when
+        the techniques it may use are stuck (``explain(..., max_technique)`` gives the
+        position where they stall, in ``.candidates``)."""
+        return self.find(self._start(puzzle, candidates_or_entries, budget), self.trial)
+
+    def grade(self, counts: Mapping | Explanation) -> Grade:
+        """The grade of a chain that completed the grid, from its technique counts."""
+        if isinstance(counts, Explanation):
+            counts = counts.technique_counts
+        used = [t for t, n in counts.items() if n]
+        if self.trial in used:
+            return Grade.EXTREME
+        for level, (hardest, limits) in self.thresholds.items():
+            if all(t <= hardest for t in used) and all(
+                counts.get(t, 0) <= n for t, n in limits.items()
+            ):
+                return level
+        return Grade.EXPERT
+
+    def explain(
+        self, puzzle, entries=None, max_technique=None, budget: Budget | None = None
+    ) -> Explanation:
+        """Every step from ``entries`` (an empty grid by default) until the grid is full,
+        the techniques run out, or a contradiction shows the entries cannot be completed.
+        Raises :class:`~numgrid.server.core.SearchTimeout` past the ``budget``."""
+        limit = self.trial if max_technique is None else max_technique
+        pos = self._start(puzzle, entries, budget)
+        steps: list[Step] = []
+        contradiction = ""
+        try:
+            while (step := self.first_step(pos, limit)) is not None:
+                pos.poll()
+                pos.apply(step)
+                steps.append(step)
+        except self.contradiction as why:
+            contradiction = why.reason
+        counts = dict(Counter(step.technique for step in steps))
+        solved = pos.solved and not contradiction
+        return Explanation(
+            steps=tuple(steps),
+            solved=solved,
+            grade=self.grade(counts) if solved else None,
+            technique_counts={t: counts.get(t, 0) for t in self.techniques},
+            final=pos.grid(),
+            contradiction=contradiction,
+            candidates=pos.candidates(),
+        )

@@ -1,0 +1,57 @@
+"""A kind's text formats: each one can say whether a text looks like it (cheaply), read
+it into a board and write a board back; the registry detects which one a text is in.
+Every kind's ``formats`` module builds one :class:`Formats` (one concept, one place)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from numgrid.server.core import Finding, PuzzleError
+
+
+@dataclass(frozen=True)
+class Format:
+    name: str  # named as numgrid.v1.PuzzleFormat without its prefix
+    sniff: Callable[[str], str | None]  # None if the text looks like this format, else why not
+    read: Callable[..., Any]  # (text, max_cells=) -> board; PuzzleError with every finding
+    write: Callable[[Any], str]
+
+
+class Formats(dict[str, Format]):
+    """The formats of one kind by name, tried in this order when detecting."""
+
+    def __init__(self, kind: str, default_max_cells: int, *formats: Format):
+        super().__init__((f.name, f) for f in formats)
+        self.kind, self.default_max_cells = kind, default_max_cells
+
+    def _error(self, message: str) -> PuzzleError:
+        return PuzzleError([Finding(code="unknown_format", message=message)])
+
+    def detect(self, text: str) -> Format:
+        reasons = {}
+        for fmt in self.values():
+            reason = fmt.sniff(text)
+            if reason is None:
+                return fmt
+            reasons[fmt.name] = reason
+        tried = "; ".join(f"{name}: {why}" for name, why in reasons.items())
+        raise self._error(f"the text matches no known {self.kind} format ({tried})")
+
+    def sniff(self, text: str) -> str | None:
+        """The format of a text of this kind, or None when it is in none of them."""
+        return next((fmt.name for fmt in self.values() if fmt.sniff(text) is None), None)
+
+    def get_format(self, fmt: str) -> Format:
+        if fmt not in self:
+            raise self._error(f"unknown format {fmt!r}; known: {', '.join(self)}")
+        return self[fmt]
+
+    def read(self, text: str, fmt: str | None = None, max_cells: int | None = None) -> Any:
+        """Parse ``text`` in ``fmt`` (``None`` = auto-detect); PuzzleError on any problem."""
+        chosen = self.detect(text) if fmt is None else self.get_format(fmt)
+        return chosen.read(text, max_cells=max_cells or self.default_max_cells)
+
+    def write(self, board: Any, fmt: str) -> str:
+        return self.get_format(fmt).write(board)
