@@ -96,6 +96,7 @@ from collections.abc import Mapping
 
 from numgrid.server.chain import WHOLE, Explanation, Grade, Ladder, Thresholds, chain_summary
 from numgrid.server.core import (
+    Board,
     Cell,
     Finding,
     Grid,
@@ -105,7 +106,7 @@ from numgrid.server.core import (
     cell_name,
 )
 
-from . import arith
+from .checks import check_puzzle, validate_board
 from .model import Puzzle
 from .techniques import (
     CAGE,
@@ -123,7 +124,6 @@ from .techniques import (
     hidden_subset,
     layout_of,
     line_totals,
-    listed,
     make_step,
     naked_single,
     naked_subset,
@@ -166,56 +166,18 @@ def _finding(code: str, message: str, cells=(), group: str = "") -> Finding:
 
 
 def _from_entries(puzzle: Puzzle, entries: Grid) -> Position:
+    """Entries checked as a board is (digits 1..N, no repeat in a line, no cage broken or
+    impossible to complete), then placed."""
     layout = layout_of(puzzle)
     n = layout.size
     if len(entries) != n or any(len(row) != n for row in entries):
         raise PuzzleError([_finding("bad_shape", f"entries must be {n}x{n}")])
-    findings = []
-    for r, c in layout.cells:
-        d = entries[r][c]
-        if not isinstance(d, int) or isinstance(d, bool) or not 0 <= d <= n:
-            findings.append(
-                _finding("bad_digit", f"{cell_name((r, c))}: {d!r} is not 0-{n}", [(r, c)])
-            )
-    bad = {cell for f in findings for cell in f.cells}
-    for line in puzzle.lines:
-        seen: dict[int, list[Cell]] = {}
-        for r, c in line.cells:
-            if entries[r][c] and (r, c) not in bad:
-                seen.setdefault(entries[r][c], []).append((r, c))
-        for d, cells in seen.items():
-            if len(cells) > 1:
-                findings.append(
-                    _finding(
-                        "duplicate",
-                        f"{line.name} holds {d} twice ({listed(map(cell_name, cells), 'and')})",
-                        cells,
-                        line.name,
-                    )
-                )
-    if findings:
-        raise PuzzleError(findings)
-    for cage in puzzle.cages:
-        given = [entries[r][c] for r, c in cage.cells]
-        if not any(given):
-            continue
-        fits = any(
-            all(not g or g == d for g, d in zip(given, lay, strict=True))
-            for lay in arith.layouts(cage, n)
-        )
-        if fits:
-            continue
-        entered = [cell for cell, g in zip(cage.cells, given, strict=True) if g]
-        if all(given):
-            value = arith.value(cage.operation, given)
-            shown = "no value" if value is None else str(value)
-            message = f"{cage.name}: the entries give {shown}, not {cage.target}"
-            findings.append(_finding("cage_wrong", message, entered, cage.name))
-        else:
-            message = f"{cage.name}: the entries cannot be completed to give {cage.label}"
-            findings.append(_finding("cage_impossible", message, entered, cage.name))
-    if findings:
-        raise PuzzleError(findings)
+    errors = [f for f in check_puzzle(puzzle, entries) if f.is_error]
+    if errors:
+        raise PuzzleError(errors)
+    broken = validate_board(Board(puzzle, entries)).findings
+    if broken:
+        raise PuzzleError(broken)
     pos = Position(layout, [layout.full] * (n * n))
     for i, (r, c) in enumerate(layout.cells):
         if entries[r][c]:

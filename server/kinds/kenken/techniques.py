@@ -35,10 +35,11 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from numgrid.server.chain import listed, names, outcome
-from numgrid.server.core import Budget, Cell, Finding, Grid, PuzzleError, SearchTimeout, Step
+from numgrid.server.core import Budget, Cell, Grid, PuzzleError, SearchTimeout, Step
 from numgrid.server.core import cell_name as _cell_name
 
 from . import arith
+from .checks import check_puzzle
 from .model import ADD, DIVIDE, MULTIPLY, NONE, SUBTRACT, Cage, Line, Puzzle
 
 WORDS = ("no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine")
@@ -118,58 +119,20 @@ class Layout:
     inside: tuple[tuple[int, ...], ...]  # per line: the cages entirely inside it
 
 
-def _finding(code: str, message: str, cells=(), group: str = "") -> Finding:
-    return Finding(code=code, message=message, cells=tuple(cells), group=group)
-
-
 @functools.lru_cache(maxsize=32)
 def layout_of(puzzle: Puzzle) -> Layout:
     """Compile ``puzzle``; raise :class:`PuzzleError` if it is not well formed (every
     cell in exactly one cage, every cage with at least one layout)."""
     n = puzzle.size
-    findings = []
-    owner: dict[Cell, int] = {}
-    for k, cage in enumerate(puzzle.cages):
-        for cell in cage.cells:
-            if not (0 <= cell[0] < n and 0 <= cell[1] < n):
-                findings.append(
-                    _finding("off_grid", f"{cage.name}: {cell_name(cell)} is off the grid", [])
-                )
-            elif cell in owner:
-                findings.append(
-                    _finding(
-                        "cell_in_two_cages",
-                        f"{cell_name(cell)} is in two cages",
-                        [cell],
-                        cage.name,
-                    )
-                )
-            else:
-                owner[cell] = k
-    missing = [cell for cell in puzzle.cells if cell not in owner]
-    if missing:
-        findings.append(
-            _finding("cell_without_cage", f"{cell_name(missing[0])} is in no cage", missing[:16])
-        )
-    if findings:
-        raise PuzzleError(findings)
+    errors = [f for f in check_puzzle(puzzle) if f.is_error]
+    if errors:
+        raise PuzzleError(errors)
     index = {cell: i for i, cell in enumerate(puzzle.cells)}
     cage_bits = []
     for cage in puzzle.cages:
-        found = arith.layouts(cage, n)
-        if not found:
-            findings.append(
-                _finding(
-                    "impossible_cage",
-                    f"{cage.name}: no {n}x{n} digits give {cage.label}",
-                    cage.cells,
-                    cage.name,
-                )
-            )
+        found = arith.layouts(cage, n)  # never empty: check_puzzle refuses such cages
         bits = (0, *(bit(d) for d in range(1, n + 1)))
         cage_bits.append(tuple(tuple(map(bits.__getitem__, layout)) for layout in found))
-    if findings:
-        raise PuzzleError(findings)
     cage_cells = tuple(tuple(index[c] for c in cage.cells) for cage in puzzle.cages)
     cage_of = [0] * (n * n)
     for k, cells in enumerate(cage_cells):
