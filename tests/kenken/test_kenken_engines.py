@@ -332,3 +332,19 @@ def test_random_puzzles_both_engines_agree_and_keep_every_rule(size, seed, hold)
             assert all(solution[r][c] == planted[r][c] for r, c in held)
     if mine.verdict() is Verdict.UNIQUE:
         assert mine.solutions == theirs.solutions == (planted,)
+
+
+def test_small_and_large_layout_tables_agree(monkeypatch):
+    # few layouts build their tables by a loop, many by bytes.translate: same bits
+    kinds = [
+        (6, "x", ((0, 0), (0, 1), (1, 0)), 6),
+        (2, "", ((0, 0), (0, 1)), 8),
+        (15, "+", ((0, 0), (1, 0), (1, 1)), 9),
+    ]
+    for target, op, shape, size in kinds:
+        layouts = arith.layouts(Cage(target, op, shape), size)
+        monkeypatch.setattr(native, "SMALL_KIND", 0)
+        by_bytes = native._Layouts(layouts, shape, size)
+        monkeypatch.setattr(native, "SMALL_KIND", 1 << 30)
+        by_loop = native._Layouts(layouts, shape, size)
+        assert by_bytes.bits == by_loop.bits and by_bytes.covers == by_loop.covers

@@ -69,16 +69,54 @@ with required digits, the rest before them):
   placement next, while open: 2,511 (1,729));
 - +r cages before lines in the queue (2,530: line checks 54k to 10k on 50_8x8, no
   faster); +r required digits only when a digit of the line has two places or fewer
-  (2,178), or only for cages without an operation (2,017): both slower.
+  (2,178), or only for cages without an operation (2,017): both slower;
+- branching on a cage's live layouts when it has two (or three) left: 3,364 nodes when
+  a two-layout cage beats a two-candidate cell, 4,033 (3,871) when it must have fewer
+  layouts than the cell has candidates; 50_8x8 two to four times slower.
+
+Wall time on this machine (2 shared cores) swings by +-20 % between runs, more than the
+changes below, so they were measured by instructions (``valgrind --tool=cachegrind``, one
+process, whole corpus in order, the benchmark's per-kind memo warmth; 0.89 G of each
+figure is the interpreter, imports and parsing). Node counts are the same in every row::
+
+    before                                                   6.89 G  1,918 nodes
+    + per position, a cache of the layouts a mask allows;
+      "no live layout outside the part" by one AND           6.73 G
+    + cages before lines in the root's pass (164 line checks
+      and 48 cage revisions a puzzle, now 14 and 66; root
+      propagation of the corpus 0.26 to 0.21 s)              6.36 G
+    + tables of small cage kinds (<= 16 layouts) by a loop   6.32 G
+    + per line the digits placed in it, so that a line check
+      looks for hidden singles only when one is new          6.17 G
+    + a placement's peers row, then column, each line made due
+      once, the peers' other lines tabled per size (tabled per
+      puzzle with their cages: 6.43 G)                       5.99 G
+    + a cage's masks, and per part its line's other masks, by
+      one ``itemgetter`` call                                5.89 G
+
+About 17 % fewer instructions in the solver (6.0 to 5.0 G past the fixed 0.89 G), 13-15 %
+on Tatham's 9du sets (two sets of 20, whole process 1.59 to 1.48 G and 1.51 to 1.40 G,
+0.76 G fixed; 191 and 155 nodes, unchanged). ``benchmarks/engines.py``, three runs each,
+interleaved: native 1.11-1.31 s (0.24-0.29x puzzlekit) before, 0.98-1.21 s (0.22-0.29x)
+after, median 1.4-1.6 ms, 50_8x8 0.30-0.48 s either way; peak memory 37 to 40 MB (the
+per-position caches). Also tried: counting a line's digits by a sum of 5-bit
+fields (6.45 G: multi-digit int arithmetic costs more than the loop); the cyclic garbage
+collector off during search (-1 %, not worth a global switch). A per-cage-kind cache of
+the revision from full masks needs nothing new: the memo, shared across puzzles, is
+that. 50_8x8 still spends about
+40 % in revisions of its 6-cell cage (2,906 layouts) that miss the memo, and 20 % in line
+checks; the corpus outside it, ~0.2 s in building cage tables (half in
+:func:`.arith.layouts`) and ~0.2 s in the root's propagation.
 """
 
 from __future__ import annotations
 
 import functools
 import time
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import dataclass, field
 from functools import reduce
-from operator import or_
+from operator import itemgetter, or_
 
 from numgrid.server.core import Budget, Grid, SearchResult, SearchTimeout, Stats
 
@@ -87,7 +125,9 @@ from .model import ADD, Cage, Puzzle
 
 POLL_EVERY = 64  # nodes between budget checks; a node of a 9x9 takes well under 1 ms
 DP_SUM_CELLS = 5  # sum cages from this many cells are propagated by partial sums
+SMALL_KIND = 16  # cage kinds with at most this many layouts build their tables by a loop
 MEMO_LIMIT = 1 << 16  # revisions remembered per cage kind before the memo starts over
+SUPPORT_LIMIT = 1 << 12  # masks remembered per position of a cage kind, likewise
 
 Revision = tuple[tuple[int, ...], tuple[int, ...]] | None  # (new masks, claimed digits)
 
@@ -110,36 +150,54 @@ class _Layouts:
 
     ``bits[j][d]``: the layouts with digit ``d + 1`` at position ``j``, as an int with
     bit ``k`` for layout ``k`` (built by C-level ``bytes.translate`` and ``int(..., 2)``,
-    with no Python loop over the layouts); ``covers[p][d]``: the layouts with that digit
-    somewhere in part ``p`` (:func:`_parts`). A revision maps the cells' masks, and per
-    part the digits the rest of its line cannot hold (*required*), to the masks some live
-    layout supports and, per part, the digits every live layout puts there (*claimed*);
-    revisions are memoised, shared by every cage of the kind.
+    with no Python loop over the layouts, unless they are few); ``covers[p][d]``: the
+    layouts with that digit somewhere in part ``p`` (:func:`_parts`), ``uncovers`` the
+    rest; ``support[j]``: per mask seen at position ``j``, the layouts it allows. A
+    revision maps the cells' masks, and per part the digits the rest of its line cannot
+    hold (*required*), to the masks some live layout supports and, per part, the digits
+    every live layout puts there (*claimed*); revisions are memoised, shared by every
+    cage of the kind.
     """
 
-    __slots__ = ("bits", "covers", "memo", "parts")
+    __slots__ = ("bits", "covers", "memo", "parts", "support", "uncovers")
 
     def __init__(self, layouts, shape: tuple[tuple[int, int], ...], size: int):
-        columns = [bytes(column) for column in zip(*layouts, strict=True)] or [b""] * len(shape)
-        self.bits = tuple(
-            tuple(int(column.translate(_PICK[d])[::-1] or b"0", 2) for d in range(1, size + 1))
-            for column in columns
-        )
+        if len(layouts) <= SMALL_KIND:  # a loop beats size * cells C-level passes
+            acc = [[0] * size for _ in shape]
+            for k, layout in enumerate(layouts):
+                bit = 1 << k
+                for row, d in zip(acc, layout, strict=True):
+                    row[d - 1] |= bit
+            self.bits = tuple(map(tuple, acc))
+        else:
+            columns = [bytes(column) for column in zip(*layouts, strict=True)]
+            self.bits = tuple(
+                tuple(int(col.translate(_PICK[d])[::-1] or b"0", 2) for d in range(1, size + 1))
+                for col in columns
+            )
         self.parts = tuple(positions for _, _, positions in _parts(shape))
         self.covers = tuple(
             tuple(reduce(or_, (self.bits[j][d] for j in positions)) for d in range(size))
             for positions in self.parts
         )
+        every = (1 << len(layouts)) - 1
+        self.uncovers = tuple(tuple(every & ~c for c in covers) for covers in self.covers)
+        self.support: tuple[dict[int, int], ...] = tuple({} for _ in shape)
         self.memo: dict = {}
 
     def revise(self, masks: tuple[int, ...], required: tuple[int, ...] = ()) -> Revision:
         alive = -1
-        for bits, m in zip(self.bits, masks, strict=True):
-            found = 0
-            while m:
-                low = m & -m
-                found |= bits[low.bit_length() - 1]
-                m ^= low
+        for support, bits, m in zip(self.support, self.bits, masks, strict=True):
+            found = support.get(m)
+            if found is None:
+                found, rest = 0, m
+                while rest:
+                    low = rest & -rest
+                    found |= bits[low.bit_length() - 1]
+                    rest ^= low
+                if len(support) >= SUPPORT_LIMIT:  # big ints on a large grid: bounded
+                    support.clear()
+                support[m] = found
             alive &= found
             if not alive:
                 return None
@@ -163,7 +221,7 @@ class _Layouts:
             else:
                 new.append(m)
         claimed = []
-        for positions, covers in zip(self.parts, self.covers, strict=True):
+        for positions, uncovers in zip(self.parts, self.uncovers, strict=True):
             union = 0
             for j in positions:
                 union |= new[j]
@@ -171,7 +229,7 @@ class _Layouts:
             while union:
                 low = union & -union
                 union ^= low
-                if not alive & ~covers[low.bit_length() - 1]:
+                if not alive & uncovers[low.bit_length() - 1]:
                     every |= low
             claimed.append(every)
         return tuple(new), tuple(claimed)
@@ -236,6 +294,23 @@ class _Cage:
     cells: tuple[int, ...]
     rule: _Layouts | _Sum
     others: tuple[tuple[int, ...], ...]
+    # candidates -> the cells' masks; per part, -> the masks of its others (C calls)
+    pick: Callable = field(default=tuple, compare=False, repr=False)
+    gather: tuple = field(default=(), compare=False, repr=False)
+
+    def __post_init__(self):
+        cells = self.cells
+        pick = itemgetter(*cells) if len(cells) > 1 else lambda cand: (cand[cells[0]],)
+        object.__setattr__(self, "pick", pick)
+        object.__setattr__(self, "gather", tuple(map(_gatherer, self.others)))
+
+
+def _gatherer(cells: tuple[int, ...]):
+    """``cand -> (cand[i] for i in cells)`` as a tuple, by ``itemgetter`` (which needs a
+    repeat to give a tuple for one cell; no cells give ``(0,)``)."""
+    if not cells:
+        return lambda cand: (0,)
+    return itemgetter(*cells, *cells) if len(cells) == 1 else itemgetter(*cells)
 
 
 @dataclass(frozen=True, eq=False)
@@ -246,7 +321,8 @@ class Compiled:
     size: int
     lines: tuple[tuple[int, ...], ...]
     cages: tuple[_Cage, ...]
-    peers: tuple[tuple[int, ...], ...]  # the other cells of a cell's row and column
+    # per cell, its row and its column, each with its other cells' (cell, other line)
+    peers: tuple[tuple[tuple[int, tuple[tuple[int, int], ...]], ...], ...]
     cage_of: tuple[int, ...]
     line_cages: tuple[tuple[int, ...], ...]  # per line, the cages with a part in it
 
@@ -275,7 +351,8 @@ class Compiled:
         return cls(n, lines, tuple(cages), peers, tuple(cage_of), tuple(map(tuple, line_cages)))
 
     def initial(self, fixed: Grid | None) -> list[int]:
-        """Candidates before search: every digit, or the held entry (none if out of range)."""
+        """Candidates before search: every digit, or the held entry (none if out of range);
+        then per line the digits placed in it, none yet (see :func:`propagate`)."""
         n = self.size
         cand = [(1 << n) - 1] * (n * n)
         if fixed is not None:
@@ -283,7 +360,7 @@ class Compiled:
                 for c, digit in enumerate(row):
                     if digit:
                         cand[r * n + c] = 1 << (digit - 1) if 1 <= digit <= n else 0
-        return cand
+        return cand + [0] * (2 * n)
 
     def to_grid(self, cand: list[int]) -> Grid:
         n = self.size
@@ -291,11 +368,17 @@ class Compiled:
 
 
 @functools.cache
-def _latin(n: int) -> tuple[tuple[tuple[int, ...], ...], tuple[tuple[int, ...], ...]]:
+def _latin(n: int) -> tuple[tuple[tuple[int, ...], ...], tuple]:
     """The lines (rows, then columns) and each cell's peers of an N x N grid."""
     rows = tuple(tuple(r * n + c for c in range(n)) for r in range(n))
     cols = tuple(tuple(r * n + c for r in range(n)) for c in range(n))
-    peers = tuple(tuple(j for j in rows[i // n] + cols[i % n] if j != i) for i in range(n * n))
+    peers = tuple(
+        (
+            (i // n, tuple((j, n + j % n) for j in rows[i // n] if j != i)),
+            (n + i % n, tuple((j, j // n) for j in cols[i % n] if j != i)),
+        )
+        for i in range(n * n)
+    )
     return rows + cols, peers
 
 
@@ -305,19 +388,29 @@ def compiled(puzzle: Puzzle) -> Compiled:
 
 
 def propagate(
-    comp: Compiled, cand: list[int], placed: list[int], lines_due: set[int], cages_due: set[int]
+    comp: Compiled,
+    cand: list[int],
+    placed: list[int],
+    lines_due: set[int],
+    cages_due: set[int],
+    cages_first: bool = False,
 ) -> int:
     """Narrow ``cand`` in place until nothing changes: -1, or on a contradiction the
-    constraint that found it (line ``0..2N-1``, cage ``2N + k``).
+    constraint that found it (line ``0..2N-1``, cage ``2N + k``). ``cand`` holds the N*N
+    cells' candidates, then per line the digits placed in it so far (set here as
+    placements leave their peers), so that a line check looks for hidden singles only
+    when a digit that is not yet placed has one place.
 
     ``placed``: cells just given one digit, whose digit still has to leave their row and
     column (cheapest, first); ``lines_due``: lines to check for a digit with one place
     left (hidden single) or none, whose cages with two cells or more in it are then due
     (what the rest of the line lacks, they must hold); ``cages_due``: cages to revise
     (dearest, last; revising a cage is idempotent, so what it changes in its own cells
-    does not make it due again).
+    does not make it due again). ``cages_first``: cages before lines (the root's pass,
+    where nearly every line is due again after each cage otherwise).
     """
     n = comp.size
+    nn = n * n
     full = (1 << n) - 1
     lines, cages, peers, cage_of = comp.lines, comp.cages, comp.peers, comp.cage_of
     line_cages = comp.line_cages
@@ -326,17 +419,25 @@ def propagate(
         if placed:
             i = placed.pop()
             m = cand[i]
-            for p in [p for p in peers[i] if get(p) & m]:
-                c = cand[p] ^ m
-                if not c:
-                    return i // n if p // n == i // n else n + i % n
-                cand[p] = c
-                if not c & (c - 1):
-                    placed.append(p)
-                lines_due.add(p // n)
-                lines_due.add(n + p % n)
-                cages_due.add(cage_of[p])
-        elif lines_due:
+            cand[nn + i // n] |= m
+            cand[nn + n + i % n] |= m
+            for own, side in peers[i]:  # its row, then its column
+                hit = False
+                for p, line in side:
+                    c = cand[p]
+                    if c & m:
+                        c ^= m
+                        if not c:
+                            return own
+                        cand[p] = c
+                        if not c & (c - 1):
+                            placed.append(p)
+                        lines_due.add(line)
+                        cages_due.add(cage_of[p])
+                        hit = True
+                if hit:
+                    lines_due.add(own)
+        elif lines_due and not (cages_first and cages_due):
             line = lines_due.pop()
             cells = lines[line]
             cages_due.update(line_cages[line])
@@ -346,7 +447,7 @@ def propagate(
                 once |= m
             if once != full:
                 return line
-            hidden = once & ~twice
+            hidden = once & ~twice & ~cand[nn + line]  # placed digits aside
             if hidden:
                 for i in cells:
                     m = cand[i]
@@ -363,11 +464,11 @@ def propagate(
             k = cages_due.pop()
             cage = cages[k]
             cells = cage.cells
-            masks = tuple(map(get, cells))
+            masks = cage.pick(cand)
             key = masks
             required = ()
             if cage.others:
-                lacks = [full & ~reduce(or_, map(get, others), 0) for others in cage.others]
+                lacks = [full & ~reduce(or_, others(cand)) for others in cage.gather]
                 if any(lacks):
                     required = tuple(lacks)
                     key = (masks, required)
@@ -413,7 +514,7 @@ def _branch_cell(cand: list[int], weights: list[int], comp: Compiled) -> int:
     n = comp.size
     cage_of = comp.cage_of
     best, best_count, best_weight = -1, 1, 0
-    for i, m in enumerate(cand):
+    for i, m in zip(range(n * n), cand, strict=False):  # the cells, not the lines after
         if m & (m - 1):
             count = m.bit_count()
             weight = weights[i // n] + weights[n + i % n] + weights[2 * n + cage_of[i]]
@@ -436,12 +537,14 @@ def search(
     nodes = 0
     weights = [1] * (2 * n + len(comp.cages))
 
-    def visit(cand: list[int], placed: list[int], lines: set[int], cages: set[int]) -> None:
+    def visit(
+        cand: list[int], placed: list[int], lines: set[int], cages: set[int], root: bool = False
+    ) -> None:
         nonlocal nodes
         if not nodes % POLL_EVERY and budget.expired():
             raise SearchTimeout
         nodes += 1
-        culprit = propagate(comp, cand, placed, lines, cages)
+        culprit = propagate(comp, cand, placed, lines, cages, root)
         if culprit >= 0:
             weights[culprit] += 1
             return
@@ -455,9 +558,9 @@ def search(
     try:
         if limit > 0:
             cand = comp.initial(fixed)
-            if all(cand):
-                placed = [i for i, m in enumerate(cand) if not m & (m - 1)]
-                visit(cand, placed, set(range(2 * n)), set(range(len(comp.cages))))
+            if all(cand[: n * n]):
+                placed = [i for i, m in enumerate(cand[: n * n]) if not m & (m - 1)]
+                visit(cand, placed, set(range(2 * n)), set(range(len(comp.cages))), True)
         while branches and len(solutions) < limit:
             cand, cell, untried = branches.pop()
             digit = untried & -untried
