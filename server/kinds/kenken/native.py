@@ -73,6 +73,19 @@ with required digits, the rest before them):
 - branching on a cage's live layouts when it has two (or three) left: 3,364 nodes when
   a two-layout cage beats a two-candidate cell, 4,033 (3,871) when it must have fewer
   layouts than the cell has candidates; 50_8x8 two to four times slower.
+- Knuth's Algorithm X (dict of sets) after the root's propagation: an option per live
+  layout of each cage (large sum cages listed over their masks), items each cell and
+  each (row, digit) and (column, digit); the item with the fewest options first. Worse
+  on all but 2 of the 28 corpus puzzles that need search (67_6x6 5.1 to 2.6 ms, 74_4x4
+  0.52 to 0.45 ms): 50_8x8 (3,596 live options) 1,131 nodes 0.18 s against 10,168 and
+  2.7 s, 39_8x8 195 against 1,071, 107_7x7 21 against 564 (2.6 to 57 ms); those 28
+  0.27 s against 2.9 s. Used only up to 150 options (13 of those 28 puzzles), the
+  corpus was no faster within the noise (0.96 against 0.78-1.21 s), and two fresh 9du
+  sets of 20 got slower (0.09 to 0.12 s, 0.19 to 0.21-0.23 s; 54 to 743 and 172 to
+  1,206-1,562 nodes). Switching to it under a search node once at most 10 to 64 cells
+  are open left 50_8x8 at 1,131 nodes up to 40 (it never got there) and took it to
+  2,326-12,461 nodes from 45. Exact cover lacks the cage-line claims and required
+  digits, which prune the most here.
 
 Wall time on this machine (2 shared cores) swings by +-20 % between runs, more than the
 changes below, so they were measured by instructions (``valgrind --tool=cachegrind``, one
