@@ -45,6 +45,11 @@ from .model import ADD, DIVIDE, MAX_SIZE, MULTIPLY, NONE, SUBTRACT, Cage, Puzzle
 DEFAULT_MAX_CELLS = MAX_SIZE * MAX_SIZE
 
 
+def _quoted(text: str, limit: int = 24) -> str:
+    """A piece of the input in a message, quoted and cut short (input may be huge)."""
+    return repr(text if len(text) <= limit else text[:limit] + "...")
+
+
 def _error(code: str, message: str, *cells: Cell) -> Finding:
     return Finding(code=code, message=message, cells=tuple(cells))
 
@@ -137,7 +142,9 @@ def _janko_entry(token: str, cell: Cell, n: int, findings: list[Finding]) -> int
         return 0
     if not (token.isascii() and token.isdecimal()) or len(token) > 2:
         findings.append(
-            _error("unknown_token", f"{cell_name(cell)}: entry {token!r} is not a digit", cell)
+            _error(
+                "unknown_token", f"{cell_name(cell)}: entry {_quoted(token)} is not a digit", cell
+            )
         )
         return 0
     value = int(token)
@@ -193,8 +200,8 @@ def read_janko(text: str, max_cells: int = DEFAULT_MAX_CELLS) -> Board:
                     findings.append(
                         _error(
                             "unknown_token",
-                            f"{cell_name((r, c))}: unknown clue {token!r} (expected a target "
-                            "and + - * x /, a bare number, '.' or '-')",
+                            f"{cell_name((r, c))}: unknown clue {_quoted(token)} (expected a "
+                            "target and + - * x /, a bare number, '.' or '-')",
                             (r, c),
                         )
                     )
@@ -211,7 +218,7 @@ def read_janko(text: str, max_cells: int = DEFAULT_MAX_CELLS) -> Board:
             findings.append(
                 _error(
                     "cage_without_clue",
-                    f"cage {label!r} ({_names(cells)}) has no clue",
+                    f"cage {_quoted(label)} ({_names(cells)}) has no clue",
                     *cells,
                 )
             )
@@ -220,7 +227,7 @@ def read_janko(text: str, max_cells: int = DEFAULT_MAX_CELLS) -> Board:
             findings.append(
                 _error(
                     "cage_with_two_clues",
-                    f"cage {label!r} has {len(given)} clues ({_names(given, len(given))})",
+                    f"cage {_quoted(label)} has {len(given)} clues ({_names(given, len(given))})",
                     *given,
                 )
             )
@@ -430,7 +437,7 @@ def read_tatham(text: str, max_cells: int = DEFAULT_MAX_CELLS) -> Board:
                 _error(
                     "random_seed_id",
                     "a random-seed ID cannot be read: paste the game ID with ':' "
-                    f"(in Keen: Game > Specific...; {text!r} only says how to make one)",
+                    f"(in Keen: Game > Specific...; {_quoted(text)} only says how to make one)",
                 )
             ]
         )
@@ -449,7 +456,7 @@ def read_tatham(text: str, max_cells: int = DEFAULT_MAX_CELLS) -> Board:
             [
                 _error(
                     "bad_keen_id",
-                    f"unknown difficulty in {params!r} (expected d and one of e n h x u)",
+                    f"unknown difficulty in {_quoted(params)} (expected d and one of e n h x u)",
                 )
             ]
         )
@@ -491,7 +498,7 @@ def read_tatham(text: str, max_cells: int = DEFAULT_MAX_CELLS) -> Board:
             findings.append(
                 _error(
                     "bad_keen_id",
-                    f"{cell_name(where)}: clue {letter + digits!r} is not a, s, m or d "
+                    f"{cell_name(where)}: clue {_quoted(letter + digits)} is not a, s, m or d "
                     "and a number",
                     where,
                 )
@@ -501,7 +508,8 @@ def read_tatham(text: str, max_cells: int = DEFAULT_MAX_CELLS) -> Board:
             findings.append(
                 _error(
                     "bad_keen_id",
-                    f"{cell_name(where)}: clue {letter + digits!r} needs a target of 1-9 digits",
+                    f"{cell_name(where)}: clue {_quoted(letter + digits)} needs a target of "
+                    "1-9 digits",
                     where,
                 )
             )
@@ -515,7 +523,7 @@ def read_tatham(text: str, max_cells: int = DEFAULT_MAX_CELLS) -> Board:
             _error(
                 "bad_keen_id",
                 f"the game ID has more clues than its {len(members)} cages "
-                f"({clue_text[i:]!r} left over)",
+                f"({_quoted(clue_text[i:])} left over)",
             )
         )
     if findings:
