@@ -26,6 +26,11 @@ def cell_name(cell: Cell) -> str:
     return f"r{cell[0]}c{cell[1]}"
 
 
+def quoted(text: str, limit: int = 24) -> str:
+    """A piece of the input in a message, quoted and cut short (input may be huge)."""
+    return repr(text if len(text) <= limit else text[:limit] + "...")
+
+
 class GroupType(enum.Enum):
     """Named as numgrid.v1.GroupType without its prefix."""
 

@@ -90,7 +90,7 @@ def test_text_in_no_format_gets_one_error_naming_every_format_and_why():
     message = error.findings[0].message
     assert "json: not JSON" in message
     assert "janko: first line must be 'ROWS COLS'" in message
-    assert "csv: no comma-separated rows" in message
+    assert "csv: no comma- or semicolon-separated rows" in message
 
 
 def test_numbers_that_are_no_format_say_why_csv_failed_too():

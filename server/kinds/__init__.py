@@ -8,6 +8,7 @@ from numgrid.server.core import Finding, PuzzleError
 from numgrid.server.kinds.base import Kind
 from numgrid.server.kinds.kakuro import KAKURO
 from numgrid.server.kinds.kenken import KENKEN
+from numgrid.server.kinds.textformats import without_bom
 
 # In detection order: a KenKen text has a stricter shape than a Kakuro one, and Kakuro,
 # the first kind served, answers for text no kind claims (its reader says what is wrong).
@@ -19,7 +20,7 @@ def _json_kind(text: str) -> str | None:
     if not text.lstrip().startswith("{"):
         return None
     try:
-        data = json.loads(text)
+        data = json.loads(without_bom(text))
     except (ValueError, RecursionError):
         return None
     if isinstance(data, dict) and len(data) == 1:

@@ -1,5 +1,6 @@
 """A kind's text formats: each one can say whether a text looks like it (cheaply), read
-it into a board and write a board back; the registry detects which one a text is in.
+it into a board and write a board back; the registry detects which one a text is in,
+and reads past a UTF-8 byte-order mark.
 Every kind's ``formats`` module builds one :class:`Formats` (one concept, one place)."""
 
 from __future__ import annotations
@@ -19,6 +20,13 @@ class Format:
     write: Callable[[Any], str]
 
 
+BOM = "\ufeff"  # what Excel and Notepad put before UTF-8 text
+
+
+def without_bom(text: str) -> str:
+    return text[1:] if text.startswith(BOM) else text
+
+
 class Formats(dict[str, Format]):
     """The formats of one kind by name, tried in this order when detecting."""
 
@@ -30,6 +38,7 @@ class Formats(dict[str, Format]):
         return PuzzleError([Finding(code="unknown_format", message=message)])
 
     def detect(self, text: str) -> Format:
+        text = without_bom(text)
         reasons = {}
         for fmt in self.values():
             reason = fmt.sniff(text)
@@ -41,6 +50,7 @@ class Formats(dict[str, Format]):
 
     def sniff(self, text: str) -> str | None:
         """The format of a text of this kind, or None when it is in none of them."""
+        text = without_bom(text)
         return next((fmt.name for fmt in self.values() if fmt.sniff(text) is None), None)
 
     def get_format(self, fmt: str) -> Format:
@@ -50,6 +60,7 @@ class Formats(dict[str, Format]):
 
     def read(self, text: str, fmt: str | None = None, max_cells: int | None = None) -> Any:
         """Parse ``text`` in ``fmt`` (``None`` = auto-detect); PuzzleError on any problem."""
+        text = without_bom(text)
         chosen = self.detect(text) if fmt is None else self.get_format(fmt)
         return chosen.read(text, max_cells=max_cells or self.default_max_cells)
 

@@ -15,13 +15,13 @@ from __future__ import annotations
 import json
 import re
 
-from numgrid.server.core import Board, Cell, Finding, PuzzleError, cell_name
+from numgrid.server.core import Board, Cell, Finding, PuzzleError, cell_name, quoted
 from numgrid.server.kinds.textformats import Format, Formats
 
 from .model import WHITE, Clue, Puzzle
 
 DEFAULT_MAX_CELLS = 20_000  # admits 124x90 (11,160), the largest published Kakuro we know of
-_CLUE_TOKEN = re.compile(r"^(\d*),(\d*)$")
+_CLUE_TOKEN = re.compile(r"^(\d{0,6}),(\d{0,6})$")  # no sum needs more digits
 
 
 def _error(code: str, message: str, *cells: Cell) -> Finding:
@@ -65,8 +65,8 @@ def _check_ragged(lines: list[list[str]], width: int, findings: list[Finding]) -
 
 def _janko_header(text: str) -> tuple[int, int] | str:
     first = text.strip().splitlines()[0].split() if text.strip() else []
-    if len(first) != 2 or not all(t.isdecimal() for t in first):
-        return "first line must be 'ROWS COLS'"
+    if len(first) != 2 or not all(t.isdecimal() and len(t) <= 6 for t in first):
+        return "first line must be 'ROWS COLS' (numbers of at most 6 digits)"
     return int(first[0]), int(first[1])
 
 
@@ -111,7 +111,7 @@ def read_janko(text: str, max_cells: int = DEFAULT_MAX_CELLS) -> Board:
                 findings.append(
                     _error(
                         "unknown_token",
-                        f"{cell_name((r, c))}: unknown token {token!r} "
+                        f"{cell_name((r, c))}: unknown token {quoted(token)} "
                         "(expected 0-9, '-' or 'DOWN,ACROSS')",
                         (r, c),
                     )
@@ -158,8 +158,14 @@ def read_solution(text: str) -> tuple[tuple[int, ...], ...]:
 # ---------------------------------------------------------------- 1VVHH CSV
 
 
+def _csv_separator(text: str) -> str:
+    """``,``, or ``;`` as spreadsheets write CSV where the comma is the decimal mark."""
+    return "," if "," in text or ";" not in text else ";"
+
+
 def _csv_lines(text: str) -> list[list[str]]:
-    return [[t.strip() for t in line.split(",")] for line in text.strip().splitlines()]
+    sep = _csv_separator(text)
+    return [[t.strip() for t in line.split(sep)] for line in text.strip().splitlines()]
 
 
 def _mostly_numbers(lines: list[list[str]]) -> str | None:
@@ -171,13 +177,13 @@ def _mostly_numbers(lines: list[list[str]]) -> str | None:
 
 
 def sniff_csv(text: str) -> str | None:
-    if "," not in text:
-        return "no comma-separated rows"
+    if "," not in text and ";" not in text:
+        return "no comma- or semicolon-separated rows"
     return _mostly_numbers(_csv_lines(text))
 
 
 def _csv_square(token: str) -> tuple[object, int] | None:
-    if not token.isdecimal():
+    if not token.isdecimal() or len(token) > 5:
         return None
     value = int(token)
     if len(token) == 1:
@@ -210,7 +216,7 @@ def read_csv(text: str, max_cells: int = DEFAULT_MAX_CELLS) -> Board:
                 findings.append(
                     _error(
                         "unknown_token",
-                        f"{cell_name((r, c))}: {token!r} is not a cell "
+                        f"{cell_name((r, c))}: {quoted(token)} is not a cell "
                         "(expected 0 for empty, a digit 1-9, or 1VVHH with VV, HH <= 45)",
                         (r, c),
                     )

@@ -37,17 +37,12 @@ import json
 import re
 from collections import defaultdict
 
-from numgrid.server.core import Board, Cell, Finding, Grid, PuzzleError, cell_name
+from numgrid.server.core import Board, Cell, Finding, Grid, PuzzleError, cell_name, quoted
 from numgrid.server.kinds.textformats import Format, Formats
 
 from .model import ADD, DIVIDE, MAX_SIZE, MULTIPLY, NONE, SUBTRACT, Cage, Puzzle
 
 DEFAULT_MAX_CELLS = MAX_SIZE * MAX_SIZE
-
-
-def _quoted(text: str, limit: int = 24) -> str:
-    """A piece of the input in a message, quoted and cut short (input may be huge)."""
-    return repr(text if len(text) <= limit else text[:limit] + "...")
 
 
 def _error(code: str, message: str, *cells: Cell) -> Finding:
@@ -143,7 +138,7 @@ def _janko_entry(token: str, cell: Cell, n: int, findings: list[Finding]) -> int
     if not (token.isascii() and token.isdecimal()) or len(token) > 2:
         findings.append(
             _error(
-                "unknown_token", f"{cell_name(cell)}: entry {_quoted(token)} is not a digit", cell
+                "unknown_token", f"{cell_name(cell)}: entry {quoted(token)} is not a digit", cell
             )
         )
         return 0
@@ -200,7 +195,7 @@ def read_janko(text: str, max_cells: int = DEFAULT_MAX_CELLS) -> Board:
                     findings.append(
                         _error(
                             "unknown_token",
-                            f"{cell_name((r, c))}: unknown clue {_quoted(token)} (expected a "
+                            f"{cell_name((r, c))}: unknown clue {quoted(token)} (expected a "
                             "target and + - * x /, a bare number, '.' or '-')",
                             (r, c),
                         )
@@ -218,7 +213,7 @@ def read_janko(text: str, max_cells: int = DEFAULT_MAX_CELLS) -> Board:
             findings.append(
                 _error(
                     "cage_without_clue",
-                    f"cage {_quoted(label)} ({_names(cells)}) has no clue",
+                    f"cage {quoted(label)} ({_names(cells)}) has no clue",
                     *cells,
                 )
             )
@@ -227,7 +222,7 @@ def read_janko(text: str, max_cells: int = DEFAULT_MAX_CELLS) -> Board:
             findings.append(
                 _error(
                     "cage_with_two_clues",
-                    f"cage {_quoted(label)} has {len(given)} clues ({_names(given, len(given))})",
+                    f"cage {quoted(label)} has {len(given)} clues ({_names(given, len(given))})",
                     *given,
                 )
             )
@@ -437,7 +432,7 @@ def read_tatham(text: str, max_cells: int = DEFAULT_MAX_CELLS) -> Board:
                 _error(
                     "random_seed_id",
                     "a random-seed ID cannot be read: paste the game ID with ':' "
-                    f"(in Keen: Game > Specific...; {_quoted(text)} only says how to make one)",
+                    f"(in Keen: Game > Specific...; {quoted(text)} only says how to make one)",
                 )
             ]
         )
@@ -456,7 +451,7 @@ def read_tatham(text: str, max_cells: int = DEFAULT_MAX_CELLS) -> Board:
             [
                 _error(
                     "bad_keen_id",
-                    f"unknown difficulty in {_quoted(params)} (expected d and one of e n h x u)",
+                    f"unknown difficulty in {quoted(params)} (expected d and one of e n h x u)",
                 )
             ]
         )
@@ -498,7 +493,7 @@ def read_tatham(text: str, max_cells: int = DEFAULT_MAX_CELLS) -> Board:
             findings.append(
                 _error(
                     "bad_keen_id",
-                    f"{cell_name(where)}: clue {_quoted(letter + digits)} is not a, s, m or d "
+                    f"{cell_name(where)}: clue {quoted(letter + digits)} is not a, s, m or d "
                     "and a number",
                     where,
                 )
@@ -508,7 +503,7 @@ def read_tatham(text: str, max_cells: int = DEFAULT_MAX_CELLS) -> Board:
             findings.append(
                 _error(
                     "bad_keen_id",
-                    f"{cell_name(where)}: clue {_quoted(letter + digits)} needs a target of "
+                    f"{cell_name(where)}: clue {quoted(letter + digits)} needs a target of "
                     "1-9 digits",
                     where,
                 )
@@ -523,7 +518,7 @@ def read_tatham(text: str, max_cells: int = DEFAULT_MAX_CELLS) -> Board:
             _error(
                 "bad_keen_id",
                 f"the game ID has more clues than its {len(members)} cages "
-                f"({_quoted(clue_text[i:])} left over)",
+                f"({quoted(clue_text[i:])} left over)",
             )
         )
     if findings:

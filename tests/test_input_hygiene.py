@@ -1,0 +1,76 @@
+"""Text as people and spreadsheets write it, and text written to hurt: a UTF-8 byte-order
+mark, semicolon-separated CSV, and numbers too long for Python's int() are all read or
+refused with a finding, in every kind and format (never a ValueError, never INTERNAL)."""
+
+from __future__ import annotations
+
+import grpc
+import pytest
+from client_support import numgrid, sample
+from numgrid.server.core import PuzzleError
+from numgrid.server.kinds import KINDS, detect
+from numgrid.v1 import numgrid_service_pb2 as service_pb2
+from numgrid.v1 import numgrid_service_pb2_grpc
+from numgrid.v1 import puzzle_pb2 as pb
+
+BOM = "\ufeff"
+HUGE = "1" * 4301  # one digit past Python's int() limit for decimal text
+SAMPLES = {  # (kind, format): a sample file of it
+    ("kakuro", "janko"): "kakuro-10x12.txt",
+    ("kakuro", "csv"): "kakuro-10x12.csv",
+    ("kakuro", "json"): "kakuro-10x12.json",
+    ("kenken", "janko"): "kenken-4x4.txt",
+    ("kenken", "json"): "kenken-4x4.json",
+    ("kenken", "tatham"): "kenken-6x6.keen",
+}
+
+
+@pytest.mark.parametrize(("kind", "fmt"), sorted(SAMPLES))
+def test_a_byte_order_mark_is_read_past_in_every_format(kind, fmt):
+    text = sample(SAMPLES[kind, fmt])
+    plain = KINDS[kind].read(text, fmt, 20_000)
+    assert detect(BOM + text) is KINDS[kind]
+    assert KINDS[kind].read(BOM + text, None, 20_000) == plain
+    assert KINDS[kind].read(BOM + text, fmt, 20_000) == plain
+
+
+def test_semicolon_separated_csv_reads_as_csv():
+    kakuro = KINDS["kakuro"]
+    text = sample("kakuro-10x12.csv")
+    semicolons = text.replace(",", ";")
+    assert kakuro.sniff(semicolons) == "csv"
+    assert kakuro.read(semicolons, None, 20_000) == kakuro.read(text, "csv", 20_000)
+
+
+@pytest.mark.parametrize(
+    ("kind", "text"),
+    [
+        ("kakuro", f"{HUGE} 2\n- -\n"),  # janko header
+        ("kakuro", f"2 2\n- ,{HUGE}\n- -\n"),  # janko clue
+        ("kakuro", f"10000,1{HUGE}\n0,0\n"),  # csv cell
+        ("kakuro", '{"kakuro": {"rows": [{"cells": [{"down": ' + HUGE + "}]}]}}"),
+        ("kenken", f"{HUGE} {HUGE}\n"),
+        ("kenken", f"2 2\n{HUGE}+ .\n3+ .\n1 1\n2 2\n"),
+        ("kenken", f"4:{HUGE},a7"),
+        ("kenken", f"4:_a__b3__a_3a__,a{HUGE}m4a5m24s2d2s1"),
+        ("kenken", '{"kenken": {"size": ' + HUGE + "}}"),
+    ],
+)
+def test_numbers_past_the_int_limit_are_findings(kind, text):
+    with pytest.raises(PuzzleError) as caught:
+        KINDS[kind].read(text, None, 20_000)
+    assert caught.value.findings
+    assert all(len(f.message) < 400 for f in caught.value.findings)  # not the number echoed
+
+
+def test_the_service_and_cli_refuse_a_huge_number_as_invalid(server_process, tmp_path):
+    with grpc.insecure_channel(server_process.target) as channel:
+        stub = numgrid_service_pb2_grpc.NumgridServiceStub(channel)
+        source = pb.PuzzleInput(text=pb.PuzzleText(content=f"{HUGE} 2\n- -\n"))
+        with pytest.raises(grpc.RpcError) as caught:
+            stub.Validate(service_pb2.ValidateRequest(puzzle=source), timeout=10)
+        assert caught.value.code() == grpc.StatusCode.INVALID_ARGUMENT
+    path = tmp_path / "h.txt"
+    path.write_text(f"{HUGE} 2\n- -\n")
+    done = numgrid("--server", server_process.target, "validate", str(path))
+    assert done.returncode == 1 and "INVALID" in done.stdout
