@@ -156,7 +156,10 @@ _OLD_REQUEST_FIELDS = frozenset({1, 2, 3})  # one puzzle per message, before bat
 def puzzles_of(request: service_pb2.BatchCheckUniquenessRequest):
     """The puzzles of a request message. A message in the shape from before puzzles were
     batched (a client built from an older proto) would read as no puzzles at all: it is
-    an InvalidRequest instead, so that such a client learns why."""
+    an InvalidRequest instead, so that such a client learns why; so is a message that
+    could not be decoded at all."""
+    if isinstance(request, convert.Undecodable):
+        raise request.invalid()
     if request.puzzles or not request.ByteSize():
         return request.puzzles
     if any(f.field_number in _OLD_REQUEST_FIELDS for f in UnknownFieldSet(request)):

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 import grpc
 from google.protobuf import json_format
 from google.protobuf.duration_pb2 import Duration
+from google.protobuf.message import DecodeError
 from google.rpc import code_pb2, error_details_pb2, status_pb2
 from grpc_status import rpc_status
 from numgrid.server import operations
@@ -88,6 +89,33 @@ class InvalidRequest(Exception):
 
 def _invalid(field: str, description: str) -> InvalidRequest:
     return InvalidRequest([Violation(field, description)])
+
+
+@dataclass(frozen=True)
+class Undecodable:
+    """What a request that could not be decoded arrives as (see :func:`lenient`)."""
+
+    message_type: str
+    error: str
+
+    def invalid(self) -> InvalidRequest:
+        description = f"the request is not a valid {self.message_type} message ({self.error})"
+        return InvalidRequest([Violation("", description)], reason="UNDECODABLE_REQUEST")
+
+
+def lenient(message_class) -> Callable[[bytes], object]:
+    """A request deserializer that never raises: bytes that are not a message of the
+    type (or text fields that are not UTF-8) give an :class:`Undecodable`, which the
+    servicer answers INVALID_ARGUMENT, instead of gRPC's INTERNAL and a traceback."""
+    name = message_class.DESCRIPTOR.full_name
+
+    def parse(data: bytes):
+        try:
+            return message_class.FromString(data)
+        except (DecodeError, ValueError, RecursionError) as e:
+            return Undecodable(name, str(e) or type(e).__name__)
+
+    return parse
 
 
 # ---------------------------------------------------------------- reading puzzles

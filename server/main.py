@@ -19,8 +19,8 @@ from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection
 from numgrid.server import config as config_module
 from numgrid.server.config import ServerConfig
-from numgrid.server.service import NumgridServicer
-from numgrid.v1 import numgrid_service_pb2, numgrid_service_pb2_grpc
+from numgrid.server.service import NumgridServicer, add_to_server
+from numgrid.v1 import numgrid_service_pb2
 
 SERVICE_NAME = numgrid_service_pb2.DESCRIPTOR.services_by_name["NumgridService"].full_name
 
@@ -44,9 +44,7 @@ def build_server(
     ]
     executor = ThreadPoolExecutor(max_workers=config.threads, thread_name_prefix="numgrid-rpc")
     server = grpc.server(executor, options=options)
-    numgrid_service_pb2_grpc.add_NumgridServiceServicer_to_server(
-        NumgridServicer(config, log_requests=log_requests), server
-    )
+    add_to_server(NumgridServicer(config, log_requests=log_requests), server)
     health_servicer = health.HealthServicer()
     health_pb2_grpc.add_HealthServicer_to_server(health_servicer, server)
     for name in ("", SERVICE_NAME):

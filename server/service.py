@@ -26,6 +26,7 @@ from numgrid.server import batch, convert, operations
 from numgrid.server.config import ServerConfig
 from numgrid.server.core import Budget, PuzzleError, SearchTimeout, Verdict
 from numgrid.server.engines import EngineDisagreement
+from numgrid.v1 import numgrid_service_pb2 as service_pb2
 from numgrid.v1 import numgrid_service_pb2_grpc
 
 log = logging.getLogger("numgrid.server")
@@ -79,6 +80,8 @@ def _rpc(method):
         start = time.perf_counter()
         code = grpc.StatusCode.OK
         try:
+            if isinstance(request, convert.Undecodable):
+                raise request.invalid()
             response = method(self, request, context, call)
             if not context.is_active():
                 code = _ended_status(context)
@@ -277,3 +280,28 @@ class NumgridServicer(numgrid_service_pb2_grpc.NumgridServiceServicer):
                     code.name,
                     ms,
                 )
+
+
+def add_to_server(servicer: NumgridServicer, server: grpc.Server) -> None:
+    """Register ``servicer`` as the generated ``add_NumgridServiceServicer_to_server``
+    does, with one change: requests are decoded by :func:`convert.lenient`, so a request
+    that cannot be decoded is INVALID_ARGUMENT, not INTERNAL with a logged traceback."""
+    service = service_pb2.DESCRIPTOR.services_by_name["NumgridService"]
+    handlers = {}
+    for method in service.methods:
+        request = getattr(service_pb2, method.input_type.name)
+        response = getattr(service_pb2, method.output_type.name)
+        make = (
+            grpc.stream_stream_rpc_method_handler
+            if method.client_streaming
+            else grpc.unary_unary_rpc_method_handler
+        )
+        handlers[method.name] = make(
+            getattr(servicer, method.name),
+            request_deserializer=convert.lenient(request),
+            response_serializer=response.SerializeToString,
+        )
+    server.add_generic_rpc_handlers(
+        (grpc.method_handlers_generic_handler(service.full_name, handlers),)
+    )
+    server.add_registered_method_handlers(service.full_name, handlers)

@@ -74,3 +74,47 @@ def test_the_service_and_cli_refuse_a_huge_number_as_invalid(server_process, tmp
     path.write_text(f"{HUGE} 2\n- -\n")
     done = numgrid("--server", server_process.target, "validate", str(path))
     assert done.returncode == 1 and "INVALID" in done.stdout
+
+
+def _raw(channel, method: str, streaming: bool = False):
+    path = f"/numgrid.v1.NumgridService/{method}"
+    return channel.stream_stream(path) if streaming else channel.unary_unary(path)
+
+
+def _non_utf8_solve_request() -> bytes:
+    """A SolveRequest whose puzzle text is not UTF-8 (protobuf strings must be)."""
+    request = service_pb2.SolveRequest(
+        puzzle=pb.PuzzleInput(text=pb.PuzzleText(content="ABCDEFGH"))
+    )
+    return request.SerializeToString().replace(b"ABCDEFGH", b"\xff\xfe\xff\xfe\xff\xfe\xff\xfe")
+
+
+@pytest.mark.parametrize(
+    ("method", "payload"),
+    [
+        ("Solve", b"\xff\xff\xff\xff"),
+        ("Validate", b"\x0a\x05\x0a"),  # a field whose length runs past the end
+        ("Solve", _non_utf8_solve_request()),
+    ],
+)
+def test_bytes_that_are_no_request_are_invalid_argument(server_process, method, payload):
+    mark = server_process.log_mark()
+    with (
+        grpc.insecure_channel(server_process.target) as channel,
+        pytest.raises(grpc.RpcError) as caught,
+    ):
+        _raw(channel, method)(payload, timeout=10)
+    assert caught.value.code() == grpc.StatusCode.INVALID_ARGUMENT
+    assert "is not a valid numgrid.v1." in caught.value.details()
+    log = "\n".join(server_process.log_since(mark))
+    assert "Traceback" not in log and "Exception deserializing" not in log
+
+
+def test_a_batch_message_that_is_no_request_ends_the_stream_invalid(server_process):
+    with (
+        grpc.insecure_channel(server_process.target) as channel,
+        pytest.raises(grpc.RpcError) as caught,
+    ):
+        call = _raw(channel, "BatchCheckUniqueness", streaming=True)
+        list(call(iter([b"\xff\xff\xff\xff"]), timeout=10))
+    assert caught.value.code() == grpc.StatusCode.INVALID_ARGUMENT
