@@ -145,6 +145,10 @@ def _kakuro_shape(message: puzzle_pb2.KakuroPuzzle) -> tuple[int, int]:
     return len(message.rows), max((len(row.cells) for row in message.rows), default=0)
 
 
+def _kakuro_parts(message: puzzle_pb2.KakuroPuzzle, limit: int) -> int:
+    return len(message.rows)  # its cells are bounded by rows x widest row
+
+
 def _kakuro_cell_field(message: puzzle_pb2.KakuroPuzzle, cell: Cell) -> str:
     return f"rows[{cell[0]}].cells[{cell[1]}]"
 
@@ -168,6 +172,17 @@ def _kenken_json(message: puzzle_pb2.KenKenPuzzle) -> str:
 
 def _kenken_shape(message: puzzle_pb2.KenKenPuzzle) -> tuple[int, int]:
     return message.size, message.size
+
+
+def _kenken_parts(message: puzzle_pb2.KenKenPuzzle, limit: int) -> int:
+    parts = len(message.cages) + len(message.entries.rows)
+    if parts > limit:
+        return parts
+    return (
+        parts
+        + sum(len(cage.cells) for cage in message.cages)
+        + sum(len(row.values) for row in message.entries.rows)
+    )
 
 
 def _kenken_cell_field(message: puzzle_pb2.KenKenPuzzle, cell: Cell) -> str:
@@ -212,14 +227,21 @@ class _Structured:
 
     to_json: Callable[..., str]
     shape: Callable[..., tuple[int, int]]
+    # (message, limit) -> how many repeated elements it holds, counted no further than
+    # needed to pass ``limit``: what reading it would walk through, bounded before it does
+    parts: Callable[..., int]
     cell_field: Callable[..., str]  # (message, cell) -> the field naming the cell
     to_proto: Callable[..., puzzle_pb2.Puzzle]
 
 
 # Keyed by the kind's name, which is also its field in the ``Puzzle`` oneof.
 _STRUCTURED = {
-    "kakuro": _Structured(_kakuro_json, _kakuro_shape, _kakuro_cell_field, _kakuro_to_proto),
-    "kenken": _Structured(_kenken_json, _kenken_shape, _kenken_cell_field, _kenken_to_proto),
+    "kakuro": _Structured(
+        _kakuro_json, _kakuro_shape, _kakuro_parts, _kakuro_cell_field, _kakuro_to_proto
+    ),
+    "kenken": _Structured(
+        _kenken_json, _kenken_shape, _kenken_parts, _kenken_cell_field, _kenken_to_proto
+    ),
 }
 
 
@@ -302,6 +324,13 @@ def _read_structured(message: puzzle_pb2.Puzzle, field: str, max_cells: int) -> 
     kind, structured = KINDS[which], _STRUCTURED[which]
     field = f"{field}.{which}"
     inner = getattr(message, which)
+    parts = structured.parts(inner, 2 * max_cells)
+    if parts > 2 * max_cells:  # rows, cages, cells: what reading would walk through
+        raise _invalid(
+            field,
+            f"the puzzle holds {parts} rows, cages or cells, more than any grid of at most "
+            f"{max_cells} cells needs",
+        )
     rows, cols = structured.shape(inner)
     if rows * cols > max_cells:  # before building anything from a huge message
         raise _invalid(

@@ -7,6 +7,7 @@ from __future__ import annotations
 import grpc
 import pytest
 from client_support import numgrid, sample
+from numgrid.server import convert
 from numgrid.server.core import PuzzleError
 from numgrid.server.kinds import KINDS, detect
 from numgrid.v1 import numgrid_service_pb2 as service_pb2
@@ -118,3 +119,20 @@ def test_a_batch_message_that_is_no_request_ends_the_stream_invalid(server_proce
         call = _raw(channel, "BatchCheckUniqueness", streaming=True)
         list(call(iter([b"\xff\xff\xff\xff"]), timeout=10))
     assert caught.value.code() == grpc.StatusCode.INVALID_ARGUMENT
+
+
+@pytest.mark.parametrize(
+    "puzzle",
+    [
+        pb.Puzzle(kakuro=pb.KakuroPuzzle(rows=[pb.KakuroRow() for _ in range(100_000)])),
+        pb.Puzzle(kenken=pb.KenKenPuzzle(size=4, cages=[pb.Cage(cells=[pb.CellRef()] * 50_000)])),
+        pb.Puzzle(kenken=pb.KenKenPuzzle(size=4, cages=[pb.Cage()] * 50_000)),
+    ],
+    ids=["kakuro-empty-rows", "kenken-cage-cells", "kenken-cages"],
+)
+def test_a_structured_puzzle_too_big_to_walk_is_refused_before_it_is_read(puzzle):
+    # Rows without cells passed the rows x widest-row limit (0 cells) and then cost
+    # seconds of server time; each message is refused from its counts alone.
+    with pytest.raises(convert.InvalidRequest) as caught:
+        convert.read_input(pb.PuzzleInput(puzzle=puzzle), 20_000)
+    assert "more than any grid of at most 20000 cells needs" in str(caught.value)
