@@ -24,7 +24,7 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from numgrid.server.core import Budget, Cell, Grid, Step, cell_name
+from numgrid.server.core import Budget, Cell, Grid, SearchTimeout, Step, cell_name
 
 WHOLE = "whole"  # the scope of a technique that looks at the whole position at once
 
@@ -52,6 +52,30 @@ class Explanation:
     final: Grid = ()  # the placed digits where the chain stopped
     contradiction: str = ""  # why the position cannot be completed, if it cannot
     candidates: dict[Cell, tuple[int, ...]] = field(default_factory=dict)  # where it stopped
+
+
+# ---------------------------------------------------------------- positions
+
+
+class Memos:
+    """What every kind's position shares besides its candidates: the budget the chain
+    and the expensive techniques poll, and one memo per technique (the kind forgets
+    entries when the cells they read change)."""
+
+    def __init__(self, budget: Budget | None, slots: int):
+        self.budget = budget
+        self._memo: list[dict] = [{} for _ in range(slots)]
+
+    def poll(self) -> None:
+        """Raise :class:`SearchTimeout` if the budget has run out (or was cancelled)."""
+        if self.budget is not None and self.budget.expired():
+            raise SearchTimeout("the logical solver ran out of time")
+
+    def memo(self, slot: int) -> dict:
+        return self._memo[slot]
+
+    def copy_memos(self, other: Memos) -> None:
+        other._memo = [dict(found) for found in self._memo]
 
 
 # ---------------------------------------------------------------- words

@@ -19,7 +19,7 @@ from grpc_status import rpc_status
 from numgrid.server import operations
 from numgrid.server.core import Cell, Finding, PuzzleError, Severity, Stats, Verdict
 from numgrid.server.engines import Engine
-from numgrid.server.kinds import KINDS, Kind, detect
+from numgrid.server.kinds import KINDS, Kind, detect_format
 from numgrid.server.kinds.kakuro.model import WHITE
 from numgrid.v1 import numgrid_service_pb2 as service_pb2
 from numgrid.v1 import puzzle_pb2
@@ -305,7 +305,11 @@ def _read_text(text: puzzle_pb2.PuzzleText, field: str, max_cells: int) -> Read:
     if kind_name is not None and (kind_name not in KINDS or kind_name not in _STRUCTURED):
         raise _invalid(f"{field}.kind", f"unsupported kind {kind_name}: it is not served")
     try:
-        kind = KINDS[kind_name] if kind_name else detect(text.content)
+        if kind_name:
+            kind = KINDS[kind_name]
+        else:
+            kind, found = detect_format(text.content)
+            fmt = fmt or found
         if fmt is not None and fmt not in kind.formats:
             raise _invalid(f"{field}.format", f"{kind.name} has no {fmt} format")
         board, warnings = operations.read_board(kind, text.content, fmt, max_cells)

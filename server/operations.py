@@ -51,12 +51,8 @@ def check_board(kind: Kind, board, max_cells: int) -> Warnings:
     return tuple(f for f in findings if not f.is_error)
 
 
-def _has_entries(board) -> bool:
-    return any(any(row) for row in board.entries)
-
-
 def _search(kind: Kind, board, engine: Engine, budget: Budget, *, hold: bool) -> Answer:
-    fixed = board.entries if hold and _has_entries(board) else None
+    fixed = board.entries if hold and board.has_entries else None
     return engines.find(kind, board.puzzle, engine=engine, limit=2, fixed=fixed, budget=budget)
 
 
@@ -165,7 +161,7 @@ def difficulty(
     ``budget`` has left, at most DIFFICULTY_SECONDS): a grade never fails a call."""
     if answer.verdict is not Verdict.UNIQUE:
         return None
-    entries = board.entries if hold_entries and _has_entries(board) else None
+    entries = board.entries if hold_entries and board.has_entries else None
     key = (kind.name, board.puzzle, entries)
     found = _difficulties.get(key)
     if found is not None:
@@ -197,7 +193,7 @@ def explain(kind: Kind, board, *, max_technique=None, budget: Budget) -> Explain
     stuck, or the entries turn out to have no completion (the steps up to there).
 
     Raises PuzzleError when the entries break a rule, SearchTimeout past the budget."""
-    entries = board.entries if _has_entries(board) else None
+    entries = board.entries if board.has_entries else None
     limit = max(kind.techniques) if max_technique is None else max_technique
     explanation = kind.explain(board.puzzle, entries, limit, budget=budget)
     return Explained(explanation.steps, explanation.solved, difficulty_of(explanation))

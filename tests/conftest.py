@@ -1,4 +1,5 @@
-"""Shared fixtures: a real ``numgrid-server`` process, and the Kakuro corpus.
+"""Shared fixtures: a real ``numgrid-server`` process, the Kakuro corpus, and a spy on
+the cross-check (``both_results``).
 
 ``server_process`` (session) is the server as deployed: the ``numgrid-server`` console
 script started on a free loopback port. Tests dial ``server_process.target``; its log
@@ -24,6 +25,7 @@ from pathlib import Path
 import grpc
 import pytest
 from grpc_health.v1 import health_pb2, health_pb2_grpc
+from numgrid.server import engines
 
 CORPUS_PATH = Path(__file__).resolve().parents[2] / "shared" / "corpus" / "kakuro.json"
 START_TIMEOUT = 30.0  # seconds for the process to print its address and say SERVING
@@ -184,3 +186,17 @@ def mode(request) -> list[str]:
 def server(server_process) -> list[str]:
     """The CLI's arguments to reach the shared server."""
     return ["--server", server_process.target]
+
+
+@pytest.fixture
+def both_results(monkeypatch):
+    """What each engine answered inside ``find``'s cross-check (find reports only one)."""
+    seen = []
+    real = engines.cross_check
+
+    def spy(*args, **kwargs):
+        seen.append(real(*args, **kwargs))
+        return seen[-1]
+
+    monkeypatch.setattr(engines, "cross_check", spy)
+    return seen

@@ -30,20 +30,6 @@ def test_corpus_puzzle_has_no_structural_errors(key):
     assert (b.puzzle.rows, b.puzzle.cols) == (rows, cols)
 
 
-@pytest.fixture
-def both_results(monkeypatch):
-    """What each engine answered inside ``find``'s cross-check (find reports only one)."""
-    seen = []
-    real = engines.cross_check
-
-    def spy(*args, **kwargs):
-        seen.append(real(*args, **kwargs))
-        return seen[-1]
-
-    monkeypatch.setattr(engines, "cross_check", spy)
-    return seen
-
-
 @pytest.mark.parametrize("key", IDS)
 def test_both_engines_find_the_published_solution_and_only_it(key, both_results):
     puzzle = formats.read(corpus()[key]["problem"]).puzzle

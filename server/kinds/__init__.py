@@ -17,10 +17,11 @@ KINDS: dict[str, Kind] = {kind.name: kind for kind in (KENKEN, KAKURO)}
 
 def _json_kind(text: str) -> str | None:
     """The top-level key of a JSON puzzle (``{"kenken": {...}}``), if it is one."""
+    text = without_bom(text)
     if not text.lstrip().startswith("{"):
         return None
     try:
-        data = json.loads(without_bom(text))
+        data = json.loads(text)
     except (ValueError, RecursionError):
         return None
     if isinstance(data, dict) and len(data) == 1:
@@ -28,11 +29,14 @@ def _json_kind(text: str) -> str | None:
     return None
 
 
-def detect(text: str) -> Kind:
-    """The kind of a puzzle text. PuzzleError for a JSON puzzle of a kind not served."""
+def detect_format(text: str) -> tuple[Kind, str | None]:
+    """The kind of a puzzle text and the format its sniff found (None when no kind
+    claims the text: Kakuro's reader then says what is wrong), so the text is not
+    sniffed twice. PuzzleError for a JSON puzzle of a kind not served."""
     for kind in KINDS.values():
-        if kind.sniff(text) is not None:
-            return kind
+        fmt = kind.sniff(text)
+        if fmt is not None:
+            return kind, fmt
     named = _json_kind(text)
     if named is not None and named not in KINDS:
         raise PuzzleError(
@@ -43,7 +47,12 @@ def detect(text: str) -> Kind:
                 )
             ]
         )
-    return KAKURO
+    return KAKURO, None
 
 
-__all__ = ["KINDS", "Kind", "detect"]
+def detect(text: str) -> Kind:
+    """The kind of a puzzle text."""
+    return detect_format(text)[0]
+
+
+__all__ = ["KINDS", "Kind", "detect", "detect_format"]

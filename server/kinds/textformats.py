@@ -5,6 +5,7 @@ Every kind's ``formats`` module builds one :class:`Formats` (one concept, one pl
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -25,6 +26,18 @@ BOM = "\ufeff"  # what Excel and Notepad put before UTF-8 text
 
 def without_bom(text: str) -> str:
     return text[1:] if text.startswith(BOM) else text
+
+
+def json_puzzle(text: str, kind: str) -> tuple[dict | None, str]:
+    """A JSON puzzle of ``kind`` (``{"kenken": {...}}``) parsed once: the whole object,
+    or None and why the text is not one (what a sniff says, and a read reports)."""
+    try:
+        data = json.loads(text)
+    except (ValueError, RecursionError) as e:  # RecursionError: nesting too deep
+        return None, f"not JSON ({e})"
+    if not isinstance(data, dict) or kind not in data:
+        return None, f"JSON without a {kind!r} object"
+    return data, ""
 
 
 class Formats(dict[str, Format]):

@@ -16,7 +16,7 @@ import json
 import re
 
 from numgrid.server.core import Board, Cell, Finding, PuzzleError, cell_name, quoted
-from numgrid.server.kinds.textformats import Format, Formats
+from numgrid.server.kinds.textformats import Format, Formats, json_puzzle
 
 from .model import WHITE, Clue, Puzzle
 
@@ -260,13 +260,7 @@ def write_csv(board: Board) -> str:
 
 
 def sniff_json(text: str) -> str | None:
-    try:
-        data = json.loads(text)
-    except (ValueError, RecursionError) as e:  # RecursionError: nesting too deep
-        return f"not JSON ({e})"
-    if not isinstance(data, dict) or "kakuro" not in data:
-        return "JSON without a 'kakuro' object"
-    return None
+    return json_puzzle(text, "kakuro")[1] or None
 
 
 def _json_int(cell: dict, key: str, where: Cell, findings: list[Finding]) -> int | None:
@@ -280,10 +274,10 @@ def _json_int(cell: dict, key: str, where: Cell, findings: list[Finding]) -> int
 
 
 def read_json(text: str, max_cells: int = DEFAULT_MAX_CELLS) -> Board:
-    reason = sniff_json(text)
-    if reason:
+    data, reason = json_puzzle(text, "kakuro")
+    if data is None:
         raise PuzzleError([_error("not_json", reason)])
-    kakuro = json.loads(text)["kakuro"]
+    kakuro = data["kakuro"]
     if not isinstance(kakuro, dict):
         raise PuzzleError([_error("bad_shape", "'kakuro' must be an object with 'rows'")])
     rows = kakuro.get("rows", [])

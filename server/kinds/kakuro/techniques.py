@@ -29,13 +29,12 @@ import itertools
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from numgrid.server.chain import listed, names, outcome
+from numgrid.server.chain import Memos, listed, names, outcome
 from numgrid.server.core import (
     Budget,
     Cell,
     Grid,
     PuzzleError,
-    SearchTimeout,
     Step,
     cell_name,
 )
@@ -130,7 +129,7 @@ RUN_SLOTS = (  # memos kept per run (CROSSING keeps its per cell)
 )
 
 
-class Position:
+class Position(Memos):
     """The candidates of every white cell, plus what each technique found so far.
 
     Techniques memoise their findings per run (or cell); changing a cell forgets those
@@ -140,23 +139,14 @@ class Position:
     """
 
     def __init__(self, layout: Layout, masks: Iterable[int], budget: Budget | None = None):
+        super().__init__(budget, len(Technique) + 1)
         self.layout = layout
         self.masks = list(masks)
-        self.budget = budget
-        self._memo: list[dict] = [{} for _ in range(len(Technique) + 1)]
 
     def copy(self) -> Position:
         other = Position(self.layout, self.masks, self.budget)
-        other._memo = [dict(found) for found in self._memo]
+        self.copy_memos(other)
         return other
-
-    def poll(self) -> None:
-        """Raise :class:`SearchTimeout` if the budget has run out (or was cancelled)."""
-        if self.budget is not None and self.budget.expired():
-            raise SearchTimeout("the logical solver ran out of time")
-
-    def memo(self, slot: int) -> dict:
-        return self._memo[slot]
 
     @property
     def solved(self) -> bool:

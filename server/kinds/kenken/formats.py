@@ -38,7 +38,7 @@ import re
 from collections import defaultdict
 
 from numgrid.server.core import Board, Cell, Finding, Grid, PuzzleError, cell_name, quoted
-from numgrid.server.kinds.textformats import Format, Formats
+from numgrid.server.kinds.textformats import Format, Formats, json_puzzle
 
 from .model import ADD, DIVIDE, MAX_SIZE, MULTIPLY, NONE, SUBTRACT, Cage, Puzzle
 
@@ -615,15 +615,7 @@ _INT_TEXT = re.compile(r"^-?\d{1,10}$")
 
 
 def sniff_json(text: str) -> str | None:
-    if not text.lstrip().startswith("{"):
-        return "not a JSON object"
-    try:
-        data = json.loads(text)
-    except (ValueError, RecursionError) as e:  # RecursionError: nesting too deep
-        return f"not JSON ({e})"
-    if not isinstance(data, dict) or "kenken" not in data:
-        return "JSON without a 'kenken' object"
-    return None
+    return json_puzzle(text, "kenken")[1] or None
 
 
 class _Shape(Exception):
@@ -753,10 +745,9 @@ def _json_entries(raw, n: int, findings: list[Finding]) -> Grid:
 
 
 def read_json(text: str, max_cells: int = DEFAULT_MAX_CELLS) -> Board:
-    reason = sniff_json(text)
-    if reason:
+    data, reason = json_puzzle(text, "kenken")
+    if data is None:
         raise PuzzleError([_error("not_json", reason)])
-    data = json.loads(text)
     try:
         _object(data, "the JSON", {"kenken"})
         kenken = _object(data["kenken"], "'kenken'", {"size", "cages", "entries"})

@@ -34,8 +34,8 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from numgrid.server.chain import listed, names, outcome
-from numgrid.server.core import Budget, Cell, Grid, PuzzleError, SearchTimeout, Step
+from numgrid.server.chain import Memos, listed, names, outcome
+from numgrid.server.core import Budget, Cell, Grid, PuzzleError, Step
 from numgrid.server.core import cell_name as _cell_name
 
 from . import arith
@@ -188,7 +188,7 @@ LINE_SLOTS = (
 )
 
 
-class Position:
+class Position(Memos):
     """The candidates and placed digits of every cell, plus what each technique found.
 
     Techniques memoise their findings per cage, line or cell; changing a cell forgets
@@ -204,11 +204,10 @@ class Position:
         placed: Iterable[int] | None = None,
         budget: Budget | None = None,
     ):
+        super().__init__(budget, len(Technique) + 1)
         self.layout = layout
         self.masks = list(masks)
         self.placed = list(placed) if placed is not None else [0] * len(self.masks)
-        self.budget = budget
-        self._memo: list[dict] = [{} for _ in range(len(Technique) + 1)]
         # per cage: the layouts live when last filtered, and the cells' masks then
         self.lives: list[tuple[tuple, tuple[int, ...]]] = [
             (bits, (layout.full,) * len(cells))
@@ -221,19 +220,11 @@ class Position:
 
     def copy(self) -> Position:
         other = Position(self.layout, self.masks, self.placed, self.budget)
-        other._memo = [dict(found) for found in self._memo]
+        self.copy_memos(other)
         other.lives = list(self.lives)
         other.refuted = list(self.refuted)
         other.refuted2 = list(self.refuted2)
         return other
-
-    def poll(self) -> None:
-        """Raise :class:`SearchTimeout` if the budget has run out (or was cancelled)."""
-        if self.budget is not None and self.budget.expired():
-            raise SearchTimeout("the logical solver ran out of time")
-
-    def memo(self, slot: int) -> dict:
-        return self._memo[slot]
 
     @property
     def solved(self) -> bool:
