@@ -172,10 +172,10 @@ def serve_reuseport(port: int) -> None:
     from numgrid.server.main import build_server
 
     config = ServerConfig(host="127.0.0.1", port=port)
-    server, _, _ = build_server(config, log_requests=False, reuseport=True)
-    server.start()
+    built = build_server(config, log_requests=False, reuseport=True)
+    built.server.start()
     print(f"numgrid-server listening on 127.0.0.1:{port}", flush=True)
-    server.wait_for_termination()
+    built.server.wait_for_termination()
 
 
 def free_port() -> int:

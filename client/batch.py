@@ -53,6 +53,7 @@ import grpc
 from numgrid.v1 import numgrid_service_pb2 as service_pb2
 from numgrid.v1 import numgrid_service_pb2_grpc as service_grpc
 
+from .channels import PLAINTEXT, Credentials, open_channel
 from .client import (
     SIZE_OPTIONS,
     NumgridClient,
@@ -610,6 +611,7 @@ def check_many(
     connect_timeout: float = 10.0,
     keepalive: float | None = KEEPALIVE,
     channel: grpc.Channel | None = None,
+    credentials: Credentials = PLAINTEXT,
 ) -> Iterator[BatchResult]:
     """Check every puzzle of ``items``; yield one :class:`BatchResult` per id as each is
     done. See the module's documentation for servers, streams, failures and time."""
@@ -618,7 +620,7 @@ def check_many(
     streams = streams or 2 * max(1, servers)
     options = NumgridClient.search_options(engine, time_limit, hold_entries)
     own = channel is None
-    channel = channel or grpc.insecure_channel(address, options=batch_channel_options(keepalive))
+    channel = channel or open_channel(address, batch_channel_options(keepalive), credentials)
     try:
         wait = connect_timeout if deadline is None else min(connect_timeout, timeout)
         try:

@@ -471,10 +471,11 @@ def run(args, connect, width: int) -> int:
                         head = f"{out.source}: {out.status}"
                         progress.print(head + (f"\n{out.text}" if out.text else ""))
 
-            target = args.server or connect().target
+            client = connect()
             results = check_many(
-                target,
+                args.server or client.target,
                 todo,
+                credentials=client.credentials,
                 engine=args.engine,
                 time_limit=args.timeout,
                 timeout=args.deadline,

@@ -19,7 +19,9 @@ import sys
 import textwrap
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 
+from .channels import PLAINTEXT, Credentials, CredentialsError
 from .client import ENGINES, FORMATS, KINDS, TECHNIQUES, NumgridClient
 from .render import entries, render, solution_text, terminal_width, with_entries
 from .types import (
@@ -565,15 +567,19 @@ def _stdout_ascii_only() -> bool:
 
 
 @contextlib.contextmanager
-def connection(server: str | None, retries: int | None = None) -> Iterator[Callable]:
-    """A function returning the client: to ``server``, or to an embedded server that is
-    started on first use (once) and stopped on exit."""
+def connection(
+    server: str | None, retries: int | None = None, credentials: Credentials = PLAINTEXT
+) -> Iterator[Callable]:
+    """A function returning the client: to ``server`` with ``credentials``, or to an
+    embedded server that is started on first use (once) and stopped on exit."""
     state: dict = {}
 
     def connect() -> NumgridClient:
         if "client" not in state:
             if server:
-                state["client"] = NumgridClient(_dial(server), **_retries(retries))
+                state["client"] = NumgridClient(
+                    _dial(server), credentials=credentials, **_retries(retries)
+                )
             else:
                 state["embedded"] = _start_embedded()
                 state["client"] = NumgridClient(state["embedded"].target, **_retries(retries))
@@ -641,6 +647,38 @@ def _common(parser: argparse.ArgumentParser, suppress: bool) -> None:
         default=default(os.environ.get("NUMGRID_SERVER") or None),
         help="a running numgrid server (env NUMGRID_SERVER); several: HOST:PORT,HOST:PORT "
         "or dns:///NAME:PORT (unique spreads its batch over them); default: an embedded one",
+    )
+    env = os.environ.get
+    parser.add_argument(
+        "--tls",
+        action="store_true",
+        default=default(bool(env("NUMGRID_TLS"))),
+        help="talk TLS to --server (env NUMGRID_TLS=1; implied by --ca and --cert)",
+    )
+    parser.add_argument(
+        "--ca",
+        metavar="FILE",
+        default=default(env("NUMGRID_CA") or None),
+        help="PEM CA certificate to trust (env NUMGRID_CA; default: the system's)",
+    )
+    parser.add_argument(
+        "--cert",
+        metavar="FILE",
+        default=default(env("NUMGRID_CERT") or None),
+        help="PEM client certificate, for servers that ask for one (env NUMGRID_CERT)",
+    )
+    parser.add_argument(
+        "--key",
+        metavar="FILE",
+        default=default(env("NUMGRID_KEY") or None),
+        help="PEM private key of --cert (env NUMGRID_KEY)",
+    )
+    parser.add_argument(
+        "--token-file",
+        metavar="FILE",
+        default=default(env("NUMGRID_TOKEN_FILE") or None),
+        help="file holding a bearer token for the server (env NUMGRID_TOKEN_FILE, or the "
+        "token itself in NUMGRID_TOKEN); sent only over TLS or loopback",
     )
     parser.add_argument(
         "--engine",
@@ -817,10 +855,23 @@ def _health(args: argparse.Namespace, connect: Callable[[], NumgridClient]) -> i
     return code
 
 
+def credentials(args: argparse.Namespace) -> Credentials:
+    """TLS and token settings from the options and the environment."""
+    token = os.environ.get("NUMGRID_TOKEN") or None
+    if args.token_file:
+        try:
+            token = Path(args.token_file).read_text().strip()
+        except (OSError, UnicodeDecodeError) as e:
+            raise CredentialsError(f"cannot read the token file {args.token_file}: {e}") from None
+        if not token:
+            raise CredentialsError(f"the token file {args.token_file} is empty")
+    return Credentials(tls=args.tls, ca=args.ca, cert=args.cert, key=args.key, token=token)
+
+
 def run(args: argparse.Namespace) -> int:
     width = terminal_width()
     retries = 1 if args.command == "health" else None
-    with connection(args.server, retries) as connect:
+    with connection(args.server, retries, credentials(args)) as connect:
         if args.command == "health":
             return _health(args, connect)
         if _is_batch(args):
@@ -876,6 +927,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         return run(args)
     except NoServer as e:
         print(f"{PROG}: cannot reach {_where(args)}: {e}", file=sys.stderr)
+        return FAILURE
+    except CredentialsError as e:
+        print(f"{PROG}: {e}", file=sys.stderr)
         return FAILURE
     except KeyboardInterrupt:
         print(f"{PROG}: interrupted", file=sys.stderr)

@@ -19,6 +19,7 @@ from numgrid.v1 import numgrid_service_pb2 as service_pb2
 from numgrid.v1 import numgrid_service_pb2_grpc as service_grpc
 from numgrid.v1 import puzzle_pb2
 
+from .channels import PLAINTEXT, Credentials, open_channel
 from .types import (
     Difficulty,
     EngineStat,
@@ -221,6 +222,7 @@ def error_from_rpc(error: grpc.RpcError) -> NumgridError:
     violations: list[Violation] = []
     findings: list[Finding] = []
     problems = None
+    retry_after = None
     try:
         status = rpc_status.from_call(error)
     except (ValueError, AttributeError):
@@ -238,12 +240,16 @@ def error_from_rpc(error: grpc.RpcError) -> NumgridError:
                 detail.Unpack(info)
                 if info.metadata.get("problems", "").isdecimal():
                     problems = int(info.metadata["problems"])
+            elif detail.Is(error_details_pb2.RetryInfo.DESCRIPTOR):
+                retry = error_details_pb2.RetryInfo()
+                detail.Unpack(retry)
+                retry_after = retry.retry_delay.ToTimedelta().total_seconds()
             elif detail.Is(puzzle_pb2.Finding.DESCRIPTOR):
                 found = puzzle_pb2.Finding()
                 detail.Unpack(found)
                 findings.append(_finding(found))
     name = code.name if code else "UNKNOWN"
-    return NumgridError(name, message or "", violations, findings, problems)
+    return NumgridError(name, message or "", violations, findings, problems, retry_after)
 
 
 # ---------------------------------------------------------------- the client
@@ -254,7 +260,8 @@ class NumgridClient:
 
     ``timeout`` is the default deadline of every call in seconds (None: no deadline);
     ``retries`` is how many times gRPC retries a call that found the server UNAVAILABLE
-    (0 to 4; 0 turns retries off).
+    (0 to 4; 0 turns retries off); ``credentials``: TLS and a bearer token
+    (:mod:`.channels`).
     """
 
     def __init__(
@@ -264,11 +271,13 @@ class NumgridClient:
         timeout: float | None = None,
         retries: int = DEFAULT_RETRIES,
         channel: grpc.Channel | None = None,
+        credentials: Credentials = PLAINTEXT,
     ):
         self.target = target
         self.timeout = timeout
+        self.credentials = credentials
         self.options = channel_options(retries)
-        self._channel = channel or grpc.insecure_channel(target, options=self.options)
+        self._channel = channel or open_channel(target, self.options, credentials)
         self._stub = service_grpc.NumgridServiceStub(self._channel)
         self._health = health_pb2_grpc.HealthStub(self._channel)
 

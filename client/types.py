@@ -221,10 +221,19 @@ class NumgridError(Exception):
     For INVALID_ARGUMENT, ``violations`` holds one entry per cell or run at fault,
     read from the ``google.rpc.BadRequest`` detail of the status, and ``findings`` the
     structured ``numgrid.v1.Finding`` details (with codes and cells) when the server
-    sends them.
+    sends them. For RESOURCE_EXHAUSTED from a busy server, ``retry_after`` is the
+    seconds it asked the client to wait (its ``google.rpc.RetryInfo``).
     """
 
-    def __init__(self, code: str, message: str, violations=(), findings=(), problems=None):
+    def __init__(
+        self,
+        code: str,
+        message: str,
+        violations=(),
+        findings=(),
+        problems=None,
+        retry_after: float | None = None,
+    ):
         self.code = code
         self.message = message
         self.violations: list[Violation] = list(violations)
@@ -232,4 +241,5 @@ class NumgridError(Exception):
         self.findings: list[Finding] = list(findings)
         # How many problems there are in all; the server lists only as many as fit.
         self.problems: int = len(self.findings) if problems is None else problems
+        self.retry_after = retry_after
         super().__init__(f"{code}: {message}" if message else code)

@@ -18,13 +18,18 @@ MIB = 1024 * 1024
 class ServerConfig:
     host: str = "0.0.0.0"
     port: int = 50051  # 0 picks a free port
-    threads: int = 8  # worker threads, i.e. RPCs served at once
+    threads: int = 8  # calls worked on at once (batch streams: two fewer)
+    max_queued: int = 32  # calls waiting for one of those; more: RESOURCE_EXHAUSTED
     workers: int = 1  # processes checking batch puzzles; 1: in the RPC's own thread
     max_message_bytes: int = 16 * MIB  # requests and responses
     max_cells: int = 20_000  # rows x columns, clue cells included; 124x90 = 11,160
     time_cap_seconds: float = 30.0  # no search runs longer, whatever the request asks
     grace_seconds: float = 10.0  # on SIGTERM/SIGINT, in-flight RPCs get this long to finish
     log_level: str = "INFO"
+    tls_cert: str = ""  # PEM certificate chain; with tls_key, the port speaks TLS only
+    tls_key: str = ""
+    tls_client_ca: str = ""  # PEM CA: clients must present a certificate it signed
+    tokens_file: str = ""  # bearer tokens (see numgrid.server.security); also NUMGRID_TOKENS
 
     @property
     def address(self) -> str:
@@ -58,7 +63,14 @@ def _non_negative(kind):
 _FLAGS = (
     ("--host", "host", "NUMGRID_HOST", str, "address to listen on"),
     ("--port", "port", "NUMGRID_PORT", _non_negative(int), "port; 0 picks a free one"),
-    ("--threads", "threads", "NUMGRID_THREADS", _positive(int), "worker threads"),
+    ("--threads", "threads", "NUMGRID_THREADS", _positive(int), "calls worked on at once"),
+    (
+        "--max-queued",
+        "max_queued",
+        "NUMGRID_MAX_QUEUED",
+        _non_negative(int),
+        "calls that may wait for a thread; beyond them RESOURCE_EXHAUSTED",
+    ),
     (
         "--workers",
         "workers",
@@ -89,6 +101,22 @@ _FLAGS = (
         "seconds in-flight RPCs get to finish on SIGTERM/SIGINT",
     ),
     ("--log-level", "log_level", "NUMGRID_LOG_LEVEL", str.upper, "DEBUG, INFO, WARNING, ..."),
+    ("--tls-cert", "tls_cert", "NUMGRID_TLS_CERT", str, "PEM certificate chain (TLS on)"),
+    ("--tls-key", "tls_key", "NUMGRID_TLS_KEY", str, "PEM private key of --tls-cert"),
+    (
+        "--tls-client-ca",
+        "tls_client_ca",
+        "NUMGRID_TLS_CLIENT_CA",
+        str,
+        "PEM CA file; clients must present a certificate it signed",
+    ),
+    (
+        "--tokens-file",
+        "tokens_file",
+        "NUMGRID_TOKENS_FILE",
+        str,
+        "bearer tokens, one per line (calls without one: UNAUTHENTICATED)",
+    ),
 )
 
 
@@ -107,7 +135,7 @@ def parser() -> argparse.ArgumentParser:
             dest=name,
             type=kind,
             default=os.environ.get(env, str(default)),
-            help=f"{text} (env {env}, default {default})",
+            help=f"{text} (env {env}" + (f", default {default})" if default != "" else ")"),
         )
     return p
 
@@ -120,4 +148,8 @@ def from_args(argv: Sequence[str] | None = None) -> ServerConfig:
     args = p.parse_args(argv)
     if args.log_level not in LOG_LEVELS:
         p.error(f"--log-level must be one of {', '.join(LOG_LEVELS)}, got {args.log_level}")
+    if bool(args.tls_cert) != bool(args.tls_key):
+        p.error("--tls-cert and --tls-key go together")
+    if args.tls_client_ca and not args.tls_cert:
+        p.error("--tls-client-ca needs --tls-cert and --tls-key")
     return ServerConfig(**vars(args))

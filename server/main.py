@@ -17,6 +17,7 @@ from dataclasses import dataclass, replace
 import grpc
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection
+from numgrid.server import admission, security, shutdown
 from numgrid.server import config as config_module
 from numgrid.server.config import ServerConfig
 from numgrid.server.service import NumgridServicer, add_to_server
@@ -26,13 +27,42 @@ SERVICE_NAME = numgrid_service_pb2.DESCRIPTOR.services_by_name["NumgridService"]
 
 log = logging.getLogger("numgrid.server")
 MIN_PING_INTERVAL_MS = 4000  # the most often a client may ping while no data flows
+SWITCH_INTERVAL = 0.001  # seconds a thread may hold the GIL while others wait
+
+
+@dataclass
+class Built:
+    """A server (not started), the port it is bound to, and what stopping it needs."""
+
+    server: grpc.Server
+    port: int
+    health: health.HealthServicer
+    servicer: NumgridServicer
+    executor: ThreadPoolExecutor
+    intake: shutdown.Intake
+    tokens: int  # bearer tokens known; 0: calls need none
+
+    def stop(self, grace: float | None) -> None:
+        """Refuse calls sent from now on (health NOT_SERVING, then the intake closes:
+        see :mod:`~numgrid.server.shutdown`), give those in hand what is left of
+        ``grace`` seconds, cancel the rest, and wait for every handler to return, so
+        that each call is answered and logged before the process ends."""
+        self.health.enter_graceful_shutdown()
+        if grace:
+            took = self.intake.close(grace)
+            log.info("intake closed in %.3fs", took)
+            grace = max(0.0, grace - took)
+        self.server.stop(grace).wait()
+        self.executor.shutdown(wait=True)
+        self.intake.remove()
 
 
 def build_server(
     config: ServerConfig, *, log_requests: bool = True, reuseport: bool = False
-) -> tuple[grpc.Server, int, health.HealthServicer]:
-    """The server (not started), the port it is bound to, and its health servicer.
-    ``reuseport``: share the port with other processes (SO_REUSEPORT; benchmarks only)."""
+) -> Built:
+    """The server, bound but not started. ``reuseport``: share the port with other
+    processes (SO_REUSEPORT; benchmarks only). Raises OSError when it cannot listen or
+    read its TLS or token files."""
     options = [
         ("grpc.max_send_message_length", config.max_message_bytes),
         ("grpc.max_receive_message_length", config.max_message_bytes),
@@ -42,9 +72,18 @@ def build_server(
         # default, one ping in 5 minutes without data, would end their calls).
         ("grpc.http2.min_ping_interval_without_data_ms", MIN_PING_INTERVAL_MS),
     ]
-    executor = ThreadPoolExecutor(max_workers=config.threads, thread_name_prefix="numgrid-rpc")
-    server = grpc.server(executor, options=options)
-    add_to_server(NumgridServicer(config, log_requests=log_requests), server)
+    servicer = NumgridServicer(config, log_requests=log_requests)
+    # A thread for every call admitted, and gRPC refuses the rest at the door: no call
+    # ever waits in the pool's queue, where shutdown would cancel it (see admission).
+    threads = admission.thread_count(config.threads, config.max_queued, servicer.batch_streams)
+    executor = ThreadPoolExecutor(max_workers=threads, thread_name_prefix="numgrid-rpc")
+    grants = security.read_grants(config.tokens_file)
+    intake = shutdown.Intake()
+    interceptors = [intake, security.TokenCheck(grants)] if grants else [intake]
+    server = grpc.server(
+        executor, options=options, interceptors=interceptors, maximum_concurrent_rpcs=threads
+    )
+    add_to_server(servicer, server)
     health_servicer = health.HealthServicer()
     health_pb2_grpc.add_HealthServicer_to_server(health_servicer, server)
     for name in ("", SERVICE_NAME):
@@ -53,29 +92,37 @@ def build_server(
         (SERVICE_NAME, health.SERVICE_NAME, reflection.SERVICE_NAME), server
     )
     try:
-        port = server.add_insecure_port(config.address)
+        if config.tls_cert:
+            credentials = security.server_credentials(
+                config.tls_cert, config.tls_key, config.tls_client_ca
+            )
+            port = server.add_secure_port(config.address, credentials)
+        else:
+            port = server.add_insecure_port(config.address)
     except RuntimeError as e:  # grpcio raises when it cannot bind
         raise OSError(f"cannot listen on {config.address}: {e}") from e
     if port == 0:
         raise OSError(f"cannot listen on {config.address}")
-    return server, port, health_servicer
+    server.add_insecure_port(intake.address)
+    return Built(server, port, health_servicer, servicer, executor, intake, len(grants))
 
 
 @dataclass
 class Embedded:
     """An in-process server on loopback; ``target`` is what a channel dials."""
 
-    server: grpc.Server
-    port: int
-    health: health.HealthServicer
+    built: Built
+
+    @property
+    def port(self) -> int:
+        return self.built.port
 
     @property
     def target(self) -> str:
         return f"127.0.0.1:{self.port}"
 
     def stop(self, grace: float | None = None) -> None:
-        self.health.enter_graceful_shutdown()
-        self.server.stop(grace).wait()
+        self.built.stop(grace)
 
     def __enter__(self) -> Embedded:
         return self
@@ -87,9 +134,9 @@ class Embedded:
 def start_embedded(config: ServerConfig | None = None) -> Embedded:
     """Start the server in this process on 127.0.0.1 and a free port; logs nothing."""
     config = replace(config or ServerConfig(), host="127.0.0.1", port=0)
-    server, port, health_servicer = build_server(config, log_requests=False)
-    server.start()
-    return Embedded(server, port, health_servicer)
+    built = build_server(config, log_requests=False)
+    built.server.start()
+    return Embedded(built)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -103,8 +150,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     # deadline (the CLI's embedded server keeps it lazy: most calls never need it).
     import numgrid.server.cpsat_runner  # noqa: F401
 
+    # Searches hold the GIL; the thread that takes calls from gRPC's core needs it for
+    # every call. At Python's default 5 ms a turn, with 8 searches running it waited
+    # 0.1-0.3 s per call (2.4 s to take 20); at 1 ms, 0.2 s for 20, at no cost in
+    # throughput measured (tests/test_shutdown.py has the scenario).
+    sys.setswitchinterval(SWITCH_INTERVAL)
+
     try:
-        server, port, health_servicer = build_server(config)
+        built = build_server(config)
     except OSError as e:
         print(f"numgrid-server: {e}", file=sys.stderr)
         return 1
@@ -112,18 +165,26 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     def on_signal(signum, _frame) -> None:
         if stopping.is_set():  # a second signal: stop now
-            server.stop(0)
+            built.server.stop(0)
         stopping.set()
 
     signal.signal(signal.SIGTERM, on_signal)
     signal.signal(signal.SIGINT, on_signal)
-    server.start()
-    address = replace(config, port=port).address
+    built.server.start()
+    address = replace(config, port=built.port).address
     print(f"numgrid-server listening on {address}", flush=True)
     log.info(
-        "serving on %s (threads=%d workers=%d max_cells=%d time_cap=%gs grace=%gs)",
+        "serving on %s (%s, %s; threads=%d max_queued=%d workers=%d max_cells=%d"
+        " time_cap=%gs grace=%gs)",
         address,
+        "TLS with client certificates"
+        if config.tls_client_ca
+        else "TLS"
+        if config.tls_cert
+        else "plaintext",
+        "bearer tokens" if built.tokens else "no tokens",
         config.threads,
+        config.max_queued,
         config.workers,
         config.max_cells,
         config.time_cap_seconds,
@@ -132,8 +193,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     while not stopping.wait(1.0):
         pass
     log.info("shutting down: in-flight calls get up to %gs", config.grace_seconds)
-    health_servicer.enter_graceful_shutdown()
-    server.stop(config.grace_seconds).wait()
+    built.stop(config.grace_seconds)
     log.info("stopped")
     return 0
 

@@ -22,7 +22,7 @@ import time
 from dataclasses import dataclass
 
 import grpc
-from numgrid.server import batch, convert, operations
+from numgrid.server import admission, batch, convert, operations
 from numgrid.server.config import ServerConfig
 from numgrid.server.core import Budget, PuzzleError, SearchTimeout, Verdict
 from numgrid.server.engines import EngineDisagreement
@@ -82,7 +82,8 @@ def _rpc(method):
         try:
             if isinstance(request, convert.Undecodable):
                 raise request.invalid()
-            response = method(self, request, context, call)
+            with self.admission.slot(context.is_active):
+                response = method(self, request, context, call)
             if not context.is_active():
                 code = _ended_status(context)
             return response
@@ -92,6 +93,12 @@ def _rpc(method):
         except _Abort as e:
             code = e.code
             context.abort(e.code, e.details)
+        except admission.Overloaded as e:
+            code = grpc.StatusCode.RESOURCE_EXHAUSTED
+            context.abort_with_status(e.status())
+        except admission.GaveUp:
+            code = _ended_status(context)
+            context.abort(code, "the call ended while it waited for a free thread")
         except EngineDisagreement as e:
             code = grpc.StatusCode.INTERNAL
             log.error("%s: %s", name, e)
@@ -119,8 +126,11 @@ class NumgridServicer(numgrid_service_pb2_grpc.NumgridServiceServicer):
             batch.Limits(config.max_cells, config.time_cap_seconds),
             max_message_bytes=config.max_message_bytes,
         )
-        # Batch calls hold an RPC thread each: leave two to unary calls and health.
-        self.batch_calls = threading.BoundedSemaphore(max(1, config.threads - 2))
+        self.admission = admission.Admission(config.threads, config.max_queued)
+        # A batch stream holds its thread for as long as it lasts, and its puzzles go
+        # to the batch's own workers: a bound of its own.
+        self.batch_streams = max(1, config.threads - 2)
+        self.batch_calls = threading.BoundedSemaphore(self.batch_streams)
 
     # ------------------------------------------------------------ helpers
 
@@ -284,8 +294,10 @@ class NumgridServicer(numgrid_service_pb2_grpc.NumgridServiceServicer):
 
 def add_to_server(servicer: NumgridServicer, server: grpc.Server) -> None:
     """Register ``servicer`` as the generated ``add_NumgridServiceServicer_to_server``
-    does, with one change: requests are decoded by :func:`convert.lenient`, so a request
-    that cannot be decoded is INVALID_ARGUMENT, not INTERNAL with a logged traceback."""
+    does, with two changes: requests are decoded by :func:`convert.lenient`, so a request
+    that cannot be decoded is INVALID_ARGUMENT, not INTERNAL with a logged traceback; and
+    the methods are not *registered* with the core, so that their calls are taken in the
+    order they arrived, which graceful shutdown relies on (:mod:`.shutdown`)."""
     service = service_pb2.DESCRIPTOR.services_by_name["NumgridService"]
     handlers = {}
     for method in service.methods:
@@ -304,4 +316,3 @@ def add_to_server(servicer: NumgridServicer, server: grpc.Server) -> None:
     server.add_generic_rpc_handlers(
         (grpc.method_handlers_generic_handler(service.full_name, handlers),)
     )
-    server.add_registered_method_handlers(service.full_name, handlers)

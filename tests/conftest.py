@@ -86,23 +86,34 @@ class ServerProcess:
         return self.process.returncode
 
 
-def wait_serving(target: str, timeout: float) -> None:
-    with grpc.insecure_channel(target) as channel:
+def wait_serving(
+    target: str, timeout: float, credentials: grpc.ChannelCredentials | None = None
+) -> None:
+    channel = (
+        grpc.secure_channel(target, credentials) if credentials else grpc.insecure_channel(target)
+    )
+    with channel:
         stub = health_pb2_grpc.HealthStub(channel)
         request = health_pb2.HealthCheckRequest(service="")
         reply = stub.Check(request, timeout=timeout, wait_for_ready=True)
         assert reply.status == health_pb2.HealthCheckResponse.SERVING
 
 
-def start_server(*flags: str, workdir: Path | None = None) -> ServerProcess:
+def start_server(
+    *flags: str,
+    workdir: Path | None = None,
+    env: dict[str, str] | None = None,
+    credentials: grpc.ChannelCredentials | None = None,
+) -> ServerProcess:
     """Start ``numgrid-server --host 127.0.0.1 --port 0 FLAGS`` and wait until SERVING.
 
-    Its stdout and stderr go to files in ``workdir`` (a new temporary directory if None).
+    Its stdout and stderr go to files in ``workdir`` (a new temporary directory if None);
+    ``env`` adds environment variables; ``credentials``: how to reach a TLS server.
     """
     workdir = workdir or Path(tempfile.mkdtemp(prefix="numgrid-server-"))
     stdout = (workdir / "stdout.log").open("w")
     stderr = (workdir / "stderr.log").open("w")
-    env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+    env = {**os.environ, "PYTHONUNBUFFERED": "1", **(env or {})}
     process = subprocess.Popen(
         [server_executable(), "--host", "127.0.0.1", "--port", "0", *flags],
         stdout=stdout,
@@ -125,7 +136,7 @@ def start_server(*flags: str, workdir: Path | None = None) -> ServerProcess:
             pytest.fail(f"numgrid-server printed no address in {START_TIMEOUT}s")
         else:
             time.sleep(0.02)
-    wait_serving(server.target, max(1.0, deadline - time.monotonic()))
+    wait_serving(server.target, max(1.0, deadline - time.monotonic()), credentials)
     return server
 
 
@@ -163,10 +174,11 @@ def corpus_puzzle(corpus):
 
 @pytest.fixture(scope="session")
 def launch_server(tmp_path_factory):
-    """``launch_server(*flags)`` -> a new :class:`ServerProcess`; the caller stops it."""
+    """``launch_server(*flags, env=, credentials=)`` -> a new :class:`ServerProcess`
+    (see :func:`start_server`); the caller stops it."""
 
-    def launch(*flags: str) -> ServerProcess:
-        return start_server(*flags, workdir=tmp_path_factory.mktemp("numgrid-server"))
+    def launch(*flags: str, **options) -> ServerProcess:
+        return start_server(*flags, workdir=tmp_path_factory.mktemp("numgrid-server"), **options)
 
     return launch
 

@@ -1,0 +1,85 @@
+"""Channels to a numgrid server: plaintext, TLS (optionally with a client certificate),
+and a bearer token on every call.
+
+A token is sent only over TLS, or over a loopback connection (gRPC's *local*
+credentials): never in clear text across a network.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+from dataclasses import dataclass
+from pathlib import Path
+
+import grpc
+
+
+class CredentialsError(ValueError):
+    """Credentials that cannot be used; the message names the file or the option."""
+
+
+@dataclass(frozen=True)
+class Credentials:
+    """How to reach a server: ``tls`` on (with ``ca`` as the trusted root, the system's
+    roots if None, and ``cert``/``key`` as this client's certificate), and ``token``."""
+
+    tls: bool = False
+    ca: str | None = None
+    cert: str | None = None
+    key: str | None = None
+    token: str | None = None
+
+    def __post_init__(self) -> None:
+        if (self.cert is None) != (self.key is None):
+            raise CredentialsError("a client certificate needs its key: give --cert and --key")
+        if (self.ca or self.cert) and not self.tls:
+            object.__setattr__(self, "tls", True)  # a CA or certificate means TLS
+
+
+PLAINTEXT = Credentials()
+
+
+def _read(path: str, what: str) -> bytes:
+    try:
+        return Path(path).read_bytes()
+    except OSError as e:
+        raise CredentialsError(f"cannot read the {what} {path}: {e.strerror or e}") from None
+
+
+def _loopback(target: str) -> bool:
+    host = target.removeprefix("ipv4:").removeprefix("ipv6:").removeprefix("dns:///")
+    if host.startswith("unix:"):
+        return True
+    host = host.rsplit(":", 1)[0].strip("[]") if ":" in host else host
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
+def open_channel(target: str, options, credentials: Credentials = PLAINTEXT) -> grpc.Channel:
+    """A channel to ``target`` with ``options`` and ``credentials``."""
+    if not credentials.tls and not credentials.token:
+        return grpc.insecure_channel(target, options=options)
+    if credentials.tls:
+        channel_credentials = grpc.ssl_channel_credentials(
+            root_certificates=_read(credentials.ca, "CA file") if credentials.ca else None,
+            private_key=_read(credentials.key, "key file") if credentials.key else None,
+            certificate_chain=_read(credentials.cert, "certificate file")
+            if credentials.cert
+            else None,
+        )
+    elif all(_loopback(t) for t in target.split(",")):
+        channel_credentials = grpc.local_channel_credentials(grpc.LocalConnectionType.LOCAL_TCP)
+    else:
+        raise CredentialsError(
+            f"a token is sent only over TLS or to a loopback address, not to {target}:"
+            " add --tls (and --ca if the server's certificate is your own CA's)"
+        )
+    if credentials.token:
+        channel_credentials = grpc.composite_channel_credentials(
+            channel_credentials, grpc.access_token_call_credentials(credentials.token)
+        )
+    return grpc.secure_channel(target, channel_credentials, options=options)
