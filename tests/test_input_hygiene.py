@@ -136,3 +136,15 @@ def test_a_structured_puzzle_too_big_to_walk_is_refused_before_it_is_read(puzzle
     with pytest.raises(convert.InvalidRequest) as caught:
         convert.read_input(pb.PuzzleInput(puzzle=puzzle), 20_000)
     assert "more than any grid of at most 20000 cells needs" in str(caught.value)
+
+
+def test_janko_text_is_read_no_further_than_its_header_promises():
+    """5 MB of rows under a 2x2 header (within the text limit for 20,000 cells): one
+    finding for the count and the first rows' own, not a finding per row."""
+    body = ("- " * 200 + "\n") * 12_000
+    with pytest.raises(PuzzleError) as caught:
+        KINDS["kakuro"].read("2 2\n" + body, "janko")
+    codes = [f.code for f in caught.value.findings]
+    assert codes == ["row_count", "ragged_row", "ragged_row"]
+    assert "header says 2 rows but 12000 follow" in caught.value.findings[0].message
+    assert "row 0 has 200 cells, expected 2" in caught.value.findings[1].message

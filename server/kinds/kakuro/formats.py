@@ -95,13 +95,17 @@ def read_janko(text: str, max_cells: int = DEFAULT_MAX_CELLS) -> Board:
     too_big = _size_finding(rows, cols, max_cells)
     if too_big:
         raise PuzzleError([too_big])
-    lines = [line.split() for line in text.strip().splitlines()[1:]]
+    body = text.strip().splitlines()[1:]
     findings: list[Finding] = []
-    if len(lines) != rows:
+    if len(body) != rows:
         findings.append(
-            _error("row_count", f"header says {rows} rows but {len(lines)} follow", (len(lines), 0))
+            _error("row_count", f"header says {rows} rows but {len(body)} follow", (len(body), 0))
         )
+    # Read no more than the header promises (the size check above bounds it): the
+    # findings of the first rows say enough, and the rest would cost unbounded time.
+    lines = [line.split() for line in body[:rows]]
     _check_ragged(lines, cols, findings)
+    lines = [tokens[:cols] for tokens in lines]
     parsed = []
     for r, tokens in enumerate(lines):
         row = []
