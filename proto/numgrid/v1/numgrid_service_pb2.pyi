@@ -28,6 +28,11 @@ class Technique(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     TECHNIQUE_CAGE_LINE: _ClassVar[Technique]
     TECHNIQUE_HIDDEN_SUBSET: _ClassVar[Technique]
     TECHNIQUE_LINE_TOTALS: _ClassVar[Technique]
+    TECHNIQUE_EDGE_CLUE: _ClassVar[Technique]
+    TECHNIQUE_CLUE_PAIR: _ClassVar[Technique]
+    TECHNIQUE_VISIBILITY_BOUNDS: _ClassVar[Technique]
+    TECHNIQUE_SEQUENCES: _ClassVar[Technique]
+    TECHNIQUE_SUM_BOUNDS: _ClassVar[Technique]
 
 class Grade(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     __slots__ = ()
@@ -55,6 +60,8 @@ class GroupType(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     GROUP_TYPE_ROW: _ClassVar[GroupType]
     GROUP_TYPE_COLUMN: _ClassVar[GroupType]
     GROUP_TYPE_CAGE: _ClassVar[GroupType]
+    GROUP_TYPE_DIAGONAL: _ClassVar[GroupType]
+    GROUP_TYPE_VIEW: _ClassVar[GroupType]
 
 class CellStatus(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     __slots__ = ()
@@ -89,6 +96,11 @@ TECHNIQUE_HIDDEN_SINGLE: Technique
 TECHNIQUE_CAGE_LINE: Technique
 TECHNIQUE_HIDDEN_SUBSET: Technique
 TECHNIQUE_LINE_TOTALS: Technique
+TECHNIQUE_EDGE_CLUE: Technique
+TECHNIQUE_CLUE_PAIR: Technique
+TECHNIQUE_VISIBILITY_BOUNDS: Technique
+TECHNIQUE_SEQUENCES: Technique
+TECHNIQUE_SUM_BOUNDS: Technique
 GRADE_UNSPECIFIED: Grade
 GRADE_EASY: Grade
 GRADE_MEDIUM: Grade
@@ -107,6 +119,8 @@ GROUP_TYPE_DOWN: GroupType
 GROUP_TYPE_ROW: GroupType
 GROUP_TYPE_COLUMN: GroupType
 GROUP_TYPE_CAGE: GroupType
+GROUP_TYPE_DIAGONAL: GroupType
+GROUP_TYPE_VIEW: GroupType
 CELL_STATUS_UNSPECIFIED: CellStatus
 CELL_STATUS_BLANK: CellStatus
 CELL_STATUS_DUPLICATE: CellStatus

@@ -23,6 +23,8 @@ class PuzzleKind(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     PUZZLE_KIND_UNSPECIFIED: _ClassVar[PuzzleKind]
     PUZZLE_KIND_KAKURO: _ClassVar[PuzzleKind]
     PUZZLE_KIND_KENKEN: _ClassVar[PuzzleKind]
+    PUZZLE_KIND_SKYSCRAPER: _ClassVar[PuzzleKind]
+    PUZZLE_KIND_KAKURASU: _ClassVar[PuzzleKind]
 
 class PuzzleFormat(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     __slots__ = ()
@@ -61,6 +63,8 @@ CAGE_OPERATION_DIVIDE: CageOperation
 PUZZLE_KIND_UNSPECIFIED: PuzzleKind
 PUZZLE_KIND_KAKURO: PuzzleKind
 PUZZLE_KIND_KENKEN: PuzzleKind
+PUZZLE_KIND_SKYSCRAPER: PuzzleKind
+PUZZLE_KIND_KAKURASU: PuzzleKind
 PUZZLE_FORMAT_UNSPECIFIED: PuzzleFormat
 PUZZLE_FORMAT_JANKO: PuzzleFormat
 PUZZLE_FORMAT_CSV: PuzzleFormat
@@ -132,13 +136,53 @@ class KenKenPuzzle(_message.Message):
     entries: Grid
     def __init__(self, size: _Optional[int] = ..., cages: _Optional[_Iterable[_Union[Cage, _Mapping]]] = ..., entries: _Optional[_Union[Grid, _Mapping]] = ...) -> None: ...
 
+class SkyscraperPuzzle(_message.Message):
+    __slots__ = ("size", "max_height", "diagonals", "top", "bottom", "left", "right", "givens", "entries")
+    SIZE_FIELD_NUMBER: _ClassVar[int]
+    MAX_HEIGHT_FIELD_NUMBER: _ClassVar[int]
+    DIAGONALS_FIELD_NUMBER: _ClassVar[int]
+    TOP_FIELD_NUMBER: _ClassVar[int]
+    BOTTOM_FIELD_NUMBER: _ClassVar[int]
+    LEFT_FIELD_NUMBER: _ClassVar[int]
+    RIGHT_FIELD_NUMBER: _ClassVar[int]
+    GIVENS_FIELD_NUMBER: _ClassVar[int]
+    ENTRIES_FIELD_NUMBER: _ClassVar[int]
+    size: int
+    max_height: int
+    diagonals: bool
+    top: _containers.RepeatedScalarFieldContainer[int]
+    bottom: _containers.RepeatedScalarFieldContainer[int]
+    left: _containers.RepeatedScalarFieldContainer[int]
+    right: _containers.RepeatedScalarFieldContainer[int]
+    givens: Grid
+    entries: Grid
+    def __init__(self, size: _Optional[int] = ..., max_height: _Optional[int] = ..., diagonals: _Optional[bool] = ..., top: _Optional[_Iterable[int]] = ..., bottom: _Optional[_Iterable[int]] = ..., left: _Optional[_Iterable[int]] = ..., right: _Optional[_Iterable[int]] = ..., givens: _Optional[_Union[Grid, _Mapping]] = ..., entries: _Optional[_Union[Grid, _Mapping]] = ...) -> None: ...
+
+class KakurasuPuzzle(_message.Message):
+    __slots__ = ("rows", "columns", "row_clues", "column_clues", "entries")
+    ROWS_FIELD_NUMBER: _ClassVar[int]
+    COLUMNS_FIELD_NUMBER: _ClassVar[int]
+    ROW_CLUES_FIELD_NUMBER: _ClassVar[int]
+    COLUMN_CLUES_FIELD_NUMBER: _ClassVar[int]
+    ENTRIES_FIELD_NUMBER: _ClassVar[int]
+    rows: int
+    columns: int
+    row_clues: _containers.RepeatedScalarFieldContainer[int]
+    column_clues: _containers.RepeatedScalarFieldContainer[int]
+    entries: Grid
+    def __init__(self, rows: _Optional[int] = ..., columns: _Optional[int] = ..., row_clues: _Optional[_Iterable[int]] = ..., column_clues: _Optional[_Iterable[int]] = ..., entries: _Optional[_Union[Grid, _Mapping]] = ...) -> None: ...
+
 class Puzzle(_message.Message):
-    __slots__ = ("kakuro", "kenken")
+    __slots__ = ("kakuro", "kenken", "skyscraper", "kakurasu")
     KAKURO_FIELD_NUMBER: _ClassVar[int]
     KENKEN_FIELD_NUMBER: _ClassVar[int]
+    SKYSCRAPER_FIELD_NUMBER: _ClassVar[int]
+    KAKURASU_FIELD_NUMBER: _ClassVar[int]
     kakuro: KakuroPuzzle
     kenken: KenKenPuzzle
-    def __init__(self, kakuro: _Optional[_Union[KakuroPuzzle, _Mapping]] = ..., kenken: _Optional[_Union[KenKenPuzzle, _Mapping]] = ...) -> None: ...
+    skyscraper: SkyscraperPuzzle
+    kakurasu: KakurasuPuzzle
+    def __init__(self, kakuro: _Optional[_Union[KakuroPuzzle, _Mapping]] = ..., kenken: _Optional[_Union[KenKenPuzzle, _Mapping]] = ..., skyscraper: _Optional[_Union[SkyscraperPuzzle, _Mapping]] = ..., kakurasu: _Optional[_Union[KakurasuPuzzle, _Mapping]] = ...) -> None: ...
 
 class PuzzleText(_message.Message):
     __slots__ = ("content", "format", "kind")
