@@ -166,6 +166,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     def on_signal(signum, _frame) -> None:
         if stopping.is_set():  # a second signal: stop now
             built.server.stop(0)
+            built.intake.closed.set()  # no need to wait for the marker any more
         stopping.set()
 
     signal.signal(signal.SIGTERM, on_signal)

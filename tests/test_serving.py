@@ -407,3 +407,21 @@ def test_many_clients_at_once_are_answered_or_shed(launch_server):
         assert codes.count(grpc.StatusCode.OK) > 0
     finally:
         assert server.stop() == 0
+
+
+def test_a_second_signal_stops_at_once(launch_server):
+    server = launch_server("--grace", "60")
+    try:
+        with grpc.insecure_channel(server.target, options=NO_RETRIES) as channel:
+            stub = numgrid_service_pb2_grpc.NumgridServiceStub(channel)
+            running = stub.CheckUniqueness.future(slow_request("native"), timeout=60)
+            time.sleep(0.5)
+            server.process.send_signal(signal.SIGTERM)
+            wait_for_log(server, "intake closed")
+            start = time.monotonic()
+            server.process.send_signal(signal.SIGTERM)
+            assert server.process.wait(20) == 0
+            assert time.monotonic() - start < 10  # not the 60 s grace
+            assert code_of(running) in (grpc.StatusCode.CANCELLED, grpc.StatusCode.UNAVAILABLE)
+    finally:
+        server.stop(signal.SIGKILL)
