@@ -17,7 +17,7 @@ from dataclasses import dataclass, replace
 import grpc
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection
-from numgrid.server import admission, security, shutdown
+from numgrid.server import admission, kinds, security, shutdown
 from numgrid.server import config as config_module
 from numgrid.server.config import ServerConfig
 from numgrid.server.service import NumgridServicer, add_to_server
@@ -88,6 +88,13 @@ def build_server(
     health_pb2_grpc.add_HealthServicer_to_server(health_servicer, server)
     for name in ("", SERVICE_NAME):
         health_servicer.set(name, health_pb2.HealthCheckResponse.SERVING)
+
+    def broken(reason: str) -> None:
+        log.critical("the server's code is broken (%s): health says NOT_SERVING", reason)
+        for name in ("", SERVICE_NAME):
+            health_servicer.set(name, health_pb2.HealthCheckResponse.NOT_SERVING)
+
+    servicer.broken = broken
     reflection.enable_server_reflection(
         (SERVICE_NAME, health.SERVICE_NAME, reflection.SERVICE_NAME), server
     )
@@ -146,9 +153,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         stream=sys.stderr,
         format="%(asctime)s %(levelname)s %(name)s: %(message)s",
     )
-    # A long-running server loads OR-Tools now, not inside the first CP-SAT request's
-    # deadline (the CLI's embedded server keeps it lazy: most calls never need it).
+    # A long-running server loads OR-Tools and every kind's CP-SAT model now (the CLI's
+    # embedded server keeps them lazy: most calls never need them).
     import numgrid.server.cpsat_runner  # noqa: F401
+
+    kinds.load_engines()
 
     # Searches hold the GIL; the thread that takes calls from gRPC's core needs it for
     # every call. At Python's default 5 ms a turn, with 8 searches running it waited

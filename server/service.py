@@ -19,6 +19,7 @@ import functools
 import logging
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import grpc
@@ -106,6 +107,8 @@ def _rpc(method):
         except Exception as e:
             code = grpc.StatusCode.INTERNAL
             log.exception("%s failed", name)
+            if isinstance(e, ImportError):  # the installed code changed under the server
+                self.broken(f"{type(e).__name__}: {e}")
             context.abort(code, f"internal error in {name}: {type(e).__name__}: {e}")
         finally:
             if self.log_requests:
@@ -127,6 +130,8 @@ class NumgridServicer(numgrid_service_pb2_grpc.NumgridServiceServicer):
             max_message_bytes=config.max_message_bytes,
         )
         self.admission = admission.Admission(config.threads, config.max_queued)
+        # Called when the server finds its own code broken (health turns NOT_SERVING).
+        self.broken: Callable[[str], None] = lambda reason: None
         # A batch stream holds its thread for as long as it lasts, and its puzzles go
         # to the batch's own workers: a bound of its own.
         self.batch_streams = max(1, config.threads - 2)

@@ -425,3 +425,30 @@ def test_a_second_signal_stops_at_once(launch_server):
             assert code_of(running) in (grpc.StatusCode.CANCELLED, grpc.StatusCode.UNAVAILABLE)
     finally:
         server.stop(signal.SIGKILL)
+
+
+def test_a_server_whose_code_breaks_stops_saying_serving(monkeypatch):
+    """An ImportError in a call means the installed code changed under the running
+    server: the call is INTERNAL and health turns NOT_SERVING, so probes take it out."""
+    from numgrid.server import operations
+
+    def broken(*args, **kwargs):
+        raise ImportError("cannot import name 'cpsat'")
+
+    built = build_server(ServerConfig(host="127.0.0.1", port=0), log_requests=False)
+    built.server.start()
+    monkeypatch.setattr(operations, "check_uniqueness", broken)
+    try:
+        with grpc.insecure_channel(f"127.0.0.1:{built.port}", options=NO_RETRIES) as channel:
+            health = health_pb2_grpc.HealthStub(channel)
+            check = health_pb2.HealthCheckRequest(service="")
+            assert health.Check(check, timeout=5).status == health_pb2.HealthCheckResponse.SERVING
+            stub = numgrid_service_pb2_grpc.NumgridServiceStub(channel)
+            request = service_pb2.CheckUniquenessRequest(puzzle=text_input(KENKEN.read_text()))
+            with pytest.raises(grpc.RpcError) as caught:
+                stub.CheckUniqueness(request, timeout=10)
+            assert caught.value.code() == grpc.StatusCode.INTERNAL
+            status = health.Check(check, timeout=5).status
+            assert status == health_pb2.HealthCheckResponse.NOT_SERVING
+    finally:
+        built.stop(0)

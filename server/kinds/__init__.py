@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib
 import json
 
 from numgrid.server.core import Finding, PuzzleError
@@ -55,4 +56,12 @@ def detect(text: str) -> Kind:
     return detect_format(text)[0]
 
 
-__all__ = ["KINDS", "Kind", "detect", "detect_format"]
+def load_engines() -> None:
+    """Import what kinds load on first use (each kind's ``cpsat`` module and OR-Tools):
+    a long-running server does it at start, so that neither the first CP-SAT request's
+    deadline pays for it nor a broken install shows only then."""
+    for kind in KINDS.values():
+        importlib.import_module(f"{type(kind).__module__}.cpsat")
+
+
+__all__ = ["KINDS", "Kind", "detect", "detect_format", "load_engines"]
