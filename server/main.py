@@ -6,6 +6,7 @@ the CLI uses it when no ``--server`` is given.
 
 from __future__ import annotations
 
+import ctypes
 import logging
 import signal
 import sys
@@ -146,8 +147,24 @@ def start_embedded(config: ServerConfig | None = None) -> Embedded:
     return Embedded(built)
 
 
+def bound_malloc() -> None:
+    """Two malloc arenas and a 128 KiB mmap threshold (glibc only; elsewhere nothing).
+
+    glibc gives threads their own arenas (up to 8 per core: 16 here for ~50 RPC threads)
+    and keeps what is freed in them; under 32 clients a minute, 55 of the 92 MiB it held
+    were free but kept. With two arenas, 7 of 38 (benchmarks/load.py)."""
+    try:
+        libc = ctypes.CDLL("libc.so.6")
+    except OSError:
+        return
+    m_arena_max, m_mmap_threshold = -8, -3  # from glibc's malloc.h
+    libc.mallopt(m_arena_max, 2)
+    libc.mallopt(m_mmap_threshold, 128 * 1024)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     config = config_module.from_args(argv)
+    bound_malloc()  # before any RPC thread allocates
     logging.basicConfig(
         level=config.log_level,
         stream=sys.stderr,

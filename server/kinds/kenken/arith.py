@@ -66,7 +66,7 @@ def layouts(cage: Cage, size: int) -> tuple[Layout, ...]:
     return _layouts(cage.target, cage.operation, shape, size)
 
 
-@functools.lru_cache(maxsize=4096)
+@functools.lru_cache(maxsize=512)  # a 7-cell cage's layouts can take 10 MB
 def _layouts(target: int, operation: str, shape: tuple[Cell, ...], size: int) -> tuple[Layout, ...]:
     n = len(shape)
     if operation == NONE and n > 1:  # not given: whatever any operation allows

@@ -333,7 +333,7 @@ def _propagate(pos: Position, i: int, digit: int) -> int:
     return 0 if masks is not None else rounds
 
 
-@functools.lru_cache(maxsize=1024)
+@functools.lru_cache(maxsize=128)
 def _either(layout, k: int) -> tuple[dict[int, int], ...]:
     """Per cell of cage ``k``: a cache, per mask, of the layouts putting one of its digits
     there (as bits, see :func:`cage_index`)."""
@@ -343,7 +343,7 @@ def _either(layout, k: int) -> tuple[dict[int, int], ...]:
 CAGE_SEEN = 1 << 15  # cage states whose effect a fast propagation remembers, per cage
 
 
-@functools.lru_cache(maxsize=1024)
+@functools.lru_cache(maxsize=128)
 def _cage_seen(layout, k: int) -> dict:
     """Per cage: what :func:`_cage_effect` gave, per tuple of its cells' candidates."""
     return {}
@@ -379,7 +379,7 @@ def _cage_effect(layout, k: int, now: tuple[int, ...]):
     return tuple(keeps), tuple(pointed)
 
 
-@functools.lru_cache(maxsize=1024)
+@functools.lru_cache(maxsize=128)
 def _cage_lines(layout, k: int) -> tuple[tuple[int, frozenset[int], tuple[int, ...]], ...]:
     """Per line of cage ``k``: the line, the cage's cells, and per digit the layouts that
     put it in the line inside the cage (as bits, see :func:`cage_index`)."""

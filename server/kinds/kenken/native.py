@@ -141,6 +141,23 @@ DP_SUM_CELLS = 5  # sum cages from this many cells are propagated by partial sum
 SMALL_KIND = 16  # cage kinds with at most this many layouts build their tables by a loop
 MEMO_LIMIT = 1 << 16  # revisions remembered per cage kind before the memo starts over
 SUPPORT_LIMIT = 1 << 12  # masks remembered per position of a cage kind, likewise
+# Revisions and masks remembered across every cage kind (the whole KenKen corpus leaves
+# about 56,000): past it, all kinds' tables and memos are forgotten at once, so that a
+# long-running server meeting ever new cage kinds keeps its memory bounded.
+MEMO_BUDGET = 1 << 17
+_remembered = 0
+
+
+def _remember() -> None:
+    """Count one more remembered revision or mask; past the budget forget them all
+    (a search under way keeps the tables it holds)."""
+    global _remembered
+    _remembered += 1
+    if _remembered > MEMO_BUDGET:
+        _remembered = 0
+        _layouts_of.cache_clear()
+        compiled.cache_clear()
+
 
 Revision = tuple[tuple[int, ...], tuple[int, ...]] | None  # (new masks, claimed digits)
 
@@ -211,6 +228,7 @@ class _Layouts:
                 if len(support) >= SUPPORT_LIMIT:  # big ints on a large grid: bounded
                     support.clear()
                 support[m] = found
+                _remember()
             alive &= found
             if not alive:
                 return None
@@ -395,7 +413,7 @@ def _latin(n: int) -> tuple[tuple[tuple[int, ...], ...], tuple]:
     return rows + cols, peers
 
 
-@functools.lru_cache(maxsize=64)
+@functools.lru_cache(maxsize=16)
 def compiled(puzzle: Puzzle) -> Compiled:
     return Compiled.of(puzzle)
 
@@ -491,6 +509,7 @@ def propagate(
                 if len(memo) >= MEMO_LIMIT:
                     memo.clear()
                 revision = memo[key] = cage.rule.revise(masks, required)
+                _remember()
             if revision is None:
                 return 2 * n + k
             new, claimed = revision

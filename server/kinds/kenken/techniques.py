@@ -119,7 +119,7 @@ class Layout:
     inside: tuple[tuple[int, ...], ...]  # per line: the cages entirely inside it
 
 
-@functools.lru_cache(maxsize=32)
+@functools.lru_cache(maxsize=8)  # a layout can take 17 MB (419_9x9)
 def layout_of(puzzle: Puzzle) -> Layout:
     """Compile ``puzzle``; raise :class:`PuzzleError` if it is not well formed (every
     cell in exactly one cage, every cage with at least one layout)."""
@@ -327,7 +327,7 @@ def live(pos: Position, k: int) -> tuple[tuple[int, ...], ...]:
     return found
 
 
-@functools.lru_cache(maxsize=1024)
+@functools.lru_cache(maxsize=128)
 def cage_index(layout: Layout, k: int) -> tuple[tuple[int, ...], ...]:
     """Per cell of cage ``k`` (in the cage's order) and digit ``d`` (index ``d - 1``): the
     set of the cage's layouts that put ``d`` there, as bits of a number (bit ``t`` is
