@@ -1,6 +1,8 @@
-"""Uniqueness over a whole corpus (Kakuro or KenKen) on each engine, beside puzzlekit.
+"""Uniqueness over a whole corpus (Kakuro, KenKen, Kakurasu, Skyscraper) on each engine,
+beside puzzlekit.
 
-    python benchmarks/engines.py [--kind kakuro|kenken] [--engines native,cpsat,cross-check]
+    python benchmarks/engines.py [--kind kakuro|kenken|kakurasu|skyscraper]
+                                 [--engines native,cpsat,cross-check]
                                  [--limit N] [--corpus PATH] [--json]
 
 Each engine, and puzzlekit, lives in a worker process of its own; the workers take the
@@ -28,9 +30,14 @@ import time
 from pathlib import Path
 
 CORPORA = Path(__file__).resolve().parents[2] / "shared" / "corpus"
-KIND_NAMES = ("kakuro", "kenken")
-PUZZLEKIT_NAME = {"kakuro": "kakuro", "kenken": "ken_ken"}
-TITLE = {"kakuro": "Kakuro", "kenken": "KenKen"}
+KIND_NAMES = ("kakuro", "kenken", "kakurasu", "skyscraper")
+PUZZLEKIT_NAME = {
+    "kakuro": "kakuro",
+    "kenken": "ken_ken",
+    "kakurasu": "kakurasu",
+    "skyscraper": "skyscraper",
+}
+TITLE = {"kakuro": "Kakuro", "kenken": "KenKen", "kakurasu": "Kakurasu", "skyscraper": "Skyscraper"}
 ENGINES = ("native", "cpsat", "cross-check")
 BASELINE = "puzzlekit"
 MEMORY = (
@@ -40,6 +47,8 @@ MEMORY = (
 RATIO_TARGETS = {  # of puzzlekit's solve-only total
     "kakuro": {"native": 0.25, "cpsat": 0.5},
     "kenken": {"native": 0.2},
+    "kakurasu": {"native": 0.2},
+    "skyscraper": {"native": 0.2},
 }
 NATIVE_MAX_SECONDS = 0.1
 MEMORY_LIMIT_MB = 300
@@ -50,6 +59,16 @@ def _rss_mb() -> float:
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024 / 1e6  # KiB on Linux
 
 
+def _value(token: str, kind_name: str) -> int:
+    """A cell of puzzlekit's solution as our grids have it (a Kakurasu's ``x``: 1, ``-``: -1;
+    a Skyscraper's empty lot, ``0``: -1)."""
+    if kind_name == "kakurasu":
+        return 1 if token == "x" else -1
+    if kind_name == "skyscraper":  # an empty lot is 0 there
+        return int(token) or -1
+    return 0 if token == "-" else int(token)
+
+
 def _solver(name: str, kind_name: str):
     """``problem text -> (grid with 0 for black cells, what is wrong or "")``."""
     if name == BASELINE:
@@ -58,7 +77,7 @@ def _solver(name: str, kind_name: str):
         def solve(text: str):
             found = puzzlekit.solve(text, PUZZLEKIT_NAME[kind_name])
             grid = found.solution_data["solution_grid"]
-            rows = tuple(tuple(0 if t == "-" else int(t) for t in row) for row in grid.matrix)
+            rows = tuple(tuple(_value(t, kind_name) for t in row) for row in grid.matrix)
             return rows, "" if rows else "no solution"
 
         return solve
@@ -79,6 +98,10 @@ def _solver(name: str, kind_name: str):
 def _read_solution(kind_name: str):
     if kind_name == "kenken":
         from numgrid.server.kinds.kenken.formats import read_solution
+    elif kind_name == "kakurasu":
+        from numgrid.server.kinds.kakurasu.formats import read_solution
+    elif kind_name == "skyscraper":
+        from numgrid.server.kinds.skyscraper.formats import read_solution
     else:
         from numgrid.server.kinds.kakuro.formats import read_solution
     return read_solution

@@ -292,11 +292,12 @@ def read_report(path: str) -> set[str]:
 
 def janko_solution(grid: Grid) -> str:
     """A solution as janko text without the puzzle (batch results carry no puzzle): ``-``
-    where the grid has 0 (Kakuro black cells), the digits elsewhere."""
+    where the grid has 0 (Kakuro black cells) or -1 (a cell decided empty: a Kakurasu's
+    white one, shaded ones being 1), the digits elsewhere."""
     rows = len(grid)
     cols = len(grid[0]) if grid else 0
     lines = [f"{rows} {cols}"]
-    lines += [" ".join(str(d) if d else "-" for d in row) for row in grid]
+    lines += [" ".join(str(d) if d > 0 else "-" for d in row) for row in grid]
     return "\n".join(lines) + "\n"
 
 

@@ -70,6 +70,8 @@ KINDS = {
     "auto": puzzle_pb2.PUZZLE_KIND_UNSPECIFIED,
     "kakuro": puzzle_pb2.PUZZLE_KIND_KAKURO,
     "kenken": puzzle_pb2.PUZZLE_KIND_KENKEN,
+    "kakurasu": puzzle_pb2.PUZZLE_KIND_KAKURASU,
+    "skyscraper": puzzle_pb2.PUZZLE_KIND_SKYSCRAPER,
 }
 # The logical techniques, simplest first: "LAST_CELL", ..., "REGION_SUM", "TRIAL".
 TECHNIQUES = tuple(

@@ -4,8 +4,9 @@
 a new kind adds a :class:`Renderer` to :data:`RENDERERS`, the CLI does not change.
 
 Each kind draws itself (:mod:`numgrid.client.kinds`): Kakuro with ``D\\A`` clue cells,
-KenKen with cage borders and ``12x`` labels. Marked cells (a hint, a mistake, a differing
-cell) are bracketed: ``[7]``.
+KenKen with cage borders and ``12x`` labels, Kakurasu with its weights and clues around
+the shaded cells. Marked cells (a hint, a mistake, a differing cell) are bracketed:
+``[7]``.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from typing import Any, Protocol
 
 from numgrid.v1 import puzzle_pb2
 
-from .kinds import kakuro, kenken
+from .kinds import kakurasu, kakuro, kenken, skyscraper
 from .types import Cell, Grid
 
 SHADE = "▓"
@@ -48,7 +49,12 @@ def terminal_width() -> int:
     return shutil.get_terminal_size((80, 24)).columns
 
 
-RENDERERS: dict[str, Renderer] = {"kakuro": kakuro, "kenken": kenken}
+RENDERERS: dict[str, Renderer] = {
+    "kakuro": kakuro,
+    "kenken": kenken,
+    "kakurasu": kakurasu,
+    "skyscraper": skyscraper,
+}
 
 
 # ---------------------------------------------------------------- dispatch

@@ -115,6 +115,9 @@ def check_one(
     except convert.InvalidRequest as e:
         out.rejection.CopyFrom(_invalid(e))
         return out
+    except Exception as e:  # a bug: this puzzle's failure, not the whole stream's
+        log.exception("BatchCheckUniqueness %s failed", request.id)
+        return failure(request.id, f"internal error: {type(e).__name__}: {e}")
     seconds = limits.time_cap if options.time_limit is None else options.time_limit
     end = time.monotonic() + min(seconds, limits.time_cap)
     budget = Budget(end if deadline is None else min(end, deadline))

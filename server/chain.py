@@ -24,7 +24,7 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from numgrid.server.core import Budget, Cell, Grid, SearchTimeout, Step, cell_name
+from numgrid.server.core import Budget, Cell, Grid, SearchTimeout, Step, cell_name, value_text
 
 WHOLE = "whole"  # the scope of a technique that looks at the whole position at once
 
@@ -93,9 +93,10 @@ def names(cells: Iterable[Cell]) -> str:
     return listed((cell_name(c) for c in cells), "and")
 
 
-def outcome(placements, eliminations) -> str:
-    """What a step does: ``r1c2 = 7; r1c3 and r1c4 lose 8 and 9``."""
-    parts = [f"{cell_name(cell)} = {d}" for cell, d in placements]
+def outcome(placements, eliminations, say: Callable[[int], str] = value_text) -> str:
+    """What a step does: ``r1c2 = 7; r1c3 and r1c4 lose 8 and 9`` (``say``: how a value
+    reads, the kind's ``value_text``)."""
+    parts = [f"{cell_name(cell)} = {say(d)}" for cell, d in placements]
     lost: dict[Cell, list[int]] = {}
     for cell, d in eliminations:
         lost.setdefault(cell, []).append(d)
@@ -104,14 +105,14 @@ def outcome(placements, eliminations) -> str:
         by_digits.setdefault(tuple(ds), []).append(cell)
     for ds, cells in by_digits.items():
         verb = "loses" if len(cells) == 1 else "lose"
-        parts.append(f"{names(cells)} {verb} {listed(ds, 'and')}")
+        parts.append(f"{names(cells)} {verb} {listed(map(say, ds), 'and')}")
     return "; ".join(parts)
 
 
-def chain_summary(chain: list[Step], limit: int = 4) -> str:
+def chain_summary(chain: list[Step], limit: int = 4, say: Callable[[int], str] = value_text) -> str:
     """The placements of a chain (``r0c1 = 4, r2c2 = 1 and 3 more``), or how many
     eliminations it made."""
-    placed = [f"{cell_name(c)} = {d}" for step in chain for c, d in step.placements]
+    placed = [f"{cell_name(c)} = {say(d)}" for step in chain for c, d in step.placements]
     if not placed:
         count = sum(len(step.eliminations) for step in chain)
         return f"{count} elimination{'s' if count != 1 else ''}"
@@ -139,6 +140,8 @@ class Ladder:
     # (position, step, max technique) -> the step a placements-only hint takes instead
     # (Kakuro: the crossing a combinations step would lead to), or None.
     lookahead: Callable[[Any, Step, enum.IntEnum], Step | None] | None = None
+    # How a cell's value reads in a sentence (the kind's ``value_text``).
+    say: Callable[[int], str] = value_text
 
     @property
     def trial(self) -> enum.IntEnum:
@@ -189,7 +192,8 @@ class Ladder:
         else:
             kinds = Counter(step.technique.name.lower().replace("_", " ") for step in used)
             how = ", ".join(f"{name} x{n}" if n > 1 else name for name, n in kinds.items())
-            text = f"After {len(used)} steps ({how}; {chain_summary(used)}): {last.explanation}"
+            summary = chain_summary(used, say=self.say)
+            text = f"After {len(used)} steps ({how}; {summary}): {last.explanation}"
         return Step(
             technique=max(step.technique for step in (*used, last)),
             placements=last.placements,

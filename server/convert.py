@@ -20,7 +20,9 @@ from numgrid.server import operations
 from numgrid.server.core import Cell, Finding, PuzzleError, Severity, Stats, Verdict
 from numgrid.server.engines import Engine
 from numgrid.server.kinds import KINDS, Kind, detect_format
+from numgrid.server.kinds.kakurasu import messages as kakurasu_messages
 from numgrid.server.kinds.kakuro.model import WHITE
+from numgrid.server.kinds.skyscraper import messages as skyscraper_messages
 from numgrid.v1 import numgrid_service_pb2 as service_pb2
 from numgrid.v1 import puzzle_pb2
 
@@ -42,6 +44,13 @@ class Violation:
 # Default gRPC clients refuse trailers over 8 KiB (soft limit): the details stay within this many
 # bytes, violations first, then findings, and a last violation says how many were left.
 DETAILS_BUDGET = 6_000
+# Characters of the status message, and of each violation: the client's trailer holds
+# 8 KiB in all, and a message quoting its input could otherwise not reach it.
+MESSAGE_LIMIT = 500
+
+
+def _cut(text: str, limit: int) -> str:
+    return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
 class InvalidRequest(Exception):
@@ -61,14 +70,17 @@ class InvalidRequest(Exception):
         self.reason = reason
         first = self.violations[0].description if self.violations else "invalid request"
         more = len(self.violations) - 1
-        super().__init__(summary or (f"{first} (and {more} more)" if more else first))
+        text = summary or (f"{first} (and {more} more)" if more else first)
+        super().__init__(_cut(text, MESSAGE_LIMIT))
 
     def status(self) -> grpc.Status:
         bad = error_details_pb2.BadRequest()
         for v in self.violations:
             if bad.ByteSize() > DETAILS_BUDGET // 2:
                 break
-            bad.field_violations.add(field=v.field, description=v.description)
+            bad.field_violations.add(
+                field=_cut(v.field, MESSAGE_LIMIT), description=_cut(v.description, MESSAGE_LIMIT)
+            )
         left = len(self.violations) - len(bad.field_violations)
         if left:
             last = bad.field_violations[-1].field
@@ -81,9 +93,10 @@ class InvalidRequest(Exception):
         )
         status.details.add().Pack(info)
         for f in self.findings:
-            if status.ByteSize() > DETAILS_BUDGET:
+            detail = finding(f)
+            if status.ByteSize() + detail.ByteSize() > DETAILS_BUDGET:
                 break
-            status.details.add().Pack(finding(f))
+            status.details.add().Pack(detail)
         return rpc_status.to_status(status)
 
 
@@ -241,6 +254,20 @@ _STRUCTURED = {
     ),
     "kenken": _Structured(
         _kenken_json, _kenken_shape, _kenken_parts, _kenken_cell_field, _kenken_to_proto
+    ),
+    "kakurasu": _Structured(
+        kakurasu_messages.to_json,
+        kakurasu_messages.shape,
+        kakurasu_messages.parts,
+        kakurasu_messages.cell_field,
+        kakurasu_messages.to_proto,
+    ),
+    "skyscraper": _Structured(
+        skyscraper_messages.to_json,
+        skyscraper_messages.shape,
+        skyscraper_messages.parts,
+        skyscraper_messages.cell_field,
+        skyscraper_messages.to_proto,
     ),
 }
 

@@ -1,7 +1,8 @@
 """Vocabulary shared by every puzzle kind, both engines and the service.
 
 - *cell*: a ``(row, col)`` pair, 0-based over the whole grid (clue cells included).
-- *grid*: a tuple of row tuples of ints; for answers ``0`` means "not a cell you fill".
+- *grid*: a tuple of row tuples of ints; for answers ``0`` means "not a cell you fill",
+  in entries "undecided"; :data:`EMPTY` (-1) is a cell decided to hold nothing.
 - *group*: cells under one rule (a Kakuro run, a row or column of a latin square, a
   KenKen cage), named in findings, board reports and logical steps.
 - *finding*: one problem with a puzzle or a board, tied to the cells it is about.
@@ -31,6 +32,17 @@ def quoted(text: str, limit: int = 24) -> str:
     return repr(text if len(text) <= limit else text[:limit] + "...")
 
 
+# A grid value: a cell decided to hold nothing (an unshaded Kakurasu cell, a Skyscraper
+# lot without a tower), where 0 is a cell not decided yet.
+EMPTY = -1
+
+
+def value_text(value: int) -> str:
+    """A cell's value in a sentence (``r1c2 = 7``): the digit, ``empty`` for EMPTY. A kind
+    whose values are not digits has its own words (``Kind.value_text``)."""
+    return "empty" if value == EMPTY else str(value)
+
+
 class GroupType(enum.Enum):
     """Named as numgrid.v1.GroupType without its prefix."""
 
@@ -39,6 +51,8 @@ class GroupType(enum.Enum):
     ROW = "row"
     COLUMN = "column"
     CAGE = "cage"
+    DIAGONAL = "diagonal"
+    VIEW = "view"  # the towers seen from one edge of a Skyscraper
 
 
 class Group(Protocol):

@@ -278,8 +278,8 @@ def hint(
         findings = tuple(
             Finding(
                 "wrong_entry",
-                f"{cell_name(c)}: {board.entries[c[0]][c[1]]} is not the digit of the "
-                "puzzle's unique solution",
+                f"{cell_name(c)}: {kind.value_text(board.entries[c[0]][c[1]])} is not what "
+                "the puzzle's unique solution has there",
                 (c,),
             )
             for c in wrong
@@ -296,7 +296,7 @@ def hint(
             board.puzzle, board.entries, allowed, placements_only, budget=logic_budget
         )
     except SearchTimeout:
-        return _no_step(board, found, None, "the time ran out before a step was found")
+        return _no_step(kind, board, found, None, "the time ran out before a step was found")
     if step is None:
         return _stuck(kind, board, found, allowed, logic_budget)
     acted = [c for c, _ in step.placements] or [c for c, _ in step.eliminations]
@@ -321,7 +321,7 @@ def _stuck(kind: Kind, board, found: _Found, allowed, budget: Budget) -> Hint:
         if allowed < max(kind.techniques):
             trial = kind.last_resort(board.puzzle, stalled.candidates, budget=budget)
     except SearchTimeout:
-        return _no_step(board, found, None, why)
+        return _no_step(kind, board, found, None, why)
     open_cells = {c: len(ds) for c, ds in stalled.candidates.items() if len(ds) > 1}
     if trial is not None:
         reveal = (trial.placements or trial.eliminations)[0][0]
@@ -329,10 +329,10 @@ def _stuck(kind: Kind, board, found: _Found, allowed, budget: Budget) -> Hint:
         reveal = min(open_cells, key=lambda c: (open_cells[c], c))
     else:
         reveal = None
-    return _no_step(board, found, trial, why, reveal)
+    return _no_step(kind, board, found, trial, why, reveal)
 
 
-def _no_step(board, found: _Found, trial, why: str, reveal: Cell | None = None) -> Hint:
+def _no_step(kind: Kind, board, found: _Found, trial, why: str, reveal: Cell | None = None) -> Hint:
     """NO_STEP: ``why``, the trial offered (if any), and ``reveal`` (else the first empty
     cell) filled in from the unique solution, the explanation saying it is not deduced."""
     solution = found.solution
@@ -350,8 +350,8 @@ def _no_step(board, found: _Found, trial, why: str, reveal: Cell | None = None) 
         parts.append(label + trial.explanation)
     shown = "Or reveal" if trial is not None else "Revealed instead"
     parts.append(
-        f"{shown}: {cell_name(reveal)} is {digit}, taken from the puzzle's unique solution, "
-        "not deduced."
+        f"{shown}: {cell_name(reveal)} is {kind.value_text(digit)}, taken from the puzzle's "
+        "unique solution, not deduced."
     )
     return Hint(
         "NO_STEP",

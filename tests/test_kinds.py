@@ -66,3 +66,48 @@ def test_detection_gives_each_kind_its_own_texts():
     assert detect(KINDS["kenken"].write(KINDS["kenken"].read(kenken, None, 100), "json")).name == (
         "kenken"
     )
+
+
+def test_detection_tells_kakurasu_from_kakuro_and_kenken():
+    """A Kakurasu text is "R C" and two lines of numbers (column clues, row clues; "-" for
+    one not given), optionally a line of marks per row: a square one with marks has more
+    lines than rows, as a KenKen does, and a two-row Kakuro has two lines too."""
+    kakurasu = KINDS["kakurasu"]
+    texts = {
+        "5 5\n8 8 9 13 6\n4 5 7 12 10": kakurasu,
+        "7 7\n10 12 10 - - 3 13\n5 1 16 12 2 7 6": kakurasu,  # clues not given
+        "2 2\n3 3\n3 3\nx x\n. -": kakurasu,  # square, with marks
+        "2 3\n1 2 3\n6 6\n": kakurasu,
+        "2 3\n- 3, 4,\n,7 0 0\n": KINDS["kakuro"],  # two rows, with clues
+        "2 2\n- -\n- -\n": KINDS["kakuro"],  # no number: not a Kakurasu
+        "2 2\n3+ .\n3+ .\n1 1\n2 2": KINDS["kenken"],
+        "4 4\n3 16* . 2/\n2/ 1- . .\n. . 5+ 12*\n3- . . .\n8 6 6 7\n4 5 6 7\n4 5 2 3\n1 1 2 3": (
+            KINDS["kenken"]
+        ),
+    }
+    for text, kind in texts.items():
+        assert detect(text) is kind, text
+    board = kakurasu.read("5 5\n8 8 9 13 6\n4 5 7 12 10", None, 100)
+    assert detect(kakurasu.write(board, "json")) is kakurasu
+
+
+def test_detection_gives_skyscraper_its_texts_and_no_other_kinds():
+    """A Skyscraper text's header has three numbers ("N N H", "N N H D"), its Towers IDs
+    hold "/": neither is claimed by another kind, nor does it claim theirs."""
+    sky = KINDS["skyscraper"]
+    corpus_text = "4 4 3 D\n2 - 1 -\n- - - -\n- - - 1\n- - - -\n- - - -\n- - - -\n- - - -\n- - - -"
+    texts = {
+        corpus_text: sky,
+        "5 5 5\n1 3 2 2 3\n3 2 2 1 2\n1 3 3 2 3\n3 2 1 3 2\n- - - - -\n- - - - -": sky,  # short
+        "5:2/3/1/2/4/2/3/4/2/1/2/4/2/1/4/3/2/2/5/1": sky,
+        "6dh:3//1//4/3/3//4////2//4//3////2///,i3u3d": sky,
+        "4:_a__b3__a_3a__,a7m4a5m24s2d2s1": KINDS["kenken"],
+        "3 3\n- 4, 4,\n,4 0 0\n,4 0 0\n": KINDS["kakuro"],
+        "5 5\n8 8 9 13 6\n4 5 7 12 10": KINDS["kakurasu"],
+    }
+    for text, kind in texts.items():
+        assert detect(text) is kind, text
+    board = sky.read(corpus_text, None, 100)
+    assert detect(sky.write(board, "json")) is sky
+    for other in ("kakuro", "kenken", "kakurasu"):
+        assert all(KINDS[other].sniff(text) is None for text, kind in texts.items() if kind is sky)

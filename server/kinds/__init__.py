@@ -5,15 +5,21 @@ from __future__ import annotations
 import importlib
 import json
 
-from numgrid.server.core import Finding, PuzzleError
+from numgrid.server.core import Finding, PuzzleError, quoted
 from numgrid.server.kinds.base import Kind
+from numgrid.server.kinds.kakurasu import KAKURASU
 from numgrid.server.kinds.kakuro import KAKURO
 from numgrid.server.kinds.kenken import KENKEN
+from numgrid.server.kinds.skyscraper import SKYSCRAPER
 from numgrid.server.kinds.textformats import without_bom
 
-# In detection order: a KenKen text has a stricter shape than a Kakuro one, and Kakuro,
-# the first kind served, answers for text no kind claims (its reader says what is wrong).
-KINDS: dict[str, Kind] = {kind.name: kind for kind in (KENKEN, KAKURO)}
+# In detection order: a Kakurasu text (two lines of numbers after its header) has a
+# stricter shape than a KenKen one (which claims any square text of more lines than
+# rows, a Kakurasu with marks too), and a KenKen than a Kakuro one; Kakuro, the first
+# kind served, answers for text no kind claims (its reader says what is wrong). A
+# Skyscraper text is the only one whose header has three numbers ("N N H"), and its
+# Towers IDs the only ones with "/": it comes before KenKen and Kakuro.
+KINDS: dict[str, Kind] = {kind.name: kind for kind in (KAKURASU, SKYSCRAPER, KENKEN, KAKURO)}
 
 
 def _json_kind(text: str) -> str | None:
@@ -44,7 +50,8 @@ def detect_format(text: str) -> tuple[Kind, str | None]:
             [
                 Finding(
                     "unsupported_kind",
-                    f"unsupported kind {named!r}: this server reads {', '.join(sorted(KINDS))}",
+                    f"unsupported kind {quoted(named)}: this server reads "
+                    f"{', '.join(sorted(KINDS))}",
                 )
             ]
         )

@@ -70,6 +70,12 @@ class Kind(Protocol):
         """The solution as the kind publishes it."""
         ...
 
+    def value_text(self, value: int) -> str:
+        """A cell's value in a sentence: the digit, ``empty`` for -1
+        (:func:`~numgrid.server.core.value_text`), or the kind's own word (Kakurasu:
+        ``shaded``, ``white``)."""
+        ...
+
     # The logical solver, for hints, explanations and grades. Every function takes
     # budget= and raises SearchTimeout past it.
     def next_step(

@@ -6,11 +6,12 @@ Every kind's ``formats`` module builds one :class:`Formats` (one concept, one pl
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from numgrid.server.core import Finding, PuzzleError
+from numgrid.server.core import Finding, PuzzleError, quoted
 
 
 @dataclass(frozen=True)
@@ -79,3 +80,54 @@ class Formats(dict[str, Format]):
 
     def write(self, board: Any, fmt: str) -> str:
         return self.get_format(fmt).write(board)
+
+
+# ---------------------------------------------------------------- protobuf JSON values
+
+_INT32 = 2**31
+_INT_TEXT = re.compile(r"^-?\d{1,10}$")
+
+
+class JsonShape(Exception):
+    """A JSON value of the wrong shape, for the reader to turn into a finding."""
+
+
+def json_int(value, what: str) -> int:
+    """An int32 as protobuf JSON allows it: a number (not a bool), an integral float or a
+    string of digits."""
+    if isinstance(value, bool):
+        raise JsonShape(f"{what} must be an integer, not {json.dumps(value)}")
+    if (isinstance(value, float) and value.is_integer()) or (
+        isinstance(value, str) and _INT_TEXT.match(value)
+    ):
+        value = int(value)
+    if not isinstance(value, int):
+        raise JsonShape(f"{what} must be an integer, not {json.dumps(value)[:40]}")
+    if not -_INT32 <= value < _INT32:
+        raise JsonShape(f"{what} {value} is out of range")
+    return value
+
+
+def json_object(value, what: str, fields: set[str]) -> dict:
+    """A JSON object with no field outside ``fields``."""
+    if not isinstance(value, dict):
+        raise JsonShape(f"{what} must be an object, not {json.dumps(value)[:40]}")
+    unknown = set(value) - fields
+    if unknown:
+        raise JsonShape(f"{what} has unknown field(s) {unknown_fields(unknown)}")
+    return value
+
+
+def unknown_fields(names, shown: int = 3) -> str:
+    """Field names for a message, each cut short and at most ``shown`` of them: the
+    names come from the request, and a message repeating megabytes of them could not
+    even reach the client (gRPC caps the trailer that carries it)."""
+    listed = sorted(map(str, names))
+    text = ", ".join(quoted(name) for name in listed[:shown])
+    return text + (f" and {len(listed) - shown} more" if len(listed) > shown else "")
+
+
+def json_list(value, what: str) -> list:
+    if not isinstance(value, list):
+        raise JsonShape(f"{what} must be a list, not {json.dumps(value)[:40]}")
+    return value

@@ -81,7 +81,7 @@ def test_cells_in_no_cage_and_in_two():
     assert only(findings, "cell_without_cage").message == "r0c0 is in no cage"
     twice = found(findings, "cell_in_two_cages")
     assert [f.cells for f in twice] == [((1, 0),), ((1, 1),)]
-    assert twice[0].message == "r1c0 is in 2 cages (cage 2/ at r1c0, cage 5+ at r1c0)"
+    assert twice[0].message == "r1c0 is in 2 cages (cage 2/ at r1c0 and cage 5+ at r1c0)"
 
 
 def test_a_cage_cell_outside_the_grid_names_the_cage():
@@ -380,3 +380,12 @@ def test_wrong_entries_against_a_solution():
     f = only(report.findings, "wrong_cage")
     assert f.message == "cage 3 at r0c0: complete but gives 4, not 3"
     assert checks.validate_board(b).wrong_entries == ()
+
+
+def test_a_cell_in_hundreds_of_cages_is_named_in_one_short_sentence():
+    """Found by fuzzing: the finding listed every cage, too long for a gRPC trailer."""
+    cages = [Cage(3, "", ((0, 0),))] * 300
+    findings = checks.check_puzzle(Puzzle(4, tuple(cages)), None, None)
+    (twice,) = [f for f in findings if f.code == "cell_in_two_cages"]
+    assert twice.message.startswith("r0c0 is in 300 cages (cage 3 at r0c0, cage 3 at r0c0")
+    assert twice.message.endswith("and 297 more)") and len(twice.message) < 120

@@ -1,5 +1,6 @@
 """Kakuro behind the common :class:`~numgrid.server.kinds.base.Kind` interface."""
 
+from numgrid.server.core import value_text
 from numgrid.server.kinds.base import Kind
 
 from . import checks, formats, logic, native
@@ -23,6 +24,7 @@ class Kakuro:
     cpsat_model = staticmethod(_cpsat_model)
     native_search = staticmethod(native.search)
     solution_text = staticmethod(formats.write_solution)
+    value_text = staticmethod(value_text)
     next_step = staticmethod(logic.next_step)
     explain = staticmethod(logic.explain)
     last_resort = staticmethod(logic.last_resort)

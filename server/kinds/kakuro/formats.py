@@ -16,7 +16,7 @@ import json
 import re
 
 from numgrid.server.core import Board, Cell, Finding, PuzzleError, cell_name, quoted
-from numgrid.server.kinds.textformats import Format, Formats, json_puzzle
+from numgrid.server.kinds.textformats import Format, Formats, json_puzzle, unknown_fields
 
 from .model import WHITE, Clue, Puzzle
 
@@ -309,7 +309,7 @@ def read_json(text: str, max_cells: int = DEFAULT_MAX_CELLS) -> Board:
                 findings.append(
                     _error(
                         "unknown_token",
-                        f"{cell_name((r, c))}: unknown field(s) {', '.join(sorted(unknown))}",
+                        f"{cell_name((r, c))}: unknown field(s) {unknown_fields(unknown)}",
                         (r, c),
                     )
                 )

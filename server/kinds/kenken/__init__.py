@@ -6,6 +6,7 @@ layouts), :mod:`.formats` (janko text, Tatham's Keen IDs, JSON), :mod:`.checks`
 and :mod:`.techniques` (hints, explanations, grades).
 """
 
+from numgrid.server.core import value_text
 from numgrid.server.kinds.base import Kind
 
 from . import checks, formats, logic, native
@@ -29,6 +30,7 @@ class KenKen:
     cpsat_model = staticmethod(_cpsat_model)
     native_search = staticmethod(native.search)
     solution_text = staticmethod(formats.write_solution)
+    value_text = staticmethod(value_text)
     next_step = staticmethod(logic.next_step)
     explain = staticmethod(logic.explain)
     last_resort = staticmethod(logic.last_resort)

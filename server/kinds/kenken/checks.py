@@ -23,6 +23,7 @@ from numgrid.server.core import (
     cell_statuses,
     wrong_entries,
 )
+from numgrid.server.kinds.latin import duplicates, judge_line
 
 from . import arith
 from .model import ADD, DIVIDE, MAX_SIZE, MULTIPLY, NONE, OPERATIONS, SUBTRACT, Cage, Puzzle
@@ -231,7 +232,8 @@ def _coverage_findings(puzzle: Puzzle) -> list[Finding]:
                 _finding(
                     "cell_in_two_cages",
                     f"{cell_name(cell)} is in {len(mine)} cages "
-                    f"({', '.join(cage.name for cage in mine)})",
+                    f"({_listing([cage.name for cage in mine[:3]])}"
+                    f"{f' and {len(mine) - 3} more' if len(mine) > 3 else ''})",
                     [cell],
                 )
             )
@@ -282,43 +284,6 @@ def check_puzzle(
 
 
 # ---------------------------------------------------------------- board validation
-
-
-def _duplicates(cells, entries: Grid, apart=None) -> dict[int, list[Cell]]:
-    """Digit -> the cells holding it, for digits entered more than once (``apart`` says
-    which pairs of cells may hold the same digit)."""
-    by_digit: dict[int, list[Cell]] = defaultdict(list)
-    for cell in cells:
-        if entries[cell[0]][cell[1]]:
-            by_digit[entries[cell[0]][cell[1]]].append(cell)
-    out = {}
-    for digit, held in by_digit.items():
-        clash = [
-            a for a in held if any(a != b and (apart is None or not apart(a, b)) for b in held)
-        ]
-        if clash:
-            out[digit] = clash
-    return out
-
-
-def _judge_line(line, entries: Grid) -> tuple[GroupReport, list[Finding]]:
-    dups = _duplicates(line.cells, entries)
-    findings = [
-        _finding(
-            "duplicate",
-            f"{line.name}: {digit} appears {len(cells)} times ({_names(cells)})",
-            cells,
-            line,
-        )
-        for digit, cells in sorted(dups.items())
-    ]
-    complete = all(entries[r][c] for r, c in line.cells)
-    if dups:
-        state = GroupState.DUPLICATE
-    else:
-        state = GroupState.CORRECT if complete else GroupState.INCOMPLETE
-    cells = tuple(sorted(cell for held in dups.values() for cell in held))
-    return GroupReport(line, state, 0, cells), findings
 
 
 def _apart(a: Cell, b: Cell) -> bool:
@@ -385,7 +350,7 @@ def _over_message(cage: Cage, filled: list[int], empty: int, n: int) -> str:
 def _judge_cage(cage: Cage, entries: Grid, n: int) -> tuple[GroupReport, list[Finding]]:
     digits = [entries[r][c] for r, c in cage.cells]
     filled = [d for d in digits if d]
-    dups = _duplicates(cage.cells, entries, _apart)
+    dups = duplicates(cage.cells, entries, _apart)
     cells = tuple(sorted(cell for held in dups.values() for cell in held))
     complete = len(filled) == len(digits)
     findings = []
@@ -419,7 +384,7 @@ def validate_board(board: Board, solution: Grid | None = None) -> BoardReport:
     reports: list[GroupReport] = []
     findings: list[Finding] = []
     for line in puzzle.lines:
-        report, line_findings = _judge_line(line, entries)
+        report, line_findings = judge_line(line, entries)
         reports.append(report)
         findings.extend(line_findings)
     for cage in puzzle.cages:

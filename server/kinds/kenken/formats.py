@@ -38,7 +38,15 @@ import re
 from collections import defaultdict
 
 from numgrid.server.core import Board, Cell, Finding, Grid, PuzzleError, cell_name, quoted
-from numgrid.server.kinds.textformats import Format, Formats, json_puzzle
+from numgrid.server.kinds.textformats import (
+    Format,
+    Formats,
+    JsonShape,
+    json_int,
+    json_list,
+    json_object,
+    json_puzzle,
+)
 
 from .model import ADD, DIVIDE, MAX_SIZE, MULTIPLY, NONE, SUBTRACT, Cage, Puzzle
 
@@ -610,47 +618,10 @@ _ENUM = (
 )
 _ENUM_BY_NAME = {name: op for name, op in _ENUM}
 _ENUM_NAME = {op: name for name, op in _ENUM}
-_INT32 = 2**31
-_INT_TEXT = re.compile(r"^-?\d{1,10}$")
 
 
 def sniff_json(text: str) -> str | None:
     return json_puzzle(text, "kenken")[1] or None
-
-
-class _Shape(Exception):
-    """A JSON value of the wrong shape, for the reader to turn into a finding."""
-
-
-def _int(value, what: str) -> int:
-    """An int32 as protobuf JSON allows it: a number (not a bool), an integral float or a
-    string of digits."""
-    if isinstance(value, bool):
-        raise _Shape(f"{what} must be an integer, not {json.dumps(value)}")
-    if (isinstance(value, float) and value.is_integer()) or (
-        isinstance(value, str) and _INT_TEXT.match(value)
-    ):
-        value = int(value)
-    if not isinstance(value, int):
-        raise _Shape(f"{what} must be an integer, not {json.dumps(value)[:40]}")
-    if not -_INT32 <= value < _INT32:
-        raise _Shape(f"{what} {value} is out of range")
-    return value
-
-
-def _object(value, what: str, fields: set[str]) -> dict:
-    if not isinstance(value, dict):
-        raise _Shape(f"{what} must be an object, not {json.dumps(value)[:40]}")
-    unknown = set(value) - fields
-    if unknown:
-        raise _Shape(f"{what} has unknown field(s) {', '.join(sorted(map(str, unknown)))}")
-    return value
-
-
-def _list(value, what: str) -> list:
-    if not isinstance(value, list):
-        raise _Shape(f"{what} must be a list, not {json.dumps(value)[:40]}")
-    return value
 
 
 def _operation(value, what: str) -> str:
@@ -658,7 +629,7 @@ def _operation(value, what: str) -> str:
         return _ENUM_BY_NAME[value]
     if isinstance(value, int) and not isinstance(value, bool) and 0 <= value < len(_ENUM):
         return _ENUM[value][1]
-    raise _Shape(
+    raise JsonShape(
         f"{what} {json.dumps(value)[:40]} is not a CageOperation "
         "(CAGE_OPERATION_ADD, _SUBTRACT, _MULTIPLY, _DIVIDE or 0-4)"
     )
@@ -667,17 +638,17 @@ def _operation(value, what: str) -> str:
 def _json_cage(i: int, raw, n: int, findings: list[Finding]) -> Cage | None:
     what = f"cages[{i}]"
     try:
-        cage = _object(raw, what, {"target", "operation", "cells"})
-        target = _int(cage.get("target", 0), f"{what}.target")
+        cage = json_object(raw, what, {"target", "operation", "cells"})
+        target = json_int(cage.get("target", 0), f"{what}.target")
         operation = _operation(cage.get("operation", 0), f"{what}.operation")
-        refs = _list(cage.get("cells", []), f"{what}.cells")
+        refs = json_list(cage.get("cells", []), f"{what}.cells")
         cells = []
         for j, ref in enumerate(refs):
-            ref = _object(ref, f"{what}.cells[{j}]", {"row", "column"})
-            row = _int(ref.get("row", 0), f"{what}.cells[{j}].row")
-            col = _int(ref.get("column", 0), f"{what}.cells[{j}].column")
+            ref = json_object(ref, f"{what}.cells[{j}]", {"row", "column"})
+            row = json_int(ref.get("row", 0), f"{what}.cells[{j}].row")
+            col = json_int(ref.get("column", 0), f"{what}.cells[{j}].column")
             cells.append((row, col))
-    except _Shape as e:
+    except JsonShape as e:
         findings.append(_error("bad_value", str(e)))
         return None
     if not cells:
@@ -708,15 +679,15 @@ def _json_cage(i: int, raw, n: int, findings: list[Finding]) -> Cage | None:
 def _json_entries(raw, n: int, findings: list[Finding]) -> Grid:
     empty = tuple((0,) * n for _ in range(n))
     try:
-        rows = _list(_object(raw, "entries", {"rows"}).get("rows", []), "entries.rows")
+        rows = json_list(json_object(raw, "entries", {"rows"}).get("rows", []), "entries.rows")
         if not rows:
             return empty
         if len(rows) != n:
-            raise _Shape(f"entries has {len(rows)} rows, expected {n} (or none)")
+            raise JsonShape(f"entries has {len(rows)} rows, expected {n} (or none)")
         grid = []
         for r, row in enumerate(rows):
-            values = _list(
-                _object(row, f"entries.rows[{r}]", {"values"}).get("values", []),
+            values = json_list(
+                json_object(row, f"entries.rows[{r}]", {"values"}).get("values", []),
                 f"entries.rows[{r}].values",
             )
             if len(values) != n:
@@ -732,13 +703,13 @@ def _json_entries(raw, n: int, findings: list[Finding]) -> Grid:
                 continue
             out = []
             for c, value in enumerate(values):
-                value = _int(value, f"{cell_name((r, c))}: entry")
+                value = json_int(value, f"{cell_name((r, c))}: entry")
                 if not 0 <= value <= n:
                     findings.append(_entry_finding((r, c), value, n))
                     value = 0
                 out.append(value)
             grid.append(tuple(out))
-    except _Shape as e:
+    except JsonShape as e:
         findings.append(_error("bad_value", str(e)))
         return empty
     return tuple(grid)
@@ -749,14 +720,14 @@ def read_json(text: str, max_cells: int = DEFAULT_MAX_CELLS) -> Board:
     if data is None:
         raise PuzzleError([_error("not_json", reason)])
     try:
-        _object(data, "the JSON", {"kenken"})
-        kenken = _object(data["kenken"], "'kenken'", {"size", "cages", "entries"})
-        n = _int(kenken.get("size", 0), "size")
+        json_object(data, "the JSON", {"kenken"})
+        kenken = json_object(data["kenken"], "'kenken'", {"size", "cages", "entries"})
+        n = json_int(kenken.get("size", 0), "size")
         errors = _size_errors(n, max_cells)
         if errors:
             raise PuzzleError(errors)
-        raw_cages = _list(kenken.get("cages", []), "cages")
-    except _Shape as e:
+        raw_cages = json_list(kenken.get("cages", []), "cages")
+    except JsonShape as e:
         raise PuzzleError([_error("bad_shape", str(e))]) from None
     findings: list[Finding] = []
     cages = [_json_cage(i, raw, n, findings) for i, raw in enumerate(raw_cages)]

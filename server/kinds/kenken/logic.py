@@ -105,6 +105,7 @@ from numgrid.server.core import (
     Step,
     cell_name,
 )
+from numgrid.server.kinds.latin import Contradiction, bit, digits_of, make_step, single
 
 from .checks import check_puzzle, validate_board
 from .model import Puzzle
@@ -112,22 +113,17 @@ from .techniques import (
     CAGE,
     CELL,
     LINE,
-    Contradiction,
     Position,
     Technique,
-    bit,
     cage_index,
     cage_line,
     combinations,
-    digits_of,
     hidden_single,
     hidden_subset,
     layout_of,
     line_totals,
-    make_step,
     naked_single,
     naked_subset,
-    single,
     single_cell_cage,
 )
 

@@ -21,6 +21,8 @@ from dataclasses import dataclass
 from functools import cached_property
 
 from numgrid.server.core import Cell, Grid, GroupType, cell_name
+from numgrid.server.kinds import latin
+from numgrid.server.kinds.latin import Line
 
 ADD, SUBTRACT, MULTIPLY, DIVIDE, NONE = "+", "-", "x", "/", ""
 OPERATIONS = (ADD, SUBTRACT, MULTIPLY, DIVIDE, NONE)
@@ -58,23 +60,6 @@ class Cage:
 
 
 @dataclass(frozen=True)
-class Line:
-    """A row or a column: each digit once."""
-
-    type: GroupType  # ROW or COLUMN
-    index: int
-    cells: tuple[Cell, ...]
-
-    clue = None
-    clue_cell = None
-    operation = ""
-
-    @property
-    def name(self) -> str:
-        return f"{self.type.value} {self.index}"
-
-
-@dataclass(frozen=True)
 class Puzzle:
     size: int
     cages: tuple[Cage, ...]
@@ -91,13 +76,10 @@ class Puzzle:
     def cells(self) -> tuple[Cell, ...]:
         return tuple((r, c) for r in range(self.size) for c in range(self.size))
 
-    @cached_property
+    @property
     def lines(self) -> tuple[Line, ...]:
         """The rows, then the columns."""
-        n = self.size
-        rows = (Line(GroupType.ROW, r, tuple((r, c) for c in range(n))) for r in range(n))
-        cols = (Line(GroupType.COLUMN, c, tuple((r, c) for r in range(n))) for c in range(n))
-        return (*rows, *cols)
+        return latin.lines(self.size)
 
     @cached_property
     def cage_of(self) -> dict[Cell, int]:

@@ -20,53 +20,44 @@ Vocabulary, named once:
 
 A technique looks at one cage, one line, one cell or the whole position and returns a
 step or ``None``; it never changes the position. Every step is implied by the rules and
-the position alone: no technique assumes the solution is unique.
+the position alone: no technique assumes the solution is unique. The latin techniques
+(singles, subsets), the lines and the making of steps are shared with Skyscraper
+(:mod:`..latin`).
 """
 
 from __future__ import annotations
 
 import enum
 import functools
-import itertools
 import math
 import operator
-import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from numgrid.server.chain import Memos, listed, names, outcome
+from numgrid.server.chain import Memos, listed
 from numgrid.server.core import Budget, Cell, Grid, PuzzleError, Step
 from numgrid.server.core import cell_name as _cell_name
+from numgrid.server.kinds import latin
+from numgrid.server.kinds.latin import (
+    WORDS,
+    Contradiction,
+    Frame,
+    bit,
+    capital,
+    digit_of,
+    digits_of,
+    make_step,
+)
+
+# The latin techniques, shared with Skyscraper: KenKen's ladder steps with them too.
+from numgrid.server.kinds.latin import hidden_single as hidden_single
+from numgrid.server.kinds.latin import hidden_subset as hidden_subset
+from numgrid.server.kinds.latin import naked_single as naked_single
+from numgrid.server.kinds.latin import naked_subset as naked_subset
 
 from . import arith
 from .checks import check_puzzle
 from .model import ADD, DIVIDE, MULTIPLY, NONE, SUBTRACT, Cage, Line, Puzzle
-
-WORDS = ("no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine")
-
-
-def bit(d: int) -> int:
-    return 1 << (d - 1)
-
-
-def single(mask: int) -> bool:
-    return mask != 0 and not mask & (mask - 1)
-
-
-@functools.lru_cache(maxsize=1 << 16)
-def digits_of(mask: int) -> tuple[int, ...]:
-    out, d = [], 1
-    while mask:
-        if mask & 1:
-            out.append(d)
-        mask >>= 1
-        d += 1
-    return tuple(out)
-
-
-def digit_of(mask: int) -> int:
-    """The digit of a one-digit mask."""
-    return mask.bit_length()
 
 
 class Technique(enum.IntEnum):
@@ -83,14 +74,6 @@ class Technique(enum.IntEnum):
     TRIAL = 9  # last resort: an assumption (or two), techniques 1-5, a contradiction
 
 
-class Contradiction(Exception):
-    """The position has no completion; ``reason`` says why, with the groups and cells."""
-
-    def __init__(self, reason: str, groups: Iterable = (), cells: Iterable[Cell] = ()):
-        super().__init__(reason)
-        self.reason, self.groups, self.cells = reason, tuple(groups), tuple(cells)
-
-
 def cell_name(cell: Cell) -> str:
     return _cell_name(cell)
 
@@ -103,6 +86,7 @@ class Layout:
     """A well-formed puzzle compiled to indices."""
 
     puzzle: Puzzle
+    frame: Frame  # the latin square: lines, peers, digits as bits
     size: int
     full: int  # the mask of every digit
     cells: tuple[Cell, ...]  # cell i is (i // N, i % N)
@@ -127,6 +111,7 @@ def layout_of(puzzle: Puzzle) -> Layout:
     errors = [f for f in check_puzzle(puzzle) if f.is_error]
     if errors:
         raise PuzzleError(errors)
+    frame = latin.frame(n)
     index = {cell: i for i, cell in enumerate(puzzle.cells)}
     cage_bits = []
     for cage in puzzle.cages:
@@ -138,13 +123,7 @@ def layout_of(puzzle: Puzzle) -> Layout:
     for k, cells in enumerate(cage_cells):
         for i in cells:
             cage_of[i] = k
-    lines = puzzle.lines
-    line_cells = tuple(tuple(index[c] for c in line.cells) for line in lines)
-    cell_lines = tuple((i // n, n + i % n) for i in range(n * n))
-    peers = tuple(
-        tuple(j for j in (*line_cells[cell_lines[i][0]], *line_cells[cell_lines[i][1]]) if j != i)
-        for i in range(n * n)
-    )
+    line_cells, cell_lines = frame.line_cells, frame.cell_lines
     cage_lines = tuple(
         tuple(sorted({x for i in cells for x in cell_lines[i]})) for cells in cage_cells
     )
@@ -159,18 +138,19 @@ def layout_of(puzzle: Puzzle) -> Layout:
     )
     return Layout(
         puzzle=puzzle,
+        frame=frame,
         size=n,
-        full=(1 << n) - 1,
-        cells=puzzle.cells,
+        full=frame.full,
+        cells=frame.cells,
         cages=puzzle.cages,
         cage_cells=cage_cells,
         cage_of=tuple(cage_of),
         cage_bits=tuple(cage_bits),
         cage_lines=cage_lines,
-        lines=lines,
+        lines=frame.lines,
         line_cells=line_cells,
         cell_lines=cell_lines,
-        peers=peers,
+        peers=frame.peers,
         watchers=tuple(tuple(ks) for ks in watchers),
         inside=inside,
     )
@@ -196,6 +176,8 @@ class Position(Memos):
     expensive techniques :meth:`poll` the position's ``budget``, if any, and raise
     :class:`SearchTimeout` once it runs out.
     """
+
+    techniques = Technique  # what the latin techniques (:mod:`..latin`) step with
 
     def __init__(
         self,
@@ -225,6 +207,10 @@ class Position(Memos):
         other.refuted = list(self.refuted)
         other.refuted2 = list(self.refuted2)
         return other
+
+    @property
+    def frame(self) -> Frame:
+        return self.layout.frame
 
     @property
     def solved(self) -> bool:
@@ -354,13 +340,6 @@ def union_of(layouts, size: int) -> list[int]:
 # ---------------------------------------------------------------- words
 
 
-def capital(text: str) -> str:
-    """Upper-case the first letter, unless the text starts with a cell name (``r2c3``)."""
-    if re.match(r"r\d+c\d", text):
-        return text
-    return text[:1].upper() + text[1:]
-
-
 OPERATION_WORDS = {ADD: "adds", SUBTRACT: "subtracts", MULTIPLY: "multiplies", DIVIDE: "divides"}
 
 
@@ -407,45 +386,6 @@ def combos(layouts, limit: int = 4) -> list[tuple[int, ...]] | None:
         if len(found) > limit:
             return None
     return sorted(tuple(digit_of(b) for b in combo) for combo in found)
-
-
-def make_step(
-    pos: Position,
-    technique: Technique,
-    removals: dict[int, int],
-    groups: Iterable,
-    cells: Iterable[int],
-    reason: str,
-    joiner: str = ", so ",
-    place: dict[int, int] | None = None,
-) -> Step:
-    """A step removing ``removals[i]`` from open cell ``i`` and placing ``place[i]``;
-    cells left with one digit are placed."""
-    layout = pos.layout
-    placed = dict(place or {})
-    eliminations = []
-    for i in sorted(removals):
-        mask = pos.masks[i]
-        left = mask & ~removals[i]
-        if not left:
-            raise Contradiction(
-                f"{capital(reason)}, which leaves {cell_name(layout.cells[i])} no candidate",
-                groups,
-                [layout.cells[i]],
-            )
-        if single(left):
-            placed[i] = digit_of(left)
-        else:
-            eliminations.extend((layout.cells[i], d) for d in digits_of(mask & removals[i]))
-    placements = [(layout.cells[i], placed[i]) for i in sorted(placed)]
-    return Step(
-        technique,
-        tuple(placements),
-        tuple(eliminations),
-        tuple(groups),
-        tuple(layout.cells[i] for i in cells),
-        f"{capital(reason)}{joiner}{outcome(placements, eliminations)}.",
-    )
 
 
 def _cells_word(n: int) -> str:
@@ -540,83 +480,6 @@ def combinations(pos: Position, k: int) -> Step | None:
     return make_step(pos, Technique.COMBINATIONS, removals, [cage], placed, reason)
 
 
-# ---------------------------------------------------------------- 3-4. singles
-
-
-def naked_single(pos: Position, i: int) -> Step | None:
-    mask = pos.masks[i]
-    if pos.placed[i] or not single(mask):
-        return None
-    layout = pos.layout
-    digit, others = digit_of(mask), layout.full & ~mask
-    row, col = (layout.lines[x] for x in layout.cell_lines[i])
-    in_row = in_col = 0
-    for j in layout.line_cells[layout.cell_lines[i][0]]:
-        in_row |= bit(pos.placed[j]) if pos.placed[j] else 0
-    for j in layout.line_cells[layout.cell_lines[i][1]]:
-        in_col |= bit(pos.placed[j]) if pos.placed[j] else 0
-    in_row &= others
-    in_col &= others & ~in_row
-    lost = others & ~in_row & ~in_col
-    cell = cell_name(layout.cells[i])
-    holds = []
-    if in_row:
-        holds.append(f"{row.name} holds {listed(digits_of(in_row), 'and')}")
-    if in_col:
-        holds.append(f"{col.name} holds {listed(digits_of(in_col), 'and')}")
-    parts = [listed(holds, "and")] if holds else []
-    if lost:
-        parts.append(f"{cell} had already lost {listed(digits_of(lost), 'and')}")
-    reason = ", and ".join(parts) if parts else f"{cell} has one candidate left"
-    return make_step(pos, Technique.NAKED_SINGLE, {}, [row, col], [i], reason, place={i: digit})
-
-
-def _holders(pos: Position, x: int) -> dict[int, list[int]]:
-    """Per digit not placed in line ``x``: the open cells that can take it."""
-    layout = pos.layout
-    cells = layout.line_cells[x]
-    placed = 0
-    for i in cells:
-        if pos.placed[i]:
-            placed |= bit(pos.placed[i])
-    holders = {}
-    for d in digits_of(layout.full & ~placed):
-        b = bit(d)
-        holders[d] = [i for i in cells if not pos.placed[i] and pos.masks[i] & b]
-        if not holders[d]:
-            line = layout.lines[x]
-            raise Contradiction(f"no cell of {line.name} can take {d}", [line], line.cells)
-    return holders
-
-
-def hidden_single(pos: Position, x: int) -> Step | None:
-    layout = pos.layout
-    line = layout.lines[x]
-    sole: dict[int, int] = {}
-    for d, holders in _holders(pos, x).items():
-        if len(holders) == 1 and not single(pos.masks[holders[0]]):
-            i = holders[0]
-            if i in sole:
-                raise Contradiction(
-                    f"in {line.name}, only {cell_name(layout.cells[i])} can take {sole[i]} and {d}",
-                    [line],
-                    [layout.cells[i]],
-                )
-            sole[i] = d
-    if not sole:
-        return None
-    only = " and ".join(f"only {cell_name(layout.cells[i])} can take {d}" for i, d in sole.items())
-    return make_step(
-        pos,
-        Technique.HIDDEN_SINGLE,
-        {},
-        [line],
-        [i for i in layout.line_cells[x] if not pos.placed[i]],
-        f"in {line.name}, {only}",
-        place=sole,
-    )
-
-
 # ---------------------------------------------------------------- 5. cage and line
 
 
@@ -658,85 +521,6 @@ def cage_line(pos: Position, k: int) -> Step | None:
     reason = f"every layout left of {cage.name}{which} puts {listed(said, 'and')} inside the cage"
     lines = [layout.lines[x] for x in layout.cage_lines[k]]
     return make_step(pos, Technique.CAGE_LINE, removals, [cage, *lines], cells, reason)
-
-
-# ---------------------------------------------------------------- 6-7. subsets
-
-SUBSET_NAMES = {2: "pair", 3: "triple", 4: "quad"}
-
-
-def naked_subset(pos: Position, x: int) -> Step | None:
-    layout = pos.layout
-    masks = pos.masks
-    line = layout.lines[x]
-    open_ = [i for i in layout.line_cells[x] if not pos.placed[i]]
-    for size in (2, 3, 4):
-        if len(open_) <= size:
-            return None
-        best = None
-        for group in itertools.combinations(open_, size):
-            union = 0
-            for i in group:
-                union |= masks[i]
-            count = union.bit_count()
-            if count > size:
-                continue
-            if count < size:
-                raise Contradiction(
-                    f"{names(layout.cells[i] for i in group)} in {line.name} need "
-                    f"{size} different digits from {listed(digits_of(union))}",
-                    [line],
-                    [layout.cells[i] for i in group],
-                )
-            removals = {j: masks[j] & union for j in open_ if j not in group and masks[j] & union}
-            lost = sum(m.bit_count() for m in removals.values())
-            if lost and (best is None or lost > best[0]):
-                best = (lost, group, union, removals)
-        if best:
-            _, group, union, removals = best
-            reason = (
-                f"in {line.name}, {names(layout.cells[i] for i in group)} can only hold "
-                f"{listed(digits_of(union), 'and')} between them (a naked {SUBSET_NAMES[size]})"
-            )
-            return make_step(pos, Technique.NAKED_SUBSET, removals, [line], group, reason)
-    return None
-
-
-def hidden_subset(pos: Position, x: int) -> Step | None:
-    layout = pos.layout
-    masks = pos.masks
-    line = layout.lines[x]
-    holders = _holders(pos, x)
-    digits = [d for d, hs in holders.items() if len(hs) > 1]
-    open_count = len(holders)
-    for size in (2, 3, 4):
-        if open_count <= size + 1:  # a hidden subset of the rest is a naked one
-            return None
-        best = None
-        for group in itertools.combinations(digits, size):
-            places = sorted({i for d in group for i in holders[d]})
-            if len(places) > size:
-                continue
-            if len(places) < size:
-                raise Contradiction(
-                    f"in {line.name}, {listed(group, 'and')} have only "
-                    f"{names(layout.cells[i] for i in places)} to go in",
-                    [line],
-                    [layout.cells[i] for i in places],
-                )
-            keep = sum(bit(d) for d in group)
-            removals = {i: masks[i] & ~keep for i in places if masks[i] & ~keep}
-            lost = sum(m.bit_count() for m in removals.values())
-            if lost and (best is None or lost > best[0]):
-                best = (lost, group, places, removals)
-        if best:
-            _, group, places, removals = best
-            reason = (
-                f"in {line.name}, {listed(group, 'and')} can only go in "
-                f"{names(layout.cells[i] for i in places)} (a hidden {SUBSET_NAMES[size]})"
-            )
-            return make_step(pos, Technique.HIDDEN_SUBSET, removals, [line], places, reason)
-    return None
 
 
 # ---------------------------------------------------------------- 8. line totals

@@ -1,0 +1,80 @@
+"""Kakurasu drawn as text, as printed: the weights along the top and down the left, each
+row's clue on its right and each column's below it (blank when not given); a shaded cell
+is filled (``▓▓``, ``##`` with ASCII), a cell marked white ``-``, an undecided one ``.``;
+marked cells bracketed: ``[▓▓]``.
+
+         1   2   3   4   5
+       +-------------------+
+     1 | .   .   .  ▓▓   . |  4
+     2 | .   .   .   .  ▓▓ |  5
+       +-------------------+
+         8   8   9  13   6
+"""
+
+from __future__ import annotations
+
+from numgrid.v1 import puzzle_pb2
+
+from ..types import Cell, Grid
+
+NO_CLUE = -1  # a clue not given, in the message
+SHADED, WHITE = 1, -1
+
+
+def entries(puzzle: puzzle_pb2.KakurasuPuzzle) -> Grid:
+    if not puzzle.entries.rows:
+        return tuple((0,) * puzzle.columns for _ in range(puzzle.rows))
+    return tuple(tuple(row.values) for row in puzzle.entries.rows)
+
+
+def with_entries(puzzle: puzzle_pb2.KakurasuPuzzle, grid: Grid) -> puzzle_pb2.KakurasuPuzzle:
+    if len(grid) != puzzle.rows or any(len(row) != puzzle.columns for row in grid):
+        raise ValueError(f"the grid is not {puzzle.rows}x{puzzle.columns}")
+    out = puzzle_pb2.KakurasuPuzzle()
+    out.CopyFrom(puzzle)
+    out.ClearField("entries")
+    if any(any(row) for row in grid):
+        out.entries.rows.extend(puzzle_pb2.GridRow(values=row) for row in grid)
+    return out
+
+
+def solution_text(puzzle: puzzle_pb2.KakurasuPuzzle, grid: Grid) -> str:
+    """The corpus's solution text: ``ROWS COLS``, then ``x`` shaded and ``-`` white."""
+    lines = [f"{puzzle.rows} {puzzle.columns}"]
+    lines.extend(" ".join("x" if v == SHADED else "-" for v in row) for row in grid)
+    return "\n".join(lines) + "\n"
+
+
+def _clue(clues, i: int) -> str:
+    return str(clues[i]) if i < len(clues) and clues[i] != NO_CLUE else ""
+
+
+def _cell(value: int, marked: bool, shade: str) -> str:
+    text = shade * 2 if value == SHADED else "-" if value == WHITE else "."
+    return f"[{text}]" if marked else text
+
+
+def draw(
+    puzzle: puzzle_pb2.KakurasuPuzzle, values: Grid, marks: set[Cell], width: int, shade: str
+) -> str:
+    rows, cols = puzzle.rows, puzzle.columns
+    widest = max(
+        len(str(max(rows, cols))),
+        *(len(_clue(puzzle.column_clues, c)) for c in range(cols)),
+    )
+    w = max(4, widest + 2)  # room for a bracketed shaded cell: [▓▓]
+    left = len(str(rows)) + 1
+
+    def grid_row(texts: list[str]) -> str:
+        return "".join(text.center(w) for text in texts)
+
+    rule = " " * left + " +" + "-" * (w * cols) + "+"
+    lines = [" " * (left + 2) + grid_row([str(c + 1) for c in range(cols)]), rule]
+    for r in range(rows):
+        cells = [_cell(values[r][c], (r, c) in marks, shade) for c in range(cols)]
+        lines.append(
+            f"{r + 1:>{left}} |{grid_row(cells)}| {_clue(puzzle.row_clues, r):>3}".rstrip()
+        )
+    lines.append(rule)
+    lines.append(" " * (left + 2) + grid_row([_clue(puzzle.column_clues, c) for c in range(cols)]))
+    return "\n".join(line.rstrip() for line in lines) + "\n"

@@ -1,0 +1,109 @@
+"""Skyscraper drawn as text, as printed: the clues around the grid (above and below the
+columns, left and right of the rows), a height or ``.`` in each cell, ``x`` for an empty
+lot; marked cells bracketed: ``[4]``. A first line says the variant when it is not the
+plain one (empty lots, diagonals).
+
+        1  3  2  2  3
+      +---------------+
+    1 | .  .  .  .  . | 3
+    3 | .  .  .  .  . | 2
+      ...
+      +---------------+
+        3  2  2  1  2
+"""
+
+from __future__ import annotations
+
+from numgrid.v1 import puzzle_pb2
+
+from ..types import Cell, Grid
+
+EMPTY = -1  # an empty lot (no tower), in a grid
+WIDTH = 3  # of a cell, brackets included
+
+
+def _grid(message: puzzle_pb2.Grid, n: int) -> Grid:
+    if not message.rows:
+        return tuple((0,) * n for _ in range(n))
+    return tuple(tuple(row.values) for row in message.rows)
+
+
+def entries(puzzle: puzzle_pb2.SkyscraperPuzzle) -> Grid:
+    """What stands on the board: the givens, and the player's entries elsewhere."""
+    n = puzzle.size
+    givens, own = _grid(puzzle.givens, n), _grid(puzzle.entries, n)
+    return tuple(
+        tuple(g or e for g, e in zip(grow, erow, strict=True))
+        for grow, erow in zip(givens, own, strict=True)
+    )
+
+
+def with_entries(puzzle: puzzle_pb2.SkyscraperPuzzle, grid: Grid) -> puzzle_pb2.SkyscraperPuzzle:
+    """A copy whose player's entries are ``grid``'s outside the given cells (the givens
+    stay as printed)."""
+    n = puzzle.size
+    if len(grid) != n or any(len(row) != n for row in grid):
+        raise ValueError(f"the grid is not {n}x{n}")
+    givens = _grid(puzzle.givens, n)
+    own = [
+        [0 if g else v for g, v in zip(grow, row, strict=True)]
+        for grow, row in zip(givens, grid, strict=True)
+    ]
+    out = puzzle_pb2.SkyscraperPuzzle()
+    out.CopyFrom(puzzle)
+    out.ClearField("entries")
+    if any(any(row) for row in own):
+        out.entries.rows.extend(puzzle_pb2.GridRow(values=row) for row in own)
+    return out
+
+
+def _height(puzzle: puzzle_pb2.SkyscraperPuzzle) -> int:
+    return puzzle.max_height or puzzle.size
+
+
+def solution_text(puzzle: puzzle_pb2.SkyscraperPuzzle, grid: Grid) -> str:
+    """The corpus's solution text: the header, then the heights, 0 for the empty lots."""
+    n = puzzle.size
+    header = f"{n} {n} {_height(puzzle)}{' D' if puzzle.diagonals else ''}"
+    rows = (" ".join("0" if v == EMPTY else str(v) for v in row) for row in grid)
+    return "\n".join([header, *rows]) + "\n"
+
+
+def variant(puzzle: puzzle_pb2.SkyscraperPuzzle) -> str:
+    """The rules beyond the plain puzzle, in words ("" for the plain one)."""
+    n, height = puzzle.size, _height(puzzle)
+    parts = []
+    if height < n:
+        lots = "one empty lot" if n - height == 1 else f"{n - height} empty lots"
+        parts.append(f"heights 1-{height} and {lots} (x) per line")
+    if puzzle.diagonals:
+        parts.append("each height once on both diagonals")
+    return "; ".join(parts)
+
+
+def _clue(clues, i: int) -> str:
+    return str(clues[i]) if i < len(clues) and clues[i] else ""
+
+
+def _cell(value: int, marked: bool) -> str:
+    text = "x" if value == EMPTY else str(value) if value else "."
+    return (f"[{text}]" if marked else text).center(WIDTH)
+
+
+def draw(
+    puzzle: puzzle_pb2.SkyscraperPuzzle, values: Grid, marks: set[Cell], width: int, shade: str
+) -> str:
+    n = puzzle.size
+    edge = max((len(str(c)) for c in (*puzzle.left, *puzzle.right) if c), default=1)
+
+    def clue_row(clues) -> str:
+        return " " * (edge + 2) + "".join(_clue(clues, c).center(WIDTH) for c in range(n))
+
+    rule = " " * (edge + 1) + "+" + "-" * (WIDTH * n) + "+"
+    lines = [variant(puzzle)] if variant(puzzle) else []
+    lines += [clue_row(puzzle.top), rule]
+    for r in range(n):
+        cells = "".join(_cell(values[r][c], (r, c) in marks) for c in range(n))
+        lines.append(f"{_clue(puzzle.left, r):>{edge}} |{cells}| {_clue(puzzle.right, r)}")
+    lines += [rule, clue_row(puzzle.bottom)]
+    return "\n".join(line.rstrip() for line in lines) + "\n"

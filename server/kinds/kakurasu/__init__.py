@@ -1,0 +1,41 @@
+"""Kakurasu behind the common :class:`~numgrid.server.kinds.base.Kind` interface.
+
+The whole story is in this folder: :mod:`.model` (the vocabulary), :mod:`.sums` (the
+sets of weights that make a clue), :mod:`.formats` (the corpus's text, JSON),
+:mod:`.checks` (structure and boards), :mod:`.native` and :mod:`.cpsat` (the engines),
+:mod:`.logic` and :mod:`.techniques` (hints, explanations, grades), :mod:`.messages`
+(the ``KakurasuPuzzle`` message of the service).
+"""
+
+from numgrid.server.kinds.base import Kind
+
+from . import checks, formats, logic, native
+from .techniques import value_text
+
+
+def _cpsat_model(puzzle, fixed=None):
+    """Imported on first use: OR-Tools costs half a second to import."""
+    from . import cpsat
+
+    return cpsat.build(puzzle, fixed)
+
+
+class Kakurasu:
+    name = "kakurasu"
+    techniques = logic.Technique
+    sniff = staticmethod(formats.sniff)
+    read = staticmethod(formats.read)
+    write = staticmethod(formats.write)
+    check = staticmethod(checks.check_puzzle)
+    validate = staticmethod(checks.validate_board)
+    cpsat_model = staticmethod(_cpsat_model)
+    native_search = staticmethod(native.search)
+    solution_text = staticmethod(formats.write_solution)
+    value_text = staticmethod(value_text)
+    next_step = staticmethod(logic.next_step)
+    explain = staticmethod(logic.explain)
+    last_resort = staticmethod(logic.last_resort)
+    formats = tuple(formats.FORMATS)  # last: the name shadows the module in this body
+
+
+KAKURASU: Kind = Kakurasu()

@@ -1,0 +1,52 @@
+"""The service's ``KakurasuPuzzle`` message: read through the kind's own JSON reader (so
+a structured puzzle passes exactly the checks a text one does), sized up before it is,
+and written back (what ``server/convert.py``'s ``_STRUCTURED`` holds for the kind)."""
+
+from __future__ import annotations
+
+import json
+
+from google.protobuf import json_format
+from numgrid.server.core import Cell
+from numgrid.v1 import puzzle_pb2
+
+from .formats import JSON_NO_CLUE
+
+
+def to_json(message: puzzle_pb2.KakurasuPuzzle) -> str:
+    return json.dumps({"kakurasu": json_format.MessageToDict(message)})
+
+
+def shape(message: puzzle_pb2.KakurasuPuzzle) -> tuple[int, int]:
+    return message.rows, message.columns
+
+
+def parts(message: puzzle_pb2.KakurasuPuzzle, limit: int) -> int:
+    """The clues, rows of marks and marks the message holds, the marks counted only when
+    the rest is within ``limit``."""
+    count = len(message.row_clues) + len(message.column_clues) + len(message.entries.rows)
+    if count > limit:
+        return count
+    return count + sum(len(row.values) for row in message.entries.rows)
+
+
+def cell_field(message: puzzle_pb2.KakurasuPuzzle, cell: Cell) -> str:
+    """A cell is named by its mark."""
+    return f"entries.rows[{cell[0]}].values[{cell[1]}]"
+
+
+def _clues(clues) -> list[int]:
+    return [JSON_NO_CLUE if clue is None else clue for clue in clues]
+
+
+def to_proto(board) -> puzzle_pb2.Puzzle:
+    puzzle = board.puzzle
+    message = puzzle_pb2.KakurasuPuzzle(
+        rows=puzzle.rows,
+        columns=puzzle.cols,
+        row_clues=_clues(puzzle.row_clues),
+        column_clues=_clues(puzzle.column_clues),
+    )
+    if board.has_entries:
+        message.entries.rows.extend(puzzle_pb2.GridRow(values=row) for row in board.entries)
+    return puzzle_pb2.Puzzle(kakurasu=message)

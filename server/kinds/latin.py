@@ -1,0 +1,533 @@
+"""What the latin-square kinds share (KenKen, Skyscraper), as Tatham's Keen and Towers
+share ``latin.c``: the lines of an N x N grid, their duplicate checks, and the latin
+techniques of the logical solvers.
+
+Vocabulary, named once:
+
+- *line*: a row, a column, or (Skyscraper's diagonal variant) a main diagonal. Each
+  *value* appears in a line a fixed number of times, its *quota*: a digit (a height)
+  once; in Skyscraper's variant with empty lots (heights 1..H on an N x N grid),
+  :data:`~numgrid.server.core.EMPTY` N - H times.
+- *mask*: a set of values as bits: bit ``d - 1`` is the digit ``d``, the bit after the
+  largest digit is EMPTY.
+- *frame*: an N x N grid compiled to indices: cell ``(r, c)`` is ``r * N + c``; lines
+  ``0..N-1`` are the rows, then the columns, then the diagonals (index 0 from the
+  top-left corner, 1 from the top-right); and its values as bits.
+- *position*: what the latin techniques read of a kind's position: ``frame``, ``masks``
+  (per cell, its candidates), ``placed`` (per cell, its value, 0 while open) and
+  ``techniques``, the kind's technique enum (which names NAKED_SINGLE, HIDDEN_SINGLE,
+  NAKED_SUBSET and HIDDEN_SUBSET as the proto does). Placing a value removes it from the
+  rest of a line once the line holds its quota (a digit at once): the rule, not a step.
+- *contradiction*: a position that no filling completes; raised, never returned.
+
+Every technique returns a :class:`~numgrid.server.core.Step` or None and never changes
+the position; every step is implied by the rules and the position alone.
+"""
+
+from __future__ import annotations
+
+import functools
+import itertools
+from collections import defaultdict
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from numgrid.server.chain import listed, names, outcome
+from numgrid.server.core import (
+    EMPTY,
+    Cell,
+    Finding,
+    Grid,
+    GroupReport,
+    GroupState,
+    GroupType,
+    Severity,
+    Step,
+    cell_name,
+)
+
+WORDS = ("no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine")
+SUBSET_NAMES = {2: "pair", 3: "triple", 4: "quad"}
+
+
+# ---------------------------------------------------------------- lines
+
+
+@dataclass(frozen=True)
+class Line:
+    """A row, a column or a diagonal: each value its quota of times."""
+
+    type: GroupType  # ROW, COLUMN or DIAGONAL
+    index: int  # a diagonal's: 0 from the top-left corner, 1 from the top-right
+    cells: tuple[Cell, ...]
+
+    clue = None
+    clue_cell = None
+    operation = ""
+
+    @property
+    def name(self) -> str:
+        """``row 2``, ``column 0``, ``diagonal r0c4-r4c0``."""
+        if self.type is GroupType.DIAGONAL:
+            return f"diagonal {cell_name(self.cells[0])}-{cell_name(self.cells[-1])}"
+        return f"{self.type.value} {self.index}"
+
+
+@functools.cache
+def lines(n: int, diagonals: bool = False) -> tuple[Line, ...]:
+    """The rows, then the columns (then the two main diagonals) of an N x N grid."""
+    rows = [Line(GroupType.ROW, r, tuple((r, c) for c in range(n))) for r in range(n)]
+    cols = [Line(GroupType.COLUMN, c, tuple((r, c) for r in range(n))) for c in range(n)]
+    diags = []
+    if diagonals:
+        diags = [
+            Line(GroupType.DIAGONAL, 0, tuple((k, k) for k in range(n))),
+            Line(GroupType.DIAGONAL, 1, tuple((k, n - 1 - k) for k in range(n))),
+        ]
+    return (*rows, *cols, *diags)
+
+
+# ---------------------------------------------------------------- board checks
+
+
+def _finding(code: str, message: str, cells, group) -> Finding:
+    return Finding(code, message, tuple(cells), Severity.ERROR, group.name)
+
+
+def duplicates(cells, entries: Grid, apart=None) -> dict[int, list[Cell]]:
+    """Value -> the cells holding it, for values entered more than once (EMPTY aside;
+    ``apart`` says which pairs of cells may hold the same value)."""
+    by_value: dict[int, list[Cell]] = defaultdict(list)
+    for cell in cells:
+        value = entries[cell[0]][cell[1]]
+        if value and value != EMPTY:
+            by_value[value].append(cell)
+    out = {}
+    for value, held in by_value.items():
+        clash = [
+            a for a in held if any(a != b and (apart is None or not apart(a, b)) for b in held)
+        ]
+        if clash:
+            out[value] = clash
+    return out
+
+
+def judge_line(line: Line, entries: Grid, empties: int = 0) -> tuple[GroupReport, list[Finding]]:
+    """A line of a board: a digit entered twice, more EMPTY cells than its ``empties``,
+    complete or not. ``entries`` holds every value on the board (givens included)."""
+    dups = _duplicate_findings(line, entries)
+    findings = [f for f, _ in dups]
+    at_fault = [cell for _, cells in dups for cell in cells]
+    empty = [cell for cell in line.cells if entries[cell[0]][cell[1]] == EMPTY]
+    if len(empty) > empties:
+        holds = f"only {empties}" if empties else "none"
+        findings.append(
+            _finding(
+                "too_many_empty",
+                f"{line.name}: {len(empty)} empty cells ({names(empty)}), but a "
+                f"{line.type.value} holds {holds}",
+                empty,
+                line,
+            )
+        )
+        at_fault.extend(empty)
+    complete = all(entries[r][c] for r, c in line.cells)
+    if findings:
+        state = GroupState.DUPLICATE
+    else:
+        state = GroupState.CORRECT if complete else GroupState.INCOMPLETE
+    return GroupReport(line, state, 0, tuple(sorted(at_fault))), findings
+
+
+def _duplicate_findings(line: Line, entries: Grid) -> list[tuple[Finding, list[Cell]]]:
+    return [
+        (
+            _finding(
+                "duplicate",
+                f"{line.name}: {value} appears {len(cells)} times "
+                f"({', '.join(cell_name(c) for c in cells)})",
+                cells,
+                line,
+            ),
+            cells,
+        )
+        for value, cells in sorted(duplicates(line.cells, entries).items())
+    ]
+
+
+# ---------------------------------------------------------------- masks
+
+
+def bit(d: int) -> int:
+    return 1 << (d - 1)
+
+
+def single(mask: int) -> bool:
+    return mask != 0 and not mask & (mask - 1)
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def digits_of(mask: int) -> tuple[int, ...]:
+    """The digits of a mask (bit ``d - 1`` for digit ``d``)."""
+    out, d = [], 1
+    while mask:
+        if mask & 1:
+            out.append(d)
+        mask >>= 1
+        d += 1
+    return tuple(out)
+
+
+def digit_of(mask: int) -> int:
+    """The digit of a one-digit mask."""
+    return mask.bit_length()
+
+
+# ---------------------------------------------------------------- frames
+
+
+@dataclass(frozen=True, eq=False)
+class Frame:
+    """An N x N grid's lines as indices, and its values (digits 1..``height``, then
+    EMPTY ``empties`` times per line when ``height`` < N) as bits."""
+
+    size: int
+    height: int  # the largest digit
+    empties: int  # EMPTY cells per line: N - height
+    full: int  # the mask of every value
+    cells: tuple[Cell, ...]  # cell i is (i // N, i % N)
+    lines: tuple[Line, ...]
+    line_cells: tuple[tuple[int, ...], ...]
+    cell_lines: tuple[tuple[int, ...], ...]  # per cell: its row, its column, its diagonals
+    peers: tuple[tuple[int, ...], ...]  # per cell: the other cells of its lines
+
+    def bit(self, value: int) -> int:
+        return 1 << self.height if value == EMPTY else 1 << (value - 1)
+
+    def values_of(self, mask: int) -> tuple[int, ...]:
+        """The values of a mask: its digits, then EMPTY."""
+        ds = digits_of(mask)
+        if self.empties and ds and ds[-1] > self.height:
+            return (*ds[:-1], EMPTY)
+        return ds
+
+    def value_of(self, mask: int) -> int:
+        """The value of a one-value mask."""
+        d = mask.bit_length()
+        return EMPTY if d > self.height else d
+
+    def quota(self, value: int) -> int:
+        """How many cells of a line hold ``value``."""
+        return self.empties if value == EMPTY else 1
+
+
+@functools.cache
+def frame(n: int, diagonals: bool = False, height: int | None = None) -> Frame:
+    height = n if height is None else height
+    grid_lines = lines(n, diagonals)
+    index = {(r, c): r * n + c for r in range(n) for c in range(n)}
+    line_cells = tuple(tuple(index[c] for c in line.cells) for line in grid_lines)
+    of: list[list[int]] = [[] for _ in range(n * n)]
+    for x, cells in enumerate(line_cells):
+        for i in cells:
+            of[i].append(x)
+    peers = tuple(
+        tuple(dict.fromkeys(j for x in of[i] for j in line_cells[x] if j != i))
+        for i in range(n * n)
+    )
+    empties = n - height
+    return Frame(
+        size=n,
+        height=height,
+        empties=empties,
+        full=(1 << (height + (1 if empties else 0))) - 1,
+        cells=tuple(index),
+        lines=grid_lines,
+        line_cells=line_cells,
+        cell_lines=tuple(map(tuple, of)),
+        peers=peers,
+    )
+
+
+# ---------------------------------------------------------------- steps
+
+
+class Contradiction(Exception):
+    """The position has no completion; ``reason`` says why, with the groups and cells."""
+
+    def __init__(self, reason: str, groups: Iterable = (), cells: Iterable[Cell] = ()):
+        super().__init__(reason)
+        self.reason, self.groups, self.cells = reason, tuple(groups), tuple(cells)
+
+
+def capital(text: str) -> str:
+    """Upper-case the first letter, unless the text starts with a cell name (``r2c3``)."""
+    if text[:1] == "r" and text[1:2].isdigit():
+        return text
+    return text[:1].upper() + text[1:]
+
+
+def make_step(
+    pos,
+    technique,
+    removals: dict[int, int],
+    groups: Iterable,
+    cells: Iterable[int],
+    reason: str,
+    joiner: str = ", so ",
+    place: dict[int, int] | None = None,
+) -> Step:
+    """A step removing ``removals[i]`` (a mask) from open cell ``i`` and placing
+    ``place[i]`` (a value); cells left with one value are placed."""
+    frame = pos.frame
+    placed = dict(place or {})
+    eliminations = []
+    for i in sorted(removals):
+        mask = pos.masks[i]
+        left = mask & ~removals[i]
+        if not left:
+            raise Contradiction(
+                f"{capital(reason)}, which leaves {cell_name(frame.cells[i])} no candidate",
+                groups,
+                [frame.cells[i]],
+            )
+        if single(left):
+            placed[i] = frame.value_of(left)
+        else:
+            eliminations.extend((frame.cells[i], v) for v in frame.values_of(mask & removals[i]))
+    placements = [(frame.cells[i], placed[i]) for i in sorted(placed)]
+    return Step(
+        technique,
+        tuple(placements),
+        tuple(eliminations),
+        tuple(groups),
+        tuple(frame.cells[i] for i in cells),
+        f"{capital(reason)}{joiner}{outcome(placements, eliminations)}.",
+    )
+
+
+def spoken(values: Iterable[int], empties: int = 1, last: str = "and") -> str:
+    """Values in a sentence: ``1, 3 and 4``; EMPTY as ``its empty cell`` (or ``its two
+    empty cells``) after the digits."""
+    values = list(values)
+    said = [str(v) for v in values if v != EMPTY]
+    if EMPTY in values:
+        said.append("its empty cell" if empties == 1 else f"its {WORDS[empties]} empty cells")
+    return listed(said, last)
+
+
+# ---------------------------------------------------------------- what a line needs
+
+
+def _placed_counts(pos, x: int) -> dict[int, int]:
+    counts: dict[int, int] = defaultdict(int)
+    for i in pos.frame.line_cells[x]:
+        if pos.placed[i]:
+            counts[pos.placed[i]] += 1
+    return counts
+
+
+def needs(pos, x: int) -> dict[int, int]:
+    """Per value line ``x`` still lacks: how many more cells of it must hold it."""
+    frame = pos.frame
+    counts = _placed_counts(pos, x)
+    wanted = {}
+    for value in frame.values_of(frame.full):
+        left = frame.quota(value) - counts.get(value, 0)
+        if left > 0:
+            wanted[value] = left
+    return wanted
+
+
+def holders(pos, x: int) -> dict[int, tuple[int, list[int]]]:
+    """Per value line ``x`` still lacks: (how many more, the open cells that can take
+    it). Contradiction when a value has fewer places than it needs."""
+    frame = pos.frame
+    line = frame.lines[x]
+    cells = [i for i in frame.line_cells[x] if not pos.placed[i]]
+    out = {}
+    for value, need in needs(pos, x).items():
+        b = frame.bit(value)
+        places = [i for i in cells if pos.masks[i] & b]
+        if len(places) < need:
+            if value != EMPTY:
+                raise Contradiction(f"no cell of {line.name} can take {value}", [line], line.cells)
+            raise Contradiction(
+                f"{line.name} needs {need} more empty cells, but only "
+                f"{len(places)} of its open cells can be empty",
+                [line],
+                line.cells,
+            )
+        out[value] = (need, places)
+    return out
+
+
+# ---------------------------------------------------------------- singles
+
+
+def naked_single(pos, i: int) -> Step | None:
+    """A cell with one candidate left: its lines hold the others (or it lost them)."""
+    mask = pos.masks[i]
+    if pos.placed[i] or not single(mask):
+        return None
+    frame = pos.frame
+    others = frame.full & ~mask
+    holds, said = [], 0
+    for x in frame.cell_lines[i]:
+        full_here = 0
+        counts = _placed_counts(pos, x)
+        for value, count in counts.items():
+            if count >= frame.quota(value):
+                full_here |= frame.bit(value)
+        full_here &= others & ~said
+        said |= full_here
+        if full_here:
+            shown = spoken(frame.values_of(full_here), frame.empties)
+            holds.append(f"{frame.lines[x].name} holds {shown}")
+    lost = others & ~said
+    cell = cell_name(frame.cells[i])
+    parts = [listed(holds, "and")] if holds else []
+    if lost:
+        gone = listed([str(v) if v != EMPTY else "empty" for v in frame.values_of(lost)], "and")
+        parts.append(f"{cell} had already lost {gone}")
+    reason = ", and ".join(parts) if parts else f"{cell} has one candidate left"
+    groups = [frame.lines[x] for x in frame.cell_lines[i]]
+    value = frame.value_of(mask)
+    return make_step(pos, pos.techniques.NAKED_SINGLE, {}, groups, [i], reason, place={i: value})
+
+
+def hidden_single(pos, x: int) -> Step | None:
+    """A digit with one place left in a line goes there; so do the empty cells a line
+    still needs when it has as many places for them."""
+    frame = pos.frame
+    line = frame.lines[x]
+    sole: dict[int, int] = {}
+    said = []
+    for value, (need, places) in holders(pos, x).items():
+        if len(places) != need or all(single(pos.masks[i]) for i in places):
+            continue
+        for i in places:
+            if i in sole:
+                both = spoken([sole[i], value])
+                raise Contradiction(
+                    f"in {line.name}, only {cell_name(frame.cells[i])} can take {both}",
+                    [line],
+                    [frame.cells[i]],
+                )
+            sole[i] = value
+        where = names(frame.cells[i] for i in places)
+        if value != EMPTY:
+            said.append(f"only {where} can take {value}")
+        elif need == 1:
+            said.append(f"only {where} can be empty")
+        else:
+            said.append(f"only {where} can be empty, and it needs {WORDS[need]} empty cells")
+    if not sole:
+        return None
+    return make_step(
+        pos,
+        pos.techniques.HIDDEN_SINGLE,
+        {},
+        [line],
+        [i for i in frame.line_cells[x] if not pos.placed[i]],
+        f"in {line.name}, {' and '.join(said)}",
+        place=sole,
+    )
+
+
+# ---------------------------------------------------------------- subsets
+
+
+def _capacity(frame: Frame, mask: int, wanted: dict[int, int]) -> int:
+    """How many cells the values of ``mask`` (an open cell's: its line lacks them all)
+    can still fill in a line: one each, EMPTY as many as the line still needs."""
+    if not frame.empties:
+        return mask.bit_count()
+    return sum(wanted.get(v, 0) for v in frame.values_of(mask))
+
+
+def naked_subset(pos, x: int) -> Step | None:
+    """Two to four cells of a line whose candidates can fill no more cells than they
+    are: those values go in them, and leave the rest of the line."""
+    frame = pos.frame
+    masks = pos.masks
+    line = frame.lines[x]
+    wanted = needs(pos, x)
+    open_ = [i for i in frame.line_cells[x] if not pos.placed[i]]
+    for size in (2, 3, 4):
+        if len(open_) <= size:
+            return None
+        best = None
+        for group in itertools.combinations(open_, size):
+            union = 0
+            for i in group:
+                union |= masks[i]
+            count = _capacity(frame, union, wanted)
+            if count > size:
+                continue
+            shown = spoken(frame.values_of(union), wanted.get(EMPTY, 0), "or")
+            if count < size:
+                kind = "different digits" if not frame.bit(EMPTY) & union else "values"
+                raise Contradiction(
+                    f"{names(frame.cells[i] for i in group)} in {line.name} need "
+                    f"{size} {kind} from {shown}",
+                    [line],
+                    [frame.cells[i] for i in group],
+                )
+            removals = {j: masks[j] & union for j in open_ if j not in group and masks[j] & union}
+            lost = sum(m.bit_count() for m in removals.values())
+            if lost and (best is None or lost > best[0]):
+                best = (lost, group, union, removals)
+        if best:
+            _, group, union, removals = best
+            shown = spoken(frame.values_of(union), wanted.get(EMPTY, 0))
+            reason = (
+                f"in {line.name}, {names(frame.cells[i] for i in group)} can only hold "
+                f"{shown} between them (a naked {SUBSET_NAMES[size]})"
+            )
+            return make_step(pos, pos.techniques.NAKED_SUBSET, removals, [line], group, reason)
+    return None
+
+
+def hidden_subset(pos, x: int) -> Step | None:
+    """Two to four values of a line with no more places between them than they need:
+    those cells hold nothing else."""
+    frame = pos.frame
+    masks = pos.masks
+    line = frame.lines[x]
+    found = holders(pos, x)
+    values = [v for v, (need, places) in found.items() if len(places) > need]
+    open_count = sum(need for need, _ in found.values())
+    for size in (2, 3, 4):
+        if open_count <= size + 1:  # a hidden subset of the rest is a naked one
+            return None
+        best = None
+        for group in itertools.combinations(values, size):
+            need = sum(found[v][0] for v in group)
+            if need + 1 >= open_count or need > max(SUBSET_NAMES):
+                continue
+            places = sorted({i for v in group for i in found[v][1]})
+            if len(places) > need:
+                continue
+            if len(places) < need:
+                raise Contradiction(
+                    f"in {line.name}, {spoken(group, found.get(EMPTY, (0,))[0])} have only "
+                    f"{names(frame.cells[i] for i in places)} to go in",
+                    [line],
+                    [frame.cells[i] for i in places],
+                )
+            keep = 0
+            for v in group:
+                keep |= frame.bit(v)
+            removals = {i: masks[i] & ~keep for i in places if masks[i] & ~keep}
+            lost = sum(m.bit_count() for m in removals.values())
+            if lost and (best is None or lost > best[0]):
+                best = (lost, group, places, removals)
+        if best:
+            _, group, places, removals = best
+            reason = (
+                f"in {line.name}, {spoken(group, found.get(EMPTY, (0,))[0])} can only go in "
+                f"{names(frame.cells[i] for i in places)} (a hidden {SUBSET_NAMES[len(places)]})"
+            )
+            return make_step(pos, pos.techniques.HIDDEN_SUBSET, removals, [line], places, reason)
+    return None

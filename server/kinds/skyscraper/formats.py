@@ -1,0 +1,507 @@
+"""Reading and writing Skyscraper boards in three formats, with auto-detection.
+
+- ``janko``: the text of the corpus (puzzlekit's encoding of janko.at's puzzles). A header
+  ``N N H``, or ``N N H D`` for the diagonal variant (H, the tallest height, below N in the
+  variant with empty lots); four lines of N clues: above the columns (left to right),
+  below them (left to right), left of the rows (top to bottom), right of them (top to
+  bottom), each ``-`` or ``0`` for none; then N lines of givens: ``-`` (or ``.``) for
+  none, a height, ``0`` for a given empty lot. numgrid adds an optional last block of N
+  lines: the player's entries, in the same tokens. The solution text is the header, then
+  the N rows of heights with ``0`` for the empty lots.
+- ``tatham``: a game ID of Simon Tatham's Towers, ``5:2/2/3/4/1/2/2/1/2/5/3/2/1/3/2/1/2/3/2/3``
+  (a params prefix such as ``6dh:`` is accepted): the 4N clues in the same order as above,
+  ``/``-separated and empty for none; then, after a comma, the givens in reading order,
+  run-length encoded as ``towers.c`` writes them: ``a``-``z`` for 1-26 empty cells, a
+  number for a given height, ``_`` between two numbers (``,h2k4o``). Towers has no empty
+  lots and no diagonals, and an ID holds no entries.
+- ``json``: the protobuf JSON of ``numgrid.v1.Puzzle`` with its ``skyscraper`` field:
+  ``{"skyscraper": {"size": 5, "maxHeight": 4, "diagonals": true, "top": [2, 0, ...],
+  "bottom": [...], "left": [...], "right": [...], "givens": {"rows": [{"values": [...]}]},
+  "entries": {...}}}``; zero values may be left out (``maxHeight`` 0 is N, a side without
+  clues an empty list).
+
+Readers give a faithful :class:`Board`; what is wrong with its structure (a clue too
+large, a given out of range) is for :mod:`.checks`. They reject only what cannot be read,
+and then report the structural problems too, all in one :class:`PuzzleError`.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+
+from numgrid.server.core import EMPTY, Board, Cell, Finding, Grid, PuzzleError, cell_name, quoted
+from numgrid.server.kinds.textformats import (
+    Format,
+    Formats,
+    JsonShape,
+    json_int,
+    json_list,
+    json_object,
+    json_puzzle,
+)
+
+from . import checks
+from .model import MAX_SIZE, SIDES, Puzzle, Side
+
+DEFAULT_MAX_CELLS = MAX_SIZE * MAX_SIZE
+_NONE = ("-", ".")
+
+
+def _error(code: str, message: str, *cells: Cell) -> Finding:
+    return Finding(code=code, message=message, cells=tuple(cells))
+
+
+def _size_errors(n: int, max_cells: int) -> list[Finding]:
+    """Checked before anything of the grid's size is allocated."""
+    if not 1 <= n <= MAX_SIZE:
+        return [_error("bad_size", f"size {n} is not 1 to {MAX_SIZE}")]
+    if n * n > max_cells:
+        return [
+            _error(
+                "grid_too_large",
+                f"grid of {n}x{n} = {n * n} cells is over the limit of {max_cells} cells",
+            )
+        ]
+    return []
+
+
+def _fail(findings: list[Finding], puzzle: Puzzle | None = None) -> PuzzleError:
+    """What cannot be read, and the structural errors of what could (every one at once)."""
+    if puzzle is not None:
+        findings = findings + [f for f in checks.check_puzzle(puzzle) if f.is_error]
+    return PuzzleError(findings)
+
+
+# ---------------------------------------------------------------- janko text
+
+
+def _lines(text: str) -> list[str]:
+    return [line for line in text.strip().splitlines() if line.strip()]
+
+
+def _number(token: str) -> bool:
+    return token.isascii() and token.isdecimal() and len(token) <= 3
+
+
+def _header(lines: list[str]) -> tuple[int, int, bool, str] | str:
+    """(N, H, diagonals, a bad fourth field or "") from ``N N H [D]``, or why the text is
+    not Skyscraper text."""
+    first = lines[0].split() if lines else []
+    if len(first) not in (3, 4) or not all(_number(t) for t in first[:3]):
+        return "first line must be 'N N H' or 'N N H D'"
+    rows, cols, height = map(int, first[:3])
+    if rows != cols:
+        return f"a Skyscraper grid is square, not {rows}x{cols}"
+    flag = first[3] if len(first) == 4 else ""
+    return rows, height, flag.upper() == "D", "" if flag.upper() in ("", "D") else flag
+
+
+def sniff_janko(text: str) -> str | None:
+    """None when the header has three numbers (``N N H``) and perhaps ``D``: the other
+    kinds' janko texts start ``ROWS COLS``."""
+    lines = _lines(text)
+    first = lines[0].split() if lines else []
+    if len(first) not in (3, 4) or not all(_number(t) for t in first[:3]):
+        return "first line must be 'N N H' or 'N N H D'"
+    if len(first) == 4 and len(first[3]) > 1:
+        return "the fourth field of the header is 'D' or nothing"
+    return None
+
+
+def _clue_token(token: str, what: str, where: Cell, findings: list[Finding]) -> int:
+    if token in _NONE:
+        return 0
+    if not _number(token):
+        findings.append(
+            _error(
+                "unknown_token", f"{what}: {quoted(token)} is not a clue (a number or '-')", where
+            )
+        )
+        return 0
+    return int(token)
+
+
+def _cell_token(token: str, what: str, cell: Cell, findings: list[Finding]) -> int:
+    """A given or an entry: nothing, a height, ``0`` for an empty lot."""
+    if token in _NONE:
+        return 0
+    if not _number(token):
+        findings.append(
+            _error(
+                "unknown_token",
+                f"{cell_name(cell)}: {what} {quoted(token)} is not a height, 0 (an empty lot) "
+                "or '-'",
+                cell,
+            )
+        )
+        return 0
+    return int(token) or EMPTY
+
+
+def _clue_line(tokens: list[str], side: Side, n: int, findings: list[Finding]) -> tuple[int, ...]:
+    """A line of clues, as many as it has (:mod:`.checks` says when that is not N)."""
+    return tuple(
+        _clue_token(t, f"the clue {side.where} {i}", side.clue_cell(min(i, n - 1), n), findings)
+        for i, t in enumerate(tokens)
+    )
+
+
+def _grid(rows: list[list[str]], what: str, n: int, findings: list[Finding]) -> Grid:
+    """A block of N lines of cells (``what``: givens, entries or solution)."""
+    one = {"givens": "given", "entries": "entry"}.get(what, what)
+    grid = []
+    for r, tokens in enumerate(rows):
+        if len(tokens) != n:
+            where = (r, min(len(tokens), n - 1))
+            findings.append(
+                _error(
+                    "ragged_row",
+                    f"{cell_name(where)}: {what} row {r} has {len(tokens)} tokens, expected {n}",
+                    where,
+                )
+            )
+        row = [_cell_token(t, one, (r, c), findings) for c, t in enumerate(tokens[:n])]
+        grid.append(tuple(row + [0] * (n - len(row))))
+    return tuple(grid)
+
+
+def read_janko(text: str, max_cells: int = DEFAULT_MAX_CELLS) -> Board:
+    lines = _lines(text)
+    header = _header(lines)
+    if isinstance(header, str):
+        raise PuzzleError([_error("bad_header", header)])
+    n, height, diagonals, flag = header
+    errors = _size_errors(n, max_cells)
+    if errors:
+        raise PuzzleError(errors)
+    findings: list[Finding] = []
+    if flag:
+        findings.append(
+            _error(
+                "bad_header",
+                f"the header's fourth field {quoted(flag)} is not 'D' (the diagonal variant)",
+            )
+        )
+    body = [line.split() for line in lines[1 : 5 + 2 * n]]
+    if len(lines) - 1 not in (4 + n, 4 + 2 * n):
+        raise PuzzleError(
+            [
+                *findings,
+                _error(
+                    "row_count",
+                    f"expected {4 + n} lines after the header (4 of clues, then {n} of givens; "
+                    f"{4 + 2 * n} with entries), not {len(lines) - 1}",
+                ),
+            ]
+        )
+    clues = [_clue_line(body[k], side, n, findings) for k, side in enumerate(SIDES)]
+    givens = _grid(body[4 : 4 + n], "givens", n, findings)
+    entries = _grid(body[4 + n :], "entries", n, findings) if len(body) > 4 + n else None
+    puzzle = Puzzle(n, height, diagonals, *clues, givens)
+    if findings:
+        raise _fail(findings, puzzle)
+    return Board(puzzle, entries or puzzle.empty_grid())
+
+
+def _cell_text(value: int) -> str:
+    return "-" if value == 0 else "0" if value == EMPTY else str(value)
+
+
+def _header_text(puzzle: Puzzle) -> str:
+    n = puzzle.size
+    return f"{n} {n} {puzzle.height}{' D' if puzzle.diagonals else ''}"
+
+
+def write_janko(board: Board) -> str:
+    p = board.puzzle
+    lines = [_header_text(p)]
+    lines += [" ".join(str(c) if c else "-" for c in p.clues(side)) for side in SIDES]
+    lines += [" ".join(map(_cell_text, row)) for row in p.givens]
+    own = p.entered(board.entries)
+    if any(any(row) for row in own):
+        lines += [" ".join(map(_cell_text, row)) for row in own]
+    return "\n".join(lines) + "\n"
+
+
+def write_solution(puzzle: Puzzle, solution: Grid) -> str:
+    """The corpus's solution text: the header, then the heights with 0 for empty lots."""
+    rows = (" ".join("0" if v == EMPTY else str(v) for v in row) for row in solution)
+    return "\n".join([_header_text(puzzle), *rows]) + "\n"
+
+
+def read_solution(text: str) -> Grid:
+    """The grid of a solution text (EMPTY for its 0s)."""
+    lines = _lines(text)
+    header = _header(lines)
+    if isinstance(header, str) or not 1 <= header[0] <= MAX_SIZE:
+        raise PuzzleError([_error("bad_header", "a solution starts with 'N N H [D]', N 1-9")])
+    n = header[0]
+    findings: list[Finding] = []
+    if len(lines) - 1 != n:
+        findings.append(_error("row_count", f"header says {n} rows but {len(lines) - 1} follow"))
+    grid = _grid([line.split() for line in lines[1 : n + 1]], "solution", n, findings)
+    if findings:
+        raise PuzzleError(findings)
+    return grid
+
+
+# ---------------------------------------------------------------- Tatham's Towers game IDs
+
+_TOWERS = re.compile(r"^(\d{1,3})(?:d[a-z])?:([0-9/]*)(?:,([a-z_0-9]*))?$")
+_RUN = re.compile(r"[a-z]|_|\d+|.")
+
+
+def sniff_tatham(text: str) -> str | None:
+    found = _TOWERS.match(text.strip())
+    if found is None or "/" not in found.group(2):
+        return "not a Towers game ID ('5:2/2/3/...' or '6dh:.../1,h2k4o')"
+    return None
+
+
+def _tatham_clues(text: str, n: int, findings: list[Finding]) -> list[tuple[int, ...]]:
+    tokens = text.split("/")
+    if len(tokens) != 4 * n:
+        findings.append(
+            _error("clue_count", f"the game ID has {len(tokens)} clues, expected 4 x {n} = {4 * n}")
+        )
+        tokens = (tokens + [""] * (4 * n))[: 4 * n]
+    sides = []
+    for k, side in enumerate(SIDES):
+        clues = []
+        for i, token in enumerate(tokens[k * n : (k + 1) * n]):
+            if token and not _number(token):
+                findings.append(
+                    _error(
+                        "bad_clue",
+                        f"clue {quoted(token)} {side.where} {i}: a Towers clue is 1-{n}",
+                        side.clue_cell(i, n),
+                    )
+                )
+                token = ""
+            clue = int(token) if token else 0
+            if token and not clue:
+                findings.append(
+                    _error(
+                        "bad_clue",
+                        f"clue 0 {side.where} {i}: a Towers clue is 1-{n}, or left out for none",
+                        side.clue_cell(i, n),
+                    )
+                )
+            clues.append(clue)
+        sides.append(tuple(clues))
+    return sides
+
+
+def _tatham_givens(text: str, n: int, findings: list[Finding]) -> Grid:
+    """The givens, run-length encoded as towers.c writes them."""
+    values = [0] * (n * n)
+    pos = 0
+    for token in _RUN.findall(text):
+        if token == "_":
+            continue
+        if token.isdigit():
+            if not _number(token):
+                findings.append(_error("bad_tatham_id", f"the givens hold {quoted(token)}"))
+            elif pos < n * n:
+                values[pos] = int(token)
+            pos += 1
+        elif "a" <= token <= "z":
+            pos += ord(token) - ord("a") + 1
+        else:
+            findings.append(_error("bad_tatham_id", f"the givens hold {quoted(token)}"))
+    if pos != n * n:
+        many = "not enough" if pos < n * n else "too much"
+        findings.append(
+            _error(
+                "bad_tatham_id",
+                f"the givens describe {pos} cells, {many} for the {n}x{n} grid",
+            )
+        )
+    return tuple(tuple(values[r * n : r * n + n]) for r in range(n))
+
+
+def read_tatham(text: str, max_cells: int = DEFAULT_MAX_CELLS) -> Board:
+    found = _TOWERS.match(text.strip())
+    if found is None:
+        raise PuzzleError([_error("bad_tatham_id", sniff_tatham(text) or "not a Towers game ID")])
+    n = int(found.group(1))
+    errors = _size_errors(n, max_cells)
+    if errors:
+        raise PuzzleError(errors)
+    findings: list[Finding] = []
+    clues = _tatham_clues(found.group(2), n, findings)
+    if found.group(3) is None:
+        givens = tuple((0,) * n for _ in range(n))
+    else:
+        givens = _tatham_givens(found.group(3), n, findings)
+    puzzle = Puzzle(n, n, False, *clues, givens)
+    if findings:
+        raise _fail(findings, puzzle)
+    return Board(puzzle, puzzle.empty_grid())
+
+
+def _runs(values: list[int]) -> str:
+    """The givens as towers.c encodes them."""
+    out, run = [], 0
+    for i, value in enumerate([*values, -1]):
+        if not value:
+            run += 1
+            continue
+        if run:
+            while run > 0:
+                out.append(chr(ord("a") + min(run, 26) - 1))
+                run -= 26
+        elif i > 0 and value > 0:
+            out.append("_")
+        if value > 0:
+            out.append(str(value))
+        run = 0
+    return "".join(out)
+
+
+def write_tatham(board: Board) -> str:
+    """The puzzle's Towers game ID (entries are not part of one)."""
+    p = board.puzzle
+    findings = []
+    if p.height != p.size:
+        findings.append(
+            _error(
+                "not_towers",
+                f"a Towers game ID holds no empty lots (the tallest height is {p.height}, "
+                f"not {p.size})",
+            )
+        )
+    if p.diagonals:
+        findings.append(_error("not_towers", "a Towers game ID holds no diagonal rule"))
+    if findings:
+        raise PuzzleError(findings)
+    clues = "/".join(str(c) if c else "" for side in SIDES for c in p.clues(side))
+    values = [v for row in p.givens for v in row]
+    givens = f",{_runs(values)}" if any(values) else ""
+    return f"{p.size}:{clues}{givens}\n"
+
+
+# ---------------------------------------------------------------- JSON (proto mirror)
+
+_FIELDS = {
+    "size",
+    "maxHeight",
+    "max_height",
+    "diagonals",
+    *(side.value for side in SIDES),
+    "givens",
+    "entries",
+}
+
+
+def sniff_json(text: str) -> str | None:
+    return json_puzzle(text, "skyscraper")[1] or None
+
+
+def _json_grid(raw, what: str, n: int, findings: list[Finding]) -> Grid:
+    """A ``Grid`` message: no rows, or N rows of N values."""
+    empty = tuple((0,) * n for _ in range(n))
+    try:
+        rows = json_list(json_object(raw, what, {"rows"}).get("rows", []), f"{what}.rows")
+        if not rows:
+            return empty
+        if len(rows) != n:
+            raise JsonShape(f"{what} has {len(rows)} rows, expected {n} (or none)")
+        grid = []
+        for r, row in enumerate(rows):
+            values = json_list(
+                json_object(row, f"{what}.rows[{r}]", {"values"}).get("values", []),
+                f"{what}.rows[{r}].values",
+            )
+            if len(values) != n:
+                where = (r, min(len(values), n - 1))
+                findings.append(
+                    _error(
+                        "ragged_row",
+                        f"{cell_name(where)}: {what} row {r} has {len(values)} values, "
+                        f"expected {n}",
+                        where,
+                    )
+                )
+            row_values = [json_int(v, f"{cell_name((r, c))}: {what}") for c, v in enumerate(values)]
+            grid.append(tuple((row_values + [0] * n)[:n]))
+    except JsonShape as e:
+        findings.append(_error("bad_value", str(e)))
+        return empty
+    return tuple(grid)
+
+
+def _json_clues(raw, side: Side, n: int, findings: list[Finding]) -> tuple[int, ...]:
+    try:
+        values = json_list(raw, side.value)
+        clues = tuple(json_int(v, f"{side.value}[{i}]") for i, v in enumerate(values[: 4 * n]))
+    except JsonShape as e:
+        findings.append(_error("bad_value", str(e)))
+        return (0,) * n
+    return clues or (0,) * n
+
+
+def read_json(text: str, max_cells: int = DEFAULT_MAX_CELLS) -> Board:
+    data, reason = json_puzzle(text, "skyscraper")
+    if data is None:
+        raise PuzzleError([_error("not_json", reason)])
+    try:
+        json_object(data, "the JSON", {"skyscraper"})
+        sky = json_object(data["skyscraper"], "'skyscraper'", _FIELDS)
+        n = json_int(sky.get("size", 0), "size")
+        errors = _size_errors(n, max_cells)
+        if errors:
+            raise PuzzleError(errors)
+        height = json_int(sky.get("maxHeight", sky.get("max_height", 0)), "maxHeight") or n
+        diagonals = sky.get("diagonals", False)
+        if not isinstance(diagonals, bool):
+            raise JsonShape(f"diagonals must be true or false, not {json.dumps(diagonals)[:40]}")
+    except JsonShape as e:
+        raise PuzzleError([_error("bad_shape", str(e))]) from None
+    findings: list[Finding] = []
+    clues = [_json_clues(sky.get(side.value, []), side, n, findings) for side in SIDES]
+    givens = _json_grid(sky.get("givens", {}), "givens", n, findings)
+    entries = _json_grid(sky.get("entries", {}), "entries", n, findings)
+    puzzle = Puzzle(n, height, diagonals, *clues, givens)
+    if findings:
+        raise _fail(findings, puzzle)
+    return Board(puzzle, entries)
+
+
+def _grid_dict(grid: Grid) -> dict:
+    return {"rows": [{"values": list(row)} for row in grid]}
+
+
+def board_to_dict(board: Board) -> dict:
+    """As ``json_format.MessageToDict`` writes the proto: zero values left out."""
+    p = board.puzzle
+    out: dict = {"size": p.size, "maxHeight": p.height}
+    if p.diagonals:
+        out["diagonals"] = True
+    for side in SIDES:
+        if any(p.clues(side)):
+            out[side.value] = list(p.clues(side))
+    if any(any(row) for row in p.givens):
+        out["givens"] = _grid_dict(p.givens)
+    own = p.entered(board.entries)
+    if any(any(row) for row in own):
+        out["entries"] = _grid_dict(own)
+    return {"skyscraper": out}
+
+
+def write_json(board: Board) -> str:
+    return json.dumps(board_to_dict(board), separators=(",", ":")) + "\n"
+
+
+# ---------------------------------------------------------------- registry and detection
+
+
+FORMATS = Formats(
+    "Skyscraper",
+    DEFAULT_MAX_CELLS,
+    Format("json", sniff_json, read_json, write_json),
+    Format("tatham", sniff_tatham, read_tatham, write_tatham),
+    Format("janko", sniff_janko, read_janko, write_janko),
+)
+detect, sniff, read, write = FORMATS.detect, FORMATS.sniff, FORMATS.read, FORMATS.write

@@ -1,0 +1,485 @@
+"""Logical Skyscraper solving: hints, step-by-step explanations and difficulty grades.
+
+The solver keeps the candidates of every cell and applies named techniques, simplest
+first (:class:`Technique`, defined with the techniques in :mod:`.techniques`; the latin
+ones are shared with KenKen, :mod:`..latin`):
+
+1. ``EDGE_CLUE`` - a clue of 1 sees the tallest tower first ("clue 1 above column 2: the
+   tallest tower (5) hides every other, so it stands first, so r0c2 = 5"; with empty
+   lots the cell may also stay empty); a clue of N sees every tower, rising 1 to N.
+2. ``CLUE_PAIR`` - opposite clues a + b = N + 1: every tower is seen from one end, a - 1
+   of them before the tallest, which stands a-th from the first clue (no empty lots).
+3. ``NAKED_SINGLE`` - a cell with one candidate left is placed.
+4. ``HIDDEN_SINGLE`` - a height with one place left in a line goes there; so do the
+   empty lots a line still needs when exactly that many cells can be empty.
+5. ``VISIBILITY_BOUNDS`` - a clue of c: the k-th cell from it holds at most H - c + k
+   (k - 1 towers before it, and only the H - h taller ones after it, can be seen).
+6. ``NAKED_SUBSET`` - two to four cells of a line whose candidates fill only them.
+7. ``HIDDEN_SUBSET`` - two to four values of a line with only as many places as they need.
+8. ``SEQUENCES`` - a clued row or column keeps, in each cell, the values some whole
+   arrangement fitting its candidates and its clues puts there ("row 2 (clues 3 left and
+   2 right), given its cells' candidates, can only be 2 5 1 3 4 or 3 5 2 1 4").
+9. ``TRIAL`` - a last resort: assume one candidate, follow techniques 1-8; if they reach
+   a contradiction, the candidate goes. Assumptions are screened by the native engine's
+   propagation (the same deductions as techniques 1-8, without the words) and bounded.
+
+Placing a height removes it from the rest of its lines at once, and a line holding its
+N - H empty lots takes the empty lot from its other cells (the rules, not techniques).
+
+API (plain functions; the position is rebuilt per call, nothing is shared):
+``next_step(puzzle, candidates_or_entries=None, max_technique=TRIAL,
+placements_only=False, budget=None)``, ``explain(puzzle, entries=None,
+max_technique=TRIAL, budget=None)``, ``last_resort(puzzle, candidates_or_entries=None,
+budget=None)``, ``grade(counts_or_explanation)``, ``position(puzzle, given)``; as for
+KenKen (:mod:`..kenken.logic`). Every step is implied by the rules and the position alone
+(never by assuming the solution is unique); ``benchmarks/explain_skyscraper.py`` checks
+every step of every corpus puzzle against its published solution.
+
+Positions
+---------
+An entries grid (0 = open, -1 = an empty lot), candidates (``{cell: values}``; a cell with
+one candidate counts as placed), or a :class:`Position`. The givens are always placed.
+
+Difficulty grades
+-----------------
+From the chain from the empty grid (the givens placed): the hardest technique it needed
+and how many steps of the harder ones it took; the first grade whose limits
+(:data:`THRESHOLDS`) the counts meet:
+
+=========  ==========================================================================
+Grade      Needs at most
+=========  ==========================================================================
+EASY       techniques 1-5: edge clues, clue pairs, singles and visibility bounds
+MEDIUM     techniques 1-8, at most 2 sequence steps (subsets alone are MEDIUM too)
+HARD       techniques 1-8, at most 8 sequence steps
+EXPERT     techniques 1-8, more sequence steps
+EXTREME    a trial: no chain of techniques 1-8 completes the grid
+=========  ==========================================================================
+
+Techniques 1-5 are Tatham's Towers Easy deductions (its "clue pairs", "lower bounds" and
+"nearly filled clue", and the latin singles), 6-8 its Hard ones (latin subsets and the
+exhaustive clue enumeration); what Towers calls Extreme and Unreasonable (forcing chains,
+recursion) only a trial stands for here. Over ``sgt-towers`` puzzles of sizes 5 and 6, 20
+of each (``benchmarks/towers_grades.py``): Easy 40/40 EASY; Hard 9 MEDIUM, 27 HARD, 4
+EXPERT; Extreme 39 EXTREME and 1 HARD; Unreasonable 40 EXTREME. All 352 corpus puzzles
+complete, every step correct, 318 without a trial; EASY 23, MEDIUM 98, HARD 188, EXPERT
+9, EXTREME 34 (the variant with empty lots leans on sequences: 155 of its 211 are HARD;
+``benchmarks/explain_skyscraper.py``). A one-level trial has always sufficed (the
+corpus, 120 Towers Extreme and Unreasonable puzzles of sizes 4-7, 552 random ones); the
+two-level one is there for the puzzle where it does not.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Mapping
+
+from numgrid.server.chain import WHOLE, Explanation, Grade, Ladder, Thresholds, chain_summary
+from numgrid.server.core import (
+    EMPTY,
+    Board,
+    Cell,
+    Finding,
+    Grid,
+    PuzzleError,
+    Severity,
+    Step,
+    cell_name,
+)
+from numgrid.server.kinds.latin import (
+    Contradiction,
+    hidden_single,
+    hidden_subset,
+    make_step,
+    naked_single,
+    naked_subset,
+    single,
+)
+
+from . import native
+from .checks import check_puzzle, validate_board
+from .model import Puzzle
+from .techniques import (
+    CELL,
+    LINE,
+    VIEW,
+    Position,
+    Technique,
+    clue_pair,
+    edge_clue,
+    layout_of,
+    sequences,
+    visibility_bounds,
+)
+
+__all__ = [
+    "THRESHOLDS",
+    "Contradiction",
+    "Explanation",
+    "Grade",
+    "Position",
+    "Step",
+    "Technique",
+    "explain",
+    "grade",
+    "last_resort",
+    "next_step",
+    "position",
+]
+
+
+THRESHOLDS: Thresholds = {
+    Grade.EASY: (Technique.VISIBILITY_BOUNDS, {}),
+    Grade.MEDIUM: (Technique.SEQUENCES, {Technique.SEQUENCES: 2}),
+    Grade.HARD: (Technique.SEQUENCES, {Technique.SEQUENCES: 8}),
+}
+
+
+# ---------------------------------------------------------------- positions
+
+
+def _finding(code: str, message: str, cells=()) -> Finding:
+    return Finding(code=code, message=message, cells=tuple(cells), severity=Severity.ERROR)
+
+
+def _from_entries(puzzle: Puzzle, entries: Grid) -> Position:
+    """Entries checked as a board is (values in range, none over a given, no repeat in a
+    line, no clue already broken), then placed with the givens."""
+    layout = layout_of(puzzle)
+    frame = layout.frame
+    n = frame.size
+    if len(entries) != n or any(len(row) != n for row in entries):
+        raise PuzzleError([_finding("bad_shape", f"entries must be {n}x{n}")])
+    errors = [f for f in check_puzzle(puzzle, entries) if f.is_error]
+    if errors:
+        raise PuzzleError(errors)
+    broken = validate_board(Board(puzzle, entries)).findings
+    if broken:
+        raise PuzzleError(broken)
+    pos = Position(layout, [frame.full] * (n * n))
+    for i, (r, c) in enumerate(frame.cells):
+        value = puzzle.givens[r][c] or entries[r][c]
+        if value:
+            pos.place(i, value)  # checked above: no rule is broken
+    return pos
+
+
+def _mask_of(frame, given) -> int | None:
+    """A cell's candidates as a mask: an int is one already, else an iterable of values
+    (None when one is not a value of the puzzle)."""
+    if isinstance(given, int):
+        return given if 0 < given <= frame.full else 0
+    mask = 0
+    for value in given:
+        if value != EMPTY and not 1 <= value <= frame.height:
+            return None
+        if value == EMPTY and not frame.empties:
+            return None
+        mask |= frame.bit(value)
+    return mask
+
+
+def _from_candidates(puzzle: Puzzle, candidates: Mapping[Cell, object]) -> Position:
+    """``{cell: values}`` (an iterable of values, EMPTY included, or a mask); missing
+    cells: every value. The givens hold; a cell with one candidate is placed."""
+    layout = layout_of(puzzle)
+    frame = layout.frame
+    n = frame.size
+    masks, findings = [frame.full] * (n * n), []
+    cells = set(frame.cells)
+    for cell, given in candidates.items():
+        if not (isinstance(cell, tuple) and len(cell) == 2 and cell in cells):
+            findings.append(_finding("not_a_cell", f"{cell!r} is not a cell of the grid"))
+            continue
+        mask = _mask_of(frame, given)
+        if mask is None:
+            allowed = f"1-{frame.height}" + (" or -1" if frame.empties else "")
+            findings.append(
+                _finding("bad_digit", f"{cell_name(cell)}: candidates must be {allowed}", [cell])
+            )
+        elif not mask:
+            findings.append(_finding("no_candidates", f"{cell_name(cell)}: no candidate", [cell]))
+        else:
+            masks[cell[0] * n + cell[1]] = mask
+    for i, (r, c) in enumerate(frame.cells):
+        if puzzle.givens[r][c]:
+            masks[i] &= frame.bit(puzzle.givens[r][c])
+            if not masks[i]:
+                findings.append(
+                    _finding("no_candidates", f"{cell_name((r, c))}: not its given", [(r, c)])
+                )
+    if findings:
+        raise PuzzleError(findings)
+    pos = Position(layout, masks)
+    try:
+        for i, mask in enumerate(masks):
+            if single(mask):
+                pos.place(i, frame.value_of(mask))
+    except Contradiction as why:
+        raise PuzzleError([_finding("conflicting_candidates", why.reason, why.cells)]) from None
+    return pos
+
+
+def position(puzzle: Puzzle, given: Grid | Mapping | Position | None = None) -> Position:
+    """The position to reason from: an entries grid, candidates, a position, or None
+    (the givens alone). Raises :class:`PuzzleError` with every problem found."""
+    if isinstance(given, Position):
+        return given.copy()
+    if given is None:
+        return _from_entries(puzzle, puzzle.empty_grid())
+    if isinstance(given, Mapping):
+        return _from_candidates(puzzle, given)
+    return _from_entries(puzzle, tuple(tuple(row) for row in given))
+
+
+# ---------------------------------------------------------------- 9. trial, and the chain
+
+TRIAL_SCREEN = 4  # refuted assumptions (found by fast propagation) replayed step by step
+TRIAL_STEPS = 400  # steps of techniques 1-8 a replayed assumption may take
+TRIAL_UP_TO = Technique.SEQUENCES
+TWO_LEVEL_PASSES = ((2, 2), (3, 3), (4, 16))  # candidates of the second cell, per pass
+
+
+def _lines_of(cell: Cell, size: int) -> set[tuple[str, int]]:
+    """The lines through a cell; with ``size``, the diagonals of a grid that size too."""
+    r, c = cell
+    out = {("row", r), ("column", c)}
+    if size and r == c:
+        out.add(("diagonal", 0))
+    if size and r + c == size - 1:
+        out.add(("diagonal", 1))
+    return out
+
+
+def relevant(chain: list[Step], groups: tuple, cells, size: int = 0) -> list[Step]:
+    """The steps of ``chain`` that the given groups and cells depend on, in order. A
+    placement also touches its lines (with ``size``: the diagonals of a grid that size)."""
+    needed = set(cells)
+    for group in groups:
+        needed.update(group.cells)
+    kept = []
+    for step in reversed(chain):
+        touched = {c for c, _ in step.placements} | {c for c, _ in step.eliminations}
+        lines = set().union(*(_lines_of(c, size) for c, _ in step.placements))
+        if touched & needed or any(lines & _lines_of(c, size) for c in needed):
+            kept.append(step)
+            needed.update(step.cells)
+            for group in step.groups:
+                needed.update(group.cells)
+    return kept[::-1]
+
+
+def _closure(pos: Position, masks: list[int], i: int | None = None, value: int = 0):
+    """The candidates after assuming ``cell i = value`` (None: nothing) in ``masks`` and
+    propagating as the native engine does (the deductions of techniques 1-8, without the
+    words); None on a contradiction. From a fixpoint of that propagation, only the lines
+    of cell ``i`` are due."""
+    comp = native.compiled(pos.layout.puzzle)
+    cand = list(masks)
+    if i is None:
+        placed, due = [j for j, m in enumerate(cand) if single(m)], set(range(len(comp.lines)))
+    else:
+        cand[i] &= pos.frame.bit(value)
+        if not cand[i]:
+            return None
+        placed, due = [i], set(comp.cell_lines[i])
+    if native.propagate(comp, cand, placed, due) >= 0:
+        return None
+    return cand
+
+
+def _screen(pos: Position) -> list[tuple[int, int]]:
+    """Assumptions ``(cell, value)`` that fast propagation refutes: cells with fewest
+    candidates first, until ``TRIAL_SCREEN`` are found. What propagation refutes stays
+    refuted with fewer candidates, so those found by earlier trials come first."""
+    frame, masks = pos.frame, pos.masks
+    known = [(i, v) for i, v in pos.refuted if not pos.placed[i] and masks[i] & frame.bit(v)]
+    if not known:
+        base = _closure(pos, masks) or masks
+        open_cells = sorted(
+            (i for i, m in enumerate(masks) if not pos.placed[i] and not single(m)),
+            key=lambda i: (masks[i].bit_count(), i),
+        )
+        for i in open_cells:
+            pos.poll()
+            known.extend(
+                (i, v) for v in frame.values_of(masks[i]) if _closure(pos, base, i, v) is None
+            )
+            if len(known) >= TRIAL_SCREEN:
+                break
+    pos.refuted = known
+    return known
+
+
+def _follow(pos: Position, i: int, value: int, steps: int):
+    """Assume ``cell i = value`` and follow techniques 1-8 for at most ``steps`` steps:
+    the chain, the contradiction it reached (or None), and the position then."""
+    assumed = pos.copy()
+    chain: list[Step] = []
+    ladder = _ladder(pos.frame.size, pos.layout.puzzle.diagonals)
+    try:
+        assumed.place(i, value)
+        for _ in range(steps):
+            assumed.poll()
+            step = ladder.first_step(assumed, TRIAL_UP_TO)
+            if step is None:
+                break
+            assumed.apply(step)
+            chain.append(step)
+    except Contradiction as found:
+        return chain, found, assumed
+    return chain, None, assumed
+
+
+def _said(value: int) -> str:
+    return "empty" if value == EMPTY else str(value)
+
+
+def _then(pos: Position, chain: list[Step], groups, cells) -> str:
+    """``then r1c2 = 4 and r3c3 = 1, and `` for the steps of a chain that lead to what
+    ``groups`` and ``cells`` say (nothing when none)."""
+    size = pos.frame.size if pos.layout.puzzle.diagonals else 0
+    used = relevant(chain, groups, cells, size)
+    return f"then {chain_summary(used)}, and " if used else ""
+
+
+def trial(pos: Position) -> Step | None:
+    """Assume one candidate, follow techniques 1-8; a contradiction eliminates it. Of the
+    first few assumptions the screen refutes, the one with the shortest chain is told.
+    When the screen refutes none, a two-level trial (:func:`_two_level`)."""
+    frame = pos.frame
+    best = None
+    for i, value in _screen(pos):
+        limit = len(best[2]) if best else TRIAL_STEPS
+        chain, found, _ = _follow(pos, i, value, limit)
+        if found is not None and (best is None or len(chain) < len(best[2])):
+            best = (i, value, chain, found)
+    if best is not None:
+        i, value, chain, found = best
+        text, groups, named = (
+            f"{_then(pos, chain, found.groups, found.cells)}{found.reason}",
+            found.groups,
+            [],
+        )
+    else:
+        deeper = _two_level(pos)
+        if deeper is None:
+            return None
+        i, value, text, groups, named = deeper
+    cell = cell_name(frame.cells[i])
+    reason = f"Trial (a last resort): if {cell} were {_said(value)}, {text}"
+    removal = {i: frame.bit(value)}
+    return make_step(pos, Technique.TRIAL, removal, groups, [i, *named], reason, "; so ")
+
+
+def _two_level(pos: Position):
+    """An assumption after which some cell has no candidate that survives a second one:
+    ``cell i = value`` is propagated fast, then each candidate of a cell ``x`` with two
+    candidates (in later passes: three, then any); when all fail, both levels are
+    replayed with techniques 1-8 for the sentence. (cell, value, text, groups, cells)."""
+    masks = pos.masks
+    open_cells = sorted(
+        (i for i, m in enumerate(masks) if not pos.placed[i] and not single(m)),
+        key=lambda i: (masks[i].bit_count(), i),
+    )
+    base = _closure(pos, masks) or masks
+    for low, high in TWO_LEVEL_PASSES:
+        for i in open_cells:
+            for value in pos.frame.values_of(masks[i]):
+                pos.poll()
+                after = _closure(pos, base, i, value)
+                if after is None:
+                    continue
+                for x, m in enumerate(after):
+                    if low <= m.bit_count() <= high and all(
+                        _closure(pos, after, x, b) is None for b in pos.frame.values_of(m)
+                    ):
+                        told = _explain_two(pos, i, value, x)
+                        if told is not None:
+                            return told
+    return None
+
+
+def _explain_two(pos: Position, i: int, value: int, x: int):
+    """The sentence of a two-level trial, or None if techniques 1-8 do not reach it."""
+    frame = pos.frame
+    chain, found, assumed = _follow(pos, i, value, TRIAL_STEPS)
+    if found is not None:  # one level after all
+        text = f"{_then(pos, chain, found.groups, found.cells)}{found.reason}"
+        return i, value, text, found.groups, []
+    if assumed.placed[x]:
+        return None
+    branches = []
+    for b in frame.values_of(assumed.masks[x]):
+        sub, why, _ = _follow(assumed, x, b, TRIAL_STEPS)
+        if why is None:
+            return None
+        branches.append(f"{_said(b)} ({_then(pos, sub, why.groups, why.cells)}{why.reason})")
+    cell = frame.cells[x]
+    then = _then(pos, chain, (), [cell])
+    text = f"{then}{cell_name(cell)} could be neither {' nor '.join(branches)}"
+    return i, value, text, tuple(frame.lines[k] for k in frame.cell_lines[x]), [x]
+
+
+TECHNIQUES = {
+    Technique.EDGE_CLUE: (VIEW, edge_clue),
+    Technique.CLUE_PAIR: (LINE, clue_pair),
+    Technique.NAKED_SINGLE: (CELL, naked_single),
+    Technique.HIDDEN_SINGLE: (LINE, hidden_single),
+    Technique.VISIBILITY_BOUNDS: (VIEW, visibility_bounds),
+    Technique.NAKED_SUBSET: (LINE, naked_subset),
+    Technique.HIDDEN_SUBSET: (LINE, hidden_subset),
+    Technique.SEQUENCES: (LINE, sequences),
+    Technique.TRIAL: (WHOLE, trial),
+}
+
+
+def _keys(pos: Position, scope: str) -> int:
+    layout = pos.layout
+    return {VIEW: len(layout.views), LINE: len(pos.frame.lines), CELL: len(pos.frame.cells)}[scope]
+
+
+@functools.cache
+def _ladder(size: int, diagonals: bool) -> Ladder:
+    """The chain for puzzles of one size and variant (what a placement touches differs)."""
+    return Ladder(
+        techniques=Technique,
+        table=TECHNIQUES,
+        keys=_keys,
+        position=position,
+        thresholds=THRESHOLDS,
+        contradiction=Contradiction,
+        relevant=functools.partial(relevant, size=size if diagonals else 0),
+    )
+
+
+def ladder(puzzle: Puzzle) -> Ladder:
+    """The chain for ``puzzle``."""
+    return _ladder(puzzle.size, puzzle.diagonals)
+
+
+def next_step(
+    puzzle: Puzzle,
+    candidates_or_entries=None,
+    max_technique=None,
+    placements_only: bool = False,
+    budget=None,
+) -> Step | None:
+    """The simplest step from a position (see :meth:`Ladder.next_step`)."""
+    return ladder(puzzle).next_step(
+        puzzle, candidates_or_entries, max_technique, placements_only, budget=budget
+    )
+
+
+def explain(puzzle: Puzzle, entries=None, max_technique=None, budget=None) -> Explanation:
+    """Every step until the grid is full or the techniques run out (see
+    :meth:`Ladder.explain`)."""
+    return ladder(puzzle).explain(puzzle, entries, max_technique, budget=budget)
+
+
+def last_resort(puzzle: Puzzle, candidates_or_entries=None, budget=None) -> Step | None:
+    """The trial step from a position, or None."""
+    return ladder(puzzle).last_resort(puzzle, candidates_or_entries, budget=budget)
+
+
+grade = _ladder(0, False).grade  # from the technique counts alone: any ladder's

@@ -1,0 +1,424 @@
+"""The techniques of the logical Skyscraper solver, simplest first, each a short function.
+
+Vocabulary, named once (the latin part is :mod:`..latin`'s):
+
+- *mask*: a set of values as bits: bit ``h - 1`` is height ``h``, bit ``H`` an empty lot.
+- *layout* (of a puzzle): its :class:`~..latin.Frame` (cells ``r * N + c``; lines: rows,
+  columns, diagonals), and its *views* (the clues, as in ``puzzle.views``) with their
+  cells nearest the clue first.
+- *position*: the candidates (a mask) of every cell and the values *placed* so far. A
+  placed height leaves the rest of its lines at once, and a line that holds its N - H
+  empty lots takes the empty lot from its other cells (the rules, not techniques); a
+  cell left with one candidate that way waits for a ``NAKED_SINGLE`` step.
+- *arrangement*: values for a whole row or column (nearest one clue first) holding each
+  height once and the empty lots, that shows the line's clues.
+- *step*: one deduction with one sentence and its numbers; *contradiction*: a position
+  that no filling completes (raised, never returned).
+
+A technique looks at one view, one line, one cell or the whole position and returns a
+step or ``None``; it never changes the position. Every step is implied by the rules and
+the position alone: no technique assumes the solution is unique.
+"""
+
+from __future__ import annotations
+
+import enum
+import functools
+import itertools
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from numgrid.server.chain import Memos, listed, names
+from numgrid.server.core import EMPTY, Budget, Cell, Grid, GroupType, PuzzleError, Step, cell_name
+from numgrid.server.kinds import latin
+from numgrid.server.kinds.latin import WORDS, Contradiction, Frame, Line, make_step
+
+from .checks import check_puzzle
+from .model import Puzzle, Side, View, arrangements
+from .native import revise
+
+
+class Technique(enum.IntEnum):
+    """The techniques, simplest first; the value is the difficulty rank."""
+
+    EDGE_CLUE = 1  # a clue of 1 sees the tallest tower first; a clue of N sees them all rise
+    CLUE_PAIR = 2  # opposite clues adding up to N + 1 place the tallest where they meet
+    NAKED_SINGLE = 3  # one candidate left in a cell
+    HIDDEN_SINGLE = 4  # a value with no more places left in a line than it needs
+    VISIBILITY_BOUNDS = 5  # a clue of c: the k-th cell from it holds at most H - c + k
+    NAKED_SUBSET = 6  # k cells of a line whose candidates fill no more than k cells
+    HIDDEN_SUBSET = 7  # k values of a line with no more places than they need
+    SEQUENCES = 8  # what no arrangement of a clued line that fits the candidates puts there
+    TRIAL = 9  # last resort: an assumption, techniques 1-8, a contradiction
+
+
+VIEW, LINE, CELL = "view", "line", "cell"  # what a technique looks at (or chain.WHOLE)
+
+
+# ---------------------------------------------------------------- layout
+
+
+@dataclass(frozen=True, eq=False)
+class Layout:
+    """A well-formed puzzle compiled to indices."""
+
+    puzzle: Puzzle
+    frame: Frame
+    views: tuple[View, ...]
+    view_cells: tuple[tuple[int, ...], ...]  # per view: its cells, nearest the clue first
+    cell_views: tuple[tuple[int, ...], ...]  # per cell: the views through it
+    ends: tuple[tuple[int, int], ...]  # per line: its clues at the start and end (0: none)
+
+
+@functools.lru_cache(maxsize=32)
+def layout_of(puzzle: Puzzle) -> Layout:
+    """Compile ``puzzle``; raise :class:`PuzzleError` if it is not well formed."""
+    errors = [f for f in check_puzzle(puzzle) if f.is_error]
+    if errors:
+        raise PuzzleError(errors)
+    n = puzzle.size
+    frame = latin.frame(n, puzzle.diagonals, puzzle.height)
+    view_cells = tuple(tuple(r * n + c for r, c in view.cells) for view in puzzle.views)
+    cell_views: list[list[int]] = [[] for _ in range(n * n)]
+    for v, cells in enumerate(view_cells):
+        for i in cells:
+            cell_views[i].append(v)
+    ends = []
+    for line in frame.lines:
+        if line.type is GroupType.DIAGONAL:
+            ends.append((0, 0))
+            continue
+        near, far = (
+            (Side.LEFT, Side.RIGHT) if line.type is GroupType.ROW else (Side.TOP, Side.BOTTOM)
+        )
+        ends.append((puzzle.clues(near)[line.index], puzzle.clues(far)[line.index]))
+    return Layout(
+        puzzle, frame, puzzle.views, view_cells, tuple(map(tuple, cell_views)), tuple(ends)
+    )
+
+
+# ---------------------------------------------------------------- position
+
+VIEW_SLOTS = (Technique.EDGE_CLUE, Technique.VISIBILITY_BOUNDS)
+LINE_SLOTS = (
+    Technique.CLUE_PAIR,
+    Technique.HIDDEN_SINGLE,
+    Technique.NAKED_SUBSET,
+    Technique.HIDDEN_SUBSET,
+    Technique.SEQUENCES,
+)
+
+
+class Position(Memos):
+    """The candidates and placed values of every cell, plus what each technique found.
+
+    Techniques memoise their findings per view, line or cell; changing a cell forgets
+    those it could change, so a chain of steps only re-examines what changed. The
+    expensive techniques :meth:`poll` the position's ``budget``.
+    """
+
+    techniques = Technique  # what the latin techniques (:mod:`..latin`) step with
+
+    def __init__(
+        self,
+        layout: Layout,
+        masks: Iterable[int],
+        placed: Iterable[int] | None = None,
+        budget: Budget | None = None,
+    ):
+        super().__init__(budget, len(Technique) + 1)
+        self.layout = layout
+        self.frame = layout.frame
+        self.masks = list(masks)
+        self.placed = list(placed) if placed is not None else [0] * len(self.masks)
+        # assumptions (cell, value) a trial's screen refuted: still refuted later, as
+        # candidates only shrink
+        self.refuted: list[tuple[int, int]] = []
+
+    def copy(self) -> Position:
+        other = Position(self.layout, self.masks, self.placed, self.budget)
+        self.copy_memos(other)
+        other.refuted = list(self.refuted)
+        return other
+
+    @property
+    def solved(self) -> bool:
+        return all(self.placed)
+
+    def candidates(self) -> dict[Cell, tuple[int, ...]]:
+        values_of = self.frame.values_of
+        return {cell: values_of(m) for cell, m in zip(self.frame.cells, self.masks, strict=True)}
+
+    def grid(self) -> Grid:
+        """Placed values, ``0`` for open cells."""
+        n = self.frame.size
+        return tuple(tuple(self.placed[r * n : r * n + n]) for r in range(n))
+
+    def apply(self, step: Step) -> None:
+        """Make the step's placements (each a rule's eliminations too) and eliminations."""
+        n = self.frame.size
+        for (r, c), value in step.placements:
+            self.place(r * n + c, value)
+        for (r, c), value in step.eliminations:
+            i = r * n + c
+            self.set(i, self.masks[i] & ~self.frame.bit(value))
+
+    def place(self, i: int, value: int) -> None:
+        if self.placed[i] == value:
+            return
+        frame = self.frame
+        cell = frame.cells[i]
+        b = frame.bit(value)
+        if self.placed[i] or not self.masks[i] & b:
+            shown = "empty" if value == EMPTY else value
+            raise Contradiction(f"{cell_name(cell)} cannot be {shown}", self._lines(i), [cell])
+        self.set(i, b)
+        self.placed[i] = value
+        self._forget_cell(i)
+        for x in frame.cell_lines[i]:
+            cells = frame.line_cells[x]
+            if value == EMPTY:
+                held = sum(self.placed[j] == EMPTY for j in cells)
+                if held > frame.empties:
+                    line = frame.lines[x]
+                    raise Contradiction(
+                        f"{line.name} holds more than {frame.empties} empty lots", [line], cells
+                    )
+                if held < frame.empties:
+                    continue
+            for j in cells:
+                if j != i and self.masks[j] & b and self.placed[j] != EMPTY:
+                    self.set(j, self.masks[j] & ~b)
+
+    def set(self, i: int, mask: int) -> None:
+        if mask == self.masks[i]:
+            return
+        if not mask:
+            cell = self.frame.cells[i]
+            raise Contradiction(f"{cell_name(cell)} has no candidate left", self._lines(i), [cell])
+        self.masks[i] = mask
+        self._forget_cell(i)
+
+    def _lines(self, i: int) -> list[Line]:
+        return [self.frame.lines[x] for x in self.frame.cell_lines[i]]
+
+    def _forget_cell(self, i: int) -> None:
+        memo = self._memo
+        for v in self.layout.cell_views[i]:
+            for slot in VIEW_SLOTS:
+                memo[slot].pop(v, None)
+        for x in self.frame.cell_lines[i]:
+            for slot in LINE_SLOTS:
+                memo[slot].pop(x, None)
+        memo[Technique.NAKED_SINGLE].pop(i, None)
+        memo[Technique.TRIAL].clear()
+
+
+# ---------------------------------------------------------------- words
+
+
+def value_words(values: Iterable[int]) -> str:
+    """``2, 3 or empty``."""
+    return listed("empty" if v == EMPTY else str(v) for v in values)
+
+
+def heights_text(values: Iterable[int]) -> str:
+    """A line's values as printed: ``2 5 - 1 3`` (``-`` for an empty lot)."""
+    return " ".join("-" if v == EMPTY else str(v) for v in values)
+
+
+def _ordinal(k: int) -> str:
+    return {1: "1st", 2: "2nd", 3: "3rd"}.get(k, f"{k}th")
+
+
+def _line_views(layout: Layout, line: Line) -> list[View]:
+    return [
+        view
+        for view in layout.views
+        if view.side.line_type is line.type and view.index == line.index
+    ]
+
+
+# ---------------------------------------------------------------- 1. edge clues
+
+
+def _where(pos: Position, cells: tuple[int, ...]) -> dict[int, int]:
+    """Per height placed in a view: its position, counted from the clue (0 first)."""
+    return {pos.placed[i]: k for k, i in enumerate(cells) if pos.placed[i] > 0}
+
+
+def edge_clue(pos: Position, v: int) -> Step | None:
+    """What a clue says about the cell next to it. A clue of N (no empty lots): every
+    tower is seen, so they rise 1, 2, ..., N. Else the towers seen are the tallest ones
+    placed in rising order towards the clue, and one more: when the clue leaves room for
+    exactly one more, it is the first cell's, which hides the cells up to them, so it is
+    taller than they are (a clue of 1: the tallest tower stands first). With empty lots:
+    a clue of 1 puts the tallest tower first past the empty lots, or leaves it empty."""
+    layout, frame = pos.layout, pos.frame
+    view, cells = layout.views[v], layout.view_cells[v]
+    if frame.empties:
+        return _first_tallest(pos, view, cells) if view.clue == 1 else None
+    if view.clue == frame.size:
+        place = {i: k + 1 for k, i in enumerate(cells) if not pos.placed[i]}
+        if not place:
+            return None
+        reason = f"{view.name}: every tower is seen, rising from 1 to {frame.height}"
+        return make_step(pos, Technique.EDGE_CLUE, {}, [view], [], reason, place=place)
+    where = _where(pos, cells)
+    seen, nearest = [], frame.size  # the tallest placed, seen in rising order
+    for h in range(frame.height, 0, -1):
+        if h not in where:
+            break
+        if where[h] < nearest:
+            nearest = where[h]
+            seen.append(h)
+    first = cells[0]
+    if view.clue != len(seen) + 1 or nearest <= 1 or pos.placed[first]:
+        return None
+    behind = {h for h, k in where.items() if k >= nearest}
+    lower = [h for h in range(1, frame.height + 1) if h not in behind][: nearest - 1]
+    lost = pos.masks[first] & sum(frame.bit(h) for h in lower)
+    if not lost:
+        return None
+    if not seen:
+        reason = f"{view.name} sees only the tallest tower ({frame.height}), which stands first"
+    else:
+        at = names(frame.cells[cells[where[h]]] for h in seen)
+        hidden = names(frame.cells[j] for j in cells[1:nearest])
+        reason = (
+            f"{view.name}: {listed(seen, 'and')} {'is' if len(seen) == 1 else 'are'} seen "
+            f"already ({at}), so the one other "
+            f"tower seen stands at {cell_name(frame.cells[first])}, taller than {hidden}"
+        )
+    return make_step(pos, Technique.EDGE_CLUE, {first: lost}, [view], [], reason)
+
+
+def _first_tallest(pos: Position, view: View, cells: tuple[int, ...]) -> Step | None:
+    """A clue of 1 with empty lots: the first tower seen is the tallest, so the first
+    cell past the empty lots placed at the edge holds the tallest or is empty too."""
+    frame = pos.frame
+    k = next((k for k, i in enumerate(cells) if pos.placed[i] != EMPTY), None)
+    if k is None or pos.placed[cells[k]]:
+        return None
+    i = cells[k]
+    lost = pos.masks[i] & ~(frame.bit(frame.height) | frame.bit(EMPTY))
+    if not lost:
+        return None
+    past = f" past {names(frame.cells[j] for j in cells[:k])}" if k else ""
+    reason = (
+        f"{view.name} sees only the tallest tower ({frame.height}): the first lot{past} "
+        "holds it or stays empty"
+    )
+    return make_step(pos, Technique.EDGE_CLUE, {i: lost}, [view], [], reason)
+
+
+# ---------------------------------------------------------------- 2. clue pairs
+
+
+def clue_pair(pos: Position, x: int) -> Step | None:
+    """Opposite clues a and b with a + b = N + 1 (no empty lots): every tower is seen
+    from one side or the other, a - 1 of them before the tallest, so the tallest stands
+    a-th from the first clue."""
+    layout, frame = pos.layout, pos.frame
+    near, far = layout.ends[x]
+    if frame.empties or not near or not far or near + far != frame.size + 1:
+        return None
+    i = frame.line_cells[x][near - 1]
+    if pos.placed[i]:
+        return None
+    line = frame.lines[x]
+    views = _line_views(layout, line)
+    start = "left" if line.type is GroupType.ROW else "top"
+    reason = (
+        f"clues {near} and {far} at the ends of {line.name} add up to {frame.size + 1}: every "
+        f"tower is seen from one end, {near - 1} before the tallest, which stands "
+        f"{_ordinal(near)} from the {start}"
+    )
+    place = {i: frame.height}
+    return make_step(pos, Technique.CLUE_PAIR, {}, [line, *views], [], reason, place=place)
+
+
+# ---------------------------------------------------------------- 5. visibility bounds
+
+
+def visibility_bounds(pos: Position, v: int) -> Step | None:
+    """A clue of c: list the heights from the tallest down, leaving out those placed
+    behind a taller placed tower (hidden, so not among those seen). The i-th of them
+    (i = 0 for the tallest) at the k-th cell from the clue would leave at most k cells
+    before it and the i taller ones after it to be seen, so it stands at least
+    (c - i)-th from the clue."""
+    layout, frame = pos.layout, pos.frame
+    view, cells = layout.views[v], layout.view_cells[v]
+    where = _where(pos, cells)
+    removals: dict[int, int] = {}
+    said, hidden = [], []
+    counted = 0
+    for h in range(frame.height, 0, -1):
+        nearer = [g for g in where if g > h and h in where and where[g] < where[h]]
+        if nearer:
+            hidden.append(f"{h} is hidden behind {min(nearer)}")
+            continue
+        away = view.clue - 1 - counted  # h is not in the first ``away`` cells
+        if away <= 0:
+            break
+        counted += 1
+        gone = [i for i in cells[:away] if not pos.placed[i] and pos.masks[i] & frame.bit(h)]
+        for i in gone:
+            removals[i] = removals.get(i, 0) | frame.bit(h)
+        if gone:
+            first = "first cell" if away == 1 else f"first {WORDS[away]} cells"
+            said.append(f"{h} {'not' if said else 'cannot stand'} in the {first}")
+    if not removals:
+        return None
+    why = f" ({listed(hidden, 'and')})" if hidden else ""
+    reason = f"{view.name}: {view.clue} towers must be seen, so {listed(said, 'and')}{why}"
+    return make_step(pos, Technique.VISIBILITY_BOUNDS, removals, [view], [], reason, ": ")
+
+
+# ---------------------------------------------------------------- 8. sequences
+
+SHOWN = 3  # arrangements a sentence lists, at most
+
+
+def sequences(pos: Position, x: int) -> Step | None:
+    """The values of a clued row or column that no arrangement fitting its candidates and
+    its clues puts in a cell leave it (every arrangement, not only the obvious ones). A
+    complete line that does not show its clues is a contradiction found here too."""
+    layout, frame = pos.layout, pos.frame
+    near, far = layout.ends[x]
+    if not near and not far:
+        return None
+    cells = frame.line_cells[x]
+    pos.poll()
+    line = frame.lines[x]
+    masks = tuple(pos.masks[i] for i in cells)
+    support = revise(masks, near, far, frame.height)
+    views = _line_views(layout, line)
+    clues = listed((f"{view.clue} {view.side.where.split()[0]}" for view in views), "and")
+    subject = f"{line.name} (clue{'s' if len(views) > 1 else ''} {clues})"
+    if support is None:
+        raise Contradiction(
+            f"no arrangement of {subject} fits its cells' candidates", [line, *views], line.cells
+        )
+    removals = {i: m & ~s for i, m, s in zip(cells, masks, support, strict=True) if m & ~s}
+    if not removals:
+        return None
+    allowed = [frozenset(frame.values_of(m)) for m in masks]
+    fitting = arrangements(frame.size, frame.height, near, far, allowed)
+    found = list(itertools.islice(fitting, SHOWN + 1))
+    order = "left to right" if line.type is GroupType.ROW else "top to bottom"
+    if len(found) <= SHOWN:
+        shown = listed(heights_text(a) for a in found)
+        reason = f"{subject}, given its cells' candidates, can only be {shown} ({order})"
+    else:
+        lost = [
+            f"{value_words(frame.values_of(removals[i]))} in {cell_name(frame.cells[i])}"
+            for i in cells
+            if i in removals
+        ]
+        more = " (and more)" if len(lost) > 3 else ""
+        reason = (
+            f"no arrangement of {subject} that fits its cells' candidates puts "
+            f"{listed(lost[:3])}{more}"
+        )
+    return make_step(pos, Technique.SEQUENCES, removals, [line, *views], cells, reason)
