@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import threading
 import time
+from pathlib import Path
 
 import pytest
 from helpers import KAKURO, board, open_block, puzzle, rule_violations, sample, solution_grid
@@ -478,3 +479,19 @@ def test_native_refutes_unbalanced_totals_before_searching():
     result = native.search(puzzle(UNBALANCED), budget=Budget.seconds(30))
     assert result.verdict() is Verdict.NO_SOLUTION
     assert result.stats.nodes == 0
+
+
+def test_the_native_engine_polls_its_budget_inside_one_propagation():
+    """The first propagation of a 30x30 grid takes a quarter of a second: the budget is
+    polled inside it too, not only between nodes (found by the fuzz script)."""
+    polls = []
+
+    class Counting(Budget):
+        def expired(self) -> bool:
+            polls.append(1)
+            return len(polls) > 1  # the node's own poll passes, the next one stops it
+
+    slow = (Path(__file__).parent / "data" / "slow_30x30.txt").read_text()
+    result = native.search(KAKURO.read(slow, None, 20_000).puzzle, limit=2, budget=Counting())
+    assert not result.complete
+    assert result.stats.nodes == 1  # stopped inside the first node's propagation
