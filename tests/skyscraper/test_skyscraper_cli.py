@@ -1,10 +1,12 @@
-"""The ``numgrid`` CLI with Skyscraper, run as a user runs it (embedded and against a server)."""
+"""The ``numgrid`` CLI with Skyscraper, run as a user runs it (embedded and against a
+server): the board drawn with its edge clues, every format and variant, hints and
+explanations in words, bad clues named."""
 
 from __future__ import annotations
 
 import json
 
-from client_support import PUZZLES, numgrid
+from client_support import numgrid, sample
 
 BOARD = """\
     1  3  2  2  3
@@ -17,41 +19,54 @@ BOARD = """\
   +---------------+
     3  2  2  1  2
 """
-TOWERS = (PUZZLES / "skyscraper-6x6.towers").read_text().strip()
 
 
-def test_solve_draws_the_clues_around_the_grid(mode):
-    done = numgrid(*mode, "solve", str(PUZZLES / "skyscraper-5x5.txt"))
+def test_solve_draws_the_towers_inside_their_clues(mode):
+    done = numgrid(*mode, "solve", "puzzles/skyscraper-5x5.txt")
     assert done.returncode == 0, done.stderr
-    assert BOARD in done.stdout
+    assert "UNIQUE" in done.stdout and BOARD in done.stdout
 
 
-def test_a_towers_game_id_from_stdin(mode):
-    done = numgrid(*mode, "--json", "unique", "-", stdin=TOWERS + "\n")
+def test_every_format_and_variant_is_read(mode):
+    files = [
+        "puzzles/skyscraper-5x5.json",
+        "puzzles/skyscraper-6x6.towers",
+        "puzzles/skyscraper-5x5-empty-lots.txt",
+        "puzzles/skyscraper-4x4-diagonal.txt",
+    ]
+    done = numgrid(*mode, "--json", "unique", *files)
     assert done.returncode == 0, done.stderr
-    record = json.loads(done.stdout)
-    assert record["verdict"] == "UNIQUE"
-    assert record["solutions"][0].startswith("6 6 6\n")
+    records = [json.loads(line) for line in done.stdout.splitlines()]
+    assert [r["verdict"] for r in records] == ["UNIQUE"] * 4
+    assert records[2]["solutions"] == [sample("skyscraper-5x5-empty-lots.solution.txt")]
+    assert records[3]["solutions"] == [sample("skyscraper-4x4-diagonal.solution.txt")]
 
 
-def test_kind_and_format_can_be_named(mode, tmp_path):
-    path = tmp_path / "towers.txt"
-    path.write_text(TOWERS)
-    done = numgrid(*mode, "--kind", "skyscraper", "--format", "tatham", "explain", str(path))
-    assert done.returncode == 0, done.stderr
-    assert "grade" in done.stdout.lower() and "visibility bounds" in done.stdout
-
-
-def test_empty_lots_are_drawn_and_the_variant_said(mode):
-    done = numgrid(*mode, "solve", str(PUZZLES / "skyscraper-5x5-empty-lots.txt"))
+def test_empty_lots_are_drawn_and_named():
+    done = numgrid("solve", "puzzles/skyscraper-5x5-empty-lots.txt")
     assert done.returncode == 0, done.stderr
     assert "heights 1-4 and one empty lot (x) per line" in done.stdout
     assert "2 | 3  x  1  2  4 | 1" in done.stdout
 
 
-def test_a_bad_skyscraper_exits_non_zero_naming_the_clue(mode, tmp_path):
-    path = tmp_path / "broken.txt"
-    path.write_text("3 3 3\n4 - -\n- - -\n- - -\n- - -\n- - -\n- - -\n- - -\n")
+def test_a_hint_names_its_technique_and_marks_its_cell(mode):
+    done = numgrid(*mode, "hint", "puzzles/skyscraper-5x5.txt")
+    assert done.returncode == 0, done.stderr
+    assert "edge clue: Clue 1 above column 0 sees only the tallest tower (5)" in done.stdout
+    assert "1 |[5] ." in done.stdout
+
+
+def test_a_clue_too_large_exits_non_zero_naming_it(mode, tmp_path):
+    path = tmp_path / "bad.txt"
+    lines = ["5 5 5", "1 3 2 2 9", "3 2 2 1 2", "1 3 3 2 3", "3 2 1 3 2"] + ["- - - - -"] * 5
+    path.write_text("\n".join(lines) + "\n")
     done = numgrid(*mode, "validate", str(path))
     assert done.returncode == 1
-    assert "clue 4 above column 0" in done.stdout + done.stderr
+    assert "clue 9 above column 4: no more than 5 towers can be seen" in done.stdout
+
+
+def test_the_batch_path_checks_skyscrapers_too(mode):
+    done = numgrid(*mode, "unique", "--batch", "puzzles/skyscraper-5x5.txt", "--json")
+    assert done.returncode == 0, done.stderr
+    (record,) = [json.loads(line) for line in done.stdout.splitlines()]
+    assert record["verdict"] == "UNIQUE"
