@@ -84,9 +84,10 @@ EXTREME    a trial: no chain of techniques 1-8 completes the grid
 
 The hardest technique decides, as Tatham's Keen tiers do (its Easy and Normal puzzles
 grade EASY here, Hard ones MEDIUM or HARD, Extreme and Unreasonable ones EXPERT or
-EXTREME: ``benchmarks/keen_grades.py``). All 322 janko.at corpus puzzles complete, every
-step correct; the limits give EASY 228 (71 %), MEDIUM 48 (15 %), HARD 11, EXPERT 6 and
-EXTREME 29, and 293 complete without a trial (``benchmarks/explain_kenken.py``).
+EXTREME: ``benchmarks/tatham_grades.py --kind kenken``). All 322 janko.at corpus puzzles
+complete, every step correct; the limits give EASY 228 (71 %), MEDIUM 48 (15 %), HARD
+11, EXPERT 6 and EXTREME 29, and 293 complete without a trial
+(``benchmarks/explain_kenken.py``).
 """
 
 from __future__ import annotations

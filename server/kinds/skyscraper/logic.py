@@ -59,14 +59,14 @@ EXTREME    a trial: no chain of techniques 1-8 completes the grid
 Techniques 1-5 are Tatham's Towers Easy deductions (its "clue pairs", "lower bounds" and
 "nearly filled clue", and the latin singles), 6-8 its Hard ones (latin subsets and the
 exhaustive clue enumeration); what Towers calls Extreme and Unreasonable (forcing chains,
-recursion) only a trial stands for here. Over ``sgt-towers`` puzzles of sizes 5 and 6, 20
-of each (``benchmarks/towers_grades.py``): Easy 40/40 EASY; Hard 9 MEDIUM, 27 HARD, 4
-EXPERT; Extreme 39 EXTREME and 1 HARD; Unreasonable 40 EXTREME. All 352 corpus puzzles
-complete, every step correct, 318 without a trial; EASY 23, MEDIUM 98, HARD 188, EXPERT
-9, EXTREME 34 (the variant with empty lots leans on sequences: 155 of its 211 are HARD;
-``benchmarks/explain_skyscraper.py``). A one-level trial has always sufficed (the
-corpus, 120 Towers Extreme and Unreasonable puzzles of sizes 4-7, 552 random ones); the
-two-level one is there for the puzzle where it does not.
+recursion) only a trial stands for here. Over ``sgt-towers`` puzzles of sizes 5 and 6,
+20 of each (``benchmarks/tatham_grades.py --kind skyscraper``): Easy 40/40 EASY; Hard 9
+MEDIUM, 27 HARD, 4 EXPERT; Extreme 39 EXTREME and 1 HARD; Unreasonable 40 EXTREME. All
+352 corpus puzzles complete, every step correct, 318 without a trial; EASY 23, MEDIUM
+98, HARD 188, EXPERT 9, EXTREME 34 (the variant with empty lots leans on sequences: 155
+of its 211 are HARD; ``benchmarks/explain_skyscraper.py``). A one-level trial has always
+sufficed (the corpus, 120 Towers Extreme and Unreasonable puzzles of sizes 4-7, 552
+random ones); the two-level one is there for the puzzle where it does not.
 """
 
 from __future__ import annotations

@@ -1,0 +1,148 @@
+"""Our grades against the difficulty tiers of Simon Tatham's Keen (KenKen) and Towers
+(Skyscraper), whose generators share ``latin.c`` as our two kinds share ``latin.py``.
+
+    python benchmarks/tatham_grades.py --kind kenken|skyscraper [--count K]
+                                       [--sizes 5,6] [--tiers ehxu] [--json]
+
+For every tier and size, generates K puzzles with ``sgt-keen``/``sgt-towers --generate K
+{size}d{tier}`` (package ``sgt-puzzles``: installed with apt when missing), reads each
+game ID with the kind's ``formats.read(text, "tatham")``, explains it from its givens
+(``logic.explain``) and prints a table tier x our grade, with how many chains completed
+without a trial and the slowest explanation. Tatham's generators make a puzzle of a tier
+only if their own solver needs that tier's deductions (Towers: Easy clue pairs,
+visibility bounds and singles; Hard clue enumeration and latin subsets; Extreme forcing
+chains; Unreasonable recursion), so a good grading grows with the tier.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import json
+import os
+import shutil
+import subprocess
+import sys
+import time
+from collections import Counter
+from dataclasses import dataclass
+
+from numgrid.server.chain import Grade
+from rich.console import Console
+from rich.table import Table
+
+TIERS = {"e": "Easy", "n": "Normal", "h": "Hard", "x": "Extreme", "u": "Unreasonable"}
+
+
+@dataclass(frozen=True)
+class Game:
+    name: str  # Tatham's
+    program: str  # the Debian package's command
+    sizes: str  # default sizes
+    tiers: str  # the tiers it has
+
+
+GAMES = {
+    "kenken": Game("Keen", "sgt-keen", "4,5,6,9", "enhxu"),
+    "skyscraper": Game("Towers", "sgt-towers", "5,6", "ehxu"),
+}
+
+
+def program(game: Game) -> str:
+    """The game's generator, installed with apt if it is missing."""
+    path = f"/usr/games/{game.program}"
+    found = shutil.which(game.program) or (path if os.path.exists(path) else None)
+    if found is None:
+        subprocess.run(["apt-get", "install", "-y", "sgt-puzzles"], check=True, timeout=900)
+        found = path
+    return found
+
+
+def generate(game: Game, size: int, tier: str, count: int) -> list[str]:
+    done = subprocess.run(
+        [program(game), "--generate", str(count), f"{size}d{tier}"],
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=900,
+    )
+    return done.stdout.split()
+
+
+def grade_all(kind: str, sizes: list[int], tiers: str, count: int) -> list[dict]:
+    formats = importlib.import_module(f"numgrid.server.kinds.{kind}.formats")
+    logic = importlib.import_module(f"numgrid.server.kinds.{kind}.logic")
+    rows = []
+    for tier in tiers:
+        for size in sizes:
+            for game_id in generate(GAMES[kind], size, tier, count):
+                puzzle = formats.read(game_id, "tatham").puzzle
+                start = time.perf_counter()
+                explanation = logic.explain(puzzle)
+                seconds = time.perf_counter() - start
+                counts = explanation.technique_counts
+                used = [t for t, n in counts.items() if n]
+                rows.append(
+                    {
+                        "tier": tier,
+                        "size": size,
+                        "id": game_id,
+                        "grade": explanation.grade.name if explanation.grade else "none",
+                        "hardest": max(used).name if used else "",
+                        "trial": counts[logic.Technique.TRIAL] > 0,
+                        "solved": explanation.solved,
+                        "seconds": seconds,
+                        "counts": {t.name: n for t, n in counts.items()},
+                    }
+                )
+    return rows
+
+
+def table(rows: list[dict], title: str, game: Game, grades: list[str]) -> Table:
+    if any(r["grade"] == "none" for r in rows):
+        grades = [*grades, "none"]
+    out = Table(title=title)
+    out.add_column(f"{game.name} tier")
+    for g in grades:
+        out.add_column(g, justify="right")
+    out.add_column("no trial", justify="right")
+    out.add_column("max s", justify="right")
+    for tier in TIERS:
+        mine = [r for r in rows if r["tier"] == tier]
+        if not mine:
+            continue
+        counted = Counter(r["grade"] for r in mine)
+        out.add_row(
+            f"{tier} {TIERS[tier]}",
+            *(str(counted.get(g, 0)) for g in grades),
+            f"{sum(r['solved'] and not r['trial'] for r in mine)}/{len(mine)}",
+            f"{max(r['seconds'] for r in mine):.2f}",
+        )
+    return out
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--kind", choices=sorted(GAMES), required=True)
+    parser.add_argument("--count", type=int, default=20, help="puzzles per tier and size")
+    parser.add_argument("--sizes", help="comma-separated sizes (Keen 4,5,6,9; Towers 5,6)")
+    parser.add_argument("--tiers", help="tiers, e.g. 'enhxu' (Towers has no n)")
+    parser.add_argument("--json", action="store_true", help="print every puzzle as JSON")
+    args = parser.parse_args(argv)
+    game = GAMES[args.kind]
+    sizes = [int(s) for s in (args.sizes or game.sizes).split(",")]
+    rows = grade_all(args.kind, sizes, args.tiers or game.tiers, args.count)
+    if args.json:
+        print(json.dumps(rows, indent=1))
+        return 0
+    grades = [g.name for g in Grade]
+    console = Console()
+    title = f"{game.name} tier x our grade ({args.count} per tier and size)"
+    console.print(table(rows, title, game, grades))
+    for size in sizes:
+        console.print(table([r for r in rows if r["size"] == size], f"{size}x{size}", game, grades))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
