@@ -81,6 +81,19 @@ class Memos:
 # ---------------------------------------------------------------- words
 
 
+def position_from(given, position_type: type, from_entries, from_candidates, empty):
+    """The position a kind's logical solver reasons from, whatever form the caller gave:
+    a copy of a ``position_type``, ``empty()`` for None, ``from_candidates`` of a mapping
+    ``{cell: values}``, or ``from_entries`` of an entries grid (rows as tuples)."""
+    if isinstance(given, position_type):
+        return given.copy()
+    if given is None:
+        return empty()
+    if isinstance(given, Mapping):
+        return from_candidates(given)
+    return from_entries(tuple(tuple(row) for row in given))
+
+
 def listed(items: Iterable, last: str = "or") -> str:
     """``1, 2 or 3``."""
     items = [str(x) for x in items]

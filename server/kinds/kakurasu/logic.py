@@ -72,8 +72,17 @@ Over the 210 corpus puzzles (``benchmarks/explain_kakurasu.py``): EASY 91 (43 %)
 from __future__ import annotations
 
 from collections.abc import Mapping
+from functools import partial
 
-from numgrid.server.chain import WHOLE, Explanation, Grade, Ladder, Thresholds, chain_summary
+from numgrid.server.chain import (
+    WHOLE,
+    Explanation,
+    Grade,
+    Ladder,
+    Thresholds,
+    chain_summary,
+    position_from,
+)
 from numgrid.server.core import Board, Cell, Finding, Grid, PuzzleError, Step, cell_name
 
 from . import native
@@ -158,13 +167,13 @@ def _from_candidates(puzzle: Puzzle, candidates: Mapping[Cell, object]) -> Posit
 def position(puzzle: Puzzle, given: Grid | Mapping | Position | None = None) -> Position:
     """The position to reason from: a marks grid, candidates, a position, or None (an
     empty grid). Raises :class:`PuzzleError` with every problem found."""
-    if isinstance(given, Position):
-        return given.copy()
-    if given is None:
-        return Position(layout_of(puzzle), [OPEN] * (puzzle.rows * puzzle.cols))
-    if isinstance(given, Mapping):
-        return _from_candidates(puzzle, given)
-    return _from_entries(puzzle, tuple(tuple(row) for row in given))
+    return position_from(
+        given,
+        Position,
+        partial(_from_entries, puzzle),
+        partial(_from_candidates, puzzle),
+        lambda: Position(layout_of(puzzle), [OPEN] * (puzzle.rows * puzzle.cols)),
+    )
 
 
 # ---------------------------------------------------------------- 4. trial, and the chain

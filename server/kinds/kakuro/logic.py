@@ -82,8 +82,17 @@ All 749 chains are correct step by step and 748 complete without a trial
 from __future__ import annotations
 
 from collections.abc import Mapping
+from functools import partial
 
-from numgrid.server.chain import WHOLE, Explanation, Grade, Ladder, Thresholds, chain_summary
+from numgrid.server.chain import (
+    WHOLE,
+    Explanation,
+    Grade,
+    Ladder,
+    Thresholds,
+    chain_summary,
+    position_from,
+)
 from numgrid.server.core import Board, Cell, Finding, Grid, PuzzleError, Severity, cell_name
 
 from . import native
@@ -203,13 +212,13 @@ def _from_candidates(puzzle: Puzzle, candidates: Mapping[Cell, object]) -> Posit
 def position(puzzle: Puzzle, given: Grid | Mapping | Position | None = None) -> Position:
     """The position to reason from: an entries grid, candidates, a position, or None
     (an empty grid). Raises :class:`PuzzleError` with every problem found."""
-    if isinstance(given, Position):
-        return given.copy()
-    if given is None:
-        return _from_entries(puzzle, puzzle.empty_grid())
-    if isinstance(given, Mapping):
-        return _from_candidates(puzzle, given)
-    return _from_entries(puzzle, tuple(tuple(row) for row in given))
+    return position_from(
+        given,
+        Position,
+        partial(_from_entries, puzzle),
+        partial(_from_candidates, puzzle),
+        lambda: _from_entries(puzzle, puzzle.empty_grid()),
+    )
 
 
 # ---------------------------------------------------------------- 8. trial, and the chain

@@ -73,8 +73,17 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Mapping
+from functools import partial
 
-from numgrid.server.chain import WHOLE, Explanation, Grade, Ladder, Thresholds, chain_summary
+from numgrid.server.chain import (
+    WHOLE,
+    Explanation,
+    Grade,
+    Ladder,
+    Thresholds,
+    chain_summary,
+    position_from,
+)
 from numgrid.server.core import (
     EMPTY,
     Board,
@@ -223,13 +232,13 @@ def _from_candidates(puzzle: Puzzle, candidates: Mapping[Cell, object]) -> Posit
 def position(puzzle: Puzzle, given: Grid | Mapping | Position | None = None) -> Position:
     """The position to reason from: an entries grid, candidates, a position, or None
     (the givens alone). Raises :class:`PuzzleError` with every problem found."""
-    if isinstance(given, Position):
-        return given.copy()
-    if given is None:
-        return _from_entries(puzzle, puzzle.empty_grid())
-    if isinstance(given, Mapping):
-        return _from_candidates(puzzle, given)
-    return _from_entries(puzzle, tuple(tuple(row) for row in given))
+    return position_from(
+        given,
+        Position,
+        partial(_from_entries, puzzle),
+        partial(_from_candidates, puzzle),
+        lambda: _from_entries(puzzle, puzzle.empty_grid()),
+    )
 
 
 # ---------------------------------------------------------------- 9. trial, and the chain
