@@ -78,7 +78,10 @@ def test_sigterm_answers_every_call_sent_before_it_and_refuses_later_ones(launch
             late = stub.CheckUniqueness.future(request, timeout=30)
             assert [code_of(f) for f in in_flight] == [grpc.StatusCode.OK] * 20
             assert all(f.result().verdict == pb.VERDICT_UNIQUE for f in in_flight)
-            assert code_of(late) == grpc.StatusCode.UNAVAILABLE  # by the intake or the closed port
+            # Refused, not served: UNAVAILABLE from the intake or the closed port, or
+            # CANCELLED when gRPC's core takes the stream on a connection it is closing.
+            refused = (grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.CANCELLED)
+            assert code_of(late) in refused
             assert server.process.wait(60) == 0
     finally:
         server.stop(signal.SIGKILL)
