@@ -436,12 +436,10 @@ def test_grades():
 
 def _check(name: str) -> dict:
     p, solution = corpus_puzzle(name)
-    start = time.perf_counter()
     explanation = logic.explain(p)
-    seconds = time.perf_counter() - start
     assert_sound(explanation.steps, solution)
     assert explanation.solved and explanation.final == solution, name
-    return {"seconds": seconds, "trial": explanation.technique_counts[Technique.TRIAL] > 0}
+    return {"trial": explanation.technique_counts[Technique.TRIAL] > 0}
 
 
 def test_corpus_sample_never_a_wrong_step():
@@ -452,13 +450,12 @@ def test_corpus_sample_never_a_wrong_step():
 
 @pytest.mark.slow
 def test_whole_corpus_never_a_wrong_step():
-    """Every corpus puzzle with visible operations: no wrong step, grid completed, 9x9
-    well under a second (the service allows grading 2 s)."""
+    """Every corpus puzzle with visible operations: no wrong step, grid completed. (Its
+    time is measured by benchmarks/explain_kenken.py, not asserted here.)"""
     names = [name for name in corpus() if usable(name)]
     results = {name: _check(name) for name in names}
     assert len(results) == 255
     assert sum(not r["trial"] for r in results.values()) >= 240
-    assert max(r["seconds"] for r in results.values()) < 2.0
 
 
 @pytest.mark.slow
@@ -468,4 +465,3 @@ def test_whole_corpus_with_hidden_operations_completes():
     names = [name for name in corpus() if not usable(name)]
     results = {name: _check(name) for name in names}
     assert len(results) == 67
-    assert max(r["seconds"] for n, r in results.items() if n != "50_8x8") < 2.0

@@ -144,7 +144,7 @@ SUPPORT_LIMIT = 1 << 12  # masks remembered per position of a cage kind, likewis
 # Revisions and masks remembered across every cage kind (the whole KenKen corpus leaves
 # about 56,000): past it, all kinds' tables and memos are forgotten at once, so that a
 # long-running server meeting ever new cage kinds keeps its memory bounded.
-MEMO_BUDGET = 1 << 17
+MEMO_BUDGET = 1 << 14
 _remembered = 0
 
 

@@ -32,7 +32,7 @@ import functools
 import math
 import operator
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from numgrid.server.chain import Memos, listed
 from numgrid.server.core import Budget, Cell, Grid, PuzzleError, Step
@@ -101,6 +101,19 @@ class Layout:
     peers: tuple[tuple[int, ...], ...]  # per cell: the other cells of its row and column
     watchers: tuple[tuple[int, ...], ...]  # per cell: cages whose lines hold it
     inside: tuple[tuple[int, ...], ...]  # per line: the cages entirely inside it
+    # per-cage tables built on demand (see :func:`cage_table`), freed with the layout
+    tables: dict = field(default_factory=dict, repr=False)
+
+
+def cage_table(layout: Layout, name: str, k: int, build):
+    """Cage ``k``'s table ``name``, built by ``build(layout, k)`` the first time. Kept
+    with the layout rather than in a cache keyed by layouts, which would keep up to its
+    size of them alive (a 9x9's can hold tens of MB)."""
+    tables = layout.tables.setdefault(name, {})
+    found = tables.get(k)
+    if found is None:
+        found = tables[k] = build(layout, k)
+    return found
 
 
 @functools.lru_cache(maxsize=8)  # a layout can take 17 MB (419_9x9)
@@ -313,11 +326,14 @@ def live(pos: Position, k: int) -> tuple[tuple[int, ...], ...]:
     return found
 
 
-@functools.lru_cache(maxsize=128)
 def cage_index(layout: Layout, k: int) -> tuple[tuple[int, ...], ...]:
     """Per cell of cage ``k`` (in the cage's order) and digit ``d`` (index ``d - 1``): the
     set of the cage's layouts that put ``d`` there, as bits of a number (bit ``t`` is
     ``layout.cage_bits[k][t]``). Live layouts are then a few big-number ANDs and ORs."""
+    return cage_table(layout, "index", k, _cage_index)
+
+
+def _cage_index(layout: Layout, k: int) -> tuple[tuple[int, ...], ...]:
     found = layout.cage_bits[k]
     n, size = len(layout.cage_cells[k]), layout.size
     count = len(found)
