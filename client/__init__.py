@@ -5,9 +5,12 @@
 ...     client.check_uniqueness(open("puzzle.txt").read()).verdict
 'UNIQUE'
 
-It imports no solver code: only gRPC, protobuf and the generated ``numgrid.v1`` stubs.
+:class:`AsyncNumgridClient` (:mod:`numgrid.client.aio`) is the same client for asyncio.
+It imports no solver code: only gRPC, protobuf and the generated ``numgrid.v1`` stubs
+(``pip install numgrid`` installs no more; the server is the ``server`` extra).
 """
 
+from .aio import AsyncNumgridClient
 from .client import NumgridClient
 from .types import (
     Cell,
@@ -20,6 +23,7 @@ from .types import (
     GroupStatus,
     Hint,
     NumgridError,
+    Picture,
     Solution,
     SolveResult,
     Step,
@@ -29,6 +33,7 @@ from .types import (
 )
 
 __all__ = [
+    "AsyncNumgridClient",
     "Cell",
     "Difficulty",
     "EngineStat",
@@ -40,6 +45,7 @@ __all__ = [
     "Hint",
     "NumgridClient",
     "NumgridError",
+    "Picture",
     "Solution",
     "SolveResult",
     "Step",

@@ -59,12 +59,14 @@ def _loopback(target: str) -> bool:
         return False
 
 
-def open_channel(target: str, options, credentials: Credentials = PLAINTEXT) -> grpc.Channel:
-    """A channel to ``target`` with ``options`` and ``credentials``."""
+def channel_credentials(
+    target: str, credentials: Credentials = PLAINTEXT
+) -> grpc.ChannelCredentials | None:
+    """The gRPC credentials of a channel to ``target`` (None: plaintext)."""
     if not credentials.tls and not credentials.token:
-        return grpc.insecure_channel(target, options=options)
+        return None
     if credentials.tls:
-        channel_credentials = grpc.ssl_channel_credentials(
+        result = grpc.ssl_channel_credentials(
             root_certificates=_read(credentials.ca, "CA file") if credentials.ca else None,
             private_key=_read(credentials.key, "key file") if credentials.key else None,
             certificate_chain=_read(credentials.cert, "certificate file")
@@ -72,14 +74,32 @@ def open_channel(target: str, options, credentials: Credentials = PLAINTEXT) -> 
             else None,
         )
     elif all(_loopback(t) for t in target.split(",")):
-        channel_credentials = grpc.local_channel_credentials(grpc.LocalConnectionType.LOCAL_TCP)
+        result = grpc.local_channel_credentials(grpc.LocalConnectionType.LOCAL_TCP)
     else:
         raise CredentialsError(
             f"a token is sent only over TLS or to a loopback address, not to {target}:"
             " add --tls (and --ca if the server's certificate is your own CA's)"
         )
     if credentials.token:
-        channel_credentials = grpc.composite_channel_credentials(
-            channel_credentials, grpc.access_token_call_credentials(credentials.token)
+        result = grpc.composite_channel_credentials(
+            result, grpc.access_token_call_credentials(credentials.token)
         )
-    return grpc.secure_channel(target, channel_credentials, options=options)
+    return result
+
+
+def open_channel(target: str, options, credentials: Credentials = PLAINTEXT) -> grpc.Channel:
+    """A channel to ``target`` with ``options`` and ``credentials``."""
+    secure = channel_credentials(target, credentials)
+    if secure is None:
+        return grpc.insecure_channel(target, options=options)
+    return grpc.secure_channel(target, secure, options=options)
+
+
+def open_aio_channel(
+    target: str, options, credentials: Credentials = PLAINTEXT
+) -> grpc.aio.Channel:
+    """The same channel for asyncio (``grpc.aio``); open it inside the event loop."""
+    secure = channel_credentials(target, credentials)
+    if secure is None:
+        return grpc.aio.insecure_channel(target, options=options)
+    return grpc.aio.secure_channel(target, secure, options=options)

@@ -4,11 +4,16 @@ Every call has a deadline (the client's ``timeout``, or the call's own). A call 
 finds the server UNAVAILABLE is retried by gRPC itself (the channel's service config
 carries a ``retryPolicy`` for UNAVAILABLE only); nothing else is retried. A failed call
 raises :class:`NumgridError`, with the BadRequest field violations read from the status.
+
+Each RPC's request is built and its response read by the module-level functions below
+(``solve_request`` and ``solve_result_from``, ...), which the asyncio client
+(:mod:`numgrid.client.aio`) shares: the two clients differ only in how they wait.
 """
 
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from datetime import timedelta
 
 import grpc
@@ -21,6 +26,7 @@ from numgrid.v1 import puzzle_pb2
 
 from .channels import PLAINTEXT, Credentials, open_channel
 from .types import (
+    Cell,
     Difficulty,
     EngineStat,
     Explanation,
@@ -30,6 +36,7 @@ from .types import (
     GroupStatus,
     Hint,
     NumgridError,
+    Picture,
     SolveResult,
     Step,
     Uniqueness,
@@ -254,6 +261,228 @@ def error_from_rpc(error: grpc.RpcError) -> NumgridError:
     return NumgridError(name, message or "", violations, findings, problems, retry_after)
 
 
+# ---------------------------------------------------------------- requests and answers
+# One place for what every RPC sends and what its answer means, for both clients.
+
+
+def puzzle_input(
+    puzzle: PuzzleLike, *, format: str | None = None, kind: str | None = None
+) -> puzzle_pb2.PuzzleInput:
+    """The PuzzleInput for text (in ``format``, None or "auto" to detect) or a Puzzle."""
+    if isinstance(puzzle, puzzle_pb2.PuzzleInput):
+        return puzzle
+    if isinstance(puzzle, puzzle_pb2.Puzzle):
+        return puzzle_pb2.PuzzleInput(puzzle=puzzle)
+    if isinstance(puzzle, str):
+        if format not in FORMATS:
+            known = ", ".join(str(k) for k in FORMATS if k)
+            raise ValueError(f"unknown format {format!r}; known: {known}")
+        if kind not in KINDS:
+            known = ", ".join(str(k) for k in KINDS if k)
+            raise ValueError(f"unsupported kind {kind!r}; known: {known}")
+        return puzzle_pb2.PuzzleInput(
+            text=puzzle_pb2.PuzzleText(content=puzzle, format=FORMATS[format], kind=KINDS[kind])
+        )
+    raise TypeError(f"a puzzle is text or a numgrid.v1.Puzzle, not {type(puzzle).__name__}")
+
+
+def search_options(
+    engine: str = "auto", time_limit: float | None = None, hold_entries: bool = False
+) -> service_pb2.SearchOptions:
+    if engine not in ENGINES:
+        raise ValueError(f"unknown engine {engine!r}; known: {', '.join(ENGINES)}")
+    options = service_pb2.SearchOptions(engine=ENGINES[engine], hold_entries=hold_entries)
+    if time_limit is not None:
+        options.time_limit.FromTimedelta(timedelta(seconds=time_limit))
+    return options
+
+
+def validate_request(
+    puzzle: PuzzleLike,
+    *,
+    format: str | None = None,
+    kind: str | None = None,
+    compare_with_solution: bool = False,
+    engine: str = "auto",
+    time_limit: float | None = None,
+) -> service_pb2.ValidateRequest:
+    return service_pb2.ValidateRequest(
+        puzzle=puzzle_input(puzzle, format=format, kind=kind),
+        compare_with_solution=compare_with_solution,
+        options=search_options(engine, time_limit),
+    )
+
+
+def validation_from(r: service_pb2.ValidateResponse) -> Validation:
+    return Validation(
+        warnings=tuple(_finding(f) for f in r.warnings),
+        board_findings=tuple(_finding(f) for f in r.board_findings),
+        groups=tuple(_group_status(g) for g in r.groups),
+        cells=tuple(((c.cell.row, c.cell.column), _cell_status(c.status)) for c in r.cells),
+        solved=r.solved,
+        verdict=_verdict(r.verdict),
+        wrong_entries=_cells(r.wrong_entries),
+        stats=_stats(r.stats),
+        puzzle=r.puzzle,
+    )
+
+
+def solve_request(
+    puzzle: PuzzleLike,
+    *,
+    format: str | None = None,
+    kind: str | None = None,
+    engine: str = "auto",
+    time_limit: float | None = None,
+    hold_entries: bool = False,
+) -> service_pb2.SolveRequest:
+    return service_pb2.SolveRequest(
+        puzzle=puzzle_input(puzzle, format=format, kind=kind),
+        options=search_options(engine, time_limit, hold_entries),
+    )
+
+
+def solve_result_from(r: service_pb2.SolveResponse) -> SolveResult:
+    return SolveResult(
+        verdict=_verdict(r.verdict) or "",
+        solution=_grid(r.solution) if r.HasField("solution") else None,
+        stats=_stats(r.stats),
+        puzzle=r.puzzle,
+        difficulty=_difficulty(r.difficulty) if r.HasField("difficulty") else None,
+    )
+
+
+def hint_request(
+    puzzle: PuzzleLike,
+    *,
+    format: str | None = None,
+    kind: str | None = None,
+    engine: str = "auto",
+    time_limit: float | None = None,
+    max_technique: str | None = None,
+    placements_only: bool = False,
+) -> service_pb2.HintRequest:
+    return service_pb2.HintRequest(
+        puzzle=puzzle_input(puzzle, format=format, kind=kind),
+        options=search_options(engine, time_limit),
+        max_technique=technique_value(max_technique),
+        placements_only=placements_only,
+    )
+
+
+def hint_from(r: service_pb2.HintResponse) -> Hint:
+    return Hint(
+        kind=_name(service_pb2.HintKind, r.kind, "HINT_KIND_") or "",
+        cells=_cells(r.cells),
+        placements=tuple(((p.cell.row, p.cell.column), p.digit) for p in r.placements),
+        explanation=r.explanation,
+        findings=tuple(_finding(f) for f in r.findings),
+        verdict=_verdict(r.verdict),
+        stats=_stats(r.stats),
+        puzzle=r.puzzle,
+        step=_step(r.step) if r.HasField("step") else None,
+    )
+
+
+def explain_request(
+    puzzle: PuzzleLike,
+    *,
+    format: str | None = None,
+    kind: str | None = None,
+    max_technique: str | None = None,
+) -> service_pb2.ExplainRequest:
+    return service_pb2.ExplainRequest(
+        puzzle=puzzle_input(puzzle, format=format, kind=kind),
+        max_technique=technique_value(max_technique),
+    )
+
+
+def explanation_from(r: service_pb2.ExplainResponse) -> Explanation:
+    return Explanation(
+        steps=tuple(_step(s) for s in r.steps),
+        solved=r.solved,
+        difficulty=_difficulty(r.difficulty),
+        puzzle=r.puzzle,
+    )
+
+
+def uniqueness_request(
+    puzzle: PuzzleLike,
+    *,
+    format: str | None = None,
+    kind: str | None = None,
+    engine: str = "auto",
+    time_limit: float | None = None,
+    hold_entries: bool = False,
+) -> service_pb2.CheckUniquenessRequest:
+    return service_pb2.CheckUniquenessRequest(
+        puzzle=puzzle_input(puzzle, format=format, kind=kind),
+        options=search_options(engine, time_limit, hold_entries),
+    )
+
+
+def uniqueness_from(r: service_pb2.CheckUniquenessResponse) -> Uniqueness:
+    return Uniqueness(
+        verdict=_verdict(r.verdict) or "",
+        solutions=tuple(_grid(g) for g in r.solutions),
+        differing_cells=_cells(r.differing_cells),
+        stats=_stats(r.stats),
+        puzzle=r.puzzle,
+        difficulty=_difficulty(r.difficulty) if r.HasField("difficulty") else None,
+    )
+
+
+HIGHLIGHTS = {
+    "hint": service_pb2.HIGHLIGHT_HINT,
+    "mistake": service_pb2.HIGHLIGHT_MISTAKE,
+}
+
+
+def render_request(
+    puzzle: PuzzleLike,
+    *,
+    format: str | None = None,
+    kind: str | None = None,
+    show_entries: bool = False,
+    show_solution: bool = False,
+    highlights: Mapping[Cell, str] | None = None,
+    engine: str = "auto",
+    time_limit: float | None = None,
+) -> service_pb2.RenderRequest:
+    """``highlights``: ``{(row, column): "hint" or "mistake"}``."""
+    cells = []
+    for (row, column), why in (highlights or {}).items():
+        if why not in HIGHLIGHTS:
+            raise ValueError(f"unknown highlight {why!r}; known: {', '.join(HIGHLIGHTS)}")
+        cells.append(
+            service_pb2.HighlightedCell(
+                cell=puzzle_pb2.CellRef(row=row, column=column), highlight=HIGHLIGHTS[why]
+            )
+        )
+    return service_pb2.RenderRequest(
+        puzzle=puzzle_input(puzzle, format=format, kind=kind),
+        show_entries=show_entries,
+        show_solution=show_solution,
+        highlights=cells,
+        options=search_options(engine, time_limit),
+        format=service_pb2.PICTURE_FORMAT_SVG,
+    )
+
+
+def picture_from(r: service_pb2.RenderResponse) -> Picture:
+    return Picture(
+        svg=r.svg,
+        width=r.width,
+        height=r.height,
+        puzzle=r.puzzle,
+        solution=_grid(r.solution) if r.HasField("solution") else None,
+    )
+
+
+def health_status_from(r: health_pb2.HealthCheckResponse) -> str:
+    return health_pb2.HealthCheckResponse.ServingStatus.Name(r.status)
+
+
 # ---------------------------------------------------------------- the client
 
 
@@ -263,8 +492,12 @@ class NumgridClient:
     ``timeout`` is the default deadline of every call in seconds (None: no deadline);
     ``retries`` is how many times gRPC retries a call that found the server UNAVAILABLE
     (0 to 4; 0 turns retries off); ``credentials``: TLS and a bearer token
-    (:mod:`.channels`).
+    (:mod:`.channels`). :class:`numgrid.client.aio.AsyncNumgridClient` is the same
+    client for asyncio.
     """
+
+    puzzle_input = staticmethod(puzzle_input)
+    search_options = staticmethod(search_options)
 
     def __init__(
         self,
@@ -292,40 +525,6 @@ class NumgridClient:
     def close(self) -> None:
         self._channel.close()
 
-    # ------------------------------------------------------------ requests
-
-    @staticmethod
-    def puzzle_input(
-        puzzle: PuzzleLike, *, format: str | None = None, kind: str | None = None
-    ) -> puzzle_pb2.PuzzleInput:
-        """The PuzzleInput for text (in ``format``, None or "auto" to detect) or a Puzzle."""
-        if isinstance(puzzle, puzzle_pb2.PuzzleInput):
-            return puzzle
-        if isinstance(puzzle, puzzle_pb2.Puzzle):
-            return puzzle_pb2.PuzzleInput(puzzle=puzzle)
-        if isinstance(puzzle, str):
-            if format not in FORMATS:
-                known = ", ".join(str(k) for k in FORMATS if k)
-                raise ValueError(f"unknown format {format!r}; known: {known}")
-            if kind not in KINDS:
-                known = ", ".join(str(k) for k in KINDS if k)
-                raise ValueError(f"unsupported kind {kind!r}; known: {known}")
-            return puzzle_pb2.PuzzleInput(
-                text=puzzle_pb2.PuzzleText(content=puzzle, format=FORMATS[format], kind=KINDS[kind])
-            )
-        raise TypeError(f"a puzzle is text or a numgrid.v1.Puzzle, not {type(puzzle).__name__}")
-
-    @staticmethod
-    def search_options(
-        engine: str = "auto", time_limit: float | None = None, hold_entries: bool = False
-    ) -> service_pb2.SearchOptions:
-        if engine not in ENGINES:
-            raise ValueError(f"unknown engine {engine!r}; known: {', '.join(ENGINES)}")
-        options = service_pb2.SearchOptions(engine=ENGINES[engine], hold_entries=hold_entries)
-        if time_limit is not None:
-            options.time_limit.FromTimedelta(timedelta(seconds=time_limit))
-        return options
-
     def _call(self, method, request, timeout: float | None):
         try:
             return method(request, timeout=self.timeout if timeout is None else timeout)
@@ -346,23 +545,15 @@ class NumgridClient:
         timeout: float | None = None,
     ) -> Validation:
         """Check a puzzle and the player's board; optionally compare with the solution."""
-        request = service_pb2.ValidateRequest(
-            puzzle=self.puzzle_input(puzzle, format=format, kind=kind),
+        request = validate_request(
+            puzzle,
+            format=format,
+            kind=kind,
             compare_with_solution=compare_with_solution,
-            options=self.search_options(engine, time_limit),
+            engine=engine,
+            time_limit=time_limit,
         )
-        r = self._call(self._stub.Validate, request, timeout)
-        return Validation(
-            warnings=tuple(_finding(f) for f in r.warnings),
-            board_findings=tuple(_finding(f) for f in r.board_findings),
-            groups=tuple(_group_status(g) for g in r.groups),
-            cells=tuple(((c.cell.row, c.cell.column), _cell_status(c.status)) for c in r.cells),
-            solved=r.solved,
-            verdict=_verdict(r.verdict),
-            wrong_entries=_cells(r.wrong_entries),
-            stats=_stats(r.stats),
-            puzzle=r.puzzle,
-        )
+        return validation_from(self._call(self._stub.Validate, request, timeout))
 
     def solve(
         self,
@@ -376,18 +567,15 @@ class NumgridClient:
         timeout: float | None = None,
     ) -> SolveResult:
         """Find the solution (``solution`` is None for NO_SOLUTION and TIMEOUT)."""
-        request = service_pb2.SolveRequest(
-            puzzle=self.puzzle_input(puzzle, format=format, kind=kind),
-            options=self.search_options(engine, time_limit, hold_entries),
+        request = solve_request(
+            puzzle,
+            format=format,
+            kind=kind,
+            engine=engine,
+            time_limit=time_limit,
+            hold_entries=hold_entries,
         )
-        r = self._call(self._stub.Solve, request, timeout)
-        return SolveResult(
-            verdict=_verdict(r.verdict) or "",
-            solution=_grid(r.solution) if r.HasField("solution") else None,
-            stats=_stats(r.stats),
-            puzzle=r.puzzle,
-            difficulty=_difficulty(r.difficulty) if r.HasField("difficulty") else None,
-        )
+        return solve_result_from(self._call(self._stub.Solve, request, timeout))
 
     def hint(
         self,
@@ -404,24 +592,16 @@ class NumgridClient:
         """The next step for the player whose entries are in ``puzzle``: a mistake, or the
         simplest logical step with techniques up to ``max_technique`` (None: all but
         ``"TRIAL"``); with ``placements_only``, a step that places a digit."""
-        request = service_pb2.HintRequest(
-            puzzle=self.puzzle_input(puzzle, format=format, kind=kind),
-            options=self.search_options(engine, time_limit),
-            max_technique=technique_value(max_technique),
+        request = hint_request(
+            puzzle,
+            format=format,
+            kind=kind,
+            engine=engine,
+            time_limit=time_limit,
+            max_technique=max_technique,
             placements_only=placements_only,
         )
-        r = self._call(self._stub.Hint, request, timeout)
-        return Hint(
-            kind=_name(service_pb2.HintKind, r.kind, "HINT_KIND_") or "",
-            cells=_cells(r.cells),
-            placements=tuple(((p.cell.row, p.cell.column), p.digit) for p in r.placements),
-            explanation=r.explanation,
-            findings=tuple(_finding(f) for f in r.findings),
-            verdict=_verdict(r.verdict),
-            stats=_stats(r.stats),
-            puzzle=r.puzzle,
-            step=_step(r.step) if r.HasField("step") else None,
-        )
+        return hint_from(self._call(self._stub.Hint, request, timeout))
 
     def explain(
         self,
@@ -434,17 +614,8 @@ class NumgridClient:
     ) -> Explanation:
         """Every logical step from the puzzle's entries (an empty grid if none), with
         techniques up to ``max_technique`` (None: all, ``"TRIAL"`` included)."""
-        request = service_pb2.ExplainRequest(
-            puzzle=self.puzzle_input(puzzle, format=format, kind=kind),
-            max_technique=technique_value(max_technique),
-        )
-        r = self._call(self._stub.Explain, request, timeout)
-        return Explanation(
-            steps=tuple(_step(s) for s in r.steps),
-            solved=r.solved,
-            difficulty=_difficulty(r.difficulty),
-            puzzle=r.puzzle,
-        )
+        request = explain_request(puzzle, format=format, kind=kind, max_technique=max_technique)
+        return explanation_from(self._call(self._stub.Explain, request, timeout))
 
     def check_uniqueness(
         self,
@@ -458,22 +629,46 @@ class NumgridClient:
         timeout: float | None = None,
     ) -> Uniqueness:
         """UNIQUE (one solution), MULTIPLE (two, and where they differ), NO_SOLUTION, TIMEOUT."""
-        request = service_pb2.CheckUniquenessRequest(
-            puzzle=self.puzzle_input(puzzle, format=format, kind=kind),
-            options=self.search_options(engine, time_limit, hold_entries),
+        request = uniqueness_request(
+            puzzle,
+            format=format,
+            kind=kind,
+            engine=engine,
+            time_limit=time_limit,
+            hold_entries=hold_entries,
         )
-        r = self._call(self._stub.CheckUniqueness, request, timeout)
-        return Uniqueness(
-            verdict=_verdict(r.verdict) or "",
-            solutions=tuple(_grid(g) for g in r.solutions),
-            differing_cells=_cells(r.differing_cells),
-            stats=_stats(r.stats),
-            puzzle=r.puzzle,
-            difficulty=_difficulty(r.difficulty) if r.HasField("difficulty") else None,
+        return uniqueness_from(self._call(self._stub.CheckUniqueness, request, timeout))
+
+    def render(
+        self,
+        puzzle: PuzzleLike,
+        *,
+        format: str | None = None,
+        kind: str | None = None,
+        show_entries: bool = False,
+        show_solution: bool = False,
+        highlights: Mapping[Cell, str] | None = None,
+        engine: str = "auto",
+        time_limit: float | None = None,
+        timeout: float | None = None,
+    ) -> Picture:
+        """The puzzle drawn by the server as an SVG picture: with the player's entries
+        (``show_entries``), its unique solution (``show_solution``; a puzzle without one
+        is INVALID_ARGUMENT), cells highlighted (``{(row, column): "hint" or
+        "mistake"}``)."""
+        request = render_request(
+            puzzle,
+            format=format,
+            kind=kind,
+            show_entries=show_entries,
+            show_solution=show_solution,
+            highlights=highlights,
+            engine=engine,
+            time_limit=time_limit,
         )
+        return picture_from(self._call(self._stub.Render, request, timeout))
 
     def health(self, service: str = "", *, timeout: float | None = None) -> str:
         """The standard gRPC health status: ``"SERVING"``, ``"NOT_SERVING"``, ..."""
         request = health_pb2.HealthCheckRequest(service=service)
-        r = self._call(self._health.Check, request, timeout)
-        return health_pb2.HealthCheckResponse.ServingStatus.Name(r.status)
+        return health_status_from(self._call(self._health.Check, request, timeout))

@@ -166,6 +166,17 @@ class Explanation:
     puzzle: puzzle_pb2.Puzzle = field(repr=False, compare=False)
 
 
+@dataclass(frozen=True)
+class Picture:
+    """Answer of Render: the puzzle drawn as an SVG document, its size in pixels."""
+
+    svg: str
+    width: int
+    height: int
+    puzzle: puzzle_pb2.Puzzle = field(repr=False, compare=False)
+    solution: Grid | None = None  # with show_solution: the solution drawn
+
+
 # A cell named in a field path or a message: "r11c2", "rows[11].cells[2]",
 # "row 11 ... column 2", "row=11, column=2".
 _CELL_PATTERNS = (
