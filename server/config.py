@@ -10,6 +10,7 @@ import argparse
 import os
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import NoReturn
 
 MIB = 1024 * 1024
 
@@ -30,6 +31,8 @@ class ServerConfig:
     tls_key: str = ""
     tls_client_ca: str = ""  # PEM CA: clients must present a certificate it signed
     tokens_file: str = ""  # bearer tokens (see numgrid.server.security); also NUMGRID_TOKENS
+    metrics_port: int = 0  # Prometheus /metrics over HTTP; 0: none (the image sets 9464)
+    metrics_host: str = ""  # "": the same address as host
 
     @property
     def address(self) -> str:
@@ -117,6 +120,20 @@ _FLAGS = (
         str,
         "bearer tokens, one per line (calls without one: UNAUTHENTICATED)",
     ),
+    (
+        "--metrics-port",
+        "metrics_port",
+        "NUMGRID_METRICS_PORT",
+        _non_negative(int),
+        "serve Prometheus metrics at http://HOST:PORT/metrics (the image uses 9464); 0: off",
+    ),
+    (
+        "--metrics-host",
+        "metrics_host",
+        "NUMGRID_METRICS_HOST",
+        str,
+        "address the metrics listen on (default: --host's)",
+    ),
 )
 
 
@@ -128,28 +145,60 @@ def parser() -> argparse.ArgumentParser:
     defaults = ServerConfig()
     for flag, name, env, kind, text in _FLAGS:
         default = getattr(defaults, name)
-        # A string default goes through `type` like a typed flag, so a bad env var is
-        # reported as clearly as a bad flag.
+        # A variable's value is converted after parsing (from_args), where an error can
+        # name the variable: a flag given on the command line wins and leaves it unread.
+        value = os.environ.get(env)
         p.add_argument(
             flag,
             dest=name,
             type=kind,
-            default=os.environ.get(env, str(default)),
+            default=default if value is None else _FromEnv(env, value),
             help=f"{text} (env {env}" + (f", default {default})" if default != "" else ")"),
         )
     return p
 
 
+@dataclass(frozen=True)
+class _FromEnv:
+    """A flag's default taken from its environment variable, not converted yet."""
+
+    variable: str
+    text: str
+
+
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
+_NUMBER_WORDS = {"int": "a whole number", "float": "a number"}
+
+
+def _bad(p: argparse.ArgumentParser, message: str) -> NoReturn:
+    """Exit 2 with one line (no usage: the problem is not the command line's)."""
+    p.exit(2, f"{p.prog}: error: {message}\n")
 
 
 def from_args(argv: Sequence[str] | None = None) -> ServerConfig:
     p = parser()
     args = p.parse_args(argv)
+    origin = {}  # field: "NUMGRID_X='value'" for the values the environment gave
+    for _, name, env, kind, _ in _FLAGS:
+        value = getattr(args, name)
+        if not isinstance(value, _FromEnv):
+            continue
+        origin[name] = f"{env}={value.text!r}"
+        try:
+            setattr(args, name, kind(value.text))
+        except argparse.ArgumentTypeError as e:
+            _bad(p, f"{origin[name]}: {e}")
+        except ValueError:
+            what = _NUMBER_WORDS.get(getattr(kind, "__name__", ""), "a valid value")
+            _bad(p, f"{origin[name]} is not {what}")
+    if not args.host.strip():
+        where = origin.get("host", "--host ''")
+        _bad(p, f"{where} is no address to listen on (0.0.0.0: every interface)")
     if args.log_level not in LOG_LEVELS:
-        p.error(f"--log-level must be one of {', '.join(LOG_LEVELS)}, got {args.log_level}")
+        where = origin.get("log_level", "--log-level")
+        _bad(p, f"{where} must be one of {', '.join(LOG_LEVELS)}, got {args.log_level}")
     if bool(args.tls_cert) != bool(args.tls_key):
-        p.error("--tls-cert and --tls-key go together")
+        p.error("--tls-cert and --tls-key go together (env NUMGRID_TLS_CERT, NUMGRID_TLS_KEY)")
     if args.tls_client_ca and not args.tls_cert:
-        p.error("--tls-client-ca needs --tls-cert and --tls-key")
+        p.error("--tls-client-ca needs --tls-cert and --tls-key (env NUMGRID_TLS_CLIENT_CA)")
     return ServerConfig(**vars(args))

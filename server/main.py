@@ -18,7 +18,7 @@ from dataclasses import dataclass, replace
 import grpc
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection
-from numgrid.server import admission, kinds, security, shutdown
+from numgrid.server import admission, kinds, logs, metrics, security, shutdown
 from numgrid.server import config as config_module
 from numgrid.server.config import ServerConfig
 from numgrid.server.service import NumgridServicer, add_to_server
@@ -162,14 +162,24 @@ def bound_malloc() -> None:
     libc.mallopt(m_mmap_threshold, 128 * 1024)
 
 
+def start_metrics(config: ServerConfig):
+    """Serve the metrics on ``--metrics-port`` (None when 0); OSError if it cannot."""
+    if not config.metrics_port:
+        return None
+    host = config.metrics_host or config.host
+    try:
+        server = metrics.serve(host, config.metrics_port)
+    except OSError as e:
+        raise OSError(f"cannot serve metrics on {host}:{config.metrics_port}: {e}") from e
+    shown = f"[{host}]" if ":" in host else host
+    log.info("metrics on http://%s:%d/metrics", shown, config.metrics_port)
+    return server
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     config = config_module.from_args(argv)
     bound_malloc()  # before any RPC thread allocates
-    logging.basicConfig(
-        level=config.log_level,
-        stream=sys.stderr,
-        format="%(asctime)s %(levelname)s %(name)s: %(message)s",
-    )
+    logs.configure(config.log_level)  # every line logged in a call carries its request id
     # A long-running server loads OR-Tools and every kind's CP-SAT model now (the CLI's
     # embedded server keeps them lazy: most calls never need them).
     import numgrid.server.cpsat_runner  # noqa: F401
@@ -184,6 +194,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     try:
         built = build_server(config)
+        metrics_server = start_metrics(config)
     except OSError as e:
         print(f"numgrid-server: {e}", file=sys.stderr)
         return 1
@@ -221,6 +232,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         pass
     log.info("shutting down: in-flight calls get up to %gs", config.grace_seconds)
     built.stop(config.grace_seconds)
+    if metrics_server is not None:  # scraped until the last call is counted
+        metrics_server.shutdown()
     log.info("stopped")
     return 0
 
