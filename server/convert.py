@@ -23,6 +23,7 @@ from numgrid.server.kinds import KINDS, Kind, detect_format
 from numgrid.server.kinds.kakurasu import messages as kakurasu_messages
 from numgrid.server.kinds.kakuro.model import WHITE
 from numgrid.server.kinds.skyscraper import messages as skyscraper_messages
+from numgrid.server.pictures import Highlight
 from numgrid.v1 import numgrid_service_pb2 as service_pb2
 from numgrid.v1 import puzzle_pb2
 
@@ -335,7 +336,7 @@ def _read_text(text: puzzle_pb2.PuzzleText, field: str, max_cells: int) -> Read:
         if kind_name:
             kind = KINDS[kind_name]
         else:
-            kind, found = detect_format(text.content)
+            kind, found = detect_format(text.content, fmt)
             fmt = fmt or found
         if fmt is not None and fmt not in kind.formats:
             raise _invalid(f"{field}.format", f"{kind.name} has no {fmt} format")
@@ -607,3 +608,64 @@ def entries_rejected(error: PuzzleError) -> InvalidRequest:
     """Entries the logical solver cannot start from (a rule broken, no completion)."""
     violations = [Violation(PUZZLE_FIELD, f.message) for f in error.findings]
     return InvalidRequest(violations, str(error), error.findings)
+
+
+# ---------------------------------------------------------------- pictures
+
+_HIGHLIGHTS = {
+    service_pb2.HIGHLIGHT_UNSPECIFIED: Highlight.HINT,
+    service_pb2.HIGHLIGHT_HINT: Highlight.HINT,
+    service_pb2.HIGHLIGHT_MISTAKE: Highlight.MISTAKE,
+}
+_PICTURE_FORMATS = (service_pb2.PICTURE_FORMAT_UNSPECIFIED, service_pb2.PICTURE_FORMAT_SVG)
+
+
+def highlights(messages, read: Read, field: str = "highlights") -> dict[Cell, Highlight]:
+    """A Render request's highlighted cells; InvalidRequest naming every one off the
+    grid, given twice, or of an unknown highlight."""
+    rows, cols = read.board.puzzle.rows, read.board.puzzle.cols
+    out: dict[Cell, Highlight] = {}
+    violations = []
+    for i, message in enumerate(messages):
+        c = (message.cell.row, message.cell.column)
+        where = f"{field}[{i}]"
+        if not (0 <= c[0] < rows and 0 <= c[1] < cols):
+            violations.append(
+                Violation(f"{where}.cell", f"r{c[0]}c{c[1]} is not on the {rows}x{cols} grid")
+            )
+        elif message.highlight not in _HIGHLIGHTS:
+            violations.append(
+                Violation(f"{where}.highlight", f"unknown highlight {message.highlight}")
+            )
+        elif c in out:
+            violations.append(Violation(f"{where}.cell", f"r{c[0]}c{c[1]} is highlighted twice"))
+        else:
+            out[c] = _HIGHLIGHTS[message.highlight]
+    if violations:
+        raise InvalidRequest(violations, reason="INVALID_HIGHLIGHT")
+    return out
+
+
+def picture_format(value: int, field: str = "format") -> None:
+    """InvalidRequest unless the picture's format is one the server draws (SVG)."""
+    if value not in _PICTURE_FORMATS:
+        raise _invalid(field, f"unknown picture format {value}: the server draws SVG")
+
+
+def no_unique_solution(verdict: Verdict | None) -> InvalidRequest:
+    """show_solution of a puzzle without a unique solution."""
+    why = "several solutions" if verdict is Verdict.MULTIPLE else "no solution"
+    return InvalidRequest(
+        [Violation("show_solution", f"the puzzle has {why}, so there is no solution to draw")],
+        reason="NO_UNIQUE_SOLUTION",
+    )
+
+
+def render_response(read: Read, rendered: operations.Rendered) -> service_pb2.RenderResponse:
+    picture = rendered.picture
+    out = service_pb2.RenderResponse(
+        svg=picture.svg, width=picture.width, height=picture.height, puzzle=puzzle(read)
+    )
+    if rendered.solution is not None:
+        out.solution.CopyFrom(grid(rendered.solution))
+    return out

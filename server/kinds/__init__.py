@@ -4,58 +4,111 @@ from __future__ import annotations
 
 import importlib
 import json
+import re
 
 from numgrid.server.core import Finding, PuzzleError, quoted
 from numgrid.server.kinds.base import Kind
 from numgrid.server.kinds.kakurasu import KAKURASU
 from numgrid.server.kinds.kakuro import KAKURO
+from numgrid.server.kinds.kakuro import formats as kakuro_formats
 from numgrid.server.kinds.kenken import KENKEN
 from numgrid.server.kinds.skyscraper import SKYSCRAPER
-from numgrid.server.kinds.textformats import without_bom
+from numgrid.server.kinds.textformats import unknown_fields, without_bom
 
 # In detection order: a Kakurasu text (two lines of numbers after its header) has a
 # stricter shape than a KenKen one (which claims any square text of more lines than
 # rows, a Kakurasu with marks too), and a KenKen than a Kakuro one; Kakuro, the first
-# kind served, answers for text no kind claims (its reader says what is wrong). A
-# Skyscraper text is the only one whose header has three numbers ("N N H"), and its
-# Towers IDs the only ones with "/": it comes before KenKen and Kakuro.
+# kind served, claims any other text with a 'ROWS COLS' header or of comma-separated
+# numbers (its reader says what is wrong). A Skyscraper text is the only one whose header
+# has three numbers ("N N H"), and its Towers IDs the only ones with "/": it comes before
+# KenKen and Kakuro. A text no kind claims is of an unsupported kind.
 KINDS: dict[str, Kind] = {kind.name: kind for kind in (KAKURASU, SKYSCRAPER, KENKEN, KAKURO)}
 
+_RULE = re.compile(r"^[-+|=\s]*$")  # a line of a drawn grid's frame: ------+------
+_SEPARATORS = re.compile(r"[\s|,;]")
 
-def _json_kind(text: str) -> str | None:
-    """The top-level key of a JSON puzzle (``{"kenken": {...}}``), if it is one."""
-    text = without_bom(text)
-    if not text.lstrip().startswith("{"):
-        return None
+
+def _looks_like_sudoku(text: str) -> bool:
+    """81 cells of digits or blanks (``.``, ``_``, ``-``), the frame and separators aside."""
+    if len(text) > 1000:
+        return False
+    lines = [line for line in text.splitlines() if not _RULE.match(line)]
+    cells = "".join(_SEPARATORS.sub("", line) for line in lines)
+    return len(cells) == 81 and all(c.isascii() and (c.isdigit() or c in "._-") for c in cells)
+
+
+_JSON_TYPES = {list: "a list", str: "a string", int: "a number", float: "a number"}
+
+
+def _served() -> str:
+    return ", ".join(sorted(KINDS))
+
+
+def _unsupported_json(text: str) -> Finding:
+    """Why JSON text (it starts with ``{`` or ``[``) is no puzzle of a kind served."""
     try:
         data = json.loads(text)
-    except (ValueError, RecursionError):
-        return None
-    if isinstance(data, dict) and len(data) == 1:
-        return next(iter(data))
-    return None
-
-
-def detect_format(text: str) -> tuple[Kind, str | None]:
-    """The kind of a puzzle text and the format its sniff found (None when no kind
-    claims the text: Kakuro's reader then says what is wrong), so the text is not
-    sniffed twice. PuzzleError for a JSON puzzle of a kind not served."""
-    for kind in KINDS.values():
-        fmt = kind.sniff(text)
-        if fmt is not None:
-            return kind, fmt
-    named = _json_kind(text)
-    if named is not None and named not in KINDS:
-        raise PuzzleError(
-            [
-                Finding(
-                    "unsupported_kind",
-                    f"unsupported kind {quoted(named)}: this server reads "
-                    f"{', '.join(sorted(KINDS))}",
-                )
-            ]
+    except (ValueError, RecursionError) as e:  # RecursionError: nesting too deep
+        reason = str(e) if isinstance(e, ValueError) else "nested too deep"
+        return Finding(
+            "not_json",
+            f"the text starts like JSON but is not JSON ({reason[:80]}); a JSON puzzle is "
+            f'{{"KIND": {{...}}}}, KIND one of {_served()}',
         )
-    return KAKURO, None
+    if isinstance(data, dict) and len(data) == 1:
+        named = next(iter(data))
+        return Finding(
+            "unsupported_kind",
+            f"unsupported kind {quoted(named)}: this server reads {_served()}",
+        )
+    if isinstance(data, dict):
+        found = f"this object's keys are {unknown_fields(data)}" if data else "this one is {}"
+    else:
+        found = f"not {_JSON_TYPES.get(type(data), 'a value')}"
+    return Finding(
+        "unsupported_kind",
+        f'unsupported kind: a JSON puzzle is {{"KIND": {{...}}}}, KIND one of {_served()}; '
+        + found,
+    )
+
+
+def unsupported(text: str) -> Finding:
+    """The finding for a text no kind claims: which kinds are read, and why the text
+    is none of them."""
+    body = without_bom(text).strip()
+    if not body:
+        return Finding("empty", f"the text is empty: no puzzle (this server reads {_served()})")
+    if body[0] in "{[":
+        return _unsupported_json(body)
+    first = body.splitlines()[0].strip()
+    why = (
+        f"its first line {quoted(first)} is not a header ('ROWS COLS', or 'N N H' for a "
+        "skyscraper), nor is the text a Keen or Towers game ID, JSON"
+    )
+    why += " or Kakuro's 1VVHH CSV"
+    if "," in body or ";" in body:
+        why += f": {kakuro_formats.sniff_csv(body)}"
+    if _looks_like_sudoku(body):
+        why += "; it looks like a 9x9 Sudoku, which this server does not solve"
+    return Finding(
+        "unsupported_kind",
+        f"unsupported kind: the text is no puzzle of a kind this server reads ({_served()}): {why}",
+    )
+
+
+def detect_format(text: str, fmt: str | None = None) -> tuple[Kind, str | None]:
+    """The kind of a puzzle text and the format its sniff found, so the text is not
+    sniffed twice. When no kind claims the text: given a format only one kind has
+    (``csv``), that kind and None (its reader says what is wrong); else PuzzleError,
+    "unsupported kind" naming the kinds served and why the text is none of them."""
+    for kind in KINDS.values():
+        found = kind.sniff(text)
+        if found is not None:
+            return kind, found
+    having = [kind for kind in KINDS.values() if fmt is not None and fmt in kind.formats]
+    if len(having) == 1:
+        return having[0], None
+    raise PuzzleError([unsupported(text)])
 
 
 def detect(text: str) -> Kind:
@@ -71,4 +124,4 @@ def load_engines() -> None:
         importlib.import_module(f"{type(kind).__module__}.cpsat")
 
 
-__all__ = ["KINDS", "Kind", "detect", "detect_format", "load_engines"]
+__all__ = ["KINDS", "Kind", "detect", "detect_format", "load_engines", "unsupported"]
