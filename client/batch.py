@@ -52,19 +52,22 @@ from functools import cached_property
 import grpc
 from numgrid.v1 import numgrid_service_pb2 as service_pb2
 from numgrid.v1 import numgrid_service_pb2_grpc as service_grpc
+from numgrid.v1 import puzzle_pb2
 
 from .channels import PLAINTEXT, Credentials, open_channel
 from .client import (
     SIZE_OPTIONS,
-    NumgridClient,
     PuzzleLike,
     _cells,
+    _difficulty,
     _finding,
     _grid,
     _stats,
     _verdict,
+    puzzle_input,
+    search_options,
 )
-from .types import Cell, EngineStat, Finding, Grid, NumgridError
+from .types import Cell, Difficulty, EngineStat, Finding, Grid, NumgridError
 
 MAX_PUZZLES_PER_MESSAGE = 32
 FIRST_QUOTA = 32  # puzzles the first streams take (they may all be on the first server up)
@@ -135,6 +138,26 @@ class BatchResult:
             return ()
         return tuple(_finding(f) for f in self.response.rejection.findings)
 
+    @cached_property
+    def difficulty(self) -> Difficulty | None:
+        """The grade, when the batch asked for it (``grade=True``) and the puzzle is UNIQUE
+        and graded in time; else None."""
+        if self.response is None or not self.response.HasField("result"):
+            return None
+        if not self.response.result.HasField("difficulty"):
+            return None
+        return _difficulty(self.response.result.difficulty)
+
+    @cached_property
+    def puzzle(self) -> puzzle_pb2.Puzzle | None:
+        """The puzzle as the server read it, when the batch asked for it
+        (``include_puzzle=True``); else None."""
+        if self.response is None or not self.response.HasField("result"):
+            return None
+        if not self.response.result.HasField("puzzle"):
+            return None
+        return self.response.result.puzzle
+
 
 def result_of(response: service_pb2.BatchPuzzleResult, attempts: int = 1) -> BatchResult:
     """The Python value of one result message."""
@@ -147,6 +170,24 @@ def result_of(response: service_pb2.BatchPuzzleResult, attempts: int = 1) -> Bat
         return BatchResult(response.id, "ERROR", None, message, attempts, response)
     verdict = _verdict(response.result.verdict)
     return BatchResult(response.id, verdict or "ERROR", verdict, "", attempts, response)
+
+
+def batch_puzzle(
+    item: BatchItem,
+    options: service_pb2.SearchOptions,
+    *,
+    grade: bool = False,
+    include_puzzle: bool = False,
+) -> service_pb2.BatchPuzzle:
+    """The message that sends one item (this client's and the asyncio client's batches);
+    ``grade`` and ``include_puzzle`` ask for the result's ``difficulty`` and ``puzzle``."""
+    return service_pb2.BatchPuzzle(
+        id=item.id,
+        puzzle=puzzle_input(item.puzzle, format=item.format, kind=item.kind),
+        options=options,
+        grade=grade,
+        include_puzzle=include_puzzle,
+    )
 
 
 # ---------------------------------------------------------------- targets
@@ -253,9 +294,12 @@ class _Feed:
     """The puzzles still to send: re-sent ones first, then ``items`` as they are read.
     Thread-safe: every stream's request iterator takes from it."""
 
-    def __init__(self, items: Iterable[BatchItem], options: service_pb2.SearchOptions):
+    def __init__(
+        self, items: Iterable[BatchItem], options: service_pb2.SearchOptions, **asks: bool
+    ):
         self._items = iter(items)
         self._options = options
+        self._asks = asks  # grade, include_puzzle
         self._retry: deque[_Pending] = deque()
         self._lock = threading.Lock()
         self._seen: set[str] = set()
@@ -273,13 +317,7 @@ class _Feed:
                 if item.id in self._seen:
                     raise ValueError(f"id {item.id!r} appears twice in the batch")
                 self._seen.add(item.id)
-                request = service_pb2.BatchPuzzle(
-                    id=item.id,
-                    puzzle=NumgridClient.puzzle_input(
-                        item.puzzle, format=item.format, kind=item.kind
-                    ),
-                    options=self._options,
-                )
+                request = batch_puzzle(item, self._options, **self._asks)
             except StopIteration:
                 self.exhausted = True
                 return None
@@ -469,9 +507,10 @@ class _Batch:
         deadline: float | None,
         max_attempts: int,
         patience: float,
+        asks: dict | None = None,
     ):
         self.stub = service_grpc.NumgridServiceStub(channel)
-        self.feed = _Feed(items, options)
+        self.feed = _Feed(items, options, **(asks or {}))
         self.events: queue.SimpleQueue = queue.SimpleQueue()
         self.streams, self.window, self.per_stream = streams, window, per_stream
         self.deadline, self.max_attempts, self.patience = deadline, max_attempts, patience
@@ -602,6 +641,8 @@ def check_many(
     engine: str = "auto",
     time_limit: float | None = None,
     hold_entries: bool = False,
+    grade: bool = False,
+    include_puzzle: bool = False,
     timeout: float | None = None,
     streams: int | None = None,
     window: int = 8,
@@ -614,11 +655,15 @@ def check_many(
     credentials: Credentials = PLAINTEXT,
 ) -> Iterator[BatchResult]:
     """Check every puzzle of ``items``; yield one :class:`BatchResult` per id as each is
-    done. See the module's documentation for servers, streams, failures and time."""
+    done. See the module's documentation for servers, streams, failures and time.
+
+    ``grade``: the server also grades each UNIQUE puzzle (``BatchResult.difficulty``;
+    the logical solution costs several times the check). ``include_puzzle``: it sends
+    back each puzzle as read (``BatchResult.puzzle``, to draw it)."""
     deadline = None if timeout is None else time.monotonic() + timeout
     address, servers = batch_target(target)
     streams = streams or 2 * max(1, servers)
-    options = NumgridClient.search_options(engine, time_limit, hold_entries)
+    options = search_options(engine, time_limit, hold_entries)
     own = channel is None
     channel = channel or open_channel(address, batch_channel_options(keepalive), credentials)
     try:
@@ -637,6 +682,7 @@ def check_many(
             deadline=deadline,
             max_attempts=max_attempts,
             patience=patience,
+            asks={"grade": grade, "include_puzzle": include_puzzle},
         )
         yield from batch.run()
     finally:

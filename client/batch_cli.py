@@ -1,53 +1,143 @@
-"""``numgrid unique`` over many puzzles: inputs, the streamed batch, progress, report, resume.
+"""``numgrid solve``, ``unique`` and ``explain`` over any number of puzzles: inputs, the
+streamed batch, the order of the output, progress, report, resume.
 
 The inputs are files, directories (every puzzle file under them), JSONL files (one
-``{"id", "format", "puzzle"}`` per line) and dataset JSON files (``{"name", "count",
-"data": {id: {"problem", ...}}}``, the shape of ``../shared/corpus/``). Every puzzle gets
-an id, which is the ``source`` of its JSON line: the file's path, the JSONL line's id,
-or the dataset's key. The puzzles are read as the streams have room for them and sent
-with :func:`~numgrid.client.batch.check_many`; each result is printed (and written to
-the report) as it comes, in the order the servers finish them.
+``{"id", "format", "puzzle"}`` per line), dataset JSON files (``{"name", "count",
+"data": {id: {"problem", ...}}}``, the shape of ``../shared/corpus/``) and ``-`` (stdin),
+in any mix. Every puzzle gets an id, which is the ``source`` of its JSON line: the
+file's path, the JSONL line's id, or the dataset's key.
+
+``solve`` and ``unique`` send every puzzle, one or thousands, through one code path: the
+puzzles are read as the streams have room for them and sent with
+:func:`~numgrid.client.batch.check_many` (BatchCheckUniqueness), asking the server for
+each puzzle as it read it (to draw it and write its solutions in the kind's own form)
+and, with ``--grade``, for the grade of each UNIQUE one. ``explain`` calls Explain once
+per puzzle. Each result is written to the report as it comes; the output (JSON lines or
+text) is in the order of the inputs, whatever order the servers finish in, and is the
+same for a puzzle whether it came alone or with a thousand others. After two or more
+puzzles a summary line follows (stderr with ``--json``).
 """
 
 from __future__ import annotations
 
+import argparse
 import contextlib
 import json
 import os
+import re
 import sys
+import textwrap
 import threading
 import time
 from collections import Counter, deque
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 from .batch import BatchItem, BatchResult, check_many
 from .cli import (
+    _NO_ANSWER,
     FAILURE,
+    MAX_ERRORS,
     NOT_HAPPY,
     OK,
     PROG,
     STDIN,
     STDIN_SOURCE,
+    Context,
     NoServer,
     Outcome,
     UsageError,
     _cells_text,
     _error,
     _error_lines,
+    _explain,
     _finding_json,
+    _grade,
+    _positive_int,
+    _positive_seconds,
+    _rejected,
     _stats_json,
+    _stats_text,
+    _stdout_ascii_only,
     _wrap,
     read_input,
 )
 from .client import FORMATS, KINDS
+from .render import solution_text
 from .types import Grid, NumgridError
 
 PUZZLE_SUFFIXES = (".txt", ".csv", ".json", ".jsonl")  # what a directory is searched for
 SOLUTION_MARK = ".solution."  # `x.solution.txt` is a published solution, not a puzzle
-COUNTS = ("UNIQUE", "MULTIPLE", "NO_SOLUTION", "INVALID", "TIMEOUT", "ERROR")
+COMMANDS = ("solve", "unique", "explain")  # the commands this module runs
+STREAMED = ("solve", "unique")  # ... through BatchCheckUniqueness
+COUNTS = {
+    "solve": ("UNIQUE", "MULTIPLE", "NO_SOLUTION", "INVALID", "TIMEOUT", "ERROR"),
+    "unique": ("UNIQUE", "MULTIPLE", "NO_SOLUTION", "INVALID", "TIMEOUT", "ERROR"),
+    "explain": ("SOLVED", "STALLED", "INVALID", "TIMEOUT", "ERROR"),
+}
 COUNT_NAMES = {"NO_SOLUTION": "none"}
+HAPPY = {"solve": "UNIQUE", "unique": "UNIQUE", "explain": "SOLVED"}
+GRADES = ("EASY", "MEDIUM", "HARD", "EXPERT", "EXTREME")
 CONNECT_TIMEOUT = 5.0  # seconds for the first server to answer before giving up
+
+
+# ---------------------------------------------------------------- options
+
+
+def add_options(sub: argparse.ArgumentParser, name: str) -> None:
+    """The options of ``solve``, ``unique`` and ``explain`` over any number of puzzles."""
+    how = (
+        "one Explain call per puzzle"
+        if name == "explain"
+        else "every puzzle, one or many, is streamed (BatchCheckUniqueness)"
+    )
+    group = sub.add_argument_group(
+        "many puzzles",
+        "FILE may also be a directory (its puzzle files), a JSONL file (one "
+        '{"id", "format", "puzzle"} per line) or a dataset JSON ({"data": {id: {"problem"}}}); '
+        f"{how}; the output is in the order of the inputs, and a summary line follows "
+        "two or more puzzles",
+    )
+    happy = HAPPY[name]
+    if name in STREAMED:
+        group.add_argument(
+            "--grade",
+            action="store_true",
+            help=f"also grade each {happy} puzzle (the server's logical solution: several "
+            "times the cost of the check, see docs/batch.md); without it grade is null",
+        )
+    group.add_argument(
+        "-q",
+        "--quiet",
+        action="store_true",
+        help=f"leave the {happy} puzzles out of the human output (the summary counts them)",
+    )
+    group.add_argument(
+        "--progress",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help="a progress bar on stderr (default: for two or more puzzles when stderr is a "
+        "terminal)",
+    )
+    if name not in STREAMED:
+        return
+    group.add_argument("--batch", action="store_true", help=argparse.SUPPRESS)  # always now
+    group.add_argument("--report", metavar="FILE", help="append each result to FILE (JSONL)")
+    group.add_argument(
+        "--resume", action="store_true", help="skip the puzzles already in the --report FILE"
+    )
+    group.add_argument(
+        "--deadline",
+        metavar="SECONDS",
+        type=_positive_seconds,
+        help="stop the whole batch after this long (the unchecked puzzles are left out)",
+    )
+    group.add_argument(
+        "--streams",
+        metavar="N",
+        type=_positive_int,
+        help="calls at once (default: two per server)",
+    )
 
 
 # ---------------------------------------------------------------- inputs
@@ -75,14 +165,14 @@ def _jsonl_count(path: str) -> int:
         return 1  # it is reported unreadable when its turn comes
 
 
-def _classify(path: str) -> _Source:
+def _classify(path: str, stdin: dict) -> _Source:
     if path == STDIN:
         return _Source(path, "stdin", 1)
     if path.endswith(".jsonl"):
         return _Source(path, "jsonl", _jsonl_count(path))
     if path.endswith(".json"):
         with contextlib.suppress(UsageError, ValueError):
-            value = json.loads(read_input(path, {})[1])
+            value = json.loads(read_input(path, stdin)[1])
             if _is_dataset(value):
                 return _Source(path, "dataset", len(value["data"]), value["data"])
     return _Source(path, "file", 1)
@@ -102,56 +192,80 @@ def _walk(directory: str) -> list[str]:
 
 def expand(paths: list[str]) -> list[_Source]:
     """Every input argument as its sources; a directory as the puzzle files under it."""
-    sources = []
+    sources, stdin = [], {}
     for path in paths:
         if path != STDIN and os.path.isdir(path):
-            sources.extend(_classify(p) for p in _walk(path))
+            sources.extend(_classify(p, stdin) for p in _walk(path))
         else:
-            sources.append(_classify(path))
+            sources.append(_classify(path, stdin))
     return sources
 
 
-def needs_batch(paths: list[str]) -> bool:
-    """Inputs only a batch reads: a directory, a JSONL file or a dataset."""
-    for path in paths:
-        if path == STDIN:
-            continue
-        if os.path.isdir(path) or path.endswith(".jsonl"):
-            return True
-        if path.endswith(".json") and _looks_like_dataset(path):
-            return True
-    return False
+def _empty_extra(command: str) -> dict:
+    """The keys a command's JSON line has besides the common ones, without values."""
+    return {"grade": None, "difficulty": None} if command in STREAMED else {}
 
 
-def _looks_like_dataset(path: str) -> bool:
-    """A dataset starts ``{"name": ..., "count": ..., "data": {``; a puzzle ``{"kakuro"``."""
-    try:
-        with open(path, encoding="utf-8", errors="replace") as f:
-            head = f.read(4096)
-    except OSError:
-        return False
-    return '"data"' in head and '"kakuro"' not in head.split('"data"')[0]
+class _Order:
+    """Outcomes in the order of the inputs, whatever order they are found in.
 
+    The thread that reads the inputs numbers each puzzle as it is read (:meth:`item`) and
+    files the outcomes found while reading (an unreadable file or line: :meth:`add`);
+    the main thread hands in each result (:meth:`number` gives its place) and takes the
+    outcomes that are next in order (:meth:`ready`), or all that are left (:meth:`rest`).
+    """
 
-class _Unanswered:
-    """Outcomes found while reading the inputs (unreadable files and lines), collected
-    from the thread that reads them, printed by the main thread."""
+    def __init__(self, command: str) -> None:
+        self.command = command
+        self._lock = threading.Lock()
+        self._places: dict[str, int] = {}
+        self._count = 0
+        self._next = 0
+        self._held: dict[int, Outcome] = {}
+        self.found: deque[tuple[int, Outcome]] = deque()  # read, not sent: unreadable
 
-    def __init__(self) -> None:
-        self.outcomes: deque[Outcome] = deque()
+    def _place(self) -> int:
+        with self._lock:
+            self._count += 1
+            return self._count - 1
+
+    def item(self, item: BatchItem) -> BatchItem:
+        place = self._place()
+        with self._lock:
+            self._places[item.id] = place
+        return item
 
     def add(self, source: str, message: str) -> None:
-        self.outcomes.append(
-            Outcome(source, "unique", "UNREADABLE", FAILURE, errors=[_error(message)])
-        )
+        out = Outcome(source, self.command, "UNREADABLE", FAILURE, errors=[_error(message)])
+        out.extra = _empty_extra(self.command)
+        self.found.append((self._place(), out))
 
-    def drain(self) -> Iterator[Outcome]:
-        while self.outcomes:
-            yield self.outcomes.popleft()
+    def number(self, source: str) -> int:
+        with self._lock:
+            return self._places.pop(source)
+
+    def drain(self) -> Iterator[tuple[int, Outcome]]:
+        while self.found:
+            yield self.found.popleft()
+
+    def ready(self, place: int, out: Outcome) -> list[Outcome]:
+        self._held[place] = out
+        out_now = []
+        while self._next in self._held:
+            out_now.append(self._held.pop(self._next))
+            self._next += 1
+        return out_now
+
+    def rest(self) -> list[Outcome]:
+        """What is held back by a puzzle that never got an answer (a deadline, a failed
+        batch), in order."""
+        held = [self._held[k] for k in sorted(self._held)]
+        self._held.clear()
+        return held
 
 
 def _jsonl_items(
-    path: str, fmt: str | None, kind: str | None, problems: _Unanswered
+    path: str, fmt: str | None, kind: str | None, problems: _Order
 ) -> Iterator[BatchItem]:
     try:
         f = open(path, encoding="utf-8")  # noqa: SIM115 - read lazily, closed below
@@ -202,9 +316,10 @@ def items(
     fmt: str | None,
     kind: str | None,
     skip: set[str],
-    problems: _Unanswered,
+    problems: _Order,
 ) -> Iterator[BatchItem]:
-    """The puzzles of ``sources`` read lazily, ids in ``skip`` (and repeats) left out."""
+    """The puzzles of ``sources`` read lazily and numbered in order, ids in ``skip`` (and
+    repeats) left out; what cannot be read goes to ``problems``."""
     seen: set[str] = set()
     stdin: dict = {}
 
@@ -226,11 +341,11 @@ def items(
                 if not isinstance(problem, str):
                     problems.add(key, f'{source.path}: {key} has no "problem" text')
                     continue
-                yield BatchItem(key, problem, "janko", kind)
+                yield problems.item(BatchItem(key, problem, "janko", kind))
         elif source.kind == "jsonl":
             for item in _jsonl_items(source.path, fmt, kind, problems):
                 if fresh(item.id):
-                    yield item
+                    yield problems.item(item)
         else:
             name = STDIN_SOURCE if source.kind == "stdin" else source.path
             if not fresh(name):
@@ -240,7 +355,7 @@ def items(
             except UsageError as e:
                 problems.add(name, str(e))
                 continue
-            yield BatchItem(name, text, fmt, kind)
+            yield problems.item(BatchItem(name, text, fmt, kind))
 
 
 def _ids(source: _Source) -> Iterator[str]:
@@ -291,9 +406,9 @@ def read_report(path: str) -> set[str]:
 
 
 def janko_solution(grid: Grid) -> str:
-    """A solution as janko text without the puzzle (batch results carry no puzzle): ``-``
-    where the grid has 0 (Kakuro black cells) or -1 (a cell decided empty: a Kakurasu's
-    white one, shaded ones being 1), the digits elsewhere."""
+    """A solution as janko text without the puzzle (a result from a server that does not
+    send the puzzle back): ``-`` where the grid has 0 (Kakuro black cells) or -1 (a cell
+    decided empty: a Kakurasu's white one, shaded ones being 1), the digits elsewhere."""
     rows = len(grid)
     cols = len(grid[0]) if grid else 0
     lines = [f"{rows} {cols}"]
@@ -301,43 +416,71 @@ def janko_solution(grid: Grid) -> str:
     return "\n".join(lines) + "\n"
 
 
-def outcome(result: BatchResult, width: int, full: bool = True) -> Outcome:
-    """The JSON line and human text of one result: the shape of ``numgrid unique``.
-    Without ``full`` (no JSON line is written), only what the human output needs: the
-    solutions and statistics are not read from the message."""
-    status = result.status
+def outcome(result: BatchResult, ctx: Context, full: bool = True) -> Outcome:
+    """The JSON line and human text of one result of ``solve`` or ``unique`` (the command
+    is ``ctx.args.command``): the same whatever the number of puzzles. Without ``full``
+    (the outcome is neither printed nor written) only the status and grade are read."""
+    command, status = ctx.args.command, result.status
     code = OK if status == "UNIQUE" else FAILURE if status == "ERROR" else NOT_HAPPY
-    out = Outcome(result.id, "unique", status, code, verdict=result.verdict)
-    if full:
-        out.stats = _stats_json(result.stats)
-        out.solutions = [janko_solution(g) for g in result.solutions]
-        out.differing_cells = list(result.differing_cells)
-        # The keys of a one-file `unique` line; a batch does not grade (its results
-        # leave the difficulty out: the logical solution would cost more than the check).
-        out.extra = {"grade": None, "difficulty": None}
+    out = Outcome(result.id, command, status, code, verdict=result.verdict)
+    out.extra = _empty_extra(command)
+    grade = _grade(out, result.difficulty)  # null unless asked for (--grade) and UNIQUE
+    if not full:
+        return out
     if status == "INVALID":
         out.errors = [_finding_json(f) for f in result.findings] or [_error(result.message)]
-        out.text = "\n".join(_error_lines(out.errors, width, 3))
-    elif status == "ERROR":
+        out.text = "\n".join(_error_lines(out.errors, ctx.width, MAX_ERRORS))
+        return out
+    if status == "ERROR":
         out.errors = [_error(f"{result.id}: {result.message}")]
-    elif status == "MULTIPLE":
-        cells = _cells_text(result.differing_cells)
-        out.text = _wrap(
-            "  ", f"two solutions differ at {len(result.differing_cells)} cells: {cells}", width
-        )
-    elif status == "TIMEOUT":
-        out.text = "  the time limit ran out before an answer"
-    elif status == "NO_SOLUTION":
-        out.text = "  the puzzle has no solution"
+        return out
+    out.stats = _stats_json(result.stats)
+    puzzle = result.puzzle  # None from a server older than include_puzzle
+
+    def written(grid: Grid) -> str:
+        return janko_solution(grid) if puzzle is None else solution_text(puzzle, grid)
+
+    solutions = result.solutions if command == "unique" else result.solutions[:1]
+    out.solutions = [written(g) for g in solutions]
+    if command == "unique":
+        out.differing_cells = list(result.differing_cells)
+    if command == "unique" and status == "MULTIPLE" and len(solutions) >= 2:
+        cells = result.differing_cells
+        parts = [
+            _wrap(
+                "", f"two solutions differ at {len(cells)} cells: {_cells_text(cells)}", ctx.width
+            )
+        ]
+        if puzzle is not None:
+            for i, grid in enumerate(solutions[:2], 1):
+                parts.append(f"solution {i}:\n" + ctx.board(puzzle, grid, cells))
+        out.text = "\n".join(parts)
+    elif command == "solve" and solutions:
+        lead = {"UNIQUE": "the solution", "MULTIPLE": "one of several solutions"}
+        out.text = f"{lead.get(status, 'a solution')}:"
+        out.text += "\n" + (ctx.board(puzzle, solutions[0]) if puzzle else out.solutions[0])
+    else:
+        out.text = _NO_ANSWER.get(status, "")
+    out.text = grade + out.text
     return out
+
+
+def human(out: Outcome, width: int) -> str:
+    """The human output of one puzzle: ``source: STATUS (stats)``, then its text."""
+    head = f"{out.source}: {out.status}"
+    if out.stats:  # on the same line if it fits, else on the next
+        stats = f"({_stats_text(out.stats)})"
+        head += f" {stats}" if len(head) + 1 + len(stats) <= width else f"\n  {stats}"
+    return head + (f"\n{out.text.rstrip(chr(10))}" if out.text else "")
 
 
 class _Progress:
     """A rich progress bar on stderr (done/total, rate, ETA, running counts), or nothing."""
 
-    def __init__(self, total: int, show: bool):
+    def __init__(self, total: int, show: bool, statuses: tuple[str, ...], name: str):
         self.counts: Counter = Counter()
-        self.total = total
+        self.grades: Counter = Counter()
+        self.total, self.statuses = total, statuses
         self._bar = None
         if not show:
             return
@@ -374,10 +517,10 @@ class _Progress:
             refresh_per_second=8,
         )
         self._bar.counts = self.text()
-        self._task = self._bar.add_task("unique", total=total, rate="")
+        self._task = self._bar.add_task(name, total=total, rate="")
 
     def text(self) -> str:
-        return "  ".join(f"{COUNT_NAMES.get(k, k.lower())} {self.counts[k]}" for k in COUNTS)
+        return "  ".join(f"{COUNT_NAMES.get(k, k.lower())} {self.counts[k]}" for k in self.statuses)
 
     def __enter__(self) -> _Progress:
         if self._bar is not None:
@@ -388,8 +531,10 @@ class _Progress:
         if self._bar is not None:
             self._bar.stop()
 
-    def advance(self, status: str) -> None:
-        self.counts[status] += 1
+    def advance(self, out: Outcome) -> None:
+        self.counts[out.status] += 1
+        if out.status in ("UNIQUE", "SOLVED"):  # explain: the grade is in its last record
+            self.grades[(out.records[-1] if out.records else out.extra).get("grade")] += 1
         if self._bar is not None:
             speed = self._bar.tasks[0].speed
             rate = f"{speed:,.0f}/s" if speed else ""
@@ -404,20 +549,33 @@ class _Progress:
             print(text, file=sys.stderr, flush=True)
 
     def print(self, text: str) -> None:
-        """A human line: above the bar when stdout is the bar's terminal."""
+        """Human output: above the bar when stdout is the bar's terminal."""
         if self._bar is not None and sys.stdout.isatty():
             self._bar.console.print(text, markup=False, highlight=False, soft_wrap=True)
         else:
             print(text, flush=True)
 
 
-def summary(counts: Counter, total: int, seconds: float, skipped: int, resent: int = 0) -> str:
+def summary(
+    counts: Counter,
+    total: int,
+    seconds: float,
+    skipped: int,
+    resent: int = 0,
+    statuses: tuple[str, ...] = COUNTS["unique"],
+    grades: Counter | None = None,
+) -> str:
     done = sum(counts.values())
-    parts = [f"{COUNT_NAMES.get(k, k.lower())} {counts[k]}" for k in COUNTS]
+    parts = [f"{COUNT_NAMES.get(k, k.lower())} {counts[k]}" for k in statuses]
     if counts["UNREADABLE"]:
         parts.append(f"unreadable {counts['UNREADABLE']}")
     rate = done / seconds if seconds > 0 else 0.0
     text = f"{done} of {total} puzzles in {seconds:.1f} s ({rate:,.0f}/s): " + ", ".join(parts)
+    if grades:  # UNIQUE (or SOLVED) puzzles by grade; "ungraded": logic stalls or time ran out
+        named = [f"{g.lower()} {grades[g]}" for g in GRADES]
+        if grades[None]:
+            named.append(f"ungraded {grades[None]}")
+        text += "; grades: " + ", ".join(named)
     if skipped:
         text += f"; {skipped} already in the report"
     if resent:
@@ -425,60 +583,128 @@ def summary(counts: Counter, total: int, seconds: float, skipped: int, resent: i
     return text
 
 
-# ---------------------------------------------------------------- the command
+# ---------------------------------------------------------------- the commands
 
 
-def run(args, connect, width: int) -> int:
-    """``numgrid unique`` as a batch; returns the exit code."""
-    if args.resume and not args.report:
-        raise UsageError("--resume needs --report FILE")
-    done_before = read_report(args.report) if args.resume else set()
-    sources = expand(args.files)
-    total = sum(s.count for s in sources)
-    skipped = 0
-    if done_before:  # count what is left
-        skipped = sum(1 for s in sources for key in _ids(s) if key in done_before)
-        total -= skipped
-    problems = _Unanswered()
-    fmt = None if args.format == "auto" else args.format
-    kind = None if args.kind == "auto" else args.kind
-    todo = items(sources, fmt, kind, done_before, problems)
-    show = args.progress if args.progress is not None else sys.stderr.isatty()
+class _Run:
+    """What ``solve``, ``unique`` and ``explain`` share: the inputs in order, the output
+    in order, the report, the progress bar, the exit code and the summary."""
+
+    def __init__(self, args: argparse.Namespace, connect: Callable, width: int):
+        self.args, self.connect, self.width = args, connect, width
+        self.command = args.command
+        report = getattr(args, "report", None)
+        if getattr(args, "resume", False) and not report:
+            raise UsageError("--resume needs --report FILE")
+        done_before = read_report(report) if getattr(args, "resume", False) else set()
+        sources = expand(args.files)
+        self.total = sum(s.count for s in sources)
+        self.skipped = 0
+        if done_before:  # count what is left
+            self.skipped = sum(1 for s in sources for key in _ids(s) if key in done_before)
+            self.total -= self.skipped
+        self.order = _Order(self.command)
+        fmt = None if args.format == "auto" else args.format
+        kind = None if args.kind == "auto" else args.kind
+        self.todo = items(sources, fmt, kind, done_before, self.order)
+        self.quiet = getattr(args, "quiet", False)
+        # The bar: asked for, or by default when stderr is a terminal and there are several.
+        progress = args.progress
+        self.show = progress if progress is not None else self.total > 1 and sys.stderr.isatty()
+        try:
+            self.report = open(report, "a", encoding="utf-8") if report else None  # noqa: SIM115
+        except OSError as e:
+            raise UsageError(f"cannot write {report}: {e.strerror or e}") from None
+        self.ctx = Context(args, connect, width, _stdout_ascii_only())
+        self.worst = OK
+        self.printed = 0
+        self.lock = threading.Lock()
+        self.progress = _Progress(self.total, self.show, COUNTS[self.command], self.command)
+
+    def needed(self, happy: bool) -> bool:
+        """Whether a puzzle's outcome is printed or written (else its status is enough)."""
+        return self.args.json or self.report is not None or not (happy and self.quiet)
+
+    def found(self, place: int, out: Outcome) -> None:
+        """One puzzle's outcome, in any order: counted and reported now, printed in order."""
+        with self.lock:
+            self.worst = max(self.worst, out.code)
+            self.progress.advance(out)
+            if self.report is not None:
+                for record in out.records or [out.as_json()]:
+                    self.report.write(json.dumps(record) + "\n")
+                self.report.flush()
+            if out.status in ("UNREADABLE", "ERROR"):
+                self.progress.error(f"{PROG}: {out.errors[0]['message']}")
+            for ready in self.order.ready(place, out):
+                self.show_one(ready)
+
+    def show_one(self, out: Outcome) -> None:
+        if self.args.json:
+            self.progress.print("\n".join(json.dumps(r) for r in out.records or [out.as_json()]))
+        elif out.code != FAILURE and not (self.quiet and out.status == HAPPY[self.command]):
+            text = human(out, self.width)
+            self.progress.print(f"\n{text}" if self.printed else text)
+            self.printed += 1
+
+    def early(self) -> None:
+        """The outcomes found while reading the inputs (unreadable ones) so far."""
+        for place, out in self.order.drain():
+            self.found(place, out)
+
+    def finish(self, seconds: float, resent: int = 0) -> int:
+        self.early()
+        for out in self.order.rest():
+            self.show_one(out)
+        if self.report is not None:
+            self.report.close()
+        counts = self.progress.counts
+        if sum(counts.values()) + self.skipped > 1 or self.total > 1:
+            grades = self.progress.grades if self._grading() else None
+            text = summary(
+                counts, self.total, seconds, self.skipped, resent, COUNTS[self.command], grades
+            )
+            text = textwrap.fill(  # to the width, its lines after the first indented,
+                re.sub(r"(\w) (\d)", "\\1\xa0\\2", text),  # never between a name and its count
+                width=max(self.width, 40),
+                subsequent_indent="  ",
+                break_long_words=False,
+                break_on_hyphens=False,
+            ).replace("\xa0", " ")
+            if self.printed:  # a blank line between the last puzzle and the summary
+                text = "\n" + text
+            print(text, file=sys.stderr if self.args.json else sys.stdout, flush=True)
+        return self.worst
+
+    def _grading(self) -> bool:
+        return self.command == "explain" or bool(getattr(self.args, "grade", False))
+
+
+def run(args: argparse.Namespace, connect: Callable, width: int) -> int:
+    """``numgrid solve``, ``unique`` or ``explain`` over the inputs; the exit code."""
+    state = _Run(args, connect, width)
+    if args.command == "explain":
+        return _explain_all(state)
+    return _stream(state)
+
+
+def _stream(state: _Run) -> int:
+    """``solve`` and ``unique``: every puzzle through BatchCheckUniqueness."""
+    args = state.args
+    start, resent = time.monotonic(), 0
     try:
-        report = open(args.report, "a", encoding="utf-8") if args.report else None  # noqa: SIM115
-    except OSError as e:
-        raise UsageError(f"cannot write {args.report}: {e.strerror or e}") from None
-    worst, resent = OK, 0
-    full = args.json or report is not None  # JSON lines are written
-    start = time.monotonic()
-    lock = threading.Lock()
-    try:
-        with _Progress(total, show) as progress:
-
-            def emit(out: Outcome) -> None:
-                nonlocal worst
-                with lock:
-                    worst = max(worst, out.code)
-                    progress.advance(out.status)
-                    line = json.dumps(out.as_json()) if full else ""
-                    if report is not None:
-                        report.write(line + "\n")
-                        report.flush()
-                    if out.status in ("UNREADABLE", "ERROR"):
-                        progress.error(f"{PROG}: {out.errors[0]['message']}")
-                    if args.json:
-                        print(line, flush=True)
-                    elif out.status != "UNIQUE" and out.code != FAILURE:
-                        head = f"{out.source}: {out.status}"
-                        progress.print(head + (f"\n{out.text}" if out.text else ""))
-
-            client = connect()
+        with state.progress as progress:
+            client = state.connect()
+            if args.server:
+                _reachable(client)
             results = check_many(
                 args.server or client.target,
-                todo,
+                state.todo,
                 credentials=client.credentials,
                 engine=args.engine,
                 time_limit=args.timeout,
+                grade=args.grade,
+                include_puzzle=True,  # drawn, and its solutions in the kind's own text
                 timeout=args.deadline,
                 streams=args.streams,
                 connect_timeout=CONNECT_TIMEOUT,
@@ -486,30 +712,64 @@ def run(args, connect, width: int) -> int:
             try:
                 with contextlib.closing(results):
                     for result in results:
-                        for early in problems.drain():
-                            emit(early)
+                        state.early()
                         resent += result.attempts > 1
-                        emit(outcome(result, width, full))
+                        full = state.needed(result.status == "UNIQUE")
+                        place = state.order.number(result.id)
+                        state.found(place, outcome(result, state.ctx, full))
             except NumgridError as e:
-                for early in problems.drain():
-                    emit(early)
+                state.early()
                 if e.code == "UNAVAILABLE":
                     raise NoServer(e.message) from None
-                left = total - sum(progress.counts.values())
+                left = state.total - sum(progress.counts.values())
                 if e.code == "DEADLINE_EXCEEDED":
                     print(
-                        f"{PROG}: the deadline passed with {left} of {total} puzzles unchecked"
-                        + (" (--resume checks them)" if report else ""),
+                        f"{PROG}: the deadline passed with {left} of {state.total} puzzles "
+                        "unchecked" + (" (--resume checks them)" if state.report else ""),
                         file=sys.stderr,
                     )
                 else:
                     print(f"{PROG}: the batch failed: {e.code}: {e.message}", file=sys.stderr)
-                worst = FAILURE
-            for early in problems.drain():
-                emit(early)
+                state.worst = FAILURE
+            state.early()
     finally:
-        if report is not None:
-            report.close()
-    text = summary(progress.counts, total, time.monotonic() - start, skipped, resent)
-    print(text, file=sys.stderr if args.json else sys.stdout, flush=True)
-    return worst
+        if state.report is not None:
+            state.report.close()
+    return state.finish(time.monotonic() - start, resent)
+
+
+def _reachable(client) -> None:
+    """NoServer at once, as for one call, when no server answers: a batch would wait up to
+    CONNECT_TIMEOUT for one to come up, and then say less."""
+    try:
+        client.health(timeout=CONNECT_TIMEOUT)
+    except NumgridError as e:
+        if e.code in ("UNAVAILABLE", "DEADLINE_EXCEEDED"):
+            raise NoServer(e.message) from None
+
+
+def _explain_all(state: _Run) -> int:
+    """``explain``: one Explain call per puzzle, in order."""
+    args, start = state.args, time.monotonic()
+    try:
+        with state.progress:
+            for item in state.todo:
+                state.early()
+                ctx = state.ctx
+                if item.format or item.kind:  # a dataset's or a JSONL line's own
+                    named = {"format": item.format or args.format, "kind": item.kind or args.kind}
+                    ctx = Context(
+                        argparse.Namespace(**{**vars(args), **named}),
+                        state.connect,
+                        state.width,
+                        ctx.ascii_only,
+                    )
+                try:
+                    out = _explain(ctx, item.id, item.puzzle)
+                except NumgridError as e:
+                    out = _rejected("explain", item.id, e, state.width)
+                state.found(state.order.number(item.id), out)
+    finally:
+        if state.report is not None:
+            state.report.close()
+    return state.finish(time.monotonic() - start)

@@ -8,12 +8,13 @@ The servicer method stays thin; everything the batch does is here, without gRPC 
 beyond the ``context`` it is handed (``time_remaining``, ``add_callback``):
 
 - :func:`check_one` answers one puzzle: read and check the puzzle, search for up to
-  two solutions, and build the result (no ``puzzle`` or ``difficulty``: results stay
-  small). A puzzle that cannot be read, or bad options, give a *rejection* for its id;
-  the stream goes on. Each puzzle gets its own time: the request's ``time_limit`` or
-  the server's cap, whichever is nearer, and running out of it is a TIMEOUT *result*
-  (one hard puzzle does not end the batch). The call's deadline bounds every puzzle too;
-  past it the call ends with DEADLINE_EXCEEDED.
+  two solutions, and build the result (``puzzle`` and ``difficulty`` only when the
+  puzzle asks for them, ``include_puzzle`` and ``grade``: results stay small, and a
+  grade costs several times the check). A puzzle that cannot be read, or bad options,
+  give a *rejection* for its id; the stream goes on. Each puzzle gets its own time:
+  the request's ``time_limit`` or the server's cap, whichever is nearer, and running
+  out of it is a TIMEOUT *result* (one hard puzzle does not end the batch). The call's
+  deadline bounds every puzzle too; past it the call ends with DEADLINE_EXCEEDED.
 - :func:`serve_inline` (``--workers 1``) checks the puzzles one after the other in the
   RPC's own thread, each result sent when it is done: the next request is pulled only
   when the previous message's results are out.
@@ -46,7 +47,7 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 
 from google.protobuf.unknown_fields import UnknownFieldSet
-from numgrid.server import convert, operations
+from numgrid.server import convert, metrics, operations
 from numgrid.server.core import Budget
 from numgrid.server.engines import EngineDisagreement
 from numgrid.v1 import numgrid_service_pb2 as service_pb2
@@ -108,16 +109,34 @@ def check_one(
     the machine); ``track`` is handed the puzzle's budget before the search starts, so
     that the caller can cancel it.
     """
+    return check_noted(request, limits, deadline=deadline, track=track)[0]
+
+
+def check_noted(
+    request: service_pb2.BatchPuzzle,
+    limits: Limits,
+    *,
+    deadline: float | None = None,
+    track: Callable[[Budget], None] | None = None,
+) -> tuple[service_pb2.BatchPuzzleResult, metrics.Note]:
+    """:func:`check_one`, and what the metrics count of it (kind, verdict, engines)."""
+    result, kind = _check(request, limits, deadline, track)
+    return result, metrics.puzzle_note(result, kind)
+
+
+def _check(request, limits, deadline, track) -> tuple[service_pb2.BatchPuzzleResult, str]:
+    """:func:`check_one`, and the puzzle's kind (``unknown`` when it was not read)."""
     out = service_pb2.BatchPuzzleResult(id=request.id)
     try:
         options = convert.options(request.options)
         read = convert.read_input(request.puzzle, limits.max_cells)
     except convert.InvalidRequest as e:
         out.rejection.CopyFrom(_invalid(e))
-        return out
+        return out, metrics.UNKNOWN
     except Exception as e:  # a bug: this puzzle's failure, not the whole stream's
         log.exception("BatchCheckUniqueness %s failed", request.id)
-        return failure(request.id, f"internal error: {type(e).__name__}: {e}")
+        return failure(request.id, f"internal error: {type(e).__name__}: {e}"), metrics.UNKNOWN
+    kind = read.kind.name
     seconds = limits.time_cap if options.time_limit is None else options.time_limit
     end = time.monotonic() + min(seconds, limits.time_cap)
     budget = Budget(end if deadline is None else min(end, deadline))
@@ -131,24 +150,44 @@ def check_one(
             budget=budget,
             hold_entries=options.hold_entries,
         )
+        out.result.CopyFrom(_answer(request, read, answer, budget, options.hold_entries))
     except EngineDisagreement as e:
         log.error("BatchCheckUniqueness %s: %s", request.id, e)
-        return failure(request.id, f"engine bug, please report it: {e}")
+        return failure(request.id, f"engine bug, please report it: {e}"), kind
     except Exception as e:
         log.exception("BatchCheckUniqueness %s failed", request.id)
-        return failure(request.id, f"internal error: {type(e).__name__}: {e}")
-    out.result.CopyFrom(convert.uniqueness_result(answer))
-    return out
+        return failure(request.id, f"internal error: {type(e).__name__}: {e}"), kind
+    return out, kind
 
 
-def check_bytes(request: bytes, limits: Limits, deadline: float | None, track=None) -> bytes:
-    """:func:`check_one` on a serialized puzzle, the result serialized: what a worker
+def _answer(request, read, answer, budget: Budget, hold_entries: bool):
+    """The check's answer, with what the puzzle asked for besides: its grade (``grade``;
+    the unary calls' own :func:`operations.difficulty`, in the puzzle's budget, so the
+    same grade) and the puzzle as read (``include_puzzle``)."""
+    result = convert.uniqueness_result(answer)
+    if request.include_puzzle:
+        result.puzzle.CopyFrom(convert.puzzle(read))
+    if request.grade:
+        difficulty = operations.difficulty(
+            read.kind, read.board, answer, budget=budget, hold_entries=hold_entries
+        )
+        if difficulty is not None:
+            result.difficulty.CopyFrom(convert.difficulty_message(difficulty))
+    return result
+
+
+def check_bytes(
+    request: bytes, limits: Limits, deadline: float | None, track=None
+) -> tuple[bytes, metrics.Note]:
+    """:func:`check_noted` on a serialized puzzle, the result serialized: what a worker
     process does with each job."""
     try:
         message = service_pb2.BatchPuzzle.FromString(request)
     except Exception as e:  # the main process sent what it received; should not happen
-        return failure("", f"cannot parse the request: {e}").SerializeToString()
-    return check_one(message, limits, deadline=deadline, track=track).SerializeToString()
+        result = failure("", f"cannot parse the request: {e}")
+        return result.SerializeToString(), metrics.puzzle_note(result, metrics.UNKNOWN)
+    result, note = check_noted(message, limits, deadline=deadline, track=track)
+    return result.SerializeToString(), note
 
 
 # ---------------------------------------------------------------- a call
@@ -190,18 +229,33 @@ def call_deadline(context) -> float | None:
 
 @dataclass
 class Tally:
-    """What one call did, for its log line."""
+    """What one call did, for its log line and metrics."""
 
     results: int = 0
     rejected: int = 0
     failed: int = 0
+    kinds: set[str] = field(default_factory=set)  # of the puzzles checked
 
     def count(self, response: service_pb2.BatchCheckUniquenessResponse) -> None:
+        """The results sent."""
         self.results += len(response.results)
         for result in response.results:
             outcome = result.WhichOneof("outcome")
             self.rejected += outcome == "rejection"
             self.failed += outcome == "failure"
+
+    def checked(self, note: metrics.Note) -> None:
+        """A puzzle checked (any thread): into the metrics."""
+        self.kinds.add(note[0])
+        metrics.observe_puzzle(note)
+
+    @property
+    def kind(self) -> str:
+        """The kind of the call's puzzles: one, ``mixed``, or ``unknown`` (none read)."""
+        known = self.kinds - {metrics.UNKNOWN}
+        if len(known) > 1:
+            return metrics.MIXED
+        return next(iter(known), metrics.UNKNOWN)
 
 
 class _Cancel:
@@ -246,9 +300,10 @@ def serve_inline(
                 return
             raise
         for puzzle in puzzles_of(request):
-            result = check_one(puzzle, limits, deadline=deadline, track=cancel.track)
+            result, note = check_noted(puzzle, limits, deadline=deadline, track=cancel.track)
             if cancel.ended.is_set():  # stopped by the call's end: not an answer
                 return
+            tally.checked(note)
             response = service_pb2.BatchCheckUniquenessResponse(results=[result])
             tally.count(response)
             yield response
@@ -312,11 +367,11 @@ def _worker_main(jobs, cancels, results, limits: Limits) -> None:
         with lock:
             skip = call in cancelled or None in cancelled
             running[0], running[1] = call, None
-        payload = None if skip else check_bytes(request, limits, deadline, track)
+        payload, note = (None, None) if skip else check_bytes(request, limits, deadline, track)
         with lock:
             running[0] = running[1] = None
         try:
-            results.send((call, seq, payload))
+            results.send((call, seq, payload, note))
         except (OSError, ValueError):
             return
 
@@ -339,8 +394,8 @@ class _Worker:
     alive: bool = True
 
 
-# What a call's results queue receives from the pool: (seq, serialized result).
-Deliver = Callable[[int, bytes], None]
+# What a call's results queue receives from the pool: (seq, serialized result, its note).
+Deliver = Callable[[int, bytes, metrics.Note], None]
 
 
 class WorkerPool:
@@ -389,7 +444,7 @@ class WorkerPool:
         held and start another."""
         while True:
             try:
-                call, seq, payload = worker.results.recv()
+                call, seq, payload, note = worker.results.recv()
             except (EOFError, OSError):
                 break
             with self._lock:
@@ -397,7 +452,7 @@ class WorkerPool:
                 deliver = self._calls.get(call)
                 self._dispatch()
             if deliver is not None and payload is not None and job is not None:
-                deliver(seq, payload)
+                deliver(seq, payload, note)
         worker.process.join(timeout=5)
         with self._lock:
             worker.alive = False
@@ -414,7 +469,9 @@ class WorkerPool:
             if deliver is not None:
                 request_id = _request_id(job.request)
                 message = f"the worker process checking this puzzle died (exit code {code})"
-                deliver(job.seq, failure(request_id, message).SerializeToString())
+                result = failure(request_id, message)
+                note = metrics.puzzle_note(result, metrics.UNKNOWN)
+                deliver(job.seq, result.SerializeToString(), note)
         replacement = self._start_worker(index)
         with self._lock:
             self._workers[index] = replacement
@@ -442,7 +499,7 @@ class WorkerPool:
     # ------------------------------------------------------------ calls
 
     def open(self, deliver: Deliver) -> int:
-        """A new call whose results go to ``deliver(seq, result_bytes)``; its id."""
+        """A new call whose results go to ``deliver(seq, result_bytes, note)``; its id."""
         with self._lock:
             self._next_call += 1
             self._calls[self._next_call] = deliver
@@ -534,7 +591,12 @@ def serve_pooled(
 ) -> Iterator[service_pb2.BatchCheckUniquenessResponse]:
     """At most ``window`` of the call's puzzles in the pool at once; results as they come."""
     results: queue.SimpleQueue = queue.SimpleQueue()
-    call = pool.open(lambda seq, payload: results.put(payload))
+
+    def deliver(_seq: int, payload: bytes, note: metrics.Note) -> None:
+        tally.checked(note)
+        results.put(payload)
+
+    call = pool.open(deliver)
     ended = threading.Event()
 
     def on_end() -> None:

@@ -117,7 +117,7 @@ def test_a_bad_puzzle_is_a_rejection_and_the_stream_goes_on(server_process, corp
     assert {f.code for f in broken.findings} == {"impossible_clue", "run_without_clue"}
     assert all(f.cells for f in broken.findings)
     assert by_id["garbage"].status == "INVALID"
-    assert "matches no known Kakuro format" in by_id["garbage"].message
+    assert "unsupported kind: " in by_id["garbage"].message
     two = by_id["two"]
     assert two.status == "MULTIPLE" and len(two.solutions) == 2
     assert two.differing_cells == ((1, 2), (1, 3), (2, 2), (2, 3))
@@ -518,15 +518,19 @@ def test_progress_bar_keeps_stdout_pure(server_process):
 
 
 def test_human_output_of_a_batch(server_process):
-    done = numgrid("unique", "--server", server_process.target, "puzzles")
+    done = numgrid("unique", "--server", server_process.target, "--quiet", "puzzles")
     assert done.returncode == 1
     out = done.stdout
     assert "puzzles/multiple-4x4.txt: MULTIPLE" in out and "differ at 4 cells" in out
     assert "puzzles/no-solution.txt: NO_SOLUTION" in out
-    assert "kakuro-10x12.txt" not in out  # unique puzzles are counted, not listed
+    assert "kakuro-10x12.txt" not in out  # --quiet: unique puzzles are counted, not listed
     count = sample_puzzles()
     assert f"{count} of {count} puzzles" in out
     assert f"unique {count - 4}, multiple 1, none 1, invalid 2" in out
+    every = numgrid("unique", "--server", server_process.target, "puzzles").stdout
+    assert "puzzles/kakuro-10x12.txt: UNIQUE (native " in every  # without: every puzzle
+    counts = " ".join(out.split("/s): ")[-1].split())
+    assert " ".join(every.split()).endswith(f"/s): {counts}")  # the same summary
 
 
 def test_a_deadline_on_the_cli_batch(server_process, tmp_path):

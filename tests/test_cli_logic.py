@@ -222,19 +222,22 @@ def test_explain_a_puzzle_logic_cannot_finish(server):
 
 def test_solve_and_unique_show_the_grade(mode):
     for command in ("solve", "unique"):
-        done = numgrid(command, *mode, "--json", TEN, "puzzles/multiple-4x4.txt")
+        done = numgrid(command, *mode, "--grade", "--json", TEN, "puzzles/multiple-4x4.txt")
         graded, multiple = lines(done)
         assert graded["grade"] == "MEDIUM"
         assert graded["difficulty"]["hardest"] == "COMBINATION_ELIMINATION"
         assert graded["difficulty"]["solved_by_logic"] is True
         assert graded["difficulty"]["techniques"]["CROSSING"] == 27
         assert multiple["grade"] is None and multiple["difficulty"] is None
+        (fast,) = lines(numgrid(command, *mode, "--json", TEN))  # a grade only on request
+        assert fast["status"] == "UNIQUE" and fast["grade"] is fast["difficulty"] is None
 
 
 def test_the_grade_in_human_output(server):
     for command in ("solve", "unique"):
-        done = numgrid(command, *server, TEN)
+        done = numgrid(command, *server, "--grade", TEN)
         assert done.returncode == 0
         assert done.stdout.splitlines()[1] == (
             "grade: MEDIUM (hardest technique: combination elimination)"
         )
+        assert "grade" not in numgrid(command, *server, TEN).stdout

@@ -26,7 +26,7 @@ BOARD = """\
 
 
 def test_solve_draws_the_shading_with_weights_and_clues(mode):
-    done = numgrid(*mode, "solve", "puzzles/kakurasu-5x5.txt")
+    done = numgrid(*mode, "solve", "--grade", "puzzles/kakurasu-5x5.txt")
     assert done.returncode == 0, done.stderr
     assert "UNIQUE" in done.stdout and "grade: EASY" in done.stdout
     assert BOARD in done.stdout
