@@ -29,6 +29,7 @@ from numgrid.server.core import (
 )
 from numgrid.server.engines import Answer, Engine
 from numgrid.server.kinds.base import Kind
+from numgrid.server.pictures import Contents, Highlight, Picture
 
 Warnings = tuple[Finding, ...]
 
@@ -89,6 +90,42 @@ def check_uniqueness(
 
 
 solve = check_uniqueness
+
+
+# ---------------------------------------------------------------- Render
+
+
+@dataclass(frozen=True)
+class Rendered:
+    picture: Picture | None  # None: the solution was asked for and is not unique
+    verdict: Verdict | None  # only with show_solution
+    solution: Any = None  # the unique solution drawn, with show_solution
+    stats: tuple[Stats, ...] = ()
+
+
+def render(
+    kind: Kind,
+    board,
+    *,
+    show_entries: bool,
+    show_solution: bool,
+    highlights: dict[Cell, Highlight],
+    engine: Engine,
+    budget: Budget,
+    hold_entries: bool = False,
+) -> Rendered:
+    """The board drawn by its kind (``kind.picture``): the entries if ``show_entries``,
+    the unique solution if ``show_solution`` (no picture when there is none, or the
+    search ran out of time: see ``verdict``), ``highlights`` over the cells."""
+    solution, verdict, stats = None, None, ()
+    if show_solution:
+        answer = _search(kind, board, engine, budget, hold=hold_entries)
+        verdict, stats = answer.verdict, answer.stats
+        if verdict is not Verdict.UNIQUE:
+            return Rendered(None, verdict, None, stats)
+        solution = answer.solutions[0]
+    contents = Contents(board.entries if show_entries else None, solution, highlights)
+    return Rendered(kind.picture(board.puzzle, contents), verdict, solution, stats)
 
 
 # ---------------------------------------------------------------- difficulty

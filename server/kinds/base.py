@@ -9,7 +9,8 @@ Every kind's board is a :class:`~numgrid.server.core.Board` (its puzzle, with
 ``.rows``/``.cols``, and the entries), its steps :class:`~numgrid.server.core.Step`,
 its board reports :class:`~numgrid.server.core.BoardReport`, its explanations and grades
 those of :mod:`numgrid.server.chain`, its formats a
-:class:`~numgrid.server.kinds.textformats.Formats`.
+:class:`~numgrid.server.kinds.textformats.Formats`, its pictures
+:class:`~numgrid.server.pictures.Picture`.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from collections.abc import Mapping
 from typing import Any, Protocol
 
 from numgrid.server.core import Board, BoardReport, Budget, Finding, Grid, SearchResult, Step
+from numgrid.server.pictures import Contents, Picture
 
 
 class Explanation(Protocol):
@@ -68,6 +70,12 @@ class Kind(Protocol):
 
     def solution_text(self, puzzle: Any, grid: Grid) -> str:
         """The solution as the kind publishes it."""
+        ...
+
+    def picture(self, puzzle: Any, contents: Contents) -> Picture:
+        """The puzzle drawn as printed (SVG), with ``contents`` over it: entries, the
+        solution, highlighted cells (the kind's ``picture.py``; the basics are in
+        :mod:`numgrid.server.pictures`)."""
         ...
 
     def value_text(self, value: int) -> str:

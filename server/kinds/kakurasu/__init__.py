@@ -9,7 +9,7 @@ sets of weights that make a clue), :mod:`.formats` (the corpus's text, JSON),
 
 from numgrid.server.kinds.base import Kind
 
-from . import checks, formats, logic, native
+from . import checks, formats, logic, native, picture
 from .techniques import value_text
 
 
@@ -32,6 +32,7 @@ class Kakurasu:
     native_search = staticmethod(native.search)
     solution_text = staticmethod(formats.write_solution)
     value_text = staticmethod(value_text)
+    picture = staticmethod(picture.picture)
     next_step = staticmethod(logic.next_step)
     explain = staticmethod(logic.explain)
     last_resort = staticmethod(logic.last_resort)

@@ -9,7 +9,7 @@ and :mod:`.techniques` (hints, explanations, grades).
 from numgrid.server.core import value_text
 from numgrid.server.kinds.base import Kind
 
-from . import checks, formats, logic, native
+from . import checks, formats, logic, native, picture
 
 
 def _cpsat_model(puzzle, fixed=None):
@@ -31,6 +31,7 @@ class KenKen:
     native_search = staticmethod(native.search)
     solution_text = staticmethod(formats.write_solution)
     value_text = staticmethod(value_text)
+    picture = staticmethod(picture.picture)
     next_step = staticmethod(logic.next_step)
     explain = staticmethod(logic.explain)
     last_resort = staticmethod(logic.last_resort)

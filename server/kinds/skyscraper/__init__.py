@@ -11,7 +11,7 @@ proto message). The latin square's lines, checks and techniques are shared with 
 from numgrid.server.core import value_text
 from numgrid.server.kinds.base import Kind
 
-from . import checks, formats, logic, native
+from . import checks, formats, logic, native, picture
 
 
 def _cpsat_model(puzzle, fixed=None):
@@ -33,6 +33,7 @@ class Skyscraper:
     native_search = staticmethod(native.search)
     solution_text = staticmethod(formats.write_solution)
     value_text = staticmethod(value_text)
+    picture = staticmethod(picture.picture)
     next_step = staticmethod(logic.next_step)
     explain = staticmethod(logic.explain)
     last_resort = staticmethod(logic.last_resort)
