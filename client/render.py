@@ -18,6 +18,7 @@ from typing import Any, Protocol
 from numgrid.v1 import puzzle_pb2
 
 from .kinds import kakurasu, kakuro, kenken, skyscraper
+from .kinds.cells import Layout
 from .types import Cell, Grid
 
 SHADE = "▓"
@@ -42,6 +43,10 @@ class Renderer(Protocol):
 
     def with_entries(self, puzzle: Any, grid: Grid) -> Any:
         """A copy whose player's digits are ``grid``'s."""
+        ...
+
+    def layout(self, puzzle: Any, shade: str) -> Layout:
+        """The board as a player sees it: the cells played and with what, and the rest."""
         ...
 
 
@@ -80,6 +85,12 @@ def with_entries(puzzle: puzzle_pb2.Puzzle, grid: Grid) -> puzzle_pb2.Puzzle:
     out = puzzle_pb2.Puzzle()
     getattr(out, puzzle.WhichOneof("kind")).CopyFrom(renderer.with_entries(inner, grid))
     return out
+
+
+def layout(puzzle: puzzle_pb2.Puzzle, *, ascii_only: bool = False) -> Layout:
+    """The board as a player sees it, whatever its kind (:class:`Layout`)."""
+    renderer, inner = _kind(puzzle)
+    return renderer.layout(inner, ASCII_SHADE if ascii_only else SHADE)
 
 
 def solution_text(puzzle: puzzle_pb2.Puzzle, grid: Grid) -> str:

@@ -1,4 +1,11 @@
-"""What every kind's drawing shares."""
+"""What every kind's drawing shares: a digit's text, and a board's :class:`Layout`."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+from ..types import Cell
 
 
 def digit_text(value: int, marked: bool, width: int) -> str:
@@ -7,3 +14,43 @@ def digit_text(value: int, marked: bool, width: int) -> str:
     if marked:
         text = f"[{text}]"
     return text.center(width)
+
+
+@dataclass(frozen=True)
+class Layout:
+    """A board as a player sees it, whatever its kind: each kind's ``layout(puzzle)``
+    says which cells are played and with what, and what else is printed where; a
+    screen that plays (``numgrid play``) draws every kind from this alone.
+
+    Values are those of the kind's grids (:func:`numgrid.client.render.entries`): 0 is
+    an open cell, digits are digits, and a kind's own codes (Kakurasu's shaded 1 and
+    white -1, Skyscraper's empty lot -1) are written as ``symbols`` says.
+    """
+
+    rows: int
+    columns: int
+    playable: frozenset[Cell]  # the cells the player fills
+    values: tuple[int, ...]  # what a playable cell can hold, in the order a toggle steps
+    keys: Mapping[str, int]  # the key that enters each value: "7" -> 7, "x" -> -1
+    symbols: Mapping[int, str]  # how each value is written: 7 -> "7", -1 -> "x"
+    names: Mapping[int, str] = field(default_factory=dict)  # a value not a digit, in words
+    givens: Mapping[Cell, int] = field(default_factory=dict)  # printed, not the player's
+    blocks: Mapping[Cell, str] = field(default_factory=dict)  # unplayed cells: a clue or ""
+    labels: Mapping[Cell, str] = field(default_factory=dict)  # a cage's "12x" in its corner
+    regions: Mapping[Cell, int] | None = None  # cages: no wall between cells of one
+    top: tuple[str, ...] = ()  # clues or weights outside the grid, one per column / row
+    bottom: tuple[str, ...] = ()
+    left: tuple[str, ...] = ()
+    right: tuple[str, ...] = ()
+    note: str = ""  # the rules beyond the plain kind, in words
+
+    @property
+    def pencil(self) -> bool:
+        """Whether pencil marks help: with more than two values to choose from."""
+        return len(self.values) > 2
+
+
+def digits(high: int) -> tuple[tuple[int, ...], dict[str, int], dict[int, str]]:
+    """``values``, ``keys`` and ``symbols`` of a :class:`Layout` played with 1..high."""
+    values = tuple(range(1, high + 1))
+    return values, {str(v): v for v in values}, {v: str(v) for v in values}

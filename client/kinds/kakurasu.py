@@ -16,6 +16,7 @@ from __future__ import annotations
 from numgrid.v1 import puzzle_pb2
 
 from ..types import Cell, Grid
+from .cells import Layout
 
 NO_CLUE = -1  # a clue not given, in the message
 SHADED, WHITE = 1, -1
@@ -49,9 +50,34 @@ def _clue(clues, i: int) -> str:
     return str(clues[i]) if i < len(clues) and clues[i] != NO_CLUE else ""
 
 
+def symbol(value: int, shade: str) -> str:
+    """A shaded cell ``▓▓``, one marked white ``-``, an undecided one ``.``."""
+    return shade * 2 if value == SHADED else "-" if value == WHITE else "."
+
+
 def _cell(value: int, marked: bool, shade: str) -> str:
-    text = shade * 2 if value == SHADED else "-" if value == WHITE else "."
+    text = symbol(value, shade)
     return f"[{text}]" if marked else text
+
+
+def layout(puzzle: puzzle_pb2.KakurasuPuzzle, shade: str = "▓") -> Layout:
+    """The board to play: each cell shaded (key x) or marked white (key -), no digits;
+    the weights above and left of the grid, the clues right and below it."""
+    rows, cols = puzzle.rows, puzzle.columns
+    every = frozenset((r, c) for r in range(rows) for c in range(cols))
+    return Layout(
+        rows,
+        cols,
+        every,
+        (SHADED, WHITE),
+        {"x": SHADED, "-": WHITE},
+        {SHADED: symbol(SHADED, shade), WHITE: symbol(WHITE, shade)},
+        names={SHADED: "shaded", WHITE: "white"},
+        top=tuple(str(c + 1) for c in range(cols)),
+        left=tuple(str(r + 1) for r in range(rows)),
+        right=tuple(_clue(puzzle.row_clues, r) for r in range(rows)),
+        bottom=tuple(_clue(puzzle.column_clues, c) for c in range(cols)),
+    )
 
 
 def draw(

@@ -14,7 +14,7 @@ from __future__ import annotations
 from numgrid.v1 import puzzle_pb2
 
 from ..types import Cell, Grid
-from .cells import digit_text
+from .cells import Layout, digit_text, digits
 
 
 def _is_black(cell: puzzle_pb2.KakuroCell) -> bool:
@@ -61,11 +61,16 @@ def _wide(rows, values: Grid, marks: set[Cell], shade: str) -> list[str]:
             elif not (cell.HasField("down") or cell.HasField("across")):
                 out.append(shade * 5)
             else:
-                down = _clue(cell, "down").rjust(2) if cell.HasField("down") else shade * 2
-                across = _clue(cell, "across").ljust(2) if cell.HasField("across") else shade * 2
-                out.append(f"{down}\\{across}")
+                out.append(clue_text(cell, shade))
         lines.append(" ".join(out))
     return lines
+
+
+def clue_text(cell: puzzle_pb2.KakuroCell, shade: str) -> str:
+    """A clue cell in five characters: ``16\\23``, a missing clue shaded: ``▓▓\\23``."""
+    down = _clue(cell, "down").rjust(2) if cell.HasField("down") else shade * 2
+    across = _clue(cell, "across").ljust(2) if cell.HasField("across") else shade * 2
+    return f"{down}\\{across}"
 
 
 def _two_line(rows, values: Grid, marks: set[Cell], shade: str, sep: str) -> list[str]:
@@ -106,3 +111,19 @@ def draw(
     # The widest layout that fits, else the narrowest.
     draw = next((draw for needed, draw in layouts if needed <= width), layouts[-1][1])
     return "\n".join(line.rstrip() for line in draw()) + "\n"
+
+
+def layout(puzzle: puzzle_pb2.KakuroPuzzle, shade: str = "▓") -> Layout:
+    """The board to play: digits 1-9 in the white cells; clue cells show ``16\\23``."""
+    playable, blocks = set(), {}
+    for r, row in enumerate(puzzle.rows):
+        for c, cell in enumerate(row.cells):
+            if not _is_black(cell):
+                playable.add((r, c))
+            elif cell.HasField("down") or cell.HasField("across"):
+                blocks[(r, c)] = clue_text(cell, shade)
+            else:
+                blocks[(r, c)] = ""
+    values, keys, symbols = digits(9)
+    cols = len(puzzle.rows[0].cells) if puzzle.rows else 0
+    return Layout(len(puzzle.rows), cols, frozenset(playable), values, keys, symbols, blocks=blocks)

@@ -13,7 +13,7 @@ from __future__ import annotations
 from numgrid.v1 import puzzle_pb2
 
 from ..types import Cell, Grid
-from .cells import digit_text
+from .cells import Layout, digit_text, digits
 
 _SIGN = {
     puzzle_pb2.CAGE_OPERATION_ADD: "+",
@@ -52,19 +52,36 @@ def solution_text(puzzle: puzzle_pb2.KenKenPuzzle, grid: Grid) -> str:
     return "\n".join(lines) + "\n"
 
 
-def draw(
-    puzzle: puzzle_pb2.KenKenPuzzle, values: Grid, marks: set[Cell], width: int, shade: str
-) -> str:
+def cages(puzzle: puzzle_pb2.KenKenPuzzle) -> tuple[dict[Cell, int], dict[Cell, str]]:
+    """Each cell's cage (its index) and each cage's label, in its first cell."""
     n = puzzle.size
-    cage = [[-1] * n for _ in range(n)]
+    regions: dict[Cell, int] = {}
     labels: dict[Cell, str] = {}
     for i, c in enumerate(puzzle.cages):
         cells = sorted((ref.row, ref.column) for ref in c.cells)
         for r, col in cells:
             if 0 <= r < n and 0 <= col < n:
-                cage[r][col] = i
+                regions[(r, col)] = i
         if cells:
             labels[cells[0]] = label(c)
+    return regions, labels
+
+
+def layout(puzzle: puzzle_pb2.KenKenPuzzle, shade: str = "▓") -> Layout:
+    """The board to play: digits 1-N in every cell, the cages' walls and labels."""
+    n = puzzle.size
+    regions, labels = cages(puzzle)
+    values, keys, symbols = digits(n)
+    every = frozenset((r, c) for r in range(n) for c in range(n))
+    return Layout(n, n, every, values, keys, symbols, labels=labels, regions=regions)
+
+
+def draw(
+    puzzle: puzzle_pb2.KenKenPuzzle, values: Grid, marks: set[Cell], width: int, shade: str
+) -> str:
+    n = puzzle.size
+    regions, labels = cages(puzzle)
+    cage = [[regions.get((r, c), -1) for c in range(n)] for r in range(n)]
     w = max(5, *(len(text) for text in labels.values())) if labels else 5
 
     def of(r: int, c: int) -> int | None:

@@ -17,6 +17,7 @@ from __future__ import annotations
 from numgrid.v1 import puzzle_pb2
 
 from ..types import Cell, Grid
+from .cells import Layout, digits
 
 EMPTY = -1  # an empty lot (no tower), in a grid
 WIDTH = 3  # of a cell, brackets included
@@ -85,9 +86,46 @@ def _clue(clues, i: int) -> str:
     return str(clues[i]) if i < len(clues) and clues[i] else ""
 
 
+def symbol(value: int) -> str:
+    """A height, ``x`` for an empty lot, ``.`` for an open cell."""
+    return "x" if value == EMPTY else str(value) if value else "."
+
+
 def _cell(value: int, marked: bool) -> str:
-    text = "x" if value == EMPTY else str(value) if value else "."
+    text = symbol(value)
     return (f"[{text}]" if marked else text).center(WIDTH)
+
+
+def layout(puzzle: puzzle_pb2.SkyscraperPuzzle, shade: str = "▓") -> Layout:
+    """The board to play: heights 1-H (and ``x``, key x, for an empty lot when H is
+    below N) in every cell but the givens, the clues around the grid."""
+    n, height = puzzle.size, _height(puzzle)
+    values, keys, symbols = digits(height)
+    if height < n:
+        values, keys, symbols = (*values, EMPTY), {**keys, "x": EMPTY}, {**symbols, EMPTY: "x"}
+    givens = {
+        (r, c): v for r, row in enumerate(_grid(puzzle.givens, n)) for c, v in enumerate(row) if v
+    }
+    every = frozenset((r, c) for r in range(n) for c in range(n))
+
+    def edge(clues) -> tuple[str, ...]:
+        return tuple(_clue(clues, i) for i in range(n))
+
+    return Layout(
+        n,
+        n,
+        every - set(givens),
+        values,
+        keys,
+        symbols,
+        names={EMPTY: "empty lot"},
+        givens=givens,
+        top=edge(puzzle.top),
+        bottom=edge(puzzle.bottom),
+        left=edge(puzzle.left),
+        right=edge(puzzle.right),
+        note=variant(puzzle),
+    )
 
 
 def draw(

@@ -1,0 +1,109 @@
+"""``numgrid play FILE [--save GAME.json]`` and ``numgrid play --resume GAME.json``:
+the puzzle is read by the server (as every command reads it), checked to have one
+solution (CheckUniqueness), and played on the full screen (:class:`.app.PlayApp`), with
+the client and the connection (embedded, or ``--server``) the other commands use.
+
+Exit 0 when the game ran (solved or left, saved); 1 when the puzzle cannot be played
+(INVALID, several solutions or none); 2 for usage errors, an unreadable file or game
+file, no terminal, or no server.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Callable
+from pathlib import Path
+
+from ..client import NumgridClient
+from ..types import NumgridError
+from .game import Game, GameFileError
+from .referee import Referee
+
+SUFFIX = ".game.json"
+
+
+def add_arguments(sub: argparse.ArgumentParser) -> None:
+    sub.add_argument("file", nargs="?", metavar="FILE", help="the puzzle to play")
+    sub.add_argument(
+        "--save",
+        metavar="GAME.json",
+        help=f"the game file, written by s, on quitting and at the end (default: FILE's "
+        f"name + {SUFFIX} in the current directory; with --resume, the file resumed)",
+    )
+    sub.add_argument(
+        "--resume", metavar="GAME.json", help="go on with a game saved before (instead of FILE)"
+    )
+
+
+def default_save(source: str) -> Path:
+    return Path(Path(source).stem + SUFFIX)
+
+
+def new_game(args: argparse.Namespace, referee: Referee, width: int) -> tuple[Game | None, int]:
+    """The game of ``args.file`` (and 0), or None and the exit code after saying why."""
+    from .. import cli
+
+    source, text = cli.read_input(args.file, {})
+    try:
+        puzzle = referee.read(text, format=args.format, kind=args.kind)
+        unique = referee.uniqueness(puzzle)
+    except NumgridError as e:
+        out = cli._rejected("play", source, e, width)
+        if out.code == cli.FAILURE:
+            print(f"{cli.PROG}: {out.errors[0]['message']}", file=sys.stderr)
+        else:
+            cli._print_human(out, width)
+        return None, out.code
+    if unique.verdict in ("MULTIPLE", "NO_SOLUTION"):
+        what = "several solutions" if unique.verdict == "MULTIPLE" else "no solution"
+        print(f"{source}: {unique.verdict}: the puzzle has {what}; a game needs exactly one")
+        return None, cli.NOT_HAPPY
+    return Game(puzzle, source=source), cli.OK
+
+
+def run(args: argparse.Namespace, connect: Callable[[], NumgridClient], width: int) -> int:
+    from .. import cli
+
+    if bool(args.file) == bool(args.resume):
+        print(f"{cli.PROG}: play: give FILE or --resume GAME.json (one of them)", file=sys.stderr)
+        return cli.FAILURE
+    if args.file == cli.STDIN:
+        print(f"{cli.PROG}: play: the keys come from stdin, so FILE cannot", file=sys.stderr)
+        return cli.FAILURE
+    if args.resume:
+        try:
+            game = Game.load(args.resume)
+        except GameFileError as e:
+            print(f"{cli.PROG}: cannot resume {args.resume}: {e}", file=sys.stderr)
+            return cli.FAILURE
+        save = Path(args.save or args.resume)
+    limit = args.timeout
+    referee = Referee(
+        connect(),
+        engine=args.engine,
+        time_limit=limit,
+        timeout=cli.DEFAULT_DEADLINE if limit is None else limit * 1.1 + 1.0,
+    )
+    if not args.resume:
+        try:
+            game, code = new_game(args, referee, width)
+        except cli.UsageError as e:
+            print(f"{cli.PROG}: {e}", file=sys.stderr)
+            return cli.FAILURE
+        if game is None:
+            return code
+        save = Path(args.save) if args.save else default_save(game.source)
+    if not (sys.stdin.isatty() and sys.stdout.isatty()):
+        print(f"{cli.PROG}: play needs a terminal (stdin and stdout)", file=sys.stderr)
+        return cli.FAILURE
+
+    from .app import PlayApp  # textual only when a game is played
+
+    outcome = PlayApp(game, referee, save).run()
+    if outcome is None:
+        return cli.OK
+    print(f"{game.source or 'the puzzle'}: {outcome.summary()}")
+    if outcome.saved and not outcome.solved:
+        print(f"game saved to {outcome.saved}: {cli.PROG} play --resume {outcome.saved}")
+    return cli.OK
