@@ -2,7 +2,9 @@
 
 Every command goes through :class:`NumgridClient`. With ``--server HOST:PORT`` (or
 ``NUMGRID_SERVER``) it talks to a running server; without, it starts the same servicer
-in-process (embedded) once per run, on loopback, and stops it at exit.
+in-process (embedded) once per run, on loopback, and stops it at exit. ``solve``,
+``unique`` and ``explain`` over any number of puzzles (directories, datasets) are in
+:mod:`~numgrid.client.batch_cli`; the other commands make one call per file here.
 
 Exit codes: 0 success (unique / valid / solved / serving / a hint given / explained to
 the end), 1 the puzzle's answer is not the happy one (multiple, none, invalid, timeout,
@@ -21,9 +23,11 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from . import cli_args
 from .channels import PLAINTEXT, Credentials, CredentialsError
+from .cli_args import BadSetting
 from .client import ENGINES, FORMATS, KINDS, TECHNIQUES, NumgridClient
-from .render import entries, render, solution_text, terminal_width, with_entries
+from .render import entries, render, terminal_width, with_entries
 from .types import (
     Cell,
     Difficulty,
@@ -191,40 +195,6 @@ _NO_ANSWER = {
     "NO_SOLUTION": "the puzzle has no solution",
     "TIMEOUT": "the time limit ran out before an answer",
 }
-
-
-def _solve(ctx: Context, source: str, text: str) -> Outcome:
-    r = ctx.client.solve(text, **ctx.call_options())
-    out = Outcome(source, "solve", r.verdict, OK if r.verdict == "UNIQUE" else NOT_HAPPY)
-    out.verdict, out.stats = r.verdict, _stats_json(r.stats)
-    if r.solution is not None:
-        out.solutions = [solution_text(r.puzzle, r.solution)]
-        lead = {"UNIQUE": "the solution", "MULTIPLE": "one of several solutions"}
-        out.text = f"{lead.get(r.verdict, 'a solution')}:\n" + ctx.board(r.puzzle, r.solution)
-    else:
-        out.text = _NO_ANSWER.get(r.verdict, "")
-    out.text = _grade(out, r.difficulty) + out.text
-    return out
-
-
-def _unique(ctx: Context, source: str, text: str) -> Outcome:
-    r = ctx.client.check_uniqueness(text, **ctx.call_options())
-    out = Outcome(source, "unique", r.verdict, OK if r.verdict == "UNIQUE" else NOT_HAPPY)
-    out.verdict, out.stats = r.verdict, _stats_json(r.stats)
-    out.solutions = [solution_text(r.puzzle, s) for s in r.solutions]
-    out.differing_cells = list(r.differing_cells)
-    if r.verdict == "MULTIPLE" and len(r.solutions) >= 2:
-        cells = _cells_text(r.differing_cells)
-        parts = [
-            _wrap("", f"two solutions differ at {len(r.differing_cells)} cells: {cells}", ctx.width)
-        ]
-        for i, grid in enumerate(r.solutions[:2], 1):
-            parts.append(f"solution {i}:\n" + ctx.board(r.puzzle, grid, r.differing_cells))
-        out.text = "\n".join(parts)
-    else:
-        out.text = _NO_ANSWER.get(r.verdict, "")
-    out.text = _grade(out, r.difficulty) + out.text
-    return out
 
 
 def _validate(ctx: Context, source: str, text: str) -> Outcome:
@@ -457,6 +427,8 @@ def _white(puzzle) -> set[Cell]:
 
 
 def _render(ctx: Context, source: str, text: str) -> Outcome:
+    if ctx.args.svg is not None:
+        return _render_svg(ctx, source, text)
     r = ctx.client.validate(
         text, format=ctx.args.format, kind=ctx.args.kind, timeout=DEFAULT_DEADLINE
     )
@@ -467,12 +439,50 @@ def _render(ctx: Context, source: str, text: str) -> Outcome:
     return out
 
 
+def _svg_path(args: argparse.Namespace, source: str) -> Path:
+    """Where ``render --svg OUT`` writes a FILE's picture: OUT, or with several FILEs (or
+    OUT a folder) FILE's name with ``.svg`` in the folder OUT."""
+    out = Path(args.svg)
+    if len(args.files) == 1 and not out.is_dir() and not args.svg.endswith(os.sep):
+        return out
+    name = "stdin" if source == STDIN_SOURCE else Path(source).stem
+    return out / f"{name}.svg"
+
+
+def _render_svg(ctx: Context, source: str, text: str) -> Outcome:
+    """``render --svg OUT``: the server's picture (Render) written to a file; the text
+    board as without --svg, drawn from the puzzle the server sent back."""
+    args = ctx.args
+    highlights = {cell: "hint" for cell in args.hint or ()}
+    highlights.update({cell: "mistake" for cell in args.mistake or ()})
+    options = ctx.call_options()
+    picture = ctx.client.render(
+        text, show_entries=True, show_solution=args.solution, highlights=highlights, **options
+    )
+    path = _svg_path(args, source)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(picture.svg, encoding="utf-8")
+    except OSError as e:
+        raise UsageError(f"cannot write {path}: {e.strerror or e}") from None
+    board = ctx.board(picture.puzzle, picture.solution, marks=highlights)
+    size = f"{picture.width}x{picture.height} px"
+    out = Outcome(
+        source, "render", "RENDERED", OK, text=f"{board.rstrip()}\npicture: {path} ({size})"
+    )
+    out.extra = {
+        "board": board,
+        "svg": str(path),
+        "width": picture.width,
+        "height": picture.height,
+    }
+    return out
+
+
+# The commands run one call per file; solve, unique and explain run in batch_cli.
 COMMANDS: dict[str, Callable[[Context, str, str], Outcome]] = {
-    "solve": _solve,
     "validate": _validate,
     "hint": _hint,
-    "explain": _explain,
-    "unique": _unique,
     "render": _render,
 }
 
@@ -611,11 +621,21 @@ def _retries(retries: int | None) -> dict:
 
 
 def _start_embedded():
-    """The same servicer, in-process: imported here so the client never needs it."""
+    """The same servicer, in-process: imported here so the client never needs it. A
+    client-only install (no ``server`` extra) gets one sentence naming both fixes."""
+    use_server = "or pass --server HOST:PORT (or set NUMGRID_SERVER)"
     try:
+        from numgrid.server.launch import missing, not_installed
+
+        gone = missing()
+        if gone:
+            raise NoServer(f"{not_installed(gone)}, {use_server}")
         from numgrid.server.main import start_embedded
     except ImportError as e:  # pragma: no cover - a broken install
-        raise NoServer(f"it is not installed ({e}); use --server") from None
+        raise NoServer(
+            f"the numgrid server cannot be imported ({e}): pip install 'numgrid[server]', "
+            f"{use_server}"
+        ) from None
     try:
         return start_embedded()
     except (OSError, RuntimeError) as e:
@@ -652,7 +672,7 @@ def _common(parser: argparse.ArgumentParser, suppress: bool) -> None:
     parser.add_argument(
         "--tls",
         action="store_true",
-        default=default(bool(env("NUMGRID_TLS"))),
+        default=default(env("NUMGRID_TLS") or False),  # on or off: cli_args.check
         help="talk TLS to --server (env NUMGRID_TLS=1; implied by --ca and --cert)",
     )
     parser.add_argument(
@@ -719,37 +739,66 @@ _HELP = {
     "hint": "the next step for the digits entered: a mistake or a logical step",
     "explain": "the whole logical solution step by step, and the puzzle's grade",
     "unique": "check that each puzzle has exactly one solution",
-    "render": "draw puzzles (with their digits) as text",
+    "render": "draw puzzles (with their digits) as text, or as SVG pictures (--svg)",
+    "print": "a print sheet (PDF or SVG pages): puzzles, then their solutions on later pages",
     "health": "ask the server whether it is serving",
+    "play": "play a puzzle in the terminal: keys, pencil marks, undo, hints, checks",
 }
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = cli_args.Parser(
         prog=PROG,
-        description="Solve, validate, hint and check Kakuro and KenKen puzzles through a "
-        "numgrid server.",
+        usage="%(prog)s [OPTIONS] COMMAND [COMMAND OPTIONS] FILE...",
+        description="Solve, validate, hint, explain and check Kakuro, KenKen, Kakurasu and "
+        "Skyscraper puzzles through a numgrid server.",
         epilog="Files: janko text, Kakuro's 1VVHH CSV, Tatham game IDs (KenKen) or JSON; the "
-        "kind and format are detected; '-' reads stdin. Exit codes: "
+        "kind and format are detected; '-' reads stdin; solve, unique and explain also "
+        "read directories, JSONL and datasets. Exit codes: "
         "0 success, 1 the answer is not the happy one (multiple, none, invalid, "
         "timeout), 2 usage, unreadable input or no server.",
     )
     _common(parser, suppress=False)
-    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    parser._optionals.title = "global options (before or after the command)"
+    common = {a.dest for a in parser._actions} - {"help"}
+    shown_once = ", ".join(o for a in parser._actions if a.dest in common for o in a.option_strings)
+    parser.add_argument("--version", action="version", version=f"%(prog)s {cli_args.version()}")
+    commands = parser.add_subparsers(
+        dest="command", required=True, metavar="COMMAND", prog=PROG, title="commands"
+    )
     for name, text in _HELP.items():
-        sub = commands.add_parser(name, help=text, description=text[0].upper() + text[1:] + ".")
+        sub = commands.add_parser(
+            name,
+            help=text,
+            description=text[0].upper() + text[1:] + ".",
+            epilog=f"The global options ({shown_once}) go before or after the command; "
+            f"{PROG} --help describes them.",
+        )
         _common(sub, suppress=True)
+        cli_args.hide(sub, common)  # taken after the command too, described once
         if name == "validate":
             sub.add_argument(
                 "--solution",
                 action="store_true",
                 help="also solve and list the entries that differ from the unique solution",
             )
-        if name == "unique":
-            _batch_options(sub)
         if name in ("hint", "explain"):
             _logic_options(sub, name)
-        if name != "health":
+        if name in ("solve", "unique", "explain"):  # any number of puzzles, in one way
+            from .batch_cli import add_options
+
+            add_options(sub, name)
+        if name == "render":
+            _render_options(sub)
+        if name == "print":
+            from .print_cli import add_options as add_print_options
+
+            add_print_options(sub)
+        if name == "play":  # one FILE, or a game to resume
+            from .play.command import add_arguments as add_play_arguments
+
+            add_play_arguments(sub)
+        elif name != "health":
             sub.add_argument("files", nargs="+", metavar="FILE", help="puzzle files, - for stdin")
     return parser
 
@@ -778,37 +827,44 @@ def _logic_options(sub: argparse.ArgumentParser, name: str) -> None:
         )
 
 
-def _batch_options(sub: argparse.ArgumentParser) -> None:
-    """``unique`` over many puzzles: directories, JSONL and datasets are always a batch."""
+def _cells_arg(text: str) -> tuple[Cell, ...]:
+    """``r1c2,r3c4`` (commas or spaces) -> the cells."""
+    cells = []
+    for name in text.replace(",", " ").split():
+        row, sep, column = name.lower().removeprefix("r").partition("c")
+        if not (sep and row.isdigit() and column.isdigit()):
+            raise argparse.ArgumentTypeError(f"not a cell like r1c2: {name!r}")
+        cells.append((int(row), int(column)))
+    return tuple(cells)
+
+
+def _render_options(sub: argparse.ArgumentParser) -> None:
+    """``render``: a picture besides the text."""
     group = sub.add_argument_group(
-        "batch",
-        "FILE may also be a directory (its puzzle files), a JSONL file (one "
-        '{"id", "format", "puzzle"} per line) or a dataset JSON ({"data": {id: {"problem"}}}); '
-        "those, several servers or any option below stream the puzzles (BatchCheckUniqueness) "
-        "and print results as they come, in any order",
-    )
-    group.add_argument("--batch", action="store_true", help="stream even plain files")
-    group.add_argument("--report", metavar="FILE", help="append each result to FILE (JSONL)")
-    group.add_argument(
-        "--resume", action="store_true", help="skip the puzzles already in the --report FILE"
+        "pictures", "the server draws each puzzle as printed (the Render RPC)"
     )
     group.add_argument(
-        "--progress",
-        action=argparse.BooleanOptionalAction,
-        default=None,
-        help="a progress bar on stderr (default: when stderr is a terminal)",
+        "--svg",
+        metavar="OUT",
+        help="also write the puzzle as an SVG picture to OUT (with several FILEs, OUT is "
+        "a folder: FILE's name with .svg)",
     )
     group.add_argument(
-        "--deadline",
-        metavar="SECONDS",
-        type=_positive_seconds,
-        help="stop the whole batch after this long (the unchecked puzzles are left out)",
+        "--solution",
+        action="store_true",
+        help="with --svg: draw the unique solution too (in a lighter ink than the entries)",
     )
     group.add_argument(
-        "--streams",
-        metavar="N",
-        type=_positive_int,
-        help="calls at once (default: two per server)",
+        "--hint",
+        metavar="CELLS",
+        type=_cells_arg,
+        help="with --svg: highlight these cells as a hint (r1c2,r3c4)",
+    )
+    group.add_argument(
+        "--mistake",
+        metavar="CELLS",
+        type=_cells_arg,
+        help="with --svg: highlight these cells as mistakes (r1c2,r3c4)",
     )
 
 
@@ -820,19 +876,6 @@ def _positive_int(text: str) -> int:
     if value <= 0:
         raise argparse.ArgumentTypeError(f"must be positive, got {text}")
     return value
-
-
-def _is_batch(args: argparse.Namespace) -> bool:
-    if args.command != "unique":
-        return False
-    server = args.server or ""
-    if args.batch or args.report or args.resume or args.progress or args.deadline:
-        return True
-    if args.streams or "," in server or server.startswith(("dns:", "ipv4:", "ipv6:")):
-        return True
-    from .batch_cli import needs_batch
-
-    return needs_batch(args.files)
 
 
 # ---------------------------------------------------------------- running
@@ -857,14 +900,17 @@ def _health(args: argparse.Namespace, connect: Callable[[], NumgridClient]) -> i
 
 def credentials(args: argparse.Namespace) -> Credentials:
     """TLS and token settings from the options and the environment."""
-    token = os.environ.get("NUMGRID_TOKEN") or None
+    token = (os.environ.get("NUMGRID_TOKEN") or "").strip() or None  # checked: cli_args
     if args.token_file:
         try:
             token = Path(args.token_file).read_text().strip()
         except (OSError, UnicodeDecodeError) as e:
-            raise CredentialsError(f"cannot read the token file {args.token_file}: {e}") from None
+            reason = getattr(e, "strerror", None) or e
+            message = f"cannot read the token file {args.token_file}: {reason}"
+            raise CredentialsError(message) from None
         if not token:
             raise CredentialsError(f"the token file {args.token_file} is empty")
+        token = cli_args.check_token(token, f"the token file {args.token_file}")
     return Credentials(tls=args.tls, ca=args.ca, cert=args.cert, key=args.key, token=token)
 
 
@@ -874,7 +920,15 @@ def run(args: argparse.Namespace) -> int:
     with connection(args.server, retries, credentials(args)) as connect:
         if args.command == "health":
             return _health(args, connect)
-        if _is_batch(args):
+        if args.command == "play":
+            from .play.command import run as play
+
+            return play(args, connect, width)
+        if args.command == "print":
+            from . import print_cli
+
+            return print_cli.run(args, connect, width)
+        if args.command in ("solve", "unique", "explain"):
             from . import batch_cli
 
             try:
@@ -921,14 +975,21 @@ def main(argv: Sequence[str] | None = None) -> int:
         args = parser.parse_args(argv)
         if getattr(args, "entries", None) is not None and len(args.files) > 1:
             parser.error("--entries goes with one FILE")
+        unused = args.command == "render" and args.svg is None
+        if unused and (args.solution or args.hint or args.mistake):
+            parser.error("--solution, --hint and --mistake go with --svg OUT")
+        cli_args.check(args)  # the values of the environment's variables too
     except SystemExit as e:  # argparse: --help (0) or a usage error (2, message printed)
         return e.code if isinstance(e.code, int) else FAILURE
+    except BadSetting as e:  # a mistyped name, a bad variable: one line
+        print(f"{PROG}: {e}", file=sys.stderr)
+        return FAILURE
     try:
         return run(args)
     except NoServer as e:
         print(f"{PROG}: cannot reach {_where(args)}: {e}", file=sys.stderr)
         return FAILURE
-    except CredentialsError as e:
+    except (CredentialsError, BadSetting) as e:
         print(f"{PROG}: {e}", file=sys.stderr)
         return FAILURE
     except KeyboardInterrupt:

@@ -10,7 +10,12 @@ A search that runs out of time answers VERDICT_TIMEOUT when the request's own
 
 Errors never surface as UNKNOWN: a bad request is INVALID_ARGUMENT with a
 ``google.rpc.BadRequest`` detail, an engine disagreement or any other failure INTERNAL.
-Each call logs one line: ``method=Solve size=12x12 status=OK ms=3.1``.
+
+Every call, batch streams included, goes through :meth:`NumgridServicer._observed`: its
+request id (:mod:`.logs`), the in-flight gauge, the call's metrics (:mod:`.metrics`), and
+one log line when it ends::
+
+    method=Solve size=12x12 status=OK kind=kakuro verdict=UNIQUE engine=native ms=3.1
 """
 
 from __future__ import annotations
@@ -19,11 +24,12 @@ import functools
 import logging
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 
 import grpc
-from numgrid.server import admission, batch, convert, operations
+from numgrid.server import admission, batch, convert, logs, metrics, operations
 from numgrid.server.config import ServerConfig
 from numgrid.server.core import Budget, PuzzleError, SearchTimeout, Verdict
 from numgrid.server.engines import EngineDisagreement
@@ -48,10 +54,36 @@ class _Abort(Exception):
 
 @dataclass
 class _Call:
-    """What the log line says about one call, filled in as the call goes."""
+    """What the log line and the metrics say about one call, filled in as it goes."""
 
     method: str
+    code: grpc.StatusCode = grpc.StatusCode.OK
     size: str = "-"
+    kind: str = metrics.UNKNOWN
+    verdict: str = "-"
+    engines: tuple[tuple[str, float], ...] = ()  # (engine, seconds) of each that ran
+    tally: batch.Tally | None = None  # a batch call's
+
+    def answered(self, response) -> None:
+        """Take the verdict and the engines' time from a response that has them."""
+        fields = response.DESCRIPTOR.fields_by_name
+        if "verdict" in fields:
+            self.verdict = metrics.verdict_name(response.verdict)
+        if "stats" in fields:
+            self.engines = metrics.engines(response.stats)
+
+    def line(self, ms: float) -> str:
+        if self.tally is not None:
+            t = self.tally
+            return (
+                f"method={self.method} puzzles={t.results} rejected={t.rejected}"
+                f" failed={t.failed} status={self.code.name} kind={t.kind} ms={ms:.1f}"
+            )
+        engine = "+".join(name for name, _ in self.engines) or "-"
+        return (
+            f"method={self.method} size={self.size} status={self.code.name} kind={self.kind}"
+            f" verdict={self.verdict} engine={engine} ms={ms:.1f}"
+        )
 
 
 @dataclass(frozen=True)
@@ -77,45 +109,38 @@ def _rpc(method):
 
     @functools.wraps(method)
     def handler(self, request, context):
-        call = _Call(name)
-        start = time.perf_counter()
-        code = grpc.StatusCode.OK
-        try:
-            if isinstance(request, convert.Undecodable):
-                raise request.invalid()
-            with self.admission.slot(context.is_active):
-                response = method(self, request, context, call)
-            if not context.is_active():
-                code = _ended_status(context)
-            return response
-        except convert.InvalidRequest as e:
-            code = grpc.StatusCode.INVALID_ARGUMENT
-            context.abort_with_status(e.status())
-        except _Abort as e:
-            code = e.code
-            context.abort(e.code, e.details)
-        except admission.Overloaded as e:
-            code = grpc.StatusCode.RESOURCE_EXHAUSTED
-            context.abort_with_status(e.status())
-        except admission.GaveUp:
-            code = _ended_status(context)
-            context.abort(code, "the call ended while it waited for a free thread")
-        except EngineDisagreement as e:
-            code = grpc.StatusCode.INTERNAL
-            log.error("%s: %s", name, e)
-            context.abort(code, f"engine bug, please report it: {e}")
-        except Exception as e:
-            code = grpc.StatusCode.INTERNAL
-            log.exception("%s failed", name)
-            if isinstance(e, ImportError):  # the installed code changed under the server
-                self.broken(f"{type(e).__name__}: {e}")
-            context.abort(code, f"internal error in {name}: {type(e).__name__}: {e}")
-        finally:
-            if self.log_requests:
-                ms = (time.perf_counter() - start) * 1000
-                request_log.info(
-                    "method=%s size=%s status=%s ms=%.1f", name, call.size, code.name, ms
-                )
+        with self._observed(name, context) as call:
+            try:
+                if isinstance(request, convert.Undecodable):
+                    raise request.invalid()
+                with self.admission.slot(context.is_active):
+                    response = method(self, request, context, call)
+                call.answered(response)
+                if not context.is_active():
+                    call.code = _ended_status(context)
+                return response
+            except convert.InvalidRequest as e:
+                call.code = grpc.StatusCode.INVALID_ARGUMENT
+                context.abort_with_status(e.status())
+            except _Abort as e:
+                call.code = e.code
+                context.abort(e.code, e.details)
+            except admission.Overloaded as e:
+                call.code = grpc.StatusCode.RESOURCE_EXHAUSTED
+                context.abort_with_status(e.status())
+            except admission.GaveUp:
+                call.code = _ended_status(context)
+                context.abort(call.code, "the call ended while it waited for a free thread")
+            except EngineDisagreement as e:
+                call.code = grpc.StatusCode.INTERNAL
+                log.error("%s: %s", name, e)
+                context.abort(call.code, f"engine bug, please report it: {e}")
+            except Exception as e:
+                call.code = grpc.StatusCode.INTERNAL
+                log.exception("%s failed", name)
+                if isinstance(e, ImportError):  # the installed code changed under the server
+                    self.broken(f"{type(e).__name__}: {e}")
+                context.abort(call.code, f"internal error in {name}: {type(e).__name__}: {e}")
 
     return handler
 
@@ -139,9 +164,31 @@ class NumgridServicer(numgrid_service_pb2_grpc.NumgridServiceServicer):
 
     # ------------------------------------------------------------ helpers
 
+    @contextmanager
+    def _observed(self, method: str, context) -> Iterator[_Call]:
+        """The call's request id (in its log lines and initial metadata), the in-flight
+        gauge; when it ends, its metrics and its log line (``call.code`` and the rest
+        set by the body)."""
+        call = _Call(method)
+        logs.begin(context)
+        start = time.perf_counter()
+        in_flight = metrics.IN_FLIGHT.labels(method)
+        in_flight.inc()
+        try:
+            yield call
+        finally:
+            seconds = time.perf_counter() - start
+            in_flight.dec()
+            kind = call.kind if call.tally is None else call.tally.kind
+            metrics.observe_call(method, call.code.name, kind, seconds)
+            metrics.observe_engines(kind, call.engines)
+            if self.log_requests:
+                request_log.info("%s", call.line(seconds * 1000))
+            logs.end()
+
     def _read(self, source, call: _Call) -> convert.Read:
         read = convert.read_input(source, self.config.max_cells)
-        call.size = read.size
+        call.size, call.kind = read.size, read.kind.name
         return read
 
     def _bound(self, context, time_limit: float | None) -> _Bound:
@@ -257,44 +304,63 @@ class NumgridServicer(numgrid_service_pb2_grpc.NumgridServiceServicer):
         self._check_time(Verdict.TIMEOUT if explained is None else None, bound, context)
         return convert.explain_response(read, explained)
 
+    @_rpc
+    def Render(self, request, context, call):
+        options = convert.options(request.options)
+        read = self._read(request.puzzle, call)
+        highlights = convert.highlights(request.highlights, read)
+        convert.picture_format(request.format)
+        bound = self._bound(context, options.time_limit)
+        rendered = operations.render(
+            read.kind,
+            read.board,
+            show_entries=request.show_entries,
+            show_solution=request.show_solution,
+            highlights=highlights,
+            engine=options.engine,
+            budget=bound.budget,
+            hold_entries=options.hold_entries,
+        )
+        self._check_time(rendered.verdict, bound, context)
+        if rendered.verdict is Verdict.TIMEOUT:  # the request's own time_limit: no picture
+            raise _Abort(
+                grpc.StatusCode.DEADLINE_EXCEEDED,
+                "options.time_limit ran out before the solution to draw was found",
+            )
+        if rendered.picture is None:
+            raise convert.no_unique_solution(rendered.verdict)
+        return convert.render_response(read, rendered)
+
     def BatchCheckUniqueness(self, request_iterator, context):
         """One result per puzzle as each is done (:mod:`~numgrid.server.batch`); one log
-        line per call: ``method=BatchCheckUniqueness puzzles=749 rejected=0 failed=0 status=OK``."""
-        start = time.perf_counter()
-        tally = batch.Tally()
-        code = grpc.StatusCode.OK
-        if not self.batch_calls.acquire(blocking=False):
-            code = grpc.StatusCode.RESOURCE_EXHAUSTED
-            if self.log_requests:
-                request_log.info("method=BatchCheckUniqueness puzzles=0 status=%s", code.name)
-            context.abort(code, "too many batch calls at once: retry, or open fewer streams")
-        try:
-            yield from self.batch.serve(request_iterator, context, tally)
-            if not context.is_active():
-                code = _ended_status(context)
-        except GeneratorExit:  # the call ended while a result was on its way
-            code = _ended_status(context)
-            raise
-        except convert.InvalidRequest as e:  # a message the batch cannot read at all
-            code = grpc.StatusCode.INVALID_ARGUMENT
-            context.abort_with_status(e.status())
-        except Exception as e:
-            code = grpc.StatusCode.INTERNAL
-            log.exception("BatchCheckUniqueness failed")
-            context.abort(code, f"internal error in BatchCheckUniqueness: {type(e).__name__}: {e}")
-        finally:
-            self.batch_calls.release()
-            if self.log_requests:
-                ms = (time.perf_counter() - start) * 1000
-                request_log.info(
-                    "method=BatchCheckUniqueness puzzles=%d rejected=%d failed=%d status=%s"
-                    " ms=%.1f",
-                    tally.results,
-                    tally.rejected,
-                    tally.failed,
-                    code.name,
-                    ms,
+        line per call: ``method=BatchCheckUniqueness puzzles=749 rejected=0 failed=0
+        status=OK kind=kakuro ms=812.4``."""
+        with self._observed("BatchCheckUniqueness", context) as call:
+            tally = call.tally = batch.Tally()
+            if not self.batch_calls.acquire(blocking=False):
+                call.code = grpc.StatusCode.RESOURCE_EXHAUSTED
+                context.abort(
+                    call.code, "too many batch calls at once: retry, or open fewer streams"
                 )
+            try:
+                yield from self.batch.serve(request_iterator, context, tally)
+                if not context.is_active():
+                    call.code = _ended_status(context)
+            except GeneratorExit:  # the call ended while a result was on its way
+                call.code = _ended_status(context)
+                raise
+            except convert.InvalidRequest as e:  # a message the batch cannot read at all
+                call.code = grpc.StatusCode.INVALID_ARGUMENT
+                context.abort_with_status(e.status())
+            except Exception as e:
+                call.code = grpc.StatusCode.INTERNAL
+                log.exception("BatchCheckUniqueness failed")
+                context.abort(
+                    call.code,
+                    f"internal error in BatchCheckUniqueness: {type(e).__name__}: {e}",
+                )
+            finally:
+                self.batch_calls.release()
 
 
 def add_to_server(servicer: NumgridServicer, server: grpc.Server) -> None:

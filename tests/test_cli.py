@@ -345,7 +345,7 @@ def test_text_in_no_known_format(server, tmp_path):
     path.write_text("this is not a puzzle\n")
     done = numgrid("unique", *server, str(path))
     assert done.returncode == 1
-    assert "INVALID" in done.stdout and "matches no known Kakuro format" in done.stdout
+    assert "INVALID" in done.stdout and "unsupported kind: " in done.stdout
     assert fits(done.stdout)
     empty = numgrid("unique", *server, "-", stdin="")
     assert empty.returncode == 1 and "INVALID" in empty.stdout
@@ -362,7 +362,10 @@ def test_a_grid_over_the_size_limit(server):
 def test_a_missing_file(mode):
     done = numgrid("unique", *mode, "--json", "puzzles/no-such-file.txt", TEN)
     assert done.returncode == 2  # the worst: one input could not be read
-    one_line_error(done, "cannot read puzzles/no-such-file.txt: No such file or directory")
+    error, *summary = done.stderr.splitlines()  # with --json the summary is on stderr
+    assert error == "numgrid: cannot read puzzles/no-such-file.txt: No such file or directory"
+    summary = " ".join(" ".join(summary).split())  # wrapped to the width
+    assert summary.startswith("2 of 2 puzzles in ") and summary.endswith(", unreadable 1")
     missing, found = jsonl(done)
     assert missing["status"] == "UNREADABLE" and found["status"] == "UNIQUE"
 
@@ -377,8 +380,13 @@ def test_a_missing_file_in_human_output(server):
 def test_unreadable_inputs(server, tmp_path):
     binary = tmp_path / "puzzle.bin"
     binary.write_bytes(b"\xff\xfe\x00\x81")
-    for path, reason in [(binary, "not UTF-8 text"), (PUZZLES, "Is a directory")]:
-        done = numgrid("solve", *server, str(path))
+    # solve, unique and explain read a directory's puzzles (tests/test_cli_many.py)
+    for command, path, reason in [
+        ("solve", binary, "not UTF-8 text"),
+        ("validate", binary, "not UTF-8 text"),
+        ("validate", PUZZLES, "Is a directory"),
+    ]:
+        done = numgrid(command, *server, str(path))
         assert (done.returncode, done.stdout) == (2, "")
         one_line_error(done, f"cannot read {path}: {reason}")
 
@@ -388,9 +396,6 @@ def test_unreadable_inputs(server, tmp_path):
     [
         [],
         ["solve"],
-        ["frobnicate", TEN],
-        ["solve", "--format", "xml", TEN],
-        ["solve", "--engine", "fast", TEN],
         ["solve", "--timeout", "-1", TEN],
         ["solve", "--timeout", "soon", TEN],
     ],
@@ -399,6 +404,21 @@ def test_usage_errors(args):
     done = numgrid(*args)
     assert done.returncode == 2 and done.stdout == ""
     assert "usage: numgrid" in done.stderr
+
+
+@pytest.mark.parametrize(
+    "args, needle",
+    [
+        (["frobnicate", TEN], "unknown command 'frobnicate'"),
+        (["solve", "--format", "xml", TEN], "--format: unknown format 'xml'"),
+        (["solve", "--engine", "fast", TEN], "--engine: unknown engine 'fast'"),
+    ],
+)
+def test_an_unknown_name_is_one_line(args, needle):
+    """More in tests/test_cli_conventions.py."""
+    done = numgrid(*args)
+    assert done.returncode == 2 and done.stdout == ""
+    one_line_error(done, needle)
 
 
 def test_no_server():
@@ -411,14 +431,14 @@ def test_no_server():
 
 def test_a_server_past_the_deadline_is_a_timeout():
     with FakeServer(FakeService(delay=10)) as fake:
-        done = numgrid("solve", "--server", fake.target, "--json", "--timeout", "0.1", TEN)
+        done = numgrid("validate", "--server", fake.target, "--json", "--timeout", "0.1", TEN)
     assert done.returncode == 1
     assert jsonl(done)[0]["status"] == "TIMEOUT"
 
 
 def test_a_server_error_is_reported():
     with FakeServer(FakeService(grpc.StatusCode.INTERNAL, failures=1)) as fake:
-        done = numgrid("solve", "--server", fake.target, "--json", TEN)
+        done = numgrid("validate", "--server", fake.target, "--json", TEN)
     assert done.returncode == 2
     one_line_error(done, f"{TEN}: server error INTERNAL: fake failure 1")
     assert jsonl(done)[0]["status"] == "ERROR"
@@ -430,8 +450,8 @@ def test_an_unexpected_exception_is_one_line(monkeypatch, capsys, server_process
     def broken(ctx, source, text):
         raise RuntimeError("a bug")
 
-    monkeypatch.setitem(cli.COMMANDS, "solve", broken)
-    assert cli.main(["solve", "--server", server_process.target, TEN]) == 2
+    monkeypatch.setitem(cli.COMMANDS, "validate", broken)
+    assert cli.main(["validate", "--server", server_process.target, TEN]) == 2
     assert capsys.readouterr().err == "numgrid: internal error: RuntimeError: a bug\n"
 
 

@@ -225,6 +225,7 @@ def test_reflection_lists_and_describes_the_service(channel):
         "CheckUniqueness",
         "Explain",
         "BatchCheckUniqueness",
+        "Render",
     }
 
 
@@ -572,7 +573,8 @@ def test_wrong_explicit_format(stub, twelve):
 
 def test_text_matching_no_format(stub):
     found = assert_invalid(stub, text_input("hello, world\n"))
-    assert "matches no known Kakuro format" in found[0].description
+    assert found[0].description.startswith("unsupported kind: ")
+    assert "kakurasu, kakuro, kenken, skyscraper" in found[0].description
     assert assert_invalid(stub, text_input(""))
 
 

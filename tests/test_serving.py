@@ -377,7 +377,10 @@ def test_the_cli_sends_its_token(guarded, tmp_path):
     batch = numgrid(*where, "--token-file", str(token), "unique", "--batch", "puzzles")
     assert batch.returncode in (0, 1), batch.stderr  # answers (puzzles/ has non-unique ones)
     assert "UNIQUE" in batch.stdout or "unique" in batch.stdout
-    denied = numgrid(*where, "--token-file", str(token), "solve", str(KENKEN))
+    # solve and unique call BatchCheckUniqueness alone: a uniqueness token runs both
+    solved = numgrid(*where, "--token-file", str(token), "solve", str(KENKEN))
+    assert solved.returncode == 0, solved.stderr
+    denied = numgrid(*where, "--token-file", str(token), "hint", str(KENKEN))
     assert denied.returncode == 2 and "PERMISSION_DENIED" in denied.stderr
 
 

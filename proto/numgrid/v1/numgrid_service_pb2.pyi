@@ -81,6 +81,17 @@ class HintKind(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     HINT_KIND_NOT_UNIQUE: _ClassVar[HintKind]
     HINT_KIND_STEP: _ClassVar[HintKind]
     HINT_KIND_NO_STEP: _ClassVar[HintKind]
+
+class Highlight(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    HIGHLIGHT_UNSPECIFIED: _ClassVar[Highlight]
+    HIGHLIGHT_HINT: _ClassVar[Highlight]
+    HIGHLIGHT_MISTAKE: _ClassVar[Highlight]
+
+class PictureFormat(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    PICTURE_FORMAT_UNSPECIFIED: _ClassVar[PictureFormat]
+    PICTURE_FORMAT_SVG: _ClassVar[PictureFormat]
 TECHNIQUE_UNSPECIFIED: Technique
 TECHNIQUE_LAST_CELL: Technique
 TECHNIQUE_COMBINATIONS: Technique
@@ -134,6 +145,11 @@ HINT_KIND_SOLVED: HintKind
 HINT_KIND_NOT_UNIQUE: HintKind
 HINT_KIND_STEP: HintKind
 HINT_KIND_NO_STEP: HintKind
+HIGHLIGHT_UNSPECIFIED: Highlight
+HIGHLIGHT_HINT: Highlight
+HIGHLIGHT_MISTAKE: Highlight
+PICTURE_FORMAT_UNSPECIFIED: PictureFormat
+PICTURE_FORMAT_SVG: PictureFormat
 
 class Elimination(_message.Message):
     __slots__ = ("cell", "digit")
@@ -373,6 +389,44 @@ class ExplainResponse(_message.Message):
     puzzle: _puzzle_pb2.Puzzle
     def __init__(self, steps: _Optional[_Iterable[_Union[Step, _Mapping]]] = ..., solved: _Optional[bool] = ..., difficulty: _Optional[_Union[Difficulty, _Mapping]] = ..., puzzle: _Optional[_Union[_puzzle_pb2.Puzzle, _Mapping]] = ...) -> None: ...
 
+class HighlightedCell(_message.Message):
+    __slots__ = ("cell", "highlight")
+    CELL_FIELD_NUMBER: _ClassVar[int]
+    HIGHLIGHT_FIELD_NUMBER: _ClassVar[int]
+    cell: _puzzle_pb2.CellRef
+    highlight: Highlight
+    def __init__(self, cell: _Optional[_Union[_puzzle_pb2.CellRef, _Mapping]] = ..., highlight: _Optional[_Union[Highlight, str]] = ...) -> None: ...
+
+class RenderRequest(_message.Message):
+    __slots__ = ("puzzle", "show_entries", "show_solution", "highlights", "options", "format")
+    PUZZLE_FIELD_NUMBER: _ClassVar[int]
+    SHOW_ENTRIES_FIELD_NUMBER: _ClassVar[int]
+    SHOW_SOLUTION_FIELD_NUMBER: _ClassVar[int]
+    HIGHLIGHTS_FIELD_NUMBER: _ClassVar[int]
+    OPTIONS_FIELD_NUMBER: _ClassVar[int]
+    FORMAT_FIELD_NUMBER: _ClassVar[int]
+    puzzle: _puzzle_pb2.PuzzleInput
+    show_entries: bool
+    show_solution: bool
+    highlights: _containers.RepeatedCompositeFieldContainer[HighlightedCell]
+    options: SearchOptions
+    format: PictureFormat
+    def __init__(self, puzzle: _Optional[_Union[_puzzle_pb2.PuzzleInput, _Mapping]] = ..., show_entries: _Optional[bool] = ..., show_solution: _Optional[bool] = ..., highlights: _Optional[_Iterable[_Union[HighlightedCell, _Mapping]]] = ..., options: _Optional[_Union[SearchOptions, _Mapping]] = ..., format: _Optional[_Union[PictureFormat, str]] = ...) -> None: ...
+
+class RenderResponse(_message.Message):
+    __slots__ = ("svg", "width", "height", "puzzle", "solution")
+    SVG_FIELD_NUMBER: _ClassVar[int]
+    WIDTH_FIELD_NUMBER: _ClassVar[int]
+    HEIGHT_FIELD_NUMBER: _ClassVar[int]
+    PUZZLE_FIELD_NUMBER: _ClassVar[int]
+    SOLUTION_FIELD_NUMBER: _ClassVar[int]
+    svg: str
+    width: int
+    height: int
+    puzzle: _puzzle_pb2.Puzzle
+    solution: _puzzle_pb2.Grid
+    def __init__(self, svg: _Optional[str] = ..., width: _Optional[int] = ..., height: _Optional[int] = ..., puzzle: _Optional[_Union[_puzzle_pb2.Puzzle, _Mapping]] = ..., solution: _Optional[_Union[_puzzle_pb2.Grid, _Mapping]] = ...) -> None: ...
+
 class BatchCheckUniquenessRequest(_message.Message):
     __slots__ = ("puzzles",)
     PUZZLES_FIELD_NUMBER: _ClassVar[int]
@@ -380,14 +434,18 @@ class BatchCheckUniquenessRequest(_message.Message):
     def __init__(self, puzzles: _Optional[_Iterable[_Union[BatchPuzzle, _Mapping]]] = ...) -> None: ...
 
 class BatchPuzzle(_message.Message):
-    __slots__ = ("id", "puzzle", "options")
+    __slots__ = ("id", "puzzle", "options", "grade", "include_puzzle")
     ID_FIELD_NUMBER: _ClassVar[int]
     PUZZLE_FIELD_NUMBER: _ClassVar[int]
     OPTIONS_FIELD_NUMBER: _ClassVar[int]
+    GRADE_FIELD_NUMBER: _ClassVar[int]
+    INCLUDE_PUZZLE_FIELD_NUMBER: _ClassVar[int]
     id: str
     puzzle: _puzzle_pb2.PuzzleInput
     options: SearchOptions
-    def __init__(self, id: _Optional[str] = ..., puzzle: _Optional[_Union[_puzzle_pb2.PuzzleInput, _Mapping]] = ..., options: _Optional[_Union[SearchOptions, _Mapping]] = ...) -> None: ...
+    grade: bool
+    include_puzzle: bool
+    def __init__(self, id: _Optional[str] = ..., puzzle: _Optional[_Union[_puzzle_pb2.PuzzleInput, _Mapping]] = ..., options: _Optional[_Union[SearchOptions, _Mapping]] = ..., grade: _Optional[bool] = ..., include_puzzle: _Optional[bool] = ...) -> None: ...
 
 class PuzzleRejection(_message.Message):
     __slots__ = ("message", "findings")

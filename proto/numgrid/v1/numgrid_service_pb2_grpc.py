@@ -70,6 +70,11 @@ class NumgridServiceStub:
                 request_serializer=numgrid_dot_v1_dot_numgrid__service__pb2.BatchCheckUniquenessRequest.SerializeToString,
                 response_deserializer=numgrid_dot_v1_dot_numgrid__service__pb2.BatchCheckUniquenessResponse.FromString,
                 _registered_method=True)
+        self.Render = channel.unary_unary(
+                '/numgrid.v1.NumgridService/Render',
+                request_serializer=numgrid_dot_v1_dot_numgrid__service__pb2.RenderRequest.SerializeToString,
+                response_deserializer=numgrid_dot_v1_dot_numgrid__service__pb2.RenderResponse.FromString,
+                _registered_method=True)
 
 
 class NumgridServiceServicer:
@@ -126,6 +131,15 @@ class NumgridServiceServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def Render(self, request, context):
+        """Draws a puzzle as printed, as an SVG picture: with or without the player's entries
+        or the solution, some cells highlighted (a hint, a mistake). Every kind is drawn by
+        the server, so every client gets the same picture.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_NumgridServiceServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -158,6 +172,11 @@ def add_NumgridServiceServicer_to_server(servicer, server):
                     servicer.BatchCheckUniqueness,
                     request_deserializer=numgrid_dot_v1_dot_numgrid__service__pb2.BatchCheckUniquenessRequest.FromString,
                     response_serializer=numgrid_dot_v1_dot_numgrid__service__pb2.BatchCheckUniquenessResponse.SerializeToString,
+            ),
+            'Render': grpc.unary_unary_rpc_method_handler(
+                    servicer.Render,
+                    request_deserializer=numgrid_dot_v1_dot_numgrid__service__pb2.RenderRequest.FromString,
+                    response_serializer=numgrid_dot_v1_dot_numgrid__service__pb2.RenderResponse.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -328,6 +347,33 @@ class NumgridService:
             '/numgrid.v1.NumgridService/BatchCheckUniqueness',
             numgrid_dot_v1_dot_numgrid__service__pb2.BatchCheckUniquenessRequest.SerializeToString,
             numgrid_dot_v1_dot_numgrid__service__pb2.BatchCheckUniquenessResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def Render(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/numgrid.v1.NumgridService/Render',
+            numgrid_dot_v1_dot_numgrid__service__pb2.RenderRequest.SerializeToString,
+            numgrid_dot_v1_dot_numgrid__service__pb2.RenderResponse.FromString,
             options,
             channel_credentials,
             insecure,
