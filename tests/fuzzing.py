@@ -48,7 +48,7 @@ KIND_VALUES = _and_unknown(pb.PuzzleKind)
 ENGINE_VALUES = _and_unknown(pb.Engine)
 TECHNIQUE_VALUES = _and_unknown(service_pb2.Technique)
 OPERATION_VALUES = _and_unknown(pb.CageOperation)
-METHODS = ("Validate", "Solve", "Hint", "CheckUniqueness", "Explain")
+METHODS = ("Validate", "Solve", "Hint", "CheckUniqueness", "Explain", "Render")
 # Growth stays bounded, whatever the mutations pile up: a text is cut to MAX_TEXT
 # characters, and a copy adds no more than GROWTH characters or bytes.
 MAX_TEXT = 300_000
@@ -690,6 +690,15 @@ def request(rng: random.Random, method: str, intact: float = 0.1):
         )
     elif method == "Solve":
         out = service_pb2.SolveRequest(puzzle=source)
+    elif method == "Render":
+        out = service_pb2.RenderRequest(
+            puzzle=source,
+            show_entries=rng.random() < 0.5,
+            show_solution=rng.random() < 0.3,
+            format=_rarely_odd(rng, (1, 2, -1)),
+        )
+        for _ in range(rng.choice((0, 0, 1, 3))):  # off the grid, twice or unknown sometimes
+            out.highlights.add(cell=_cellref(rng, 9), highlight=_rarely_odd(rng, (1, 2, 7)))
     else:
         out = service_pb2.CheckUniquenessRequest(puzzle=source)
     options = search_options(rng)

@@ -17,7 +17,7 @@ from google.rpc import code_pb2, status_pb2
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 from numgrid.server import batch, convert, operations
-from numgrid.server.core import Budget, PuzzleError, SearchTimeout
+from numgrid.server.core import Budget, PuzzleError, SearchTimeout, Verdict
 from numgrid.server.kinds import KINDS, detect_format
 from numgrid.v1 import numgrid_service_pb2 as service_pb2
 from numgrid.v1 import puzzle_pb2 as pb
@@ -279,6 +279,25 @@ def answer(method: str, request, seconds: float):
         if method == "Solve":
             return convert.solve_response(read, found, grade)
         return convert.uniqueness_response(read, found, grade)
+    if method == "Render":
+        highlights = convert.highlights(request.highlights, read)
+        convert.picture_format(request.format)
+        rendered = operations.render(
+            read.kind,
+            read.board,
+            show_entries=request.show_entries,
+            show_solution=request.show_solution,
+            highlights=highlights,
+            engine=options.engine,
+            budget=budget,
+            hold_entries=options.hold_entries,
+        )
+        if rendered.verdict is Verdict.TIMEOUT:
+            return None  # the servicer: DEADLINE_EXCEEDED, no picture
+        if rendered.picture is None:
+            raise convert.no_unique_solution(rendered.verdict)
+        assert rendered.picture.svg.startswith("<svg")
+        return convert.render_response(read, rendered)
     technique = convert.technique_of(read.kind, request.max_technique, "max_technique")
     if method == "Hint":
         hint = operations.hint(
