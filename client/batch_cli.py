@@ -63,6 +63,7 @@ from .cli import (
     read_input,
 )
 from .client import FORMATS, KINDS
+from .progress import ProgressBar
 from .render import solution_text
 from .types import Grid, NumgridError
 
@@ -475,85 +476,31 @@ def human(out: Outcome, width: int) -> str:
 
 
 class _Progress:
-    """A rich progress bar on stderr (done/total, rate, ETA, running counts), or nothing."""
+    """The bar (:class:`~.progress.ProgressBar`) with the running counts by status, and
+    the grades of the puzzles graded."""
 
     def __init__(self, total: int, show: bool, statuses: tuple[str, ...], name: str):
         self.counts: Counter = Counter()
         self.grades: Counter = Counter()
         self.total, self.statuses = total, statuses
-        self._bar = None
-        if not show:
-            return
-        from rich.console import Console
-        from rich.progress import (
-            BarColumn,
-            MofNCompleteColumn,
-            Progress,
-            TextColumn,
-            TimeElapsedColumn,
-            TimeRemainingColumn,
-        )
-        from rich.text import Text
-
-        class Bar(Progress):
-            """The bar's line, and the running counts on a line of their own."""
-
-            counts = ""
-
-            def get_renderables(self):
-                yield self.make_tasks_table(self.tasks)
-                yield Text(self.counts)
-
-        self._bar = Bar(
-            BarColumn(bar_width=30),
-            MofNCompleteColumn(),
-            TextColumn("{task.fields[rate]}"),
-            TimeElapsedColumn(),
-            TextColumn("ETA"),
-            TimeRemainingColumn(),
-            console=Console(stderr=True),
-            redirect_stdout=False,
-            redirect_stderr=False,
-            refresh_per_second=8,
-        )
-        self._bar.counts = self.text()
-        self._task = self._bar.add_task(name, total=total, rate="")
+        self.bar = ProgressBar(total, show, name, counts=self.text())
+        self.error, self.print = self.bar.error, self.bar.print
 
     def text(self) -> str:
         return "  ".join(f"{COUNT_NAMES.get(k, k.lower())} {self.counts[k]}" for k in self.statuses)
 
     def __enter__(self) -> _Progress:
-        if self._bar is not None:
-            self._bar.start()
+        self.bar.__enter__()
         return self
 
     def __exit__(self, *exc) -> None:
-        if self._bar is not None:
-            self._bar.stop()
+        self.bar.__exit__(*exc)
 
     def advance(self, out: Outcome) -> None:
         self.counts[out.status] += 1
         if out.status in ("UNIQUE", "SOLVED"):  # explain: the grade is in its last record
             self.grades[(out.records[-1] if out.records else out.extra).get("grade")] += 1
-        if self._bar is not None:
-            speed = self._bar.tasks[0].speed
-            rate = f"{speed:,.0f}/s" if speed else ""
-            self._bar.counts = self.text()
-            self._bar.update(self._task, advance=1, rate=rate)
-
-    def error(self, text: str) -> None:
-        """A line on stderr: above the bar when there is one."""
-        if self._bar is not None:
-            self._bar.console.print(text, markup=False, highlight=False, soft_wrap=True)
-        else:
-            print(text, file=sys.stderr, flush=True)
-
-    def print(self, text: str) -> None:
-        """Human output: above the bar when stdout is the bar's terminal."""
-        if self._bar is not None and sys.stdout.isatty():
-            self._bar.console.print(text, markup=False, highlight=False, soft_wrap=True)
-        else:
-            print(text, flush=True)
+        self.bar.advance(self.text())
 
 
 def summary(

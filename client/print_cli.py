@@ -38,6 +38,7 @@ from .cli import (
     UsageError,
     _positive_int,
 )
+from .progress import ProgressBar
 from .types import NumgridError, Picture
 
 SVG_NS = "http://www.w3.org/2000/svg"
@@ -231,56 +232,6 @@ def missing_extra() -> str | None:
 # ---------------------------------------------------------------- the command
 
 
-class _Progress:
-    """A rich progress bar on stderr, or nothing."""
-
-    def __init__(self, total: int, show: bool):
-        self._bar = None
-        if not show:
-            return
-        from rich.console import Console
-        from rich.progress import (
-            BarColumn,
-            MofNCompleteColumn,
-            Progress,
-            TextColumn,
-            TimeElapsedColumn,
-            TimeRemainingColumn,
-        )
-
-        self._bar = Progress(
-            TextColumn("drawing"),
-            BarColumn(bar_width=30),
-            MofNCompleteColumn(),
-            TimeElapsedColumn(),
-            TextColumn("ETA"),
-            TimeRemainingColumn(),
-            console=Console(stderr=True),
-            redirect_stdout=False,
-            redirect_stderr=False,
-        )
-        self._task = self._bar.add_task("print", total=total)
-
-    def __enter__(self) -> _Progress:
-        if self._bar is not None:
-            self._bar.start()
-        return self
-
-    def __exit__(self, *exc) -> None:
-        if self._bar is not None:
-            self._bar.stop()
-
-    def advance(self) -> None:
-        if self._bar is not None:
-            self._bar.update(self._task, advance=1)
-
-    def say(self, text: str) -> None:
-        if self._bar is not None:
-            self._bar.console.print(text, markup=False, highlight=False, soft_wrap=True)
-        else:
-            print(text, file=sys.stderr, flush=True)
-
-
 def _draw(client, args: argparse.Namespace, item) -> tuple[Picture, Picture]:
     """The puzzle bare, and with its unique solution (both Render calls)."""
     limit = args.timeout
@@ -324,11 +275,11 @@ def run(args: argparse.Namespace, connect: Callable, width: int) -> int:
     entries: list[Entry] = []
     left_out: list[dict] = []
 
-    def leave_out(source: str, message: str, progress: _Progress) -> None:
+    def leave_out(source: str, message: str, progress: ProgressBar) -> None:
         left_out.append({"source": source, "message": message})
-        progress.say(f"{PROG}: {source}: left out: {message}")
+        progress.error(f"{PROG}: {source}: left out: {message}")
 
-    with _Progress(total, show) as progress:
+    with ProgressBar(total, show, "drawing") as progress:
         client = connect()
         with ThreadPoolExecutor(CALLS_AT_ONCE) as pool:
             for item, future in _in_order(pool, todo, lambda it: _draw(client, args, it)):
