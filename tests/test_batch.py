@@ -502,8 +502,8 @@ def test_directories_jsonl_and_datasets(server_process, corpus, tmp_path):
 
 
 def sample_puzzles() -> int:
-    """The puzzle files in ``puzzles/`` a batch reads; all UNIQUE but four (one MULTIPLE,
-    one NO_SOLUTION, two INVALID)."""
+    """The puzzle files in ``puzzles/`` a batch reads; all UNIQUE but five (one MULTIPLE,
+    two NO_SOLUTION, two INVALID)."""
     return sum(
         p.suffix in (".txt", ".csv", ".json") and ".solution." not in p.name
         for p in PUZZLES.iterdir()
@@ -513,7 +513,7 @@ def sample_puzzles() -> int:
 def test_progress_bar_keeps_stdout_pure(server_process):
     done = numgrid("unique", "--server", server_process.target, "--json", "--progress", "puzzles")
     assert all(json.loads(line)["command"] == "unique" for line in done.stdout.splitlines())
-    unique = f"unique {sample_puzzles() - 4}"
+    unique = f"unique {sample_puzzles() - 5}"
     assert unique in done.stderr and "multiple 1" in done.stderr and "/s" in done.stderr
 
 
@@ -526,7 +526,7 @@ def test_human_output_of_a_batch(server_process):
     assert "kakuro-10x12.txt" not in out  # --quiet: unique puzzles are counted, not listed
     count = sample_puzzles()
     assert f"{count} of {count} puzzles" in out
-    assert f"unique {count - 4}, multiple 1, none 1, invalid 2" in out
+    assert f"unique {count - 5}, multiple 1, none 2, invalid 2" in out
     every = numgrid("unique", "--server", server_process.target, "puzzles").stdout
     assert "puzzles/kakuro-10x12.txt: UNIQUE (native " in every  # without: every puzzle
     counts = " ".join(out.split("/s): ")[-1].split())
