@@ -2,9 +2,9 @@
 
 Console examples are the ``$ ...`` lines of the README's unlabelled code blocks: each
 runs as a user runs it (``bash``, in the repository's root, embedded, 80 columns, stdout
-and stderr in the order written), and its output and ``[exit N]`` must match (its first lines, if the last line shown is
-``...``), but for
-times and rates (and the node count of a TIMEOUT, which depends on the machine's speed).
+and stderr in the order written), and its output and ``[exit N]`` must match (its first
+lines only, if the last line shown is ``...``), but for times and rates (and the node
+count of a TIMEOUT, which depends on the machine's speed).
 The Python examples run as scripts against a real server.
 
 After a deliberate change of output, rewrite the examples from what the commands print:
