@@ -11,7 +11,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from numgrid.server.core import Finding, PuzzleError, quoted
+from numgrid.server.core import Cell, Finding, PuzzleError, quoted
 
 
 @dataclass(frozen=True)
@@ -23,6 +23,25 @@ class Format:
 
 
 BOM = "\ufeff"  # what Excel and Notepad put before UTF-8 text
+
+
+def error(code: str, message: str, *cells: Cell) -> Finding:
+    """A reading error, naming its cells."""
+    return Finding(code=code, message=message, cells=tuple(cells))
+
+
+def square_size_errors(n: int, max_cells: int, max_size: int) -> list[Finding]:
+    """An N x N grid's size, checked before anything of that size is allocated."""
+    if not 1 <= n <= max_size:
+        return [error("bad_size", f"size {n} is not 1 to {max_size}")]
+    if n * n > max_cells:
+        return [
+            error(
+                "grid_too_large",
+                f"grid of {n}x{n} = {n * n} cells is over the limit of {max_cells} cells",
+            )
+        ]
+    return []
 
 
 def without_bom(text: str) -> str:

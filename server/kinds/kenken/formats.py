@@ -42,33 +42,17 @@ from numgrid.server.kinds.textformats import (
     Format,
     Formats,
     JsonShape,
+    error,
     json_int,
     json_list,
     json_object,
     json_puzzle,
+    square_size_errors,
 )
 
 from .model import ADD, DIVIDE, MAX_SIZE, MULTIPLY, NONE, SUBTRACT, Cage, Puzzle
 
 DEFAULT_MAX_CELLS = MAX_SIZE * MAX_SIZE
-
-
-def _error(code: str, message: str, *cells: Cell) -> Finding:
-    return Finding(code=code, message=message, cells=tuple(cells))
-
-
-def _size_errors(n: int, max_cells: int) -> list[Finding]:
-    """Checked before anything of the grid's size is allocated."""
-    if not 1 <= n <= MAX_SIZE:
-        return [_error("bad_size", f"size {n} is not 1 to {MAX_SIZE}")]
-    if n * n > max_cells:
-        return [
-            _error(
-                "grid_too_large",
-                f"grid of {n}x{n} = {n * n} cells is over the limit of {max_cells} cells",
-            )
-        ]
-    return []
 
 
 def _names(cells, limit: int = 4) -> str:
@@ -78,7 +62,7 @@ def _names(cells, limit: int = 4) -> str:
 
 
 def _entry_finding(cell: Cell, value, n: int) -> Finding:
-    return _error(
+    return error(
         "bad_digit", f"{cell_name(cell)}: entered value {value} is not a digit 1-{n}", cell
     )
 
@@ -145,9 +129,7 @@ def _janko_entry(token: str, cell: Cell, n: int, findings: list[Finding]) -> int
         return 0
     if not (token.isascii() and token.isdecimal()) or len(token) > 2:
         findings.append(
-            _error(
-                "unknown_token", f"{cell_name(cell)}: entry {quoted(token)} is not a digit", cell
-            )
+            error("unknown_token", f"{cell_name(cell)}: entry {quoted(token)} is not a digit", cell)
         )
         return 0
     value = int(token)
@@ -161,15 +143,15 @@ def read_janko(text: str, max_cells: int = DEFAULT_MAX_CELLS) -> Board:
     lines = _janko_lines(text)
     shape = _janko_shape(lines)
     if isinstance(shape, str):
-        raise PuzzleError([_error("bad_header", shape)])
+        raise PuzzleError([error("bad_header", shape)])
     n, count = shape
-    errors = _size_errors(n, max_cells)
+    errors = square_size_errors(n, max_cells, MAX_SIZE)
     if errors:
         raise PuzzleError(errors)
     if count not in (2 * n, 3 * n):
         raise PuzzleError(
             [
-                _error(
+                error(
                     "row_count",
                     f"expected {2 * n} lines after the header ({n} of clues, then {n} of "
                     f"cages; {3 * n} with entries), not {count}",
@@ -183,7 +165,7 @@ def read_janko(text: str, max_cells: int = DEFAULT_MAX_CELLS) -> Board:
             block, r = ("clue", "cage", "entry")[i // n], i % n
             where = (r, min(len(tokens), n - 1))
             findings.append(
-                _error(
+                error(
                     "ragged_row",
                     f"{cell_name(where)}: {block} row {r} has {len(tokens)} tokens, expected {n}",
                     where,
@@ -201,7 +183,7 @@ def read_janko(text: str, max_cells: int = DEFAULT_MAX_CELLS) -> Board:
                 m = _CLUE.match(token)
                 if m is None:
                     findings.append(
-                        _error(
+                        error(
                             "unknown_token",
                             f"{cell_name((r, c))}: unknown clue {quoted(token)} (expected a "
                             "target and + - * x /, a bare number, '.' or '-')",
@@ -219,7 +201,7 @@ def read_janko(text: str, max_cells: int = DEFAULT_MAX_CELLS) -> Board:
         given = [cell for cell in cells if cell in clues]
         if not given:
             findings.append(
-                _error(
+                error(
                     "cage_without_clue",
                     f"cage {quoted(label)} ({_names(cells)}) has no clue",
                     *cells,
@@ -228,7 +210,7 @@ def read_janko(text: str, max_cells: int = DEFAULT_MAX_CELLS) -> Board:
             continue
         if len(given) > 1:
             findings.append(
-                _error(
+                error(
                     "cage_with_two_clues",
                     f"cage {quoted(label)} has {len(given)} clues ({_names(given, len(given))})",
                     *given,
@@ -256,7 +238,7 @@ def _cage_labels(puzzle: Puzzle) -> list[list[str]]:
         for r, c in cage.cells:
             if not (0 <= r < n and 0 <= c < n):
                 findings.append(
-                    _error(
+                    error(
                         "cell_outside_grid",
                         f"{cage.name}: {cell_name((r, c))} is outside the grid",
                         (r, c),
@@ -264,7 +246,7 @@ def _cage_labels(puzzle: Puzzle) -> list[list[str]]:
                 )
             elif label[r][c]:
                 findings.append(
-                    _error(
+                    error(
                         "cell_in_two_cages",
                         f"{cell_name((r, c))} is in two cages: it cannot be written",
                         (r, c),
@@ -273,7 +255,7 @@ def _cage_labels(puzzle: Puzzle) -> list[list[str]]:
             else:
                 label[r][c] = str(i)
     findings.extend(
-        _error("cell_without_cage", f"{cell_name((r, c))} is in no cage: it cannot be written")
+        error("cell_without_cage", f"{cell_name((r, c))} is in no cage: it cannot be written")
         for r in range(n)
         for c in range(n)
         if not label[r][c]
@@ -287,10 +269,10 @@ def _unwritable_cages(puzzle: Puzzle) -> list[Finding]:
     findings = []
     for i, cage in enumerate(puzzle.cages):
         if not cage.cells:
-            findings.append(_error("empty_cage", f"cage {i} has no cells"))
+            findings.append(error("empty_cage", f"cage {i} has no cells"))
         elif cage.operation not in _JANKO_OPERATION:
             findings.append(
-                _error(
+                error(
                     "unknown_operation",
                     f"{cage.name}: unknown operation {cage.operation!r}",
                     cage.cells[0],
@@ -298,7 +280,7 @@ def _unwritable_cages(puzzle: Puzzle) -> list[Finding]:
             )
         elif cage.target < 0:
             findings.append(
-                _error(
+                error(
                     "bad_target",
                     f"{cage.name}: a negative target cannot be written",
                     cage.cells[0],
@@ -332,18 +314,18 @@ def read_solution(text: str) -> Grid:
     lines = _janko_lines(text)
     header = _header(lines)
     if isinstance(header, str) or header[0] != header[1] or not 1 <= header[0] <= MAX_SIZE:
-        raise PuzzleError([_error("bad_header", "a solution starts with 'N N', N 1-16")])
+        raise PuzzleError([error("bad_header", "a solution starts with 'N N', N 1-16")])
     n = header[0]
     rows = [line.split() for line in lines[1:]]
     findings = []
     if len(rows) != n:
-        findings.append(_error("row_count", f"header says {n} rows but {len(rows)} follow"))
+        findings.append(error("row_count", f"header says {n} rows but {len(rows)} follow"))
     grid = []
     for r, tokens in enumerate(rows[:n]):
         if len(tokens) != n:
             where = (r, min(len(tokens), n - 1))
             findings.append(
-                _error(
+                error(
                     "ragged_row",
                     f"{cell_name(where)}: row {r} has {len(tokens)} digits, expected {n}",
                     where,
@@ -404,7 +386,7 @@ def _keen_blocks(desc: str, w: int) -> list[int] | Finding:
     while i < len(desc):
         ch = desc[i]
         if ch != "_" and not ("a" <= ch <= "z"):
-            return _error(
+            return error(
                 "bad_keen_id",
                 f"unexpected {ch!r} in the cage walls of the game ID (at character {i + 1})",
             )
@@ -415,16 +397,16 @@ def _keen_blocks(desc: str, w: int) -> list[int] | Finding:
         for _ in range(repeat):
             for _ in range(run):
                 if pos >= edges:
-                    return _error("bad_keen_id", "the cage walls of the game ID are too long")
+                    return error("bad_keen_id", "the cage walls of the game ID are too long")
                 a, b = _edge_cells(pos, w)
                 parent[_find(parent, a)] = _find(parent, b)
                 pos += 1
             if run != 25:  # 'y' is 25 non-walls with no wall after them
                 pos += 1
                 if pos > edges + 1:
-                    return _error("bad_keen_id", "the cage walls of the game ID are too long")
+                    return error("bad_keen_id", "the cage walls of the game ID are too long")
     if pos != edges + 1:
-        return _error("bad_keen_id", "the cage walls of the game ID are too short")
+        return error("bad_keen_id", "the cage walls of the game ID are too short")
     roots = [_find(parent, j) for j in range(w * w)]
     first: dict[int, int] = {}
     for j, root in enumerate(roots):
@@ -437,7 +419,7 @@ def read_tatham(text: str, max_cells: int = DEFAULT_MAX_CELLS) -> Board:
     if "#" in text and ":" not in text:
         raise PuzzleError(
             [
-                _error(
+                error(
                     "random_seed_id",
                     "a random-seed ID cannot be read: paste the game ID with ':' "
                     f"(in Keen: Game > Specific...; {quoted(text)} only says how to make one)",
@@ -448,29 +430,25 @@ def read_tatham(text: str, max_cells: int = DEFAULT_MAX_CELLS) -> Board:
     m = _KEEN_PARAMS.match(params)
     if not colon or m is None:
         raise PuzzleError(
-            [
-                _error(
-                    "bad_keen_id", "a Keen game ID is 'N:walls,clues', e.g. '4:_a__b3__a_3a__,...'"
-                )
-            ]
+            [error("bad_keen_id", "a Keen game ID is 'N:walls,clues', e.g. '4:_a__b3__a_3a__,...'")]
         )
     if m.group(2) is not None and (len(m.group(2)) != 1 or m.group(2) not in _KEEN_DIFFICULTIES):
         raise PuzzleError(
             [
-                _error(
+                error(
                     "bad_keen_id",
                     f"unknown difficulty in {quoted(params)} (expected d and one of e n h x u)",
                 )
             ]
         )
     w = int(m.group(1))
-    errors = _size_errors(w, max_cells)
+    errors = square_size_errors(w, max_cells, MAX_SIZE)
     if errors:
         raise PuzzleError(errors)
     walls, comma, clue_text = desc.partition(",")
     if not comma:
         raise PuzzleError(
-            [_error("bad_keen_id", "expected ',' after the cage walls of the game ID")]
+            [error("bad_keen_id", "expected ',' after the cage walls of the game ID")]
         )
     blocks = _keen_blocks(walls, w)
     if isinstance(blocks, Finding):
@@ -486,7 +464,7 @@ def read_tatham(text: str, max_cells: int = DEFAULT_MAX_CELLS) -> Board:
         where = cells[0]
         if i >= len(clue_text):
             findings.append(
-                _error(
+                error(
                     "bad_keen_id",
                     f"{cell_name(where)}: the game ID has no clue for the cage here "
                     f"(it gives {len(cages)} clues for {len(members)} cages)",
@@ -499,7 +477,7 @@ def read_tatham(text: str, max_cells: int = DEFAULT_MAX_CELLS) -> Board:
         i += 1 + len(digits)
         if letter not in _KEEN_CLUE:
             findings.append(
-                _error(
+                error(
                     "bad_keen_id",
                     f"{cell_name(where)}: clue {quoted(letter + digits)} is not a, s, m or d "
                     "and a number",
@@ -509,7 +487,7 @@ def read_tatham(text: str, max_cells: int = DEFAULT_MAX_CELLS) -> Board:
             continue
         if not digits or len(digits) > 9:
             findings.append(
-                _error(
+                error(
                     "bad_keen_id",
                     f"{cell_name(where)}: clue {quoted(letter + digits)} needs a target of "
                     "1-9 digits",
@@ -523,7 +501,7 @@ def read_tatham(text: str, max_cells: int = DEFAULT_MAX_CELLS) -> Board:
         cages.append(Cage(int(digits), operation, cells))
     if not findings and i < len(clue_text):
         findings.append(
-            _error(
+            error(
                 "bad_keen_id",
                 f"the game ID has more clues than its {len(members)} cages "
                 f"({quoted(clue_text[i:])} left over)",
@@ -568,7 +546,7 @@ def write_tatham(board: Board) -> str:
     for cage in p.cages:
         if not _connected(cage.cells):
             findings.append(
-                _error(
+                error(
                     "cage_not_connected",
                     f"{cage.name}: its cells are not connected, so a game ID cannot hold it",
                     *cage.cells,
@@ -576,7 +554,7 @@ def write_tatham(board: Board) -> str:
             )
         if cage.operation == NONE and len(cage.cells) > 1:
             findings.append(
-                _error(
+                error(
                     "operation_missing",
                     f"{cage.name}: {len(cage.cells)} cells but no operation, which a game ID "
                     "cannot hold (every Keen clue is a, s, m or d)",
@@ -649,16 +627,16 @@ def _json_cage(i: int, raw, n: int, findings: list[Finding]) -> Cage | None:
             col = json_int(ref.get("column", 0), f"{what}.cells[{j}].column")
             cells.append((row, col))
     except JsonShape as e:
-        findings.append(_error("bad_value", str(e)))
+        findings.append(error("bad_value", str(e)))
         return None
     if not cells:
-        findings.append(_error("empty_cage", f"{what} ({target}{operation}) has no cells"))
+        findings.append(error("empty_cage", f"{what} ({target}{operation}) has no cells"))
         return None
     result = Cage(target, operation, tuple(sorted(set(cells))))
     repeated = sorted({cell for cell in cells if cells.count(cell) > 1})
     if repeated:
         findings.append(
-            _error(
+            error(
                 "duplicate_cell",
                 f"{result.name}: lists {_names(repeated)} more than once",
                 *repeated,
@@ -667,7 +645,7 @@ def _json_cage(i: int, raw, n: int, findings: list[Finding]) -> Cage | None:
     outside = [(r, c) for r, c in result.cells if not (0 <= r < n and 0 <= c < n)]
     if outside:
         findings.append(
-            _error(
+            error(
                 "cell_outside_grid",
                 f"{result.name}: {_names(outside)} outside the {n}x{n} grid",
                 *outside,
@@ -693,7 +671,7 @@ def _json_entries(raw, n: int, findings: list[Finding]) -> Grid:
             if len(values) != n:
                 where = (r, min(len(values), n - 1))
                 findings.append(
-                    _error(
+                    error(
                         "ragged_row",
                         f"{cell_name(where)}: entry row {r} has {len(values)} values, expected {n}",
                         where,
@@ -710,7 +688,7 @@ def _json_entries(raw, n: int, findings: list[Finding]) -> Grid:
                 out.append(value)
             grid.append(tuple(out))
     except JsonShape as e:
-        findings.append(_error("bad_value", str(e)))
+        findings.append(error("bad_value", str(e)))
         return empty
     return tuple(grid)
 
@@ -718,17 +696,17 @@ def _json_entries(raw, n: int, findings: list[Finding]) -> Grid:
 def read_json(text: str, max_cells: int = DEFAULT_MAX_CELLS) -> Board:
     data, reason = json_puzzle(text, "kenken")
     if data is None:
-        raise PuzzleError([_error("not_json", reason)])
+        raise PuzzleError([error("not_json", reason)])
     try:
         json_object(data, "the JSON", {"kenken"})
         kenken = json_object(data["kenken"], "'kenken'", {"size", "cages", "entries"})
         n = json_int(kenken.get("size", 0), "size")
-        errors = _size_errors(n, max_cells)
+        errors = square_size_errors(n, max_cells, MAX_SIZE)
         if errors:
             raise PuzzleError(errors)
         raw_cages = json_list(kenken.get("cages", []), "cages")
     except JsonShape as e:
-        raise PuzzleError([_error("bad_shape", str(e))]) from None
+        raise PuzzleError([error("bad_shape", str(e))]) from None
     findings: list[Finding] = []
     cages = [_json_cage(i, raw, n, findings) for i, raw in enumerate(raw_cages)]
     entries = _json_entries(kenken.get("entries", {}), n, findings)

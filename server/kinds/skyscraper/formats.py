@@ -35,10 +35,12 @@ from numgrid.server.kinds.textformats import (
     Format,
     Formats,
     JsonShape,
+    error,
     json_int,
     json_list,
     json_object,
     json_puzzle,
+    square_size_errors,
 )
 
 from . import checks
@@ -46,24 +48,6 @@ from .model import MAX_SIZE, SIDES, Puzzle, Side
 
 DEFAULT_MAX_CELLS = MAX_SIZE * MAX_SIZE
 _NONE = ("-", ".")
-
-
-def _error(code: str, message: str, *cells: Cell) -> Finding:
-    return Finding(code=code, message=message, cells=tuple(cells))
-
-
-def _size_errors(n: int, max_cells: int) -> list[Finding]:
-    """Checked before anything of the grid's size is allocated."""
-    if not 1 <= n <= MAX_SIZE:
-        return [_error("bad_size", f"size {n} is not 1 to {MAX_SIZE}")]
-    if n * n > max_cells:
-        return [
-            _error(
-                "grid_too_large",
-                f"grid of {n}x{n} = {n * n} cells is over the limit of {max_cells} cells",
-            )
-        ]
-    return []
 
 
 def _fail(findings: list[Finding], puzzle: Puzzle | None = None) -> PuzzleError:
@@ -114,7 +98,7 @@ def _clue_token(token: str, what: str, where: Cell, findings: list[Finding]) -> 
         return 0
     if not _number(token):
         findings.append(
-            _error(
+            error(
                 "unknown_token", f"{what}: {quoted(token)} is not a clue (a number or '-')", where
             )
         )
@@ -128,7 +112,7 @@ def _cell_token(token: str, what: str, cell: Cell, findings: list[Finding]) -> i
         return 0
     if not _number(token):
         findings.append(
-            _error(
+            error(
                 "unknown_token",
                 f"{cell_name(cell)}: {what} {quoted(token)} is not a height, 0 (an empty lot) "
                 "or '-'",
@@ -155,7 +139,7 @@ def _grid(rows: list[list[str]], what: str, n: int, findings: list[Finding]) -> 
         if len(tokens) != n:
             where = (r, min(len(tokens), n - 1))
             findings.append(
-                _error(
+                error(
                     "ragged_row",
                     f"{cell_name(where)}: {what} row {r} has {len(tokens)} tokens, expected {n}",
                     where,
@@ -170,15 +154,15 @@ def read_janko(text: str, max_cells: int = DEFAULT_MAX_CELLS) -> Board:
     lines = _lines(text)
     header = _header(lines)
     if isinstance(header, str):
-        raise PuzzleError([_error("bad_header", header)])
+        raise PuzzleError([error("bad_header", header)])
     n, height, diagonals, flag = header
-    errors = _size_errors(n, max_cells)
+    errors = square_size_errors(n, max_cells, MAX_SIZE)
     if errors:
         raise PuzzleError(errors)
     findings: list[Finding] = []
     if flag:
         findings.append(
-            _error(
+            error(
                 "bad_header",
                 f"the header's fourth field {quoted(flag)} is not 'D' (the diagonal variant)",
             )
@@ -188,7 +172,7 @@ def read_janko(text: str, max_cells: int = DEFAULT_MAX_CELLS) -> Board:
         raise PuzzleError(
             [
                 *findings,
-                _error(
+                error(
                     "row_count",
                     f"expected {4 + n} lines after the header (4 of clues, then {n} of givens; "
                     f"{4 + 2 * n} with entries), not {len(lines) - 1}",
@@ -235,11 +219,11 @@ def read_solution(text: str) -> Grid:
     lines = _lines(text)
     header = _header(lines)
     if isinstance(header, str) or not 1 <= header[0] <= MAX_SIZE:
-        raise PuzzleError([_error("bad_header", "a solution starts with 'N N H [D]', N 1-9")])
+        raise PuzzleError([error("bad_header", "a solution starts with 'N N H [D]', N 1-9")])
     n = header[0]
     findings: list[Finding] = []
     if len(lines) - 1 != n:
-        findings.append(_error("row_count", f"header says {n} rows but {len(lines) - 1} follow"))
+        findings.append(error("row_count", f"header says {n} rows but {len(lines) - 1} follow"))
     grid = _grid([line.split() for line in lines[1 : n + 1]], "solution", n, findings)
     if findings:
         raise PuzzleError(findings)
@@ -263,7 +247,7 @@ def _tatham_clues(text: str, n: int, findings: list[Finding]) -> list[tuple[int,
     tokens = text.split("/")
     if len(tokens) != 4 * n:
         findings.append(
-            _error("clue_count", f"the game ID has {len(tokens)} clues, expected 4 x {n} = {4 * n}")
+            error("clue_count", f"the game ID has {len(tokens)} clues, expected 4 x {n} = {4 * n}")
         )
         tokens = (tokens + [""] * (4 * n))[: 4 * n]
     sides = []
@@ -272,7 +256,7 @@ def _tatham_clues(text: str, n: int, findings: list[Finding]) -> list[tuple[int,
         for i, token in enumerate(tokens[k * n : (k + 1) * n]):
             if token and not _number(token):
                 findings.append(
-                    _error(
+                    error(
                         "bad_clue",
                         f"clue {quoted(token)} {side.where} {i}: a Towers clue is 1-{n}",
                         side.clue_cell(i, n),
@@ -282,7 +266,7 @@ def _tatham_clues(text: str, n: int, findings: list[Finding]) -> list[tuple[int,
             clue = int(token) if token else 0
             if token and not clue:
                 findings.append(
-                    _error(
+                    error(
                         "bad_clue",
                         f"clue 0 {side.where} {i}: a Towers clue is 1-{n}, or left out for none",
                         side.clue_cell(i, n),
@@ -302,18 +286,18 @@ def _tatham_givens(text: str, n: int, findings: list[Finding]) -> Grid:
             continue
         if token.isdigit():
             if not _number(token):
-                findings.append(_error("bad_tatham_id", f"the givens hold {quoted(token)}"))
+                findings.append(error("bad_tatham_id", f"the givens hold {quoted(token)}"))
             elif pos < n * n:
                 values[pos] = int(token)
             pos += 1
         elif "a" <= token <= "z":
             pos += ord(token) - ord("a") + 1
         else:
-            findings.append(_error("bad_tatham_id", f"the givens hold {quoted(token)}"))
+            findings.append(error("bad_tatham_id", f"the givens hold {quoted(token)}"))
     if pos != n * n:
         many = "not enough" if pos < n * n else "too much"
         findings.append(
-            _error(
+            error(
                 "bad_tatham_id",
                 f"the givens describe {pos} cells, {many} for the {n}x{n} grid",
             )
@@ -324,9 +308,9 @@ def _tatham_givens(text: str, n: int, findings: list[Finding]) -> Grid:
 def read_tatham(text: str, max_cells: int = DEFAULT_MAX_CELLS) -> Board:
     found = _TOWERS.match(text.strip())
     if found is None:
-        raise PuzzleError([_error("bad_tatham_id", sniff_tatham(text) or "not a Towers game ID")])
+        raise PuzzleError([error("bad_tatham_id", sniff_tatham(text) or "not a Towers game ID")])
     n = int(found.group(1))
-    errors = _size_errors(n, max_cells)
+    errors = square_size_errors(n, max_cells, MAX_SIZE)
     if errors:
         raise PuzzleError(errors)
     findings: list[Finding] = []
@@ -366,14 +350,14 @@ def write_tatham(board: Board) -> str:
     findings = []
     if p.height != p.size:
         findings.append(
-            _error(
+            error(
                 "not_towers",
                 f"a Towers game ID holds no empty lots (the tallest height is {p.height}, "
                 f"not {p.size})",
             )
         )
     if p.diagonals:
-        findings.append(_error("not_towers", "a Towers game ID holds no diagonal rule"))
+        findings.append(error("not_towers", "a Towers game ID holds no diagonal rule"))
     if findings:
         raise PuzzleError(findings)
     clues = "/".join(str(c) if c else "" for side in SIDES for c in p.clues(side))
@@ -417,7 +401,7 @@ def _json_grid(raw, what: str, n: int, findings: list[Finding]) -> Grid:
             if len(values) != n:
                 where = (r, min(len(values), n - 1))
                 findings.append(
-                    _error(
+                    error(
                         "ragged_row",
                         f"{cell_name(where)}: {what} row {r} has {len(values)} values, "
                         f"expected {n}",
@@ -427,7 +411,7 @@ def _json_grid(raw, what: str, n: int, findings: list[Finding]) -> Grid:
             row_values = [json_int(v, f"{cell_name((r, c))}: {what}") for c, v in enumerate(values)]
             grid.append(tuple((row_values + [0] * n)[:n]))
     except JsonShape as e:
-        findings.append(_error("bad_value", str(e)))
+        findings.append(error("bad_value", str(e)))
         return empty
     return tuple(grid)
 
@@ -437,7 +421,7 @@ def _json_clues(raw, side: Side, n: int, findings: list[Finding]) -> tuple[int, 
         values = json_list(raw, side.value)
         clues = tuple(json_int(v, f"{side.value}[{i}]") for i, v in enumerate(values[: 4 * n]))
     except JsonShape as e:
-        findings.append(_error("bad_value", str(e)))
+        findings.append(error("bad_value", str(e)))
         return (0,) * n
     return clues or (0,) * n
 
@@ -445,12 +429,12 @@ def _json_clues(raw, side: Side, n: int, findings: list[Finding]) -> tuple[int, 
 def read_json(text: str, max_cells: int = DEFAULT_MAX_CELLS) -> Board:
     data, reason = json_puzzle(text, "skyscraper")
     if data is None:
-        raise PuzzleError([_error("not_json", reason)])
+        raise PuzzleError([error("not_json", reason)])
     try:
         json_object(data, "the JSON", {"skyscraper"})
         sky = json_object(data["skyscraper"], "'skyscraper'", _FIELDS)
         n = json_int(sky.get("size", 0), "size")
-        errors = _size_errors(n, max_cells)
+        errors = square_size_errors(n, max_cells, MAX_SIZE)
         if errors:
             raise PuzzleError(errors)
         height = json_int(sky.get("maxHeight", sky.get("max_height", 0)), "maxHeight") or n
@@ -458,7 +442,7 @@ def read_json(text: str, max_cells: int = DEFAULT_MAX_CELLS) -> Board:
         if not isinstance(diagonals, bool):
             raise JsonShape(f"diagonals must be true or false, not {json.dumps(diagonals)[:40]}")
     except JsonShape as e:
-        raise PuzzleError([_error("bad_shape", str(e))]) from None
+        raise PuzzleError([error("bad_shape", str(e))]) from None
     findings: list[Finding] = []
     clues = [_json_clues(sky.get(side.value, []), side, n, findings) for side in SIDES]
     givens = _json_grid(sky.get("givens", {}), "givens", n, findings)
