@@ -94,6 +94,38 @@ def position_from(given, position_type: type, from_entries, from_candidates, emp
     return from_entries(tuple(tuple(row) for row in given))
 
 
+def touched(step: Step) -> set[Cell]:
+    """The cells a step places a value in or removes one from."""
+    return {c for c, _ in step.placements} | {c for c, _ in step.eliminations}
+
+
+def _touches(step: Step, needed: set[Cell]) -> bool:
+    return bool(touched(step) & needed)
+
+
+def relevant_steps(
+    chain: list[Step],
+    groups: tuple,
+    cells: Iterable[Cell],
+    depends: Callable[[Step, set[Cell]], bool] = _touches,
+) -> list[Step]:
+    """The steps of ``chain`` that the given groups and cells depend on, in order: from
+    the last, a step is kept when ``depends(step, needed)`` (by default: it touched a
+    needed cell), and then its own cells and groups are needed too. A kind whose
+    placements reach further (a digit leaves its row and column) says so in ``depends``."""
+    needed = set(cells)
+    for group in groups:
+        needed.update(group.cells)
+    kept = []
+    for step in reversed(chain):
+        if depends(step, needed):
+            kept.append(step)
+            needed.update(step.cells)
+            for group in step.groups:
+                needed.update(group.cells)
+    return kept[::-1]
+
+
 def listed(items: Iterable, last: str = "or") -> str:
     """``1, 2 or 3``."""
     items = [str(x) for x in items]

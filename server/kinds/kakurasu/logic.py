@@ -82,6 +82,7 @@ from numgrid.server.chain import (
     Thresholds,
     chain_summary,
     position_from,
+    relevant_steps,
 )
 from numgrid.server.core import Board, Cell, Finding, Grid, PuzzleError, Step, cell_name
 
@@ -184,18 +185,13 @@ TRIAL_UP_TO = Technique.CROSSING
 
 
 def relevant(chain: list[Step], groups: tuple, cells: tuple[Cell, ...]) -> list[Step]:
-    """The steps of ``chain`` that the given groups and cells depend on, in order."""
-    needed = set(cells)
-    for group in groups:
-        needed.update(group.cells)
-    kept = []
-    for step in reversed(chain):
-        if {c for c, _ in step.placements} & needed:
-            kept.append(step)
-            needed.update(step.cells)
-            for group in step.groups:
-                needed.update(group.cells)
-    return kept[::-1]
+    """The steps of ``chain`` that the given groups and cells depend on, in order (a
+    step counts by the cells it decides)."""
+    return relevant_steps(chain, groups, cells, _decides)
+
+
+def _decides(step: Step, needed: set[Cell]) -> bool:
+    return any(c in needed for c, _ in step.placements)
 
 
 def _state(pos: Position) -> native.State:

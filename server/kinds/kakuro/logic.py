@@ -92,6 +92,7 @@ from numgrid.server.chain import (
     Thresholds,
     chain_summary,
     position_from,
+    relevant_steps,
 )
 from numgrid.server.core import Board, Cell, Finding, Grid, PuzzleError, Severity, cell_name
 
@@ -229,18 +230,7 @@ TRIAL_STEPS = 80  # steps of techniques 1-6 a replayed assumption may take
 
 def relevant(chain: list[Step], runs: tuple[Run, ...], cells: tuple[Cell, ...]) -> list[Step]:
     """The steps of ``chain`` that the given runs and cells depend on, in order."""
-    needed = set(cells)
-    for run in runs:
-        needed.update(run.cells)
-    kept = []
-    for step in reversed(chain):
-        touched = {c for c, _ in step.placements} | {c for c, _ in step.eliminations}
-        if touched & needed:
-            kept.append(step)
-            needed.update(step.cells)
-            for run in step.groups:
-                needed.update(run.cells)
-    return kept[::-1]
+    return relevant_steps(chain, runs, cells)
 
 
 def _replay(pos: Position, i: int, digit: int) -> tuple[list[Step], Contradiction | None]:

@@ -103,6 +103,8 @@ from numgrid.server.chain import (
     Thresholds,
     chain_summary,
     position_from,
+    relevant_steps,
+    touched,
 )
 from numgrid.server.core import (
     Board,
@@ -249,19 +251,14 @@ TWO_LEVEL_BATCH = 8  # refuted assumptions a two-level scan keeps for later tria
 def relevant(chain: list[Step], groups: tuple, cells: tuple[Cell, ...]) -> list[Step]:
     """The steps of ``chain`` that the given groups and cells depend on, in order. A
     placement also touches its row and column (its digit leaves them)."""
-    needed = set(cells)
-    for group in groups:
-        needed.update(group.cells)
-    kept = []
-    for step in reversed(chain):
-        touched = {c for c, _ in step.placements} | {c for c, _ in step.eliminations}
-        lines = {r for (r, _), _ in step.placements}, {c for (_, c), _ in step.placements}
-        if touched & needed or any(r in lines[0] or c in lines[1] for r, c in needed):
-            kept.append(step)
-            needed.update(step.cells)
-            for group in step.groups:
-                needed.update(group.cells)
-    return kept[::-1]
+    return relevant_steps(chain, groups, cells, _reaches)
+
+
+def _reaches(step: Step, needed: set[Cell]) -> bool:
+    if touched(step) & needed:
+        return True
+    lines = {r for (r, _), _ in step.placements}, {c for (_, c), _ in step.placements}
+    return any(r in lines[0] or c in lines[1] for r, c in needed)
 
 
 def _closure(pos: Position, i: int, digit: int) -> tuple[int, list[int] | None]:

@@ -83,6 +83,8 @@ from numgrid.server.chain import (
     Thresholds,
     chain_summary,
     position_from,
+    relevant_steps,
+    touched,
 )
 from numgrid.server.core import (
     EMPTY,
@@ -263,19 +265,14 @@ def _lines_of(cell: Cell, size: int) -> set[tuple[str, int]]:
 def relevant(chain: list[Step], groups: tuple, cells, size: int = 0) -> list[Step]:
     """The steps of ``chain`` that the given groups and cells depend on, in order. A
     placement also touches its lines (with ``size``: the diagonals of a grid that size)."""
-    needed = set(cells)
-    for group in groups:
-        needed.update(group.cells)
-    kept = []
-    for step in reversed(chain):
-        touched = {c for c, _ in step.placements} | {c for c, _ in step.eliminations}
-        lines = set().union(*(_lines_of(c, size) for c, _ in step.placements))
-        if touched & needed or any(lines & _lines_of(c, size) for c in needed):
-            kept.append(step)
-            needed.update(step.cells)
-            for group in step.groups:
-                needed.update(group.cells)
-    return kept[::-1]
+    return relevant_steps(chain, groups, cells, partial(_reaches, size=size))
+
+
+def _reaches(step: Step, needed: set[Cell], size: int) -> bool:
+    if touched(step) & needed:
+        return True
+    lines = set().union(*(_lines_of(c, size) for c, _ in step.placements))
+    return any(lines & _lines_of(c, size) for c in needed)
 
 
 def _closure(pos: Position, masks: list[int], i: int | None = None, value: int = 0):
