@@ -292,6 +292,21 @@ class SearchResult:
         return Verdict.UNIQUE if self.solutions else Verdict.NO_SOLUTION
 
 
+def smallest_domain(cand: list[int]) -> int:
+    """The open cell (candidates as bits) with the fewest candidates, the first of those;
+    -1 when every cell is decided. The native engines branch on it; two is the fewest
+    an open cell can have, so the scan stops at the first such cell."""
+    best, best_count = -1, 1 << 30
+    for i, m in enumerate(cand):
+        if m & (m - 1):
+            count = m.bit_count()
+            if count < best_count:
+                best, best_count = i, count
+                if count == 2:
+                    break
+    return best
+
+
 def differing_cells(a: Grid, b: Grid) -> tuple[Cell, ...]:
     return tuple(
         (r, c)

@@ -12,7 +12,7 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass
 
-from numgrid.server.core import Budget, Grid, SearchResult, SearchTimeout, Stats
+from numgrid.server.core import Budget, Grid, SearchResult, SearchTimeout, Stats, smallest_domain
 
 from .model import ACROSS, Puzzle
 from .sums import ALL_DIGITS, combos
@@ -201,19 +201,6 @@ def propagate(
     return True
 
 
-def _branch_cell(cand: list[int]) -> int:
-    """The undecided cell with the fewest candidates (-1 when all are decided)."""
-    best, best_count = -1, 10
-    for i, m in enumerate(cand):
-        if m & (m - 1):
-            count = m.bit_count()
-            if count < best_count:
-                best, best_count = i, count
-                if count == 2:
-                    break
-    return best
-
-
 def search(
     puzzle: Puzzle, *, limit: int = 2, fixed: Grid | None = None, budget: Budget | None = None
 ) -> SearchResult:
@@ -236,7 +223,7 @@ def search(
             raise SearchTimeout
         if not propagate(compiled, cand, pending, budget):
             return
-        cell = _branch_cell(cand)
+        cell = smallest_domain(cand)
         if cell < 0:
             solutions.append(compiled.to_grid(cand))
         else:

@@ -35,7 +35,15 @@ import functools
 import time
 from dataclasses import dataclass
 
-from numgrid.server.core import EMPTY, Budget, Grid, SearchResult, SearchTimeout, Stats
+from numgrid.server.core import (
+    EMPTY,
+    Budget,
+    Grid,
+    SearchResult,
+    SearchTimeout,
+    Stats,
+    smallest_domain,
+)
 
 from .model import Puzzle, Side
 
@@ -269,19 +277,6 @@ def propagate(comp: Compiled, cand: list[int], placed: list[int], due: set[int])
     return -1
 
 
-def _branch_cell(cand: list[int]) -> int:
-    """The open cell with the fewest candidates; -1 when every cell is decided."""
-    best, best_count = -1, 99
-    for i, m in enumerate(cand):
-        if m & (m - 1):
-            count = m.bit_count()
-            if count < best_count:
-                best, best_count = i, count
-                if count == 2:
-                    break
-    return best
-
-
 def search(
     puzzle: Puzzle, *, limit: int = 2, fixed: Grid | None = None, budget: Budget | None = None
 ) -> SearchResult:
@@ -302,7 +297,7 @@ def search(
         nodes += 1
         if propagate(comp, cand, placed, due) >= 0:
             return
-        cell = _branch_cell(cand)
+        cell = smallest_domain(cand)
         if cell < 0:
             solutions.append(comp.to_grid(cand))
         else:
