@@ -123,7 +123,9 @@ def json_int(value, what: str) -> int:
     if not isinstance(value, int):
         raise JsonShape(f"{what} must be an integer, not {json.dumps(value)[:40]}")
     if not -_INT32 <= value < _INT32:
-        raise JsonShape(f"{what} {value} is out of range")
+        digits = round(value.bit_length() * 0.30103) + 1
+        shown = str(value) if digits < 25 else f"(a number of about {digits} digits)"
+        raise JsonShape(f"{what} {shown} is out of range")
     return value
 
 
