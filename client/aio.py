@@ -44,6 +44,8 @@ from .client import (
     error_from_rpc,
     explain_request,
     explanation_from,
+    generate_request,
+    generated_from,
     health_status_from,
     hint_from,
     hint_request,
@@ -58,7 +60,16 @@ from .client import (
     validate_request,
     validation_from,
 )
-from .types import Cell, Explanation, Hint, Picture, SolveResult, Uniqueness, Validation
+from .types import (
+    Cell,
+    Explanation,
+    GeneratedPuzzle,
+    Hint,
+    Picture,
+    SolveResult,
+    Uniqueness,
+    Validation,
+)
 
 
 class AsyncNumgridClient:
@@ -237,6 +248,40 @@ class AsyncNumgridClient:
             time_limit=time_limit,
         )
         return picture_from(await self._call(self._stub.Render, request, timeout))
+
+    async def generate(
+        self,
+        kind: str,
+        rows: int,
+        columns: int = 0,
+        *,
+        grade: str | None = None,
+        count: int = 1,
+        seed: int | None = None,
+        density: float = 0.0,
+        single_cell_runs: bool = False,
+        timeout: float | None = None,
+    ) -> AsyncIterator[GeneratedPuzzle]:
+        """New puzzles as the server makes them (see
+        :meth:`NumgridClient.generate <numgrid.client.NumgridClient.generate>`)."""
+        request = generate_request(
+            kind,
+            rows,
+            columns,
+            grade=grade,
+            count=count,
+            seed=seed,
+            density=density,
+            single_cell_runs=single_cell_runs,
+        )
+        call = self._stub.Generate(request, timeout=self.timeout if timeout is None else timeout)
+        try:
+            async for response in call:
+                yield generated_from(response)
+        except grpc.RpcError as e:
+            raise error_from_rpc(e) from None
+        finally:
+            call.cancel()
 
     async def health(self, service: str = "", *, timeout: float | None = None) -> str:
         """The standard gRPC health status: ``"SERVING"``, ``"NOT_SERVING"``, ..."""

@@ -13,7 +13,7 @@ Each RPC's request is built and its response read by the module-level functions 
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from datetime import timedelta
 
 import grpc
@@ -31,6 +31,7 @@ from .types import (
     EngineStat,
     Explanation,
     Finding,
+    GeneratedPuzzle,
     Grid,
     GroupRef,
     GroupStatus,
@@ -479,6 +480,62 @@ def picture_from(r: service_pb2.RenderResponse) -> Picture:
     )
 
 
+GRADES = ("EASY", "MEDIUM", "HARD", "EXPERT", "EXTREME")
+
+
+def generate_request(
+    kind: str,
+    rows: int,
+    columns: int = 0,
+    *,
+    grade: str | None = None,
+    count: int = 1,
+    seed: int | None = None,
+    density: float = 0.0,
+    single_cell_runs: bool = False,
+) -> service_pb2.GenerateRequest:
+    """``grade``: one of :data:`GRADES` (any case), None for any grade."""
+    if kind not in KINDS or kind in (None, "auto"):
+        raise ValueError(f"unknown kind {kind!r}; known: kakuro, kakurasu, kenken, skyscraper")
+    grade_value = service_pb2.GRADE_UNSPECIFIED
+    if grade is not None:
+        if grade.upper() not in GRADES:
+            raise ValueError(f"unknown grade {grade!r}; known: {', '.join(GRADES).lower()}")
+        grade_value = service_pb2.Grade.Value(f"GRADE_{grade.upper()}")
+    request = service_pb2.GenerateRequest(
+        kind=KINDS[kind],
+        rows=rows,
+        columns=columns,
+        grade=grade_value,
+        count=count,
+        density=density,
+        single_cell_runs=single_cell_runs,
+    )
+    if seed is not None:
+        request.seed = seed
+    return request
+
+
+def generated_from(r: service_pb2.GenerateResponse) -> GeneratedPuzzle:
+    texts = {
+        (_name(puzzle_pb2.PuzzleFormat, t.format, "PUZZLE_FORMAT_") or "").lower(): t.content
+        for t in r.texts
+    }
+    return GeneratedPuzzle(
+        index=r.index,
+        seed=r.seed,
+        texts=texts,
+        solution=_grid(r.solution),
+        solution_text=r.solution_text,
+        difficulty=_difficulty(r.difficulty),
+        attempts=r.attempts,
+        repairs=r.repairs,
+        seconds=r.elapsed.seconds + r.elapsed.nanos / 1e9,
+        stats=_stats(r.stats),
+        puzzle=r.puzzle,
+    )
+
+
 def health_status_from(r: health_pb2.HealthCheckResponse) -> str:
     return health_pb2.HealthCheckResponse.ServingStatus.Name(r.status)
 
@@ -667,6 +724,43 @@ class NumgridClient:
             time_limit=time_limit,
         )
         return picture_from(self._call(self._stub.Render, request, timeout))
+
+    def generate(
+        self,
+        kind: str,
+        rows: int,
+        columns: int = 0,
+        *,
+        grade: str | None = None,
+        count: int = 1,
+        seed: int | None = None,
+        density: float = 0.0,
+        single_cell_runs: bool = False,
+        timeout: float | None = None,
+    ) -> Iterator[GeneratedPuzzle]:
+        """New puzzles, each as soon as the server has made it: unique (proven by both
+        engines), of ``grade`` (EASY ... EXTREME; None: any), puzzle *i* reproducible
+        from ``seed + i``. ``timeout`` bounds the whole stream; closing the iterator
+        cancels the call. Kakuro: ``rows`` and ``columns`` count the clue row and column;
+        ``density`` is the share of white cells (0: the default)."""
+        request = generate_request(
+            kind,
+            rows,
+            columns,
+            grade=grade,
+            count=count,
+            seed=seed,
+            density=density,
+            single_cell_runs=single_cell_runs,
+        )
+        stream = self._stub.Generate(request, timeout=self.timeout if timeout is None else timeout)
+        try:
+            for response in stream:
+                yield generated_from(response)
+        except grpc.RpcError as e:
+            raise error_from_rpc(e) from None
+        finally:
+            stream.cancel()
 
     def health(self, service: str = "", *, timeout: float | None = None) -> str:
         """The standard gRPC health status: ``"SERVING"``, ``"NOT_SERVING"``, ..."""

@@ -177,6 +177,28 @@ class Picture:
     solution: Grid | None = None  # with show_solution: the solution drawn
 
 
+@dataclass(frozen=True)
+class GeneratedPuzzle:
+    """One puzzle of Generate: unique (both engines agree), graded, and reproducible
+    from its seed alone."""
+
+    index: int  # its place in the stream, from 0
+    seed: int  # generating with this seed and count 1 makes it again
+    texts: dict[str, str] = field(hash=False)  # format ("janko", "csv", ...) -> the text
+    solution: Grid
+    solution_text: str  # the solution as its kind publishes it
+    difficulty: Difficulty
+    attempts: int  # candidates drawn until this one was accepted
+    repairs: int  # repairs of candidates on the way
+    seconds: float  # time the server spent making it
+    stats: tuple[EngineStat, ...]  # what each engine spent proving it unique
+    puzzle: puzzle_pb2.Puzzle = field(repr=False, compare=False)
+
+    @property
+    def kind(self) -> str:
+        return self.puzzle.WhichOneof("kind") or ""
+
+
 # A cell named in a field path or a message: "r11c2", "rows[11].cells[2]",
 # "row 11 ... column 2", "row=11, column=2".
 _CELL_PATTERNS = (

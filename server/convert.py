@@ -16,10 +16,12 @@ from google.protobuf.duration_pb2 import Duration
 from google.protobuf.message import DecodeError
 from google.rpc import code_pb2, error_details_pb2, status_pb2
 from grpc_status import rpc_status
-from numgrid.server import operations
-from numgrid.server.core import Cell, Finding, PuzzleError, Severity, Stats, Verdict
+from numgrid.server import generate, operations
+from numgrid.server.chain import Grade
+from numgrid.server.core import Board, Cell, Finding, PuzzleError, Severity, Stats, Verdict
 from numgrid.server.engines import Engine
 from numgrid.server.kinds import KINDS, Kind, detect_format
+from numgrid.server.kinds.base import Spec
 from numgrid.server.kinds.kakurasu import messages as kakurasu_messages
 from numgrid.server.kinds.kakuro.model import WHITE
 from numgrid.server.kinds.skyscraper import messages as skyscraper_messages
@@ -448,18 +450,14 @@ def verdict(v: Verdict | None) -> int:
 
 
 def stats(all_stats: Iterable[Stats]) -> list[puzzle_pb2.EngineStats]:
-    out = []
-    for s in all_stats:
-        elapsed = Duration()
-        elapsed.FromNanoseconds(round(s.seconds * 1e9))
-        out.append(
-            puzzle_pb2.EngineStats(
-                engine=_ENGINE_OF_STATS.get(s.engine, puzzle_pb2.ENGINE_UNSPECIFIED),
-                elapsed=elapsed,
-                nodes=s.nodes,
-            )
+    return [
+        puzzle_pb2.EngineStats(
+            engine=_ENGINE_OF_STATS.get(s.engine, puzzle_pb2.ENGINE_UNSPECIFIED),
+            elapsed=_duration(s.seconds),
+            nodes=s.nodes,
         )
-    return out
+        for s in all_stats
+    ]
 
 
 def _group_fields(group) -> dict:
@@ -669,3 +667,97 @@ def render_response(read: Read, rendered: operations.Rendered) -> service_pb2.Re
     if rendered.solution is not None:
         out.solution.CopyFrom(grid(rendered.solution))
     return out
+
+
+# ---------------------------------------------------------------- Generate
+
+
+@dataclass(frozen=True)
+class GenerateParams:
+    kind: Kind
+    spec: Spec
+    count: int
+    seed: int  # the first puzzle's
+
+    @property
+    def size(self) -> str:
+        return f"{self.spec.rows}x{self.spec.cols}"
+
+
+_SPEC_FIELDS = {"rows": "rows", "cols": "columns"}  # Spec's names to the request's
+
+
+def generate_request(message: service_pb2.GenerateRequest, max_cells: int) -> GenerateParams:
+    """The kind, spec, count and seed of a Generate request; InvalidRequest naming every
+    parameter no puzzle can meet, with a sentence each."""
+    try:
+        kind_name = _enum_name(puzzle_pb2.PuzzleKind, message.kind, "PUZZLE_KIND_")
+    except ValueError:
+        raise _invalid("kind", f"unknown puzzle kind {message.kind}") from None
+    if kind_name is None or kind_name not in KINDS:
+        served = ", ".join(sorted(KINDS))
+        raise _invalid("kind", f"say which kind of puzzle to make: one of {served}")
+    try:
+        grade_name = _enum_name(service_pb2.Grade, message.grade, "GRADE_")
+    except ValueError:
+        raise _invalid("grade", f"unknown grade {message.grade}") from None
+    rows, cols = message.rows, message.columns or message.rows
+    seed = message.seed if message.HasField("seed") else generate.new_seed()
+    count = message.count or 1
+    spec = Spec(
+        rows,
+        cols,
+        None if grade_name is None else Grade[grade_name.upper()],
+        message.density,
+        message.single_cell_runs,
+    )
+    kind = KINDS[kind_name]
+    violations = []
+    if rows <= 0 or cols <= 0:
+        violations.append(Violation("rows", f"the size must be positive, not {rows}x{cols}"))
+    elif rows * cols > max_cells:
+        violations.append(
+            Violation("rows", f"{rows}x{cols} = {rows * cols} cells, over the limit of {max_cells}")
+        )
+    if not 0 <= seed <= generate.MAX_SEED - max(count, 1):
+        violations.append(Violation("seed", f"the seed must be 0 to 2^63 - count, not {seed}"))
+    if not violations:
+        problems = generate.problems(kind, spec, count)
+        violations = [Violation(_SPEC_FIELDS.get(f, f), text) for f, text in problems]
+    if violations:
+        raise InvalidRequest(violations, reason="UNREACHABLE_SPEC")
+    return GenerateParams(kind, spec, count, seed)
+
+
+def _duration(seconds: float) -> Duration:
+    out = Duration()
+    out.FromNanoseconds(round(seconds * 1e9))
+    return out
+
+
+def generate_response(
+    kind: Kind, made: generate.Generated, index: int
+) -> service_pb2.GenerateResponse:
+    board = Board.empty(made.puzzle)
+    kind_value = puzzle_pb2.PuzzleKind.Value(f"PUZZLE_KIND_{kind.name.upper()}")
+    texts = [
+        puzzle_pb2.PuzzleText(
+            content=kind.write(board, fmt),
+            format=puzzle_pb2.PuzzleFormat.Value(f"PUZZLE_FORMAT_{fmt.upper()}"),
+            kind=kind_value,
+        )
+        for fmt in kind.formats
+    ]
+    return service_pb2.GenerateResponse(
+        puzzle=_STRUCTURED[kind.name].to_proto(board),
+        texts=texts,
+        solution=grid(made.solution),
+        solution_text=kind.solution_text(made.puzzle, made.solution),
+        difficulty=difficulty_message(made.difficulty),
+        seed=made.seed,
+        index=index,
+        attempts=made.attempts,
+        repairs=made.repairs,
+        elapsed=_duration(made.seconds),
+        stats=stats(made.stats),
+    )

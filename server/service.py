@@ -29,7 +29,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 
 import grpc
-from numgrid.server import admission, batch, convert, logs, metrics, operations
+from numgrid.server import admission, batch, convert, generate, logs, metrics, operations
 from numgrid.server.config import ServerConfig
 from numgrid.server.core import Budget, PuzzleError, SearchTimeout, Verdict
 from numgrid.server.engines import EngineDisagreement
@@ -104,43 +104,21 @@ def _ended_status(context) -> grpc.StatusCode:
 
 
 def _rpc(method):
-    """Map exceptions to statuses (never UNKNOWN) and log one line per call."""
+    """A unary method: its exceptions mapped to statuses (:meth:`NumgridServicer._statuses`),
+    one log line per call."""
     name = method.__name__
 
     @functools.wraps(method)
     def handler(self, request, context):
-        with self._observed(name, context) as call:
-            try:
-                if isinstance(request, convert.Undecodable):
-                    raise request.invalid()
-                with self.admission.slot(context.is_active):
-                    response = method(self, request, context, call)
-                call.answered(response)
-                if not context.is_active():
-                    call.code = _ended_status(context)
-                return response
-            except convert.InvalidRequest as e:
-                call.code = grpc.StatusCode.INVALID_ARGUMENT
-                context.abort_with_status(e.status())
-            except _Abort as e:
-                call.code = e.code
-                context.abort(e.code, e.details)
-            except admission.Overloaded as e:
-                call.code = grpc.StatusCode.RESOURCE_EXHAUSTED
-                context.abort_with_status(e.status())
-            except admission.GaveUp:
+        with self._observed(name, context) as call, self._statuses(name, call, context):
+            if isinstance(request, convert.Undecodable):
+                raise request.invalid()
+            with self.admission.slot(context.is_active):
+                response = method(self, request, context, call)
+            call.answered(response)
+            if not context.is_active():
                 call.code = _ended_status(context)
-                context.abort(call.code, "the call ended while it waited for a free thread")
-            except EngineDisagreement as e:
-                call.code = grpc.StatusCode.INTERNAL
-                log.error("%s: %s", name, e)
-                context.abort(call.code, f"engine bug, please report it: {e}")
-            except Exception as e:
-                call.code = grpc.StatusCode.INTERNAL
-                log.exception("%s failed", name)
-                if isinstance(e, ImportError):  # the installed code changed under the server
-                    self.broken(f"{type(e).__name__}: {e}")
-                context.abort(call.code, f"internal error in {name}: {type(e).__name__}: {e}")
+            return response
 
     return handler
 
@@ -185,6 +163,34 @@ class NumgridServicer(numgrid_service_pb2_grpc.NumgridServiceServicer):
             if self.log_requests:
                 request_log.info("%s", call.line(seconds * 1000))
             logs.end()
+
+    @contextmanager
+    def _statuses(self, name: str, call: _Call, context) -> Iterator[None]:
+        """End the call with the status its exception means, never UNKNOWN."""
+        try:
+            yield
+        except convert.InvalidRequest as e:
+            call.code = grpc.StatusCode.INVALID_ARGUMENT
+            context.abort_with_status(e.status())
+        except _Abort as e:
+            call.code = e.code
+            context.abort(e.code, e.details)
+        except admission.Overloaded as e:
+            call.code = grpc.StatusCode.RESOURCE_EXHAUSTED
+            context.abort_with_status(e.status())
+        except admission.GaveUp:
+            call.code = _ended_status(context)
+            context.abort(call.code, "the call ended while it waited for a free thread")
+        except (EngineDisagreement, generate.GenerationBug) as e:
+            call.code = grpc.StatusCode.INTERNAL
+            log.error("%s: %s", name, e)
+            context.abort(call.code, f"engine bug, please report it: {e}")
+        except Exception as e:
+            call.code = grpc.StatusCode.INTERNAL
+            log.exception("%s failed", name)
+            if isinstance(e, ImportError):  # the installed code changed under the server
+                self.broken(f"{type(e).__name__}: {e}")
+            context.abort(call.code, f"internal error in {name}: {type(e).__name__}: {e}")
 
     def _read(self, source, call: _Call) -> convert.Read:
         read = convert.read_input(source, self.config.max_cells)
@@ -331,6 +337,45 @@ class NumgridServicer(numgrid_service_pb2_grpc.NumgridServiceServicer):
             raise convert.no_unique_solution(rendered.verdict)
         return convert.render_response(read, rendered)
 
+    def Generate(self, request, context):
+        """Puzzles one after the other (:mod:`~numgrid.server.generate`), each sent when
+        made. Each gets the server's time cap, within the call's deadline; a puzzle not
+        made in time ends the call with DEADLINE_EXCEEDED, the ones sent stand."""
+        with self._observed("Generate", context) as call, self._statuses("Generate", call, context):
+            if isinstance(request, convert.Undecodable):
+                raise request.invalid()
+            params = convert.generate_request(request, self.config.max_cells)
+            call.kind, call.size = params.kind.name, params.size
+            with self.admission.slot(context.is_active):
+                for index in range(params.count):
+                    made = self._generate_one(params, index, context)
+                    response = convert.generate_response(params.kind, made, index)
+                    call.verdict = Verdict.UNIQUE.value
+                    call.answered(response)  # the cross-check's engines
+                    try:
+                        yield response
+                    except GeneratorExit:  # the call ended while a puzzle was on its way
+                        call.code = _ended_status(context)
+                        raise
+            if not context.is_active():
+                call.code = _ended_status(context)
+
+    def _generate_one(self, params: convert.GenerateParams, index: int, context):
+        bound = self._bound(context, None)
+        try:
+            return generate.generate_one(
+                params.kind, params.spec, params.seed + index, bound.budget
+            )
+        except SearchTimeout:
+            if bound.binding == "cap" and not bound.budget.cancelled.is_set():
+                raise _Abort(
+                    grpc.StatusCode.DEADLINE_EXCEEDED,
+                    f"puzzle {index} (seed {params.seed + index}) was not made within the"
+                    f" server's time cap of {bound.seconds:g} s: try another grade or size",
+                ) from None
+            self._check_time(Verdict.TIMEOUT, bound, context)  # the deadline: it raises
+            raise
+
     def BatchCheckUniqueness(self, request_iterator, context):
         """One result per puzzle as each is done (:mod:`~numgrid.server.batch`); one log
         line per call: ``method=BatchCheckUniqueness puzzles=749 rejected=0 failed=0
@@ -374,11 +419,11 @@ def add_to_server(servicer: NumgridServicer, server: grpc.Server) -> None:
     for method in service.methods:
         request = getattr(service_pb2, method.input_type.name)
         response = getattr(service_pb2, method.output_type.name)
-        make = (
-            grpc.stream_stream_rpc_method_handler
-            if method.client_streaming
-            else grpc.unary_unary_rpc_method_handler
-        )
+        make = {
+            (False, False): grpc.unary_unary_rpc_method_handler,
+            (False, True): grpc.unary_stream_rpc_method_handler,
+            (True, True): grpc.stream_stream_rpc_method_handler,
+        }[method.client_streaming, method.server_streaming]
         handlers[method.name] = make(
             getattr(servicer, method.name),
             request_deserializer=convert.lenient(request),

@@ -16,7 +16,9 @@ those of :mod:`numgrid.server.chain`, its formats a
 from __future__ import annotations
 
 import enum
+import random
 from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any, Protocol
 
 from numgrid.server.core import Board, BoardReport, Budget, Finding, Grid, SearchResult, Step
@@ -33,6 +35,50 @@ class Explanation(Protocol):
     candidates: dict  # {cell: digits} where the chain stopped
 
 
+@dataclass(frozen=True)
+class Spec:
+    """What a caller asks of generated puzzles (:mod:`numgrid.server.generate`)."""
+
+    rows: int
+    cols: int  # equal to rows for the square kinds
+    grade: enum.IntEnum | None  # numgrid.server.chain.Grade; None: any grade
+    density: float = 0.0  # Kakuro: the share of white cells; 0: the kind's default
+    single_cell_runs: bool = False  # Kakuro: white cells in one-cell runs allowed
+
+
+class Maker(Protocol):
+    """How a kind makes puzzles: random candidates, and repairs where a second solution
+    shows the clues are too weak. :mod:`numgrid.server.generate` drives it (proves each
+    puzzle unique with both engines, grades it with the kind's chain, steers the grade),
+    so a maker only knows its kind's shapes, never the engines."""
+
+    def problems(self, spec: Spec) -> list[tuple[str, str]]:
+        """Why this kind cannot make ``spec``: (the Spec field at fault, one plain
+        sentence) each, e.g. ("rows", "a KenKen is 3 to 9 cells wide, not 12") or
+        ("grade", "no 4x4 KenKen needs a trial"); empty when it can."""
+        ...
+
+    def candidate(
+        self, spec: Spec, rng: random.Random, pressure: float, budget: Budget
+    ) -> tuple[Any, Grid]:
+        """A well-formed puzzle and one solution of it (not yet known to be unique).
+
+        ``pressure`` in [-1, 1] leans the choices toward harder (> 0) or easier (< 0)
+        puzzles than the target grade's default; the driver moves it after each graded
+        candidate. Every random choice comes from ``rng``: the same seed, the same
+        puzzle. Raises SearchTimeout past ``budget``."""
+        ...
+
+    def repair(
+        self, puzzle: Any, solution: Grid, other: Grid, rng: random.Random
+    ) -> Any | tuple[Any, Grid] | None:
+        """``puzzle`` changed where ``other`` (a second solution) differs from
+        ``solution``, so that ``solution`` still fits and ``other`` does not; or
+        ``(puzzle, solution)`` when the repair changes the solution too (a Kakuro's
+        clues are its fill's sums); None when this maker cannot."""
+        ...
+
+
 class Kind(Protocol):
     """A puzzle kind: how it is read, checked, solved by both engines and explained."""
 
@@ -41,6 +87,9 @@ class Kind(Protocol):
     # IntEnum of the techniques, simplest first, named as numgrid.v1.Technique; the one
     # named TRIAL is the last resort.
     techniques: type[enum.IntEnum]
+    # Per grade: the hardest technique allowed and step limits (the kind's THRESHOLDS).
+    thresholds: Mapping[enum.IntEnum, tuple[enum.IntEnum, Mapping[enum.IntEnum, int]]]
+    maker: Maker  # how its puzzles are generated
 
     def sniff(self, text: str) -> str | None:
         """The format ``text`` is in if it is a puzzle of this kind, else None (cheap)."""

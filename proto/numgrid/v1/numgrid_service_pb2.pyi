@@ -478,3 +478,49 @@ class PuzzleFailure(_message.Message):
     MESSAGE_FIELD_NUMBER: _ClassVar[int]
     message: str
     def __init__(self, message: _Optional[str] = ...) -> None: ...
+
+class GenerateRequest(_message.Message):
+    __slots__ = ("kind", "rows", "columns", "grade", "count", "seed", "density", "single_cell_runs")
+    KIND_FIELD_NUMBER: _ClassVar[int]
+    ROWS_FIELD_NUMBER: _ClassVar[int]
+    COLUMNS_FIELD_NUMBER: _ClassVar[int]
+    GRADE_FIELD_NUMBER: _ClassVar[int]
+    COUNT_FIELD_NUMBER: _ClassVar[int]
+    SEED_FIELD_NUMBER: _ClassVar[int]
+    DENSITY_FIELD_NUMBER: _ClassVar[int]
+    SINGLE_CELL_RUNS_FIELD_NUMBER: _ClassVar[int]
+    kind: _puzzle_pb2.PuzzleKind
+    rows: int
+    columns: int
+    grade: Grade
+    count: int
+    seed: int
+    density: float
+    single_cell_runs: bool
+    def __init__(self, kind: _Optional[_Union[_puzzle_pb2.PuzzleKind, str]] = ..., rows: _Optional[int] = ..., columns: _Optional[int] = ..., grade: _Optional[_Union[Grade, str]] = ..., count: _Optional[int] = ..., seed: _Optional[int] = ..., density: _Optional[float] = ..., single_cell_runs: _Optional[bool] = ...) -> None: ...
+
+class GenerateResponse(_message.Message):
+    __slots__ = ("puzzle", "texts", "solution", "solution_text", "difficulty", "seed", "index", "attempts", "repairs", "elapsed", "stats")
+    PUZZLE_FIELD_NUMBER: _ClassVar[int]
+    TEXTS_FIELD_NUMBER: _ClassVar[int]
+    SOLUTION_FIELD_NUMBER: _ClassVar[int]
+    SOLUTION_TEXT_FIELD_NUMBER: _ClassVar[int]
+    DIFFICULTY_FIELD_NUMBER: _ClassVar[int]
+    SEED_FIELD_NUMBER: _ClassVar[int]
+    INDEX_FIELD_NUMBER: _ClassVar[int]
+    ATTEMPTS_FIELD_NUMBER: _ClassVar[int]
+    REPAIRS_FIELD_NUMBER: _ClassVar[int]
+    ELAPSED_FIELD_NUMBER: _ClassVar[int]
+    STATS_FIELD_NUMBER: _ClassVar[int]
+    puzzle: _puzzle_pb2.Puzzle
+    texts: _containers.RepeatedCompositeFieldContainer[_puzzle_pb2.PuzzleText]
+    solution: _puzzle_pb2.Grid
+    solution_text: str
+    difficulty: Difficulty
+    seed: int
+    index: int
+    attempts: int
+    repairs: int
+    elapsed: _duration_pb2.Duration
+    stats: _containers.RepeatedCompositeFieldContainer[_puzzle_pb2.EngineStats]
+    def __init__(self, puzzle: _Optional[_Union[_puzzle_pb2.Puzzle, _Mapping]] = ..., texts: _Optional[_Iterable[_Union[_puzzle_pb2.PuzzleText, _Mapping]]] = ..., solution: _Optional[_Union[_puzzle_pb2.Grid, _Mapping]] = ..., solution_text: _Optional[str] = ..., difficulty: _Optional[_Union[Difficulty, _Mapping]] = ..., seed: _Optional[int] = ..., index: _Optional[int] = ..., attempts: _Optional[int] = ..., repairs: _Optional[int] = ..., elapsed: _Optional[_Union[datetime.timedelta, _duration_pb2.Duration, _Mapping]] = ..., stats: _Optional[_Iterable[_Union[_puzzle_pb2.EngineStats, _Mapping]]] = ...) -> None: ...

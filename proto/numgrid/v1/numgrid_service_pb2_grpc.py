@@ -75,6 +75,11 @@ class NumgridServiceStub:
                 request_serializer=numgrid_dot_v1_dot_numgrid__service__pb2.RenderRequest.SerializeToString,
                 response_deserializer=numgrid_dot_v1_dot_numgrid__service__pb2.RenderResponse.FromString,
                 _registered_method=True)
+        self.Generate = channel.unary_stream(
+                '/numgrid.v1.NumgridService/Generate',
+                request_serializer=numgrid_dot_v1_dot_numgrid__service__pb2.GenerateRequest.SerializeToString,
+                response_deserializer=numgrid_dot_v1_dot_numgrid__service__pb2.GenerateResponse.FromString,
+                _registered_method=True)
 
 
 class NumgridServiceServicer:
@@ -140,6 +145,17 @@ class NumgridServiceServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def Generate(self, request, context):
+        """Makes new puzzles of a kind, size and grade, each proven unique by both engines
+        and graded by the kind's techniques, streamed as each is ready. A seed gives the
+        same puzzles again. Parameters no puzzle can meet get INVALID_ARGUMENT; the
+        deadline or a cancellation stops the stream (the puzzles sent stand), and each
+        puzzle must be made within the server's time cap (else DEADLINE_EXCEEDED).
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_NumgridServiceServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -177,6 +193,11 @@ def add_NumgridServiceServicer_to_server(servicer, server):
                     servicer.Render,
                     request_deserializer=numgrid_dot_v1_dot_numgrid__service__pb2.RenderRequest.FromString,
                     response_serializer=numgrid_dot_v1_dot_numgrid__service__pb2.RenderResponse.SerializeToString,
+            ),
+            'Generate': grpc.unary_stream_rpc_method_handler(
+                    servicer.Generate,
+                    request_deserializer=numgrid_dot_v1_dot_numgrid__service__pb2.GenerateRequest.FromString,
+                    response_serializer=numgrid_dot_v1_dot_numgrid__service__pb2.GenerateResponse.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -374,6 +395,33 @@ class NumgridService:
             '/numgrid.v1.NumgridService/Render',
             numgrid_dot_v1_dot_numgrid__service__pb2.RenderRequest.SerializeToString,
             numgrid_dot_v1_dot_numgrid__service__pb2.RenderResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def Generate(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_stream(
+            request,
+            target,
+            '/numgrid.v1.NumgridService/Generate',
+            numgrid_dot_v1_dot_numgrid__service__pb2.GenerateRequest.SerializeToString,
+            numgrid_dot_v1_dot_numgrid__service__pb2.GenerateResponse.FromString,
             options,
             channel_credentials,
             insecure,

@@ -9,7 +9,7 @@ sets of weights that make a clue), :mod:`.formats` (the corpus's text, JSON),
 
 from numgrid.server.kinds.base import Kind
 
-from . import checks, formats, logic, native, picture
+from . import checks, formats, generator, logic, native, picture
 from .techniques import value_text
 
 
@@ -23,6 +23,8 @@ def _cpsat_model(puzzle, fixed=None):
 class Kakurasu:
     name = "kakurasu"
     techniques = logic.Technique
+    thresholds = logic.THRESHOLDS
+    maker = generator.MAKER
     sniff = staticmethod(formats.sniff)
     read = staticmethod(formats.read)
     write = staticmethod(formats.write)

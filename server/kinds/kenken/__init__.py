@@ -9,7 +9,7 @@ and :mod:`.techniques` (hints, explanations, grades).
 from numgrid.server.core import value_text
 from numgrid.server.kinds.base import Kind
 
-from . import checks, formats, logic, native, picture
+from . import checks, formats, generator, logic, native, picture
 
 
 def _cpsat_model(puzzle, fixed=None):
@@ -22,6 +22,8 @@ def _cpsat_model(puzzle, fixed=None):
 class KenKen:
     name = "kenken"
     techniques = logic.Technique
+    thresholds = logic.THRESHOLDS
+    maker = generator.MAKER
     sniff = staticmethod(formats.sniff)
     read = staticmethod(formats.read)
     write = staticmethod(formats.write)

@@ -11,7 +11,7 @@ proto message). The latin square's lines, checks and techniques are shared with 
 from numgrid.server.core import value_text
 from numgrid.server.kinds.base import Kind
 
-from . import checks, formats, logic, native, picture
+from . import checks, formats, generator, logic, native, picture
 
 
 def _cpsat_model(puzzle, fixed=None):
@@ -24,6 +24,8 @@ def _cpsat_model(puzzle, fixed=None):
 class Skyscraper:
     name = "skyscraper"
     techniques = logic.Technique
+    thresholds = logic.THRESHOLDS
+    maker = generator.MAKER
     sniff = staticmethod(formats.sniff)
     read = staticmethod(formats.read)
     write = staticmethod(formats.write)

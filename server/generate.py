@@ -1,0 +1,234 @@
+"""Generate: unique puzzles of a kind, size and grade, reproducible from a seed.
+
+The kind's :class:`~numgrid.server.kinds.base.Maker` knows shapes: it draws a candidate
+(a puzzle and a solution of it) and repairs one where a second solution differs. This
+module knows the rest, the same for every kind:
+
+1. **graded**: the kind's chain explains the candidate with the techniques the target
+   grade allows; a chain that completes the grid proves it unique on its way;
+2. **unique**: when the chain stalls (or the target allows a trial, which on a puzzle
+   with two solutions can search long), the native engine looks for two solutions;
+   while it finds two, the maker repairs the puzzle where the second differs from the
+   candidate's solution, and the repaired puzzle is explained again. A puzzle graded
+   off target, or needing more than the target allows, moves the *pressure* the maker
+   leans on for its next candidate (harder clues, bigger cages, ...): the grade is
+   steered, not only measured;
+3. **cross-checked**: both engines must find that one solution and no other; a chain that
+   completes a puzzle the engines call not unique is a bug and raises.
+
+Every random choice comes from ``random.Random(seed)``, so a seed gives the same puzzle
+(only a candidate whose chain runs past :data:`CANDIDATE_SECONDS` is dropped for time).
+Puzzle *i* of a request with seed *S* has seed *S + i*: it is reproduced alone.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from dataclasses import dataclass
+from typing import Any
+
+from numgrid.server import engines
+from numgrid.server.chain import Grade
+from numgrid.server.core import Budget, Grid, SearchTimeout, Stats, Verdict
+from numgrid.server.kinds.base import Kind, Spec
+from numgrid.server.operations import Difficulty, difficulty_of
+
+MAX_COUNT = 10_000  # puzzles in one request
+MAX_SEED = 2**63 - 1
+MAX_REPAIRS = 200  # repairs of one candidate before it is dropped
+CANDIDATE_SECONDS = 10.0  # a candidate's chain (a trial may be slow) before it is dropped
+PRESSURE_STEP = 0.25  # how far one candidate graded off target moves the pressure
+
+
+class GenerationBug(RuntimeError):
+    """The chain and the engines disagree on a generated puzzle: never hidden."""
+
+
+@dataclass(frozen=True)
+class Generated:
+    """One puzzle made: proven unique by both engines, graded by the kind's chain."""
+
+    puzzle: Any
+    solution: Grid
+    difficulty: Difficulty
+    seed: int  # generating with this seed and count 1 gives this puzzle again
+    attempts: int  # candidates drawn
+    repairs: int  # repairs made, over all candidates
+    seconds: float
+    stats: tuple[Stats, ...]  # the cross-check's: CP-SAT, native
+
+
+def problems(kind: Kind, spec: Spec, count: int) -> list[tuple[str, str]]:
+    """Why a request cannot be served: (field, sentence) each; empty when it can."""
+    found = []
+    if not 1 <= count <= MAX_COUNT:
+        found.append(("count", f"count must be 1 to {MAX_COUNT}, not {count}"))
+    if spec.grade is not None and spec.grade not in Grade:
+        found.append(("grade", f"unknown grade {spec.grade}"))
+    if not 0.0 <= spec.density < 1.0:
+        found.append(("density", f"density is a share of the cells, 0 to 1, not {spec.density:g}"))
+    return found + list(kind.maker.problems(spec))
+
+
+def ceiling(kind: Kind, grade: Grade | None):
+    """The hardest technique a chain for ``grade`` may use: the trial for EXTREME and for
+    any grade, the one just short of it for a grade past the kind's thresholds."""
+    trial = kind.techniques["TRIAL"]
+    if grade is None or grade == Grade.EXTREME:
+        return trial
+    if grade in kind.thresholds:
+        return kind.thresholds[grade][0]
+    return kind.techniques(trial - 1)
+
+
+def _limited(budget: Budget, seconds: float) -> Budget:
+    """Part of ``budget``, cancelled with it."""
+    remaining = budget.remaining()
+    limit = seconds if remaining is None else min(seconds, remaining)
+    child = Budget(time.monotonic() + limit)
+    budget.on_cancel(child.cancel)
+    return child
+
+
+class _Attempt:
+    """One seed's candidates, repairs and pressure, until one puzzle is accepted."""
+
+    def __init__(self, kind: Kind, spec: Spec, seed: int, budget: Budget):
+        self.kind, self.spec, self.budget = kind, spec, budget
+        self.rng = random.Random(seed)
+        self.pressure = 0.0
+        self.attempts = self.repairs = 0
+
+    def _steer(self, harder: bool) -> None:
+        step = PRESSURE_STEP if harder else -PRESSURE_STEP
+        self.pressure = max(-1.0, min(1.0, self.pressure + step))
+
+    def _unique(self, puzzle, solution: Grid):
+        """(puzzle, solution) repaired until the native engine finds no second solution;
+        None when the maker cannot repair it."""
+        for _ in range(MAX_REPAIRS + 1):
+            found = self.kind.native_search(puzzle, limit=2, fixed=None, budget=self.budget)
+            if not found.complete:
+                raise SearchTimeout()
+            if len(found.solutions) < 2:  # all solutions found: the maker's must be one
+                if found.solutions != (solution,):
+                    raise GenerationBug(
+                        f"the maker's solution {solution} does not solve its own puzzle: "
+                        f"the native engine found {list(found.solutions)}"
+                    )
+                return puzzle, solution
+            other = next(s for s in found.solutions if s != solution)
+            repaired = self.kind.maker.repair(puzzle, solution, other, self.rng)
+            if repaired is None:
+                return None
+            # (puzzle, solution) from a maker that changed the solution too (Kakuro)
+            puzzle, solution = repaired if isinstance(repaired, tuple) else (repaired, solution)
+            self.repairs += 1
+        return None
+
+    def _explained(self, puzzle, limit):
+        budget = _limited(self.budget, CANDIDATE_SECONDS)
+        try:
+            return self.kind.explain(puzzle, None, limit, budget=budget)
+        except SearchTimeout:
+            if self.budget.expired():
+                raise
+            return None  # this candidate's chain is too slow: the next one
+
+    def _judged(self, explanation):
+        """The explanation if it completes the grid at the target grade; else None, with
+        the pressure moved toward the target."""
+        if explanation is None:
+            return None
+        if not explanation.solved:
+            if explanation.contradiction:
+                raise GenerationBug(
+                    f"the chain finds a puzzle with a solution contradictory: "
+                    f"{explanation.contradiction}"
+                )
+            self._steer(harder=False)  # it needs more than the target allows
+            return None
+        target = self.spec.grade
+        if target is None or explanation.grade == target:
+            return explanation
+        self._steer(harder=explanation.grade < target)
+        return None
+
+    def _graded(self, puzzle, solution: Grid):
+        """(puzzle, solution, explanation) of a candidate made unique, explained with
+        the techniques the target allows; None when it is not (yet) the one."""
+        target = self.spec.grade
+        if target is None or target == Grade.EXTREME:
+            # A trial on a puzzle with two solutions can search long: unique first.
+            made = self._unique(puzzle, solution)
+            if made is None:
+                return None
+            puzzle, solution = made
+            return puzzle, solution, self._explained(puzzle, ceiling(self.kind, target))
+        limit = ceiling(self.kind, target)
+        explanation = self._explained(puzzle, limit)
+        if explanation is None or explanation.solved or explanation.contradiction:
+            return puzzle, solution, explanation  # a completed chain proves it unique
+        made = self._unique(puzzle, solution)  # stalled: a second solution, or too hard?
+        if made is None:
+            return None
+        if made[0] is not puzzle:  # repaired where a second solution differed
+            puzzle, solution = made
+            explanation = self._explained(puzzle, limit)
+        return puzzle, solution, explanation
+
+    def run(self) -> tuple[Any, Grid, Any]:
+        while True:
+            if self.budget.expired():
+                raise SearchTimeout()
+            self.attempts += 1
+            puzzle, solution = self.kind.maker.candidate(
+                self.spec, self.rng, self.pressure, self.budget
+            )
+            graded = self._graded(puzzle, solution)
+            if graded is not None and self._judged(graded[2]) is not None:
+                return graded
+
+
+def generate_one(kind: Kind, spec: Spec, seed: int, budget: Budget) -> Generated:
+    """One unique puzzle of ``spec`` from ``seed``. Raises SearchTimeout past ``budget``,
+    EngineDisagreement or GenerationBug on a bug (loudly, with both answers)."""
+    start = time.perf_counter()
+    attempt = _Attempt(kind, spec, seed, budget)
+    puzzle, solution, explanation = attempt.run()
+    cpsat, native = engines.cross_check(kind, puzzle, limit=2, fixed=None, budget=budget)
+    if cpsat.timed_out or native.timed_out:
+        raise SearchTimeout()
+    if cpsat.verdict() is not Verdict.UNIQUE or cpsat.solutions[0] != solution:
+        raise GenerationBug(
+            f"the chain solved a puzzle to {solution}, but both engines say "
+            f"{cpsat.verdict().value} with {list(cpsat.solutions)}"
+        )
+    return Generated(
+        puzzle,
+        solution,
+        difficulty_of(explanation),
+        seed,
+        attempt.attempts,
+        attempt.repairs,
+        time.perf_counter() - start,
+        (cpsat.stats, native.stats),
+    )
+
+
+def new_seed() -> int:
+    """A seed for a request that gave none (reported with each puzzle)."""
+    return random.SystemRandom().randrange(2**32)
+
+
+__all__ = [
+    "CANDIDATE_SECONDS",
+    "MAX_COUNT",
+    "Generated",
+    "GenerationBug",
+    "ceiling",
+    "generate_one",
+    "new_seed",
+    "problems",
+]

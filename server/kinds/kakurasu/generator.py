@@ -1,0 +1,559 @@
+"""Making Kakurasu puzzles: a random shading, its clues, cells flipped until the logical
+chain lands on the target grade, and a few clues left out where it is still too easy.
+
+Why this way: a Kakurasu is a shading and the weighted sums of its rows and columns, so a
+candidate is cheap and always well formed; the published ones (the corpus) shade about a
+third of the cells and give nearly every clue (46 of 210 leave out 2 to 4 of 14 to 22).
+A random shading with every clue is most often too easy for its size or has several
+solutions, and no clue can be added to tell those apart; so the maker steers the shading
+itself, grading each change with a *shadow* of the chain (:class:`Shadow`: techniques
+1-3 of :mod:`.logic` on bitmasks, without the sentences, counting crossing steps as the
+chain does; it grades all 210 corpus puzzles as the chain does, about 7 times faster),
+and hands the driver what it found on target:
+
+1. a random shading, each cell shaded with a probability around a third (:data:`DENSITY`);
+2. a hill climb over single flips (a flipped cell changes its row's and its column's
+   clues): while the shadow stalls, a cell it left open is flipped, and kept flipped if
+   no more cells are left open; once it completes the puzzle within the grade, any cell,
+   kept flipped if it takes no fewer crossing steps, until the target grade is met (a
+   puzzle the shadow completes is unique);
+3. while it is graded below the target, clues are left out (None) in random order, each
+   only if the puzzle stays within the grade, a fifth of the lines at most
+   (:func:`omissions`);
+4. a shading that does not get there is drawn again, a few times at most.
+
+For EXTREME the climb's goal is a puzzle the shadow cannot complete and a one-level
+trial can (:func:`trial_solves`, as the chain's trial: an assumption that exact line
+propagation refutes; a puzzle so completed is unique).
+
+``pressure`` leans within a grade: below 0, each clue has a chance to stay without being
+tried; above 0, the crossing steps allowed for the grade's upper end grow.
+
+:meth:`Maker.repair` gives back a clue the puzzle left out that ``other`` does not meet
+(None when every clue is there: only the shading could change, and with it the solution).
+"""
+
+from __future__ import annotations
+
+import functools
+import random
+from dataclasses import dataclass
+
+from numgrid.server.chain import Grade
+from numgrid.server.core import Budget, Grid, SearchTimeout
+from numgrid.server.kinds.base import Spec
+
+from . import native
+from .model import MAX_SIZE, SHADED, WHITE, Puzzle
+
+MIN_SIZE = 3  # up to the reader's MAX_SIZE (16: a 16x16 takes about a second, 10 s EXTREME)
+DENSITY = 0.34  # the share of shaded cells in a fresh shading (the corpus: 0.31-0.38)
+DENSITY_SPREAD = 0.06  # drawn within DENSITY +- this
+REDRAWS = 12  # shadings drawn within one candidate before one off target is returned
+FLIPS_PER_CELL = 4.0  # flips tried on a shading, per cell of the grid
+OMIT_SHARE = 0.2  # the most clues left out, as a share of the lines (see omissions())
+SKIP_SHARE = 0.5  # at pressure -1, the share of clues kept without being tried
+# Per grade: the most crossing steps (the chain's THRESHOLDS), and at pressure 1, how
+# many more the shadow may allow at the grade's upper end.
+CROSSING_LIMITS = {Grade.EASY: 0, Grade.MEDIUM: 3, Grade.HARD: 8, Grade.EXPERT: 1 << 30}
+STRETCH = {Grade.MEDIUM: 1, Grade.HARD: 2}
+POLL_EVERY = 8  # flips or removals between budget checks
+TRIAL_SCREEN = 4  # as logic.TRIAL_SCREEN: refuted assumptions a trial step looks at
+
+
+def shading(rows: int, cols: int, density: float, rng: random.Random) -> list[list[int]]:
+    """A random grid of shaded (1) and white (-1) cells, each shaded with ``density``."""
+    return [[SHADED if rng.random() < density else WHITE for _ in range(cols)] for _ in range(rows)]
+
+
+def clues_of(grid) -> list[int]:
+    """Every clue of a full grid, the rows' then the columns': the weights (column
+    numbers in a row, row numbers in a column, from 1) of its shaded cells, added."""
+    rows = [sum(c + 1 for c, v in enumerate(row) if v == SHADED) for row in grid]
+    cols = [
+        sum(r + 1 for r, row in enumerate(grid) if row[c] == SHADED) for c in range(len(grid[0]))
+    ]
+    return rows + cols
+
+
+def _weight(mask: int) -> int:
+    """What the positions of ``mask`` weigh: bit ``j`` weighs ``j + 1``."""
+    total, w = 0, 1
+    while mask:
+        if mask & 1:
+            total += w
+        mask >>= 1
+        w += 1
+    return total
+
+
+# ---------------------------------------------------------------- the shadow chain
+
+
+class Broken(Exception):
+    """A contradiction: the position has no completion."""
+
+
+@dataclass(frozen=True)
+class Graded:
+    """What the shadow made of a puzzle: its grade (None: it stalls, or it needs more
+    than the crossing steps allowed), the crossing steps it took, and the cells (``r * C
+    + c``) it left open."""
+
+    grade: Grade | None
+    crossings: int
+    stalled: tuple[int, ...] = ()
+
+
+class Shadow:
+    """Techniques 1-3 of :mod:`.logic` on bitmasks, without sentences: sum bounds and
+    combinations (EASY) to a fixpoint, then one crossing step (the line whose exact
+    revision decides most cells, the first such, as the chain picks it), and again.
+    Line ``x``: rows ``0..R-1``, then columns; a line's masks are over its positions."""
+
+    def __init__(self, rows: int, cols: int):
+        self.rows, self.cols = rows, cols
+        self.count = (cols,) * rows + (rows,) * cols  # cells per line
+
+    def verdict(self, clues, limit: int = 1 << 30, easy_only: bool = False) -> Graded:
+        """The shadow's grade of the puzzle with ``clues`` (rows, then columns; None for
+        a clue left out). Raises :class:`Broken` on a contradiction."""
+        return _Run(self, clues).verdict(limit, easy_only)
+
+
+class _Run:
+    """One shadow solve: per line its shaded and white positions, and which lines are
+    due for techniques 1-2."""
+
+    def __init__(self, shadow: Shadow, clues):
+        self.sh, self.clues = shadow, clues
+        lines = len(clues)
+        self.shaded, self.white = [0] * lines, [0] * lines
+        self.due = [clue is not None for clue in clues]
+
+    def copy(self) -> _Run:
+        other = _Run(self.sh, self.clues)
+        other.shaded, other.white, other.due = list(self.shaded), list(self.white), list(self.due)
+        return other
+
+    def assume(self, i: int, value: int) -> None:
+        """Cell ``i`` (``r * C + c``) shaded or white."""
+        r, c = divmod(i, self.sh.cols)
+        bit = 1 << c
+        self.decide(r, bit if value == SHADED else 0, bit if value == WHITE else 0)
+
+    def close(self) -> None:
+        """Techniques 1-3 until they find nothing more."""
+        self.easy()
+        while self.crossing():
+            self.easy()
+
+    def decide(self, x: int, shade: int, whiten: int) -> None:
+        """Line ``x``'s positions ``shade`` shaded and ``whiten`` white, in the crossing
+        lines too."""
+        sh, shaded, white, due, clues = self.sh, self.shaded, self.white, self.due, self.clues
+        shaded[x] |= shade
+        white[x] |= whiten
+        due[x] = clues[x] is not None
+        rows = sh.rows
+        base, here = (rows, x) if x < rows else (0, x - rows)
+        for marks, other, made in ((shade, white, shaded), (whiten, shaded, white)):
+            j = 0
+            while marks:
+                if marks & 1:
+                    y = base + j
+                    if other[y] >> here & 1:
+                        raise Broken
+                    made[y] |= 1 << here
+                    due[y] = clues[y] is not None
+                marks >>= 1
+                j += 1
+
+    def easy(self) -> None:
+        """Sum bounds and combinations to a fixpoint."""
+        sh, clues, shaded, white, due = self.sh, self.clues, self.shaded, self.white, self.due
+        while True:
+            x = next((x for x, flag in enumerate(due) if flag), -1)
+            if x < 0:
+                return
+            due[x] = False
+            n, clue, s, w = sh.count[x], clues[x], shaded[x], white[x]
+            open_ = ((1 << n) - 1) & ~(s | w)
+            need = clue - _weight(s)
+            if not open_:
+                if need:
+                    raise Broken
+                continue
+            room = _weight(open_)
+            if need < 0 or room < need:
+                raise Broken
+            shade = whiten = 0
+            j, rest = 0, open_
+            while rest:
+                if rest & 1:
+                    if j + 1 > need:
+                        whiten |= 1 << j
+                    elif room - (j + 1) < need:
+                        shade |= 1 << j
+                rest >>= 1
+                j += 1
+            found = native.revise(n, clue, s, 0)
+            if found is None:
+                raise Broken
+            must, may, _ = found
+            shade |= must & open_
+            whiten |= open_ & ~may
+            if shade & whiten:
+                raise Broken
+            if shade | whiten:
+                self.decide(x, shade, whiten)
+
+    def crossing(self) -> bool:
+        """The one crossing step the chain would take; False when none decides a cell."""
+        sh, shaded, white = self.sh, self.shaded, self.white
+        best, best_count = None, 0
+        for x, clue in enumerate(self.clues):
+            if clue is None:
+                continue
+            n, s, w = sh.count[x], shaded[x], white[x]
+            open_ = ((1 << n) - 1) & ~(s | w)
+            if not open_:
+                continue
+            found = native.revise(n, clue, s, w)
+            if found is None:
+                raise Broken
+            must, may, _ = found
+            shade, whiten = must & open_, open_ & ~may
+            decided = (shade | whiten).bit_count()
+            if decided > best_count:
+                best, best_count = (x, shade, whiten), decided
+        if best is None:
+            return False
+        self.decide(*best)
+        return True
+
+    def verdict(self, limit: int, easy_only: bool) -> Graded:
+        rows, full = self.sh.rows, (1 << self.sh.cols) - 1
+        crossings = 0
+        while True:
+            self.easy()
+            if all(self.shaded[r] | self.white[r] == full for r in range(rows)):
+                break
+            if easy_only or crossings >= limit or not self.crossing():
+                return Graded(None, crossings, self.open_cells())
+            crossings += 1
+        for grade in (Grade.EASY, Grade.MEDIUM, Grade.HARD):
+            if crossings <= CROSSING_LIMITS[grade]:
+                return Graded(grade, crossings)
+        return Graded(Grade.EXPERT, crossings)
+
+    def open_cells(self) -> tuple[int, ...]:
+        cols = self.sh.cols
+        return tuple(
+            r * cols + c
+            for r in range(self.sh.rows)
+            for c in range(cols)
+            if not (self.shaded[r] | self.white[r]) >> c & 1
+        )
+
+
+@functools.cache
+def shadow(rows: int, cols: int) -> Shadow:
+    return Shadow(rows, cols)
+
+
+def trial_solves(puzzle: Puzzle, budget: Budget) -> bool:
+    """Does the chain's one-level trial (:func:`.logic.trial`) complete the puzzle? As it
+    does: when techniques 1-3 stall, assumptions that exact line propagation refutes
+    (:func:`.native.closure`) are screened, cells whose lines can go fewest ways first,
+    :data:`.logic.TRIAL_SCREEN` of them (kept for the next trials while their cells are
+    open); one that techniques 1-3 then take to a contradiction decides its cell the
+    other way (the chain tells the one with the shortest chain: here the first)."""
+    rows, cols = puzzle.rows, puzzle.cols
+    run = _Run(shadow(rows, cols), [*puzzle.row_clues, *puzzle.column_clues])
+    try:
+        run.close()
+    except Broken:
+        return False
+    refuted: list[tuple[int, int]] = []
+    while True:
+        open_cells = run.open_cells()
+        if not open_cells:
+            return True
+        if budget.expired():
+            raise SearchTimeout()
+        still = set(open_cells)
+        known = [(i, v) for i, v in refuted if i in still]
+        if not known:
+            known = _screen(puzzle, run, open_cells)
+        refuted = known
+        for i, value in known:
+            tried = run.copy()
+            try:
+                tried.assume(i, value)
+                tried.close()
+            except Broken:
+                break
+        else:
+            return False
+        try:
+            run.assume(i, -value)
+            run.close()
+        except Broken:
+            return False
+
+
+def _screen(puzzle: Puzzle, run: _Run, open_cells) -> list[tuple[int, int]]:
+    """The assumptions (cell, value) exact line propagation refutes, as the chain's
+    screen finds them (:func:`.logic._screen`)."""
+    rows, cols = puzzle.rows, puzzle.cols
+    state = native.State(run.shaded[:rows], run.white[:rows], run.shaded[rows:], run.white[rows:])
+
+    def constrained(i: int) -> tuple[int, int]:
+        r, c = divmod(i, cols)
+        row = native.lives(cols, puzzle.row_clues[r], state.row_shaded[r], state.row_white[r])
+        col = native.lives(rows, puzzle.column_clues[c], state.col_shaded[c], state.col_white[c])
+        return row + col, i
+
+    known: list[tuple[int, int]] = []
+    for i in sorted(open_cells, key=constrained):
+        r, c = divmod(i, cols)
+        for value in (SHADED, WHITE):
+            assumed = state.copy()
+            assumed.set(r, c, value)
+            if not native.closure(puzzle, assumed, {r, rows + c}):
+                known.append((i, value))
+        if len(known) >= TRIAL_SCREEN:
+            break
+    return known
+
+
+# ---------------------------------------------------------------- the maker
+
+
+def _puzzle(rows: int, clues) -> Puzzle:
+    return Puzzle(rows, len(clues) - rows, tuple(clues[:rows]), tuple(clues[rows:]))
+
+
+def _flip(grid, i: int) -> None:
+    r, c = divmod(i, len(grid[0]))
+    grid[r][c] = -grid[r][c]
+
+
+class Maker:
+    """Kakurasu's :class:`~numgrid.server.kinds.base.Maker`."""
+
+    def problems(self, spec: Spec) -> list[tuple[str, str]]:
+        found = []
+        for field, size in (("rows", spec.rows), ("cols", spec.cols)):
+            if not MIN_SIZE <= size <= MAX_SIZE:
+                what = "rows" if field == "rows" else "columns"
+                found.append(
+                    (field, f"a Kakurasu is made {MIN_SIZE} to {MAX_SIZE} {what}, not {size}")
+                )
+        if found or spec.grade is None or spec.grade in reachable(spec.rows, spec.cols):
+            return found
+        grades = ", ".join(g.name for g in reachable(spec.rows, spec.cols))
+        found.append(
+            (
+                "grade",
+                f"no {spec.rows}x{spec.cols} Kakurasu is {spec.grade.name}: "
+                f"{grades} ones can be made",
+            )
+        )
+        return found
+
+    def candidate(
+        self, spec: Spec, rng: random.Random, pressure: float, budget: Budget
+    ) -> tuple[Puzzle, Grid]:
+        rows, cols = spec.rows, spec.cols
+        target = spec.grade
+        if target is None:  # any grade: one of those made fast
+            target = rng.choice([g for g in reachable(rows, cols) if g <= Grade.HARD])
+        made = fallback = None
+        for _ in range(REDRAWS):
+            if budget.expired():
+                raise SearchTimeout()
+            density = DENSITY + rng.uniform(-DENSITY_SPREAD, DENSITY_SPREAD)
+            grid = shading(rows, cols, density, rng)
+            if target is Grade.EXTREME:
+                made = self._extreme(grid, rng, budget)
+            else:
+                made = self._within(grid, target, pressure, rng, budget)
+            if made[2] == target:
+                break
+            if fallback is None and made[2] is not None:
+                fallback = made  # off target, but unique: the driver grades it
+        else:
+            made = fallback or made
+        grid, clues, _ = made
+        return _puzzle(rows, clues), tuple(map(tuple, grid))
+
+    @staticmethod
+    def _within(grid, target: Grade, pressure: float, rng: random.Random, budget: Budget):
+        """(the shading, its clues, the shadow's grade): flipped until the shadow grades
+        it within ``target``, then clues left out while it grades it below."""
+        rows, cols = len(grid), len(grid[0])
+        sh = shadow(rows, cols)
+        limit = CROSSING_LIMITS[target] + round(max(pressure, 0.0) * STRETCH.get(target, 0))
+        easy = target is Grade.EASY
+
+        def judged(clues) -> Graded:
+            try:
+                return sh.verdict(clues, limit, easy)
+            except Broken:  # never from a shading's own clues; but not trusted
+                return Graded(None, 0, ())
+
+        def rank(graded: Graded) -> tuple[bool, int]:
+            """Solved within the target, the more crossing steps the better; else the
+            fewer cells left open the better."""
+            if graded.grade is None:
+                return False, -len(graded.stalled)
+            return True, graded.crossings
+
+        clues = clues_of(grid)
+        found = judged(clues)
+        for k in range(int(FLIPS_PER_CELL * rows * cols)):
+            if found.grade is target:
+                break
+            if not k % POLL_EVERY and budget.expired():
+                raise SearchTimeout()
+            i = rng.choice(found.stalled) if found.stalled else rng.randrange(rows * cols)
+            _flip(grid, i)
+            tried = clues_of(grid)
+            now = judged(tried)
+            if rank(now) >= rank(found):
+                clues, found = tried, now
+            else:
+                _flip(grid, i)
+        if found.grade is None:
+            return grid, clues, None
+        grade = found.grade
+        if grade < target:
+            grade = _harder(sh, clues, grade, target, limit, pressure, rng, budget)
+        return grid, clues, grade
+
+    @staticmethod
+    def _extreme(grid, rng: random.Random, budget: Budget):
+        """(the shading, its clues, EXTREME or the shadow's grade): cells flipped toward a
+        shading the shadow cannot complete but a one-level trial can (which proves it
+        unique): where the shadow stalls, while neither completes it; then, if the
+        shadow still completes it, clues left out while one of them does, until only
+        the trial does."""
+        rows, cols = len(grid), len(grid[0])
+        sh = shadow(rows, cols)
+
+        def judged(clues) -> tuple[tuple[int, int], tuple[int, ...]]:
+            """(rank, the cells left open): completed by a trial only, above completed
+            by the shadow (the more crossing steps the better), above neither (the fewer
+            cells left open the better)."""
+            graded = sh.verdict(clues)
+            if graded.grade is not None:
+                return (1, graded.crossings), ()
+            if trial_solves(_puzzle(rows, clues), budget):
+                return (2, 0), ()
+            return (0, -len(graded.stalled)), graded.stalled
+
+        clues = clues_of(grid)
+        rank, stalled = judged(clues)
+        for k in range(int(FLIPS_PER_CELL * rows * cols)):
+            if rank[0] == 2:
+                break
+            if not k % POLL_EVERY and budget.expired():
+                raise SearchTimeout()
+            i = rng.choice(stalled) if stalled else rng.randrange(rows * cols)
+            _flip(grid, i)
+            tried = clues_of(grid)
+            now, left_open = judged(tried)
+            if now >= rank:
+                clues, rank, stalled = tried, now, left_open
+            else:
+                _flip(grid, i)
+        if rank[0] == 1:  # the shadow completes it: clues left out
+            order = list(range(len(clues)))
+            rng.shuffle(order)
+            left = omissions(len(clues))
+            for x in order:
+                if not left or rank[0] == 2:
+                    break
+                kept, clues[x] = clues[x], None
+                now, _ = judged(clues)
+                if now[0]:
+                    rank, left = now, left - 1
+                else:
+                    clues[x] = kept
+        if rank[0] == 2:
+            return grid, clues, Grade.EXTREME
+        if rank[0] == 1:
+            return grid, clues, sh.verdict(clues).grade
+        return grid, clues, None
+
+    def repair(self, puzzle: Puzzle, solution: Grid, other: Grid, rng: random.Random):
+        """A clue left out that ``solution`` and ``other`` make differently, given back;
+        None when every clue is there."""
+        rows = puzzle.rows
+        shown = clues_of(solution)
+        theirs = clues_of(other)
+        clues = [*puzzle.row_clues, *puzzle.column_clues]
+        telling = [x for x, clue in enumerate(clues) if clue is None and shown[x] != theirs[x]]
+        if not telling:
+            return None
+        x = rng.choice(telling)
+        clues[x] = shown[x]
+        return _puzzle(rows, clues)
+
+
+def _harder(sh: Shadow, clues, grade, target, limit, pressure, rng, budget) -> Grade:
+    """Leave clues out (in place), in random order, each only if the shadow still grades
+    the puzzle within ``target``, until it reaches it: the grade then."""
+    skip = SKIP_SHARE * max(-pressure, 0.0)
+    order = list(range(len(clues)))
+    rng.shuffle(order)
+    left = omissions(len(clues))
+    for k, x in enumerate(order):
+        if not k % POLL_EVERY and budget.expired():
+            raise SearchTimeout()
+        if not left:
+            break
+        if skip and rng.random() < skip:
+            continue
+        kept, clues[x] = clues[x], None
+        try:
+            now = sh.verdict(clues, limit).grade
+        except Broken:
+            now = None
+        if now is None or now > target:
+            clues[x] = kept
+        else:
+            grade, left = now, left - 1
+            if grade == target:
+                break
+    return grade
+
+
+def omissions(lines: int) -> int:
+    """The most clues a puzzle of ``lines`` rows and columns leaves out: a fifth (the
+    corpus leaves out at most 4 of 14 to 22)."""
+    return max(1, int(OMIT_SHARE * lines))
+
+
+def reachable(rows: int, cols: int) -> list[Grade]:
+    """The grades a puzzle of this shape is made at. Measured (2026-11, 60 to 300 draws
+    of each shape 3x3 to 6x12 and grade; the corpus agrees: its 22 puzzles up to 6x6 are
+    all EASY): the smallest need no crossing step; thin ones (3 or 4 cells across) rarely
+    more than 3, and with 3 never a trial below 3x8; more than 8 crossing steps (EXPERT)
+    take 7 cells across, or 6x7, 5x9; from 7x7 on every grade is made."""
+    small, large = sorted((rows, cols))
+    grades = [Grade.EASY]
+    if (small, large) not in ((3, 3), (3, 4), (3, 5), (4, 4)):
+        grades.append(Grade.MEDIUM)
+    if small >= 5 or (small == 4 and large >= 8):
+        grades.append(Grade.HARD)
+    if small >= 7 or (small == 6 and large >= 7) or (small == 5 and large >= 9):
+        grades.append(Grade.EXPERT)
+    if small >= 5 or (small == 4 and large >= 5) or (small == 3 and large >= 8):
+        grades.append(Grade.EXTREME)
+    return grades
+
+
+MAKER = Maker()

@@ -1,0 +1,1032 @@
+"""Making Kakuros: a publishable layout, a fill, and clues that pin it down.
+
+A Kakuro's clues are the sums of its fill, so a maker chooses the shape and the digits
+and reads the clues off them. What makes one unique (and how hard) is which sums the
+fill gives: a run of extreme sums (``3 in two = 1+2``) allows one combination, mid sums
+many. So a candidate here is:
+
+1. a *layout*: the first row and column black (they hold the clues), the grid inside them
+   180-degree symmetric (as published ones are: 697 of the corpus's 749), white cells
+   connected, every run 2 to 9 cells long (1 with ``single_cell_runs``), white cells
+   about ``density`` of the inner grid (the corpus: median 0.73, deciles 0.64-0.79);
+2. a *fill*: digits 1-9, none twice in a run, from a randomised depth-first search that
+   leans toward low digits in some patches of the grid and high ones in others (easier:
+   extreme sums) or not at all (harder: mid sums);
+3. a *refinement*: the native engine's propagation (techniques 1-6 reach the same
+   fixpoint) from the empty grid; where it leaves cells open, the digits of one of their
+   runs are chosen again, preferring sums with fewer combinations, until it leaves few.
+
+``Spec.rows`` and ``Spec.cols`` count the whole grid, the clue row and column included
+(as :class:`~.model.Puzzle` and every format do): a 12x12 has an 11x11 grid inside.
+``pressure`` and the target grade pick a *hardness* in [0, 1] (:func:`_style`): longer
+runs, denser grids, fewer extreme sums and more cells left to the search as it grows.
+A second solution is repaired by choosing new digits where it differs (see
+:meth:`KakuroMaker.repair`), so the repaired puzzle comes with its own solution.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+import random
+from dataclasses import dataclass
+
+from numgrid.server.chain import Grade
+from numgrid.server.core import Budget, Grid, SearchTimeout
+
+from . import logic, native
+from .checks import MAX_RUN
+from .model import WHITE, Clue, Puzzle
+from .sums import ALL_DIGITS, COMBINATIONS, combos
+from .techniques import Technique
+
+MIN_SIZE = 3  # rows or columns, the clue row or column included: one 2x2 block inside
+MAX_SIZE = 60  # a 60x60 takes about ... s (measured); 31x46 is the largest published here
+# White cells over the inner grid, by hardness when Spec.density is 0: from this, and up
+# by the span (the corpus's 749: median 0.73, deciles 0.64 to 0.79).
+LEAST_DENSITY, DENSITY_SPAN = 0.6, 0.16
+LOOSEN = 0.8  # from this hardness, fills are loosened past what propagation solves
+ALLOWANCE = 40  # cells techniques 1-3 may leave to techniques 4-6, just below LOOSEN
+PAST_REGIONS = 0.95  # from this hardness, loosened until region sums do not solve it
+OPEN_SHARE = 0.3  # of the cells, how many loosening leaves open at hardness 1
+MIN_DENSITY, MAX_DENSITY = 0.45, 0.85
+# Per target grade, the hardness before any pressure (measured, see the module's tests).
+HARDNESS = {
+    None: 0.5,
+    Grade.EASY: 0.0,
+    Grade.MEDIUM: 0.35,
+    Grade.HARD: 0.6,
+    Grade.EXPERT: 0.85,
+    Grade.EXTREME: 1.0,
+}
+PRESSURE_REACH = 0.4  # how far pressure 1 moves the hardness
+FILL_NODES = 20_000  # nodes of one fill's search before it starts again
+SWEEPS = 30  # annealing moves per white cell
+WEIGHT = 0.5  # of the runs' combinations in a fill's energy, against the cells'
+REPAIR_HEAT = 0.5  # how widely a repair's digit is drawn (energy units)
+STALL_ROUNDS = 8  # rounds without fewer open cells before a fill is given up
+LOOSEN_STEPS = 100  # changes tried to loosen a settled fill
+REGION_CHECKS = 6  # chains up to region sums run to see if a loosened fill needs a trial
+REGION_STEP = 0.1  # of the cells, how many more are left open after each such chain
+NEAR_OPEN = 0.8  # of those changes, how many go next to the cells left open
+LAYOUTS = 5  # layouts one candidate may try
+GROUP_NODES = 2000  # nodes of the search for a second way to fill a group of open cells
+PIECE = 12  # open cells searched at once, the others held
+NUDGE_OPTIONS = 12  # changes compared by the propagation around them
+TABU_ROUNDS = 4  # rounds before a cell may take back a digit it left
+
+
+@dataclass(frozen=True)
+class Style:
+    """What a hardness in [0, 1] asks of a candidate."""
+
+    density: float  # white cells over the inner grid
+    max_run: int  # longest run
+    long_first: int  # black cells: the cell in the longest runs of this many draws
+    cool: float  # the annealing's final temperature: lower, more binding sums
+    allowance: int  # cells techniques 1-3 may leave open if propagation closes them
+    open_share: float  # of the white cells, how many loosening leaves open
+    loosen: bool  # a settled fill is loosened until propagation no longer solves it
+    past_regions: bool  # and then until region sums do not either (a trial is needed)
+    oracle: int  # what solves a settled fill: EASE, CHEAP or FULL
+
+
+def _hardness(grade, pressure: float) -> float:
+    base = HARDNESS.get(grade, 0.5)
+    return max(0.0, min(1.0, base + PRESSURE_REACH * pressure))
+
+
+def _style(spec, pressure: float) -> Style:
+    h = _hardness(spec.grade, pressure)
+    return Style(
+        density=spec.density or LEAST_DENSITY + DENSITY_SPAN * h,
+        max_run=min(MAX_RUN, 5 + round(4 * h)),
+        long_first=3 if h < 0.3 else 2 if h < 0.6 else 1,
+        cool=0.05 + 0.6 * h,
+        allowance=round(ALLOWANCE * h / LOOSEN),
+        open_share=0.0 if h < LOOSEN else OPEN_SHARE * (h - LOOSEN) / (1 - LOOSEN),
+        loosen=h >= LOOSEN,
+        past_regions=h >= PAST_REGIONS,
+        oracle=FULL if h >= LOOSEN else EASE,
+    )
+
+
+# ---------------------------------------------------------------- layout
+
+# The eight neighbours of a cell in order around it; the odd ones share an edge with it.
+_RING = ((-1, -1), (-1, 0), (-1, 1), (0, 1), (1, 1), (1, 0), (1, -1), (0, -1))
+
+
+class Layout:
+    """Black and white cells of a whole grid; row 0 and column 0 black."""
+
+    def __init__(self, rows: int, cols: int, allow_single: bool):
+        self.rows, self.cols, self.allow_single = rows, cols, allow_single
+        self.white = [[r > 0 and c > 0 for c in range(cols)] for r in range(rows)]
+        self.count = (rows - 1) * (cols - 1)
+
+    def partner(self, r: int, c: int) -> tuple[int, int]:
+        return self.rows - r, self.cols - c
+
+    def _line_ok(self, cells) -> bool:
+        """No run along ``cells`` (one row or column) is one cell long, unless allowed
+        (runs too long are cut first, and black cells only shorten runs)."""
+        run = 0
+        for r, c in cells:
+            if self.white[r][c]:
+                run += 1
+                continue
+            if run == 1 and not self.allow_single:
+                return False
+            run = 0
+        return run != 1 or self.allow_single
+
+    def _lines_ok(self, cells) -> bool:
+        rows = {r for r, _ in cells}
+        cols = {c for _, c in cells}
+        return all(self._line_ok([(r, c) for c in range(self.cols)]) for r in sorted(rows)) and all(
+            self._line_ok([(r, c) for r in range(self.rows)]) for c in sorted(cols)
+        )
+
+    def _connected(self) -> bool:
+        start = None
+        for r in range(1, self.rows):
+            for c in range(1, self.cols):
+                if self.white[r][c]:
+                    start = (r, c)
+                    break
+            if start:
+                break
+        if start is None:
+            return False
+        seen = {start}
+        stack = [start]
+        white = self.white
+        while stack:
+            r, c = stack.pop()
+            for nr, nc in ((r + 1, c), (r - 1, c), (r, c + 1), (r, c - 1)):
+                if (
+                    0 <= nr < self.rows
+                    and 0 <= nc < self.cols
+                    and white[nr][nc]
+                    and (nr, nc) not in seen
+                ):
+                    seen.add((nr, nc))
+                    stack.append((nr, nc))
+        return len(seen) == self.count
+
+    def _locally_connected(self, r: int, c: int) -> bool:
+        """Whether the white neighbours of a cell just blackened still meet through its
+        ring of eight neighbours (then the grid stays connected; else ask the search)."""
+        on = [
+            0 <= r + dr < self.rows and 0 <= c + dc < self.cols and self.white[r + dr][c + dc]
+            for dr, dc in _RING
+        ]
+        if all(on):
+            return True
+        start = on.index(False)
+        arcs = 0  # arcs of white ring cells that hold an orthogonal neighbour
+        edge = False
+        for k in range(start + 1, start + 9):
+            if on[k % 8]:
+                edge = edge or k % 2 == 1
+            else:
+                arcs += edge
+                edge = False
+        return arcs <= 1
+
+    def try_black(self, *given: tuple[int, int]) -> bool:
+        """Blacken the given white cells and their partners if the layout stays valid."""
+        cells = sorted({cell for g in given for cell in (g, self.partner(*g))})
+        if not all(self.white[r][c] for r, c in cells):
+            return False
+        for r, c in cells:
+            self.white[r][c] = False
+        self.count -= len(cells)
+        ok = self.count > 0 and self._lines_ok(cells)
+        if ok:
+            apart = all(abs(a - c) + abs(b - d) > 1 for (a, b), (c, d) in _pairs(cells))
+            local = apart and all(self._locally_connected(r, c) for r, c in cells)
+            ok = local or self._connected()
+        if not ok:
+            for r, c in cells:
+                self.white[r][c] = True
+            self.count += len(cells)
+        return ok
+
+    def run_lengths(self, r: int, c: int) -> tuple[int, int]:
+        """The across and down run lengths through a white cell."""
+        w = self.white
+        a0 = a1 = c
+        while w[r][a0 - 1]:
+            a0 -= 1
+        while a1 + 1 < self.cols and w[r][a1 + 1]:
+            a1 += 1
+        d0 = d1 = r
+        while w[d0 - 1][c]:
+            d0 -= 1
+        while d1 + 1 < self.rows and w[d1 + 1][c]:
+            d1 += 1
+        return a1 - a0 + 1, d1 - d0 + 1
+
+    def long_runs(self, limit: int) -> list[list[tuple[int, int]]]:
+        found = []
+        for line in self._lines():
+            run: list[tuple[int, int]] = []
+            for cell in [*line, None]:
+                if cell is not None and self.white[cell[0]][cell[1]]:
+                    run.append(cell)
+                    continue
+                if len(run) > limit:
+                    found.append(run)
+                run = []
+        return found
+
+    def _lines(self):
+        for r in range(1, self.rows):
+            yield [(r, c) for c in range(self.cols)]
+        for c in range(1, self.cols):
+            yield [(r, c) for r in range(self.rows)]
+
+    def blocks(self) -> list[tuple[int, int]]:
+        """The top-left corners of the 3x3 blocks of white cells."""
+        w = self.white
+        return [
+            (r, c)
+            for r in range(1, self.rows - 2)
+            for c in range(1, self.cols - 2)
+            if all(w[r + i][c + j] for i in range(3) for j in range(3))
+        ]
+
+    def whites(self) -> list[tuple[int, int]]:
+        return [
+            (r, c) for r in range(1, self.rows) for c in range(1, self.cols) if self.white[r][c]
+        ]
+
+
+def _cut(layout: Layout, run: list[tuple[int, int]], rng) -> bool:
+    """Blacken a cell of a run too long, preferring cuts that leave two or more cells on
+    each side; where one cell alone would leave a neighbour in a one-cell run (next to
+    the clue row or column), with that neighbour (a domino across the run)."""
+    order = list(range(len(run)))
+    rng.shuffle(order)
+    order.sort(key=lambda k: 0 if 2 <= k <= len(run) - 3 else 1)
+    if any(layout.try_black(run[k]) for k in order):
+        return True
+    dr, dc = run[1][1] - run[0][1], run[1][0] - run[0][0]  # across the run
+    for k in order:
+        r, c = run[k]
+        for side in (-1, 1):
+            nr, nc = r + side * dr, c + side * dc
+            if 0 < nr < layout.rows and 0 < nc < layout.cols and layout.try_black((r, c), (nr, nc)):
+                return True
+    return False
+
+
+def make_layout(rows: int, cols: int, style: Style, allow_single: bool, rng, budget) -> Layout:
+    layout = Layout(rows, cols, allow_single)
+    # 1. no run longer than style.max_run: black cells inside the long ones
+    while True:
+        if budget.expired():
+            raise SearchTimeout()
+        long = layout.long_runs(style.max_run)
+        if not long:
+            break
+        rng.shuffle(long)
+        for run in long:
+            if _cut(layout, run, rng):
+                break
+        else:
+            raise LayoutFailed(f"none of {len(long)} runs too long can be cut")
+    # 2. no 3x3 block of white cells: the digits in one can be shuffled too many ways
+    stuck: set[tuple[int, int]] = set()
+    while True:
+        blocks = [corner for corner in layout.blocks() if corner not in stuck]
+        if not blocks:
+            break
+        r, c = rng.choice(blocks)
+        cells = [(r + i, c + j) for i in range(3) for j in range(3)]
+        rng.shuffle(cells)
+        if not any(layout.try_black(cell) for cell in cells):
+            stuck.add((r, c))
+    # 3. black cells until the density is reached
+    target = style.density * (rows - 1) * (cols - 1)
+    failures = 0
+    while layout.count > target and failures < 3:
+        if budget.expired():
+            raise SearchTimeout()
+        whites = layout.whites()
+        rng.shuffle(whites)
+        placed = False
+        for k in range(0, len(whites), style.long_first):
+            draw = whites[k : k + style.long_first]
+            draw.sort(key=lambda cell: -sum(layout.run_lengths(*cell)))
+            if any(layout.try_black(cell) for cell in draw):
+                placed = True
+                break
+        if not placed:
+            failures += 1
+    return layout
+
+
+def _pairs(items):
+    return [(a, b) for k, a in enumerate(items) for b in items[k + 1 :]]
+
+
+class LayoutFailed(Exception):
+    """This draw of black cells cannot be completed: the next one."""
+
+
+# ---------------------------------------------------------------- runs and fill
+
+
+class Frame:
+    """A layout compiled: white cells 0..n-1, runs 0..m-1 (across first)."""
+
+    def __init__(self, layout: Layout):
+        self.rows, self.cols = layout.rows, layout.cols
+        cells = layout.whites()
+        self.cells = cells
+        index = {cell: i for i, cell in enumerate(cells)}
+        runs: list[tuple[int, ...]] = []
+        across: list[bool] = []
+        starts: list[tuple[int, int]] = []  # the clue cell of each run
+        cell_runs = [[0, 0] for _ in cells]
+        for direction, (dr, dc) in ((0, (0, 1)), (1, (1, 0))):
+            for r, c in cells:
+                if layout.white[r - dr][c - dc]:
+                    continue
+                run = []
+                rr, cc = r, c
+                while rr < self.rows and cc < self.cols and layout.white[rr][cc]:
+                    run.append(index[(rr, cc)])
+                    rr, cc = rr + dr, cc + dc
+                for i in run:
+                    cell_runs[i][direction] = len(runs)
+                runs.append(tuple(run))
+                across.append(direction == 0)
+                starts.append((r - dr, c - dc))
+        self.runs, self.across, self.starts = runs, across, starts
+        self.cell_runs = [tuple(x) for x in cell_runs]
+
+    def compiled(self, digits: list[int]) -> native.Compiled:
+        clues = [sum(digits[i] for i in run) for run in self.runs]
+        return native.Compiled(
+            cells=tuple(self.cells),
+            run_cells=tuple(self.runs),
+            run_combos=tuple(combos(s, len(run)) for s, run in zip(clues, self.runs, strict=True)),
+            cell_runs=tuple(self.cell_runs),
+            shape=(self.rows, self.cols),
+            clues=tuple(clues),
+            across=tuple(self.across),
+        )
+
+    def puzzle(self, digits: list[int]) -> tuple[Puzzle, Grid]:
+        squares: list[list] = [[Clue() for _ in range(self.cols)] for _ in range(self.rows)]
+        grid = [[0] * self.cols for _ in range(self.rows)]
+        for (r, c), d in zip(self.cells, digits, strict=True):
+            squares[r][c] = WHITE
+            grid[r][c] = d
+        down: dict[tuple[int, int], int] = {}
+        across: dict[tuple[int, int], int] = {}
+        for run, is_across, start in zip(self.runs, self.across, self.starts, strict=True):
+            (across if is_across else down)[start] = sum(digits[i] for i in run)
+        for cell in sorted(set(down) | set(across)):
+            squares[cell[0]][cell[1]] = Clue(down.get(cell), across.get(cell))
+        puzzle = Puzzle(tuple(tuple(row) for row in squares))
+        return puzzle, tuple(tuple(row) for row in grid)
+
+
+def fill(frame: Frame, rng: random.Random, budget: Budget) -> list[int]:
+    """Random digits 1-9, none twice in a run: depth-first, fewest options first."""
+    n = len(frame.cells)
+    while True:
+        digits = [0] * n
+        used = [0] * len(frame.runs)
+        orders = [rng.sample(range(1, 10), 9) for _ in range(n)]
+        if _fill_search(frame, digits, used, orders, budget):
+            return digits
+
+
+def _fill_search(frame, digits, used, orders, budget) -> bool:
+    cell_runs = frame.cell_runs
+    n = len(digits)
+    stack: list[tuple[int, list[int]]] = []
+    filled = nodes = 0
+    while filled < n:
+        nodes += 1
+        if nodes > FILL_NODES:
+            return False
+        if not nodes % 1024 and budget.expired():
+            raise SearchTimeout()
+        best, best_free = -1, 10  # the open cell with fewest options
+        for i in range(n):
+            if not digits[i]:
+                a, d = cell_runs[i]
+                free = 9 - (used[a] | used[d]).bit_count()
+                if free < best_free:
+                    best, best_free = i, free
+                    if free <= 1:
+                        break
+        a, d = cell_runs[best]
+        blocked = used[a] | used[d]
+        options = [x for x in orders[best] if not blocked >> (x - 1) & 1]
+        while not options:  # back to the last cell with another digit to try
+            if not stack:
+                return False
+            best, options = stack.pop()
+            a, d = cell_runs[best]
+            used[a] ^= 1 << (digits[best] - 1)
+            used[d] ^= 1 << (digits[best] - 1)
+            digits[best] = 0
+            filled -= 1
+        digit = options[0]
+        stack.append((best, options[1:]))
+        digits[best] = digit
+        used[a] |= 1 << (digit - 1)
+        used[d] |= 1 << (digit - 1)
+        filled += 1
+    return True
+
+
+# ---------------------------------------------------------------- how binding a fill is
+
+
+def _union(masks) -> int:
+    out = 0
+    for m in masks:
+        out |= m
+    return out
+
+
+# (sum, length) -> the digits some combination of it uses, and log2 of its combinations
+_ALLOWED = {key: _union(masks) for key, masks in COMBINATIONS.items()}
+_SPREAD = {key: math.log2(len(masks)) for key, masks in COMBINATIONS.items()}
+_DIGIT = {1 << (d - 1): d for d in range(1, 10)}
+_LOG = (99.0, *(math.log2(k) for k in range(1, 10)))  # by candidates left in a cell
+
+
+class Fill:
+    """Digits of a frame and how loosely their sums bind them (the *energy*): per cell,
+    log2 of the digits both its runs' combinations allow (0 when one: the crossing
+    technique places it), plus ``weight`` times log2 of each run's combinations. Lower
+    energy: easier, and nearer to unique."""
+
+    def __init__(self, frame: Frame, digits: list[int], weight: float):
+        self.frame, self.digits, self.weight = frame, digits, weight
+        runs = frame.runs
+        self.lengths = [len(run) for run in runs]
+        self.sums = [sum(digits[i] for i in run) for run in runs]
+        self.used = [_union(1 << (digits[i] - 1) for i in run) for run in runs]
+        self.allowed = [_ALLOWED[s, n] for s, n in zip(self.sums, self.lengths, strict=True)]
+
+    def _cell(self, i: int, changes: dict[int, int]) -> float:
+        a, d = self.frame.cell_runs[i]
+        return _LOG[(changes.get(a, self.allowed[a]) & changes.get(d, self.allowed[d])).bit_count()]
+
+    def delta(self, totals: dict[int, int]) -> tuple[float, dict[int, int]] | None:
+        """The energy change if runs took new ``totals`` ({run: sum}); None if impossible."""
+        masks, change = {}, 0.0
+        for r, total in totals.items():
+            key = (total, self.lengths[r])
+            if key not in _ALLOWED:
+                return None
+            masks[r] = _ALLOWED[key]
+            change += self.weight * (_SPREAD[key] - _SPREAD[self.sums[r], self.lengths[r]])
+        seen = set()
+        for r in totals:
+            for i in self.frame.runs[r]:
+                if i not in seen:
+                    seen.add(i)
+                    change += self._cell(i, masks) - self._cell(i, {})
+        return change, masks
+
+    def _set(self, i: int, digit: int, masks: dict[int, int], totals: dict[int, int]) -> None:
+        old = 1 << (self.digits[i] - 1)
+        for r in self.frame.cell_runs[i]:
+            self.used[r] = self.used[r] & ~old
+        self.digits[i] = digit
+        for r in self.frame.cell_runs[i]:
+            self.used[r] |= 1 << (digit - 1)
+        for r, total in totals.items():
+            self.sums[r], self.allowed[r] = total, masks[r]
+
+    def change_move(self, i: int, digit: int):
+        """(energy change, apply) for cell ``i`` taking ``digit``; None if not allowed."""
+        a, d = self.frame.cell_runs[i]
+        old = self.digits[i]
+        if digit == old or (self.used[a] | self.used[d]) >> (digit - 1) & 1:
+            return None
+        totals = {a: self.sums[a] + digit - old, d: self.sums[d] + digit - old}
+        found = self.delta(totals)
+        if found is None:
+            return None
+        change, masks = found
+        return change, lambda: self._set(i, digit, masks, totals)
+
+    def swap_move(self, i: int, j: int, along: int):
+        """(energy change, apply) for swapping cells ``i`` and ``j`` of run ``along``."""
+        x, y = self.digits[i], self.digits[j]
+        p = self.frame.cell_runs[i][1 - along]  # the runs crossing ``along`` at i and j
+        q = self.frame.cell_runs[j][1 - along]
+        if self.used[p] >> (y - 1) & 1 or self.used[q] >> (x - 1) & 1:
+            return None
+        totals = {p: self.sums[p] + y - x, q: self.sums[q] + x - y}
+        found = self.delta(totals)
+        if found is None:
+            return None
+        change, masks = found
+
+        def apply():
+            self._set(i, y, masks, totals)
+            self._set(j, x, masks, totals)  # took y out of their run, which still has it
+            self.used[self.frame.cell_runs[i][along]] |= 1 << (y - 1)
+
+        return change, apply
+
+    def random_move(self, i: int, rng: random.Random):
+        if rng.random() < 0.5:
+            return self.change_move(i, rng.randint(1, 9))
+        along = rng.randrange(2)
+        j = rng.choice(self.frame.runs[self.frame.cell_runs[i][along]])
+        return None if j == i else self.swap_move(i, j, along)
+
+
+def anneal(fill_: Fill, cells: list[int], steps: int, heat: tuple[float, float], rng, budget):
+    """Simulated annealing of the fill over moves at ``cells``: new digits and swaps
+    within a run; the temperature falls from ``heat[0]`` to ``heat[1]``."""
+    start, end = heat
+    for k in range(steps):
+        if not k % 2048 and budget.expired():
+            raise SearchTimeout()
+        move = fill_.random_move(rng.choice(cells), rng)
+        if move is None:
+            continue
+        change, apply = move
+        t = start * (end / start) ** (k / steps)
+        if change <= 0 or rng.random() < math.exp(-change / t):
+            apply()
+
+
+def _open_cells(frame: Frame, digits: list[int], exact: bool = True) -> list[int]:
+    """The cells the native engine's propagation leaves open from the empty grid: all
+    its rules (``exact``: techniques 1-6 reach the same fixpoint), or only its cheap ones
+    (combinations, placed digits and hidden singles: about techniques 1-4)."""
+    compiled = frame.compiled(digits)
+    cand = [ALL_DIGITS] * len(digits)
+    if exact:
+        settled = native.propagate(compiled, cand, set(range(len(frame.runs))))
+    else:
+        settled = _narrowed(compiled, cand)
+    if not settled:
+        raise AssertionError("a fill contradicts its own clues")
+    return [i for i, m in enumerate(cand) if m & (m - 1)]
+
+
+def _narrowed(compiled: native.Compiled, cand: list[int], runs=None, rule=None) -> bool:
+    """:func:`native.propagate` with its cheap rules only, from ``runs`` (None: all); or
+    with ``rule`` (masks, clue) -> masks | None instead (:func:`_ease`)."""
+    run_cells, cell_runs = compiled.run_cells, compiled.cell_runs
+    pending = list(range(len(run_cells))) if runs is None else sorted(runs)
+    waiting = [False] * len(run_cells)
+    for r in pending:
+        waiting[r] = True
+    while pending:
+        r = pending.pop()
+        waiting[r] = False
+        cells = run_cells[r]
+        masks = [cand[i] for i in cells]
+        if rule is None:
+            new = native._narrow(masks, compiled.run_combos[r])
+        else:
+            new = rule(masks, compiled.clues[r])
+        if new is None:
+            return False
+        for j, m in enumerate(new):
+            if m != masks[j]:
+                if not m:
+                    return False
+                i = cells[j]
+                cand[i] = m
+                for q in cell_runs[i]:
+                    if not waiting[q]:
+                        waiting[q] = True
+                        pending.append(q)
+    return True
+
+
+def _ease(masks: list[int], clue: int) -> list[int] | None:
+    """Techniques 1-3 on one run: its open cells keep the digits of the combinations of
+    what they still add up to, less the placed digits (a last cell gets the rest; a cell
+    its two runs pin is placed once both have narrowed it). None: a contradiction."""
+    placed = total = size = 0
+    for m in masks:
+        if m & (m - 1):
+            size += 1
+        elif not m or placed & m:
+            return None
+        else:
+            placed |= m
+            total += _DIGIT[m]
+    if not size:
+        return masks if total == clue else None
+    allowed = 0
+    for combo in combos(clue - total, size):
+        if not combo & placed:
+            allowed |= combo
+    if not allowed:
+        return None
+    return [m & allowed if m & (m - 1) else m for m in masks]
+
+
+# How far a settled fill is taken (Style.oracle): techniques 1-3 solve it (EASY), the
+# native engine's cheap rules (about techniques 1-5), or all its rules (1-6).
+EASE, CHEAP, FULL = 0, 1, 2
+
+
+def _settled(compiled: native.Compiled, cand: list[int], oracle: int) -> bool:
+    """``cand`` narrowed from every run by the oracle's rules; False on a contradiction."""
+    if oracle == EASE:
+        return _narrowed(compiled, cand, rule=_ease)
+    if oracle == CHEAP:
+        return _narrowed(compiled, cand)
+    return native.propagate(compiled, cand, set(range(len(compiled.run_cells))))
+
+
+def _clusters(frame: Frame, open_: list[int], size: int = 0) -> list[list[int]]:
+    """The open cells in groups linked by shared runs (each group's digits are decided
+    apart from the others': the cells between them are placed); with ``size``, in
+    pieces of at most that many cells."""
+    is_open = set(open_)
+    seen: set[int] = set()
+    groups = []
+    for i in open_:
+        if i in seen:
+            continue
+        seen.add(i)
+        group, queue = [i], [i]
+        while queue and (not size or len(group) < size):
+            j = queue.pop(0)
+            for r in frame.cell_runs[j]:
+                for k in frame.runs[r]:
+                    if k in is_open and k not in seen and (not size or len(group) < size):
+                        seen.add(k)
+                        group.append(k)
+                        queue.append(k)
+        groups.append(sorted(group))
+    return groups
+
+
+def _other(compiled, cand: list[int], group: list[int], digits: list[int], budget):
+    """Digits for ``group`` other than the fill's that also fit (a second solution
+    there), None if there are none, or False past :data:`GROUP_NODES` nodes."""
+    stack = [cand]
+    nodes = 0
+    while stack:
+        nodes += 1
+        if nodes > GROUP_NODES:
+            return False
+        if not nodes % 256 and budget.expired():
+            raise SearchTimeout()
+        node = stack.pop()
+        best, fewest = -1, 10
+        for i in group:
+            count = node[i].bit_count()
+            if 1 < count < fewest:
+                best, fewest = i, count
+        if best < 0:
+            found = [_DIGIT[node[i]] for i in group]
+            if found != [digits[i] for i in group]:
+                return found
+            continue
+        options = node[best]
+        while options:
+            digit = options & -options
+            options ^= digit
+            child = node.copy()
+            child[best] = digit
+            if _narrowed(compiled, child, compiled.cell_runs[best]):
+                stack.append(child)
+    return None
+
+
+def _nudge(fill_: Fill, cells: list[int], rng) -> bool:
+    """A new digit in one of ``cells``, drawn favouring sums that bind more (lower
+    energy); drawn, not the best, or repairs go round in circles."""
+    options = [m for i in cells for d in range(1, 10) if (m := fill_.change_move(i, d)) is not None]
+    if not options:
+        return False
+    low = min(change for change, _ in options)
+    weights = [math.exp((low - change) / REPAIR_HEAT) for change, _ in options]
+    rng.choices(options, weights)[0][1]()
+    return True
+
+
+class _Settler:
+    """Changes to a fill where propagation (``cand``, from the empty grid) leaves cells
+    open, each chosen by how many cells propagation, redone around it, leaves open."""
+
+    def __init__(self, fill_: Fill, rng, oracle: int = FULL):
+        self.fill, self.rng, self.oracle = fill_, rng, oracle
+        self.frame = fill_.frame
+        self.tabu: dict[tuple[int, int], int] = {}  # (cell, digit it left): round
+        self.round = 0
+
+    def start(self) -> list[int]:
+        """Propagation from the empty grid; the open cells."""
+        self.compiled = self.frame.compiled(self.fill.digits)
+        self.combos = list(self.compiled.run_combos)
+        self.cand = [ALL_DIGITS] * len(self.fill.digits)
+        if not _settled(self.compiled, self.cand, self.oracle):
+            raise AssertionError("a fill contradicts its own clues")
+        self.round += 1
+        return [i for i, m in enumerate(self.cand) if m & (m - 1)]
+
+    def _around(self, i: int) -> list[int]:
+        """The cells of the runs crossing the runs through ``i``."""
+        frame = self.frame
+        return sorted(
+            {
+                k
+                for r in frame.cell_runs[i]
+                for j in frame.runs[r]
+                for q in frame.cell_runs[j]
+                for k in frame.runs[q]
+            }
+        )
+
+    def nudge(self, cells: list[int], piece: list[int] | None = None, budget=None) -> bool:
+        """A new digit in one of ``cells``: of a few, the change that leaves ``piece``
+        (if given, the rest held) no second way to be filled, and then the fewest cells
+        open around it after propagation. False when no cell can change."""
+        fill_, frame, digits, rng = self.fill, self.frame, self.fill.digits, self.rng
+        options = [
+            (i, d, m)
+            for i in cells
+            for d in range(1, 10)
+            if self.round - self.tabu.get((i, d), -TABU_ROUNDS) >= TABU_ROUNDS
+            and (m := fill_.change_move(i, d)) is not None
+        ]
+        if not options:
+            return False
+        options = rng.sample(options, min(len(options), NUDGE_OPTIONS))
+        best, best_key = None, None
+        for i, digit, move in options:
+            around = self._around(i)
+            combos_, clues = list(self.combos), list(self.compiled.clues)
+            for r in frame.cell_runs[i]:
+                clues[r] = fill_.sums[r] + digit - digits[i]
+                combos_[r] = combos(clues[r], fill_.lengths[r])
+            local = list(self.cand)
+            for k in around:
+                local[k] = ALL_DIGITS
+            changed = dataclasses.replace(
+                self.compiled, run_combos=tuple(combos_), clues=tuple(clues)
+            )
+            runs = {q for k in around for q in frame.cell_runs[k]}
+            if not _narrowed(changed, local, runs, _ease if self.oracle == EASE else None):
+                continue  # cannot happen: the new digits fit
+            left = sum(1 for k in around if local[k] & (local[k] - 1))
+            again = False
+            if piece is not None:
+                moved = list(digits)
+                moved[i] = digit
+                held = _pinned(changed, local, piece, moved)
+                again = bool(held and _other(changed, held, piece, moved, budget or Budget()))
+            key = (again, left + rng.random(), move[0])
+            if best_key is None or key < best_key:
+                best, best_key = (i, digit, move, around), key
+        if best is None:
+            return False
+        i, digit, move, around = best
+        self.tabu[i, digits[i]] = self.round
+        move[1]()
+        self.compiled = frame.compiled(digits)
+        self.combos = list(self.compiled.run_combos)
+        for k in around:  # no longer known: later changes this round see them open
+            self.cand[k] = ALL_DIGITS
+        return True
+
+
+def _pinned(compiled, cand: list[int], group: list[int], digits: list[int]):
+    """``cand`` with every cell outside ``group`` holding its digit, propagated; None
+    when that contradicts (it cannot: the fill is a solution)."""
+    inside = set(group)
+    local = [m if i in inside else 1 << (digits[i] - 1) for i, m in enumerate(cand)]
+    runs = {r for i in group for r in compiled.cell_runs[i]}
+    return local if native.propagate(compiled, local, runs) else None
+
+
+def settle(fill_: Fill, style: Style, rng, budget: Budget) -> bool:
+    """Where propagation leaves cells open: a second way to fill some of them shows which
+    cells to change. First in pieces of :data:`PIECE` cells, the rest held at the fill
+    (one change per piece and round: many at once on a large grid); when no piece has a
+    second way, whole groups. Groups with none stay, up to ``open_limit`` open cells
+    (harder puzzles: techniques past propagation); beyond, they are changed too.
+
+    True when no group has a second way (the fill is unique), False when the open cells
+    have not shrunk for :data:`STALL_ROUNDS` rounds (a second way keeps moving on)."""
+    settler = _Settler(fill_, rng, style.oracle)
+    digits = fill_.digits
+    open_limit = len(digits) if style.loosen else style.allowance  # loosened: unique is enough
+    fewest, since = len(digits) + 1, 0
+    while since < STALL_ROUNDS:
+        if budget.expired():
+            raise SearchTimeout()
+        open_ = settler.start()
+        if not open_:
+            return True
+        if len(open_) < fewest:
+            fewest, since = len(open_), 0
+        since += 1
+        compiled, cand = settler.compiled, list(settler.cand)
+        moved = False
+        for piece in _clusters(fill_.frame, open_, PIECE):
+            local = _pinned(compiled, cand, piece, digits)
+            other = _other(compiled, local, piece, digits, budget) if local else None
+            if other:
+                differ = [i for i, d in zip(piece, other, strict=True) if d != digits[i]]
+                moved = settler.nudge(differ, piece, budget) or moved
+        if moved:
+            continue
+        unique, ambiguous = [], False
+        for group in _clusters(fill_.frame, open_):
+            other = _other(compiled, cand, group, digits, budget)
+            if other is None:
+                unique.append(group)
+                continue
+            ambiguous = True
+            differ = (
+                group
+                if other is False
+                else [i for i, d in zip(group, other, strict=True) if d != digits[i]]
+            )
+            settler.nudge(differ)
+        left = sum(len(group) for group in unique)
+        limit = open_limit if left and _solves(compiled, cand, open_) else 0
+        if not ambiguous and left <= limit:
+            return True
+        rng.shuffle(unique)
+        for group in unique:
+            if left <= limit:
+                break
+            settler.nudge(group)
+            left -= len(group)
+    return False
+
+
+def _solves(compiled: native.Compiled, cand: list[int], open_: list[int]) -> bool:
+    """Whether all the native engine's rules, from ``cand``, leave no cell open."""
+    cand = list(cand)
+    runs = {r for i in open_ for r in compiled.cell_runs[i]}
+    return native.propagate(compiled, cand, runs) and all(not m & (m - 1) for m in cand)
+
+
+def _propagated(frame: Frame, digits: list[int]):
+    """(compiled, candidates, open cells) after all the native engine's rules."""
+    compiled = frame.compiled(digits)
+    cand = [ALL_DIGITS] * len(digits)
+    if not _narrowed(compiled, cand):
+        raise AssertionError("a fill contradicts its own clues")
+    runs = {r for k, m in enumerate(cand) if m & (m - 1) for r in frame.cell_runs[k]}
+    if runs:  # else the exact rules have nothing to add
+        native.propagate(compiled, cand, runs)
+    return compiled, cand, [k for k, m in enumerate(cand) if m & (m - 1)]
+
+
+def _needs_trial(frame: Frame, digits: list[int], budget: Budget) -> bool:
+    """Whether the chain of techniques up to region sums stalls on this fill's puzzle."""
+    puzzle = frame.puzzle(digits)[0]
+    return not logic.explain(puzzle, None, Technique.REGION_SUM, budget=budget).solved
+
+
+def loosen(fill_: Fill, style: Style, rng, budget: Budget) -> bool:
+    """Changes to a settled fill that bind less (higher energy), kept while the fill
+    stays unique (propagation solves it, or the groups of cells it leaves open have no
+    second way to be filled), until ``style.open_share`` of the cells are left open (at
+    least one): a unique puzzle past techniques 1-6, for a region sum or a trial. With
+    ``style.past_regions``, until the chain up to region sums stalls too (checked at
+    most :data:`REGION_CHECKS` times, more cells left open after each). Changes go next
+    to the open cells, mostly: one large open region has fewer narrow necks for region
+    sums than many small ones. False if :data:`LOOSEN_STEPS` changes do not get there
+    (the fill is left unique)."""
+    frame, digits = fill_.frame, fill_.digits
+    target = max(1, round(style.open_share * len(digits)))
+    open_ = _propagated(frame, digits)[2]
+    checks = 0
+    for _ in range(LOOSEN_STEPS):
+        if budget.expired():
+            raise SearchTimeout()
+        if open_ and rng.random() < NEAR_OPEN:
+            near = sorted({j for k in open_ for r in frame.cell_runs[k] for j in frame.runs[r]})
+            i = rng.choice(near)
+        else:
+            i = rng.randrange(len(digits))
+        options = [m for d in range(1, 10) if (m := fill_.change_move(i, d)) is not None]
+        if not options:
+            continue
+        high = max(change for change, _ in options)
+        weights = [math.exp((change - high) / REPAIR_HEAT) for change, _ in options]
+        old = digits[i]
+        rng.choices(options, weights)[0][1]()
+        compiled, cand, now = _propagated(frame, digits)
+        groups = _clusters(frame, now)
+        if any(_other(compiled, cand, group, digits, budget) is not None for group in groups):
+            back = fill_.change_move(i, old)
+            assert back is not None
+            back[1]()
+            continue
+        open_ = now
+        if len(open_) < target:
+            continue
+        if not style.past_regions:
+            return True
+        checks += 1
+        if _needs_trial(frame, digits, budget):
+            return True
+        if checks == REGION_CHECKS:
+            return False
+        target += max(1, round(REGION_STEP * len(digits)))
+    if not open_:
+        return False
+    return not style.past_regions or (
+        checks < REGION_CHECKS and _needs_trial(frame, digits, budget)
+    )
+
+
+# ---------------------------------------------------------------- the maker
+
+
+def _frame_of(puzzle: Puzzle) -> Frame:
+    layout = Layout(puzzle.rows, puzzle.cols, True)
+    layout.white = [[sq is WHITE for sq in row] for row in puzzle.squares]
+    layout.count = len(puzzle.white_cells)
+    return Frame(layout)
+
+
+class KakuroMaker:
+    """:class:`~numgrid.server.kinds.base.Maker` for Kakuro."""
+
+    def problems(self, spec) -> list[tuple[str, str]]:
+        found = []
+        for field, size in (("rows", spec.rows), ("cols", spec.cols)):
+            if not MIN_SIZE <= size <= MAX_SIZE:
+                line = "row" if field == "rows" else "column"
+                found.append(
+                    (
+                        field,
+                        f"a generated Kakuro has {MIN_SIZE} to {MAX_SIZE} {field} "
+                        f"(the clue {line} included), not {size}",
+                    )
+                )
+        if spec.density and not MIN_DENSITY <= spec.density <= MAX_DENSITY:
+            found.append(
+                (
+                    "density",
+                    f"a generated Kakuro has {MIN_DENSITY:g} to {MAX_DENSITY:g} of its inner "
+                    f"cells white (0: chosen by grade), not {spec.density:g}",
+                )
+            )
+        return found
+
+    def candidate(self, spec, rng: random.Random, pressure: float, budget: Budget):
+        """A layout, a fill annealed and settled (:func:`settle`); a fill that does not
+        settle is dropped for another layout, up to :data:`LAYOUTS` times (then the
+        last goes to the driver's repairs)."""
+        style = _style(spec, pressure)
+        tries = 0
+        while True:
+            try:
+                layout = make_layout(
+                    spec.rows, spec.cols, style, spec.single_cell_runs, rng, budget
+                )
+            except LayoutFailed:
+                continue
+            frame = Frame(layout)
+            fill_ = Fill(frame, fill(frame, rng, budget), WEIGHT)
+            cells = list(range(len(frame.cells)))
+            anneal(fill_, cells, SWEEPS * len(cells), (1.5, style.cool), rng, budget)
+            tries += 1
+            settled = settle(fill_, style, rng, budget)
+            if settled and style.loosen:
+                settled = loosen(fill_, style, rng, budget)
+            if settled or tries >= LAYOUTS:
+                return frame.puzzle(fill_.digits)
+
+    def repair(self, puzzle: Puzzle, solution: Grid, other: Grid, rng: random.Random):
+        """A new digit in one cell where ``other`` differs: the sums of its runs change,
+        so ``other`` no longer fits (and ``solution`` neither: the fill is the clues'
+        source). Of a few such changes, the one after which propagation leaves fewest
+        cells open around it. Returns (puzzle, its solution), None when no cell where
+        they differ can take another digit."""
+        frame = _frame_of(puzzle)
+        fill_ = Fill(frame, [solution[r][c] for r, c in frame.cells], WEIGHT)
+        differ = [i for i, (r, c) in enumerate(frame.cells) if solution[r][c] != other[r][c]]
+        settler = _Settler(fill_, rng)
+        settler.start()
+        if not settler.nudge(differ):
+            return None
+        return frame.puzzle(fill_.digits)
+
+
+MAKER = KakuroMaker()

@@ -1,0 +1,248 @@
+"""Generate against a real ``numgrid-server``: puzzles of every kind streamed, each one
+read back from its own text and found UNIQUE by CP-SAT alone with the same solution and
+the grade Explain gives; seeds that make the same puzzle again; bad parameters refused
+with a sentence per field; deadlines and cancellation that end the stream and leave the
+server serving; and ``numgrid generate`` run as a user runs it."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import time
+
+import grpc
+import pytest
+from client_support import numgrid
+from google.rpc import error_details_pb2
+from grpc_status import rpc_status
+from numgrid.client import NumgridClient, NumgridError
+from numgrid.client.aio import AsyncNumgridClient
+from numgrid.v1 import numgrid_service_pb2 as service_pb2
+from numgrid.v1 import numgrid_service_pb2_grpc
+from numgrid.v1 import puzzle_pb2 as pb
+
+# Small sizes: the tests are about the service, the makers have tests of their own.
+SIZES = {"kakuro": (8, 8), "kenken": (4, 4), "skyscraper": (4, 4), "kakurasu": (4, 4)}
+
+
+@pytest.fixture(scope="module")
+def stub(server_process):
+    with grpc.insecure_channel(server_process.target) as channel:
+        yield numgrid_service_pb2_grpc.NumgridServiceStub(channel)
+
+
+@pytest.fixture(scope="module")
+def client(server_process):
+    with NumgridClient(server_process.target, timeout=120) as c:
+        yield c
+
+
+def request(name: str, **fields) -> service_pb2.GenerateRequest:
+    rows, cols = SIZES[name]
+    kind = pb.PuzzleKind.Value(f"PUZZLE_KIND_{name.upper()}")
+    values = {"kind": kind, "rows": rows, "columns": cols, "count": 1, **fields}
+    return service_pb2.GenerateRequest(**values)
+
+
+def violations(error: grpc.RpcError) -> dict[str, str]:
+    status = rpc_status.from_call(error)
+    for detail in status.details:
+        if detail.Is(error_details_pb2.BadRequest.DESCRIPTOR):
+            bad = error_details_pb2.BadRequest()
+            detail.Unpack(bad)
+            return {v.field: v.description for v in bad.field_violations}
+    return {}
+
+
+@pytest.mark.parametrize("kind", sorted(SIZES))
+def test_every_puzzle_is_unique_from_its_own_text_and_graded_as_explain_grades(client, stub, kind):
+    rows, cols = SIZES[kind]
+    made = list(client.generate(kind, rows, cols, count=2, seed=7))
+    assert [m.index for m in made] == [0, 1]
+    assert [m.seed for m in made] == [7, 8]
+    for m in made:
+        assert m.kind == kind
+        assert m.difficulty.grade is not None and m.difficulty.solved_by_logic
+        assert {s.engine for s in m.stats} == {"cpsat", "native"}
+        assert m.texts, "every format of the kind"
+        for fmt, text in m.texts.items():
+            answer = client.check_uniqueness(text, format=fmt, kind=kind, engine="cpsat")
+            assert answer.verdict == "UNIQUE", (fmt, text)
+            assert answer.solutions[0] == m.solution, fmt
+        explained = client.explain(m.texts["json"], kind=kind)
+        assert explained.solved
+        assert explained.difficulty.grade == m.difficulty.grade
+        assert {t: n for t, n in explained.difficulty.counts.items() if n} == {
+            t: n for t, n in m.difficulty.counts.items() if n
+        }
+
+
+@pytest.mark.parametrize("kind", sorted(SIZES))
+def test_a_seed_makes_the_same_puzzle_again_alone(client, kind):
+    rows, cols = SIZES[kind]
+    first, second = client.generate(kind, rows, cols, count=2, seed=20)
+    again = next(iter(client.generate(kind, rows, cols, count=1, seed=second.seed)))
+    assert again.texts == second.texts
+    assert again.solution == second.solution
+    assert first.texts != second.texts
+
+
+def test_the_grade_asked_for_is_the_grade_made(client):
+    for grade in ("EASY", "MEDIUM"):
+        made = list(client.generate("kenken", 6, 6, grade=grade, count=2, seed=3))
+        assert [m.difficulty.grade for m in made] == [grade, grade]
+
+
+def test_a_request_without_a_seed_says_the_seed_it_used(client):
+    made = next(iter(client.generate("kenken", 4, 4)))
+    again = next(iter(client.generate("kenken", 4, 4, seed=made.seed)))
+    assert again.texts == made.texts
+
+
+@pytest.mark.parametrize(
+    ("fields", "field", "words"),
+    [
+        ({"kind": pb.PUZZLE_KIND_UNSPECIFIED}, "kind", "which kind"),
+        ({"kind": 77}, "kind", "unknown puzzle kind"),
+        ({"rows": 0, "columns": 0}, "rows", "positive"),
+        ({"rows": 400, "columns": 400}, "rows", "over the limit"),
+        ({"count": 10**6}, "count", "count must be"),
+        ({"grade": 42}, "grade", "unknown grade"),
+        ({"seed": -1}, "seed", "seed"),
+        ({"rows": 5, "columns": 6}, "", "square"),
+    ],
+)
+def test_parameters_no_puzzle_can_meet_are_invalid_argument_with_a_sentence(
+    stub, fields, field, words
+):
+    message = request("kenken", **fields)
+    with pytest.raises(grpc.RpcError) as caught:
+        list(stub.Generate(message, timeout=30))
+    assert caught.value.code() is grpc.StatusCode.INVALID_ARGUMENT
+    found = violations(caught.value)
+    assert found, caught.value.details()
+    if field:
+        assert field in found, found
+    assert words in caught.value.details().lower() + " ".join(found.values()).lower()
+
+
+def test_a_kakuro_density_out_of_range_is_refused(stub):
+    with pytest.raises(grpc.RpcError) as caught:
+        list(stub.Generate(request("kakuro", density=1.5), timeout=30))
+    assert caught.value.code() is grpc.StatusCode.INVALID_ARGUMENT
+    assert "density" in violations(caught.value)
+
+
+def test_the_deadline_ends_the_stream_and_the_puzzles_sent_stand(stub, client):
+    start = time.monotonic()
+    stream = stub.Generate(request("kenken", rows=6, columns=6, count=10_000, seed=1), timeout=2)
+    got = []
+    with pytest.raises(grpc.RpcError) as caught:
+        for response in stream:
+            got.append(response)
+    assert caught.value.code() is grpc.StatusCode.DEADLINE_EXCEEDED
+    assert time.monotonic() - start < 4
+    assert got, "puzzles made before the deadline arrive"
+    assert client.health() == "SERVING"
+
+
+def test_a_cancelled_stream_stops_and_the_server_goes_on(stub, client, server_process):
+    mark = server_process.log_mark()
+    # 5x5: no other test's stream, whose log line may come late, has this size
+    stream = stub.Generate(request("kenken", rows=5, columns=5, count=10_000, seed=2))
+    next(stream)
+    stream.cancel()
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline:
+        lines = [x for x in server_process.log_since(mark) if "method=Generate size=5x5" in x]
+        if lines:
+            break
+        time.sleep(0.05)
+    assert lines and "status=CANCELLED" in lines[-1], lines
+    assert next(iter(client.generate("kenken", 4, 4, seed=5))).difficulty.grade
+
+
+def test_the_asyncio_client_streams_the_same_puzzles(server_process, client):
+    async def main():
+        async with AsyncNumgridClient(server_process.target, timeout=60) as aio:
+            return [m async for m in aio.generate("skyscraper", 4, 4, count=2, seed=30)]
+
+    made = asyncio.run(main())
+    assert [m.texts for m in made] == [
+        m.texts for m in client.generate("skyscraper", 4, 4, count=2, seed=30)
+    ]
+
+
+def test_the_client_refuses_an_unknown_grade_before_calling(client):
+    with pytest.raises(ValueError, match="unknown grade"):
+        next(iter(client.generate("kenken", 4, 4, grade="impossible")))
+
+
+def test_client_errors_carry_the_violations(client):
+    with pytest.raises(NumgridError) as caught:
+        list(client.generate("kenken", 4, 7))
+    assert caught.value.code == "INVALID_ARGUMENT"
+    assert caught.value.violations
+
+
+# ---------------------------------------------------------------- the CLI
+
+
+def test_cli_writes_every_format_and_the_solutions_and_unique_agrees(tmp_path, server):
+    out = tmp_path / "made"
+    done = numgrid(
+        "generate",
+        "kenken",
+        "--size",
+        "5",
+        "--count",
+        "3",
+        "--seed",
+        "11",
+        "--out",
+        str(out),
+        *server,
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.count("kenken 5x5") == 3
+    puzzles = sorted(out.glob("kenken-5x5-*-s1[123].txt"))
+    assert len(puzzles) == 3, sorted(p.name for p in out.iterdir())
+    for suffix in (".json", ".tatham", ".solution.txt"):
+        assert len(list(out.glob(f"*{suffix}"))) == 3, suffix
+    checked = numgrid("unique", "--engine", "cpsat", "--json", *map(str, puzzles), *server)
+    assert checked.returncode == 0, checked.stdout + checked.stderr
+    assert [json.loads(x)["verdict"] for x in checked.stdout.splitlines()] == ["UNIQUE"] * 3
+
+
+def test_cli_json_lines_and_a_seed_that_reproduces(server):
+    done = numgrid(
+        "generate", "kakurasu", "--size", "4", "--count", "2", "--seed", "4", "--json", *server
+    )
+    assert done.returncode == 0, done.stderr
+    lines = [json.loads(x) for x in done.stdout.splitlines()]
+    assert [x["seed"] for x in lines] == [4, 5]
+    assert all(x["grade"] and x["texts"]["janko"] for x in lines)
+    again = numgrid("generate", "kakurasu", "--size", "4", "--seed", "5", "--json", *server)
+    assert json.loads(again.stdout)["texts"] == lines[1]["texts"]
+
+
+def test_cli_draws_the_board_without_out_embedded():
+    done = numgrid("generate", "skyscraper", "--size", "4", "--grade", "easy", "--seed", "9")
+    assert done.returncode == 0, done.stderr
+    assert "skyscraper 4x4 EASY, seed 9" in done.stdout
+
+
+@pytest.mark.parametrize(
+    ("args", "words"),
+    [
+        (["kenken", "--size", "4x6"], "square"),
+        (["kenken", "--size", "x"], "not a size"),
+        (["kenken", "--grade", "impossible"], "unknown grade"),
+        (["sudoku"], "kind: unknown kind 'sudoku'"),
+        (["kakuro", "--density", "2"], "share of white cells"),
+    ],
+)
+def test_cli_bad_parameters_exit_2_with_a_sentence(args, words, server):
+    done = numgrid("generate", *args, *server)
+    assert done.returncode == 2
+    assert words in done.stderr.lower(), done.stderr
