@@ -34,8 +34,9 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 from .batch import BatchItem, BatchResult, check_many
-from .cli import (
-    _NO_ANSWER,
+from .cli_args import positive_int, positive_seconds
+from .cli_commands import Context, explain
+from .cli_output import (
     FAILURE,
     MAX_ERRORS,
     NOT_HAPPY,
@@ -43,24 +44,20 @@ from .cli import (
     PROG,
     STDIN,
     STDIN_SOURCE,
-    Context,
     NoServer,
     Outcome,
     UsageError,
-    _cells_text,
-    _error,
-    _error_lines,
-    _explain,
-    _finding_json,
-    _grade,
-    _positive_int,
-    _positive_seconds,
-    _rejected,
-    _stats_json,
-    _stats_text,
-    _stdout_ascii_only,
-    _wrap,
+    cells_text,
+    error,
+    error_lines,
+    finding_json,
+    grade,
     read_input,
+    rejected,
+    stats_json,
+    stats_text,
+    stdout_ascii_only,
+    wrap,
 )
 from .client import FORMATS, KINDS
 from .progress import ProgressBar
@@ -80,6 +77,10 @@ COUNT_NAMES = {"NO_SOLUTION": "none"}
 HAPPY = {"solve": "UNIQUE", "unique": "UNIQUE", "explain": "SOLVED"}
 GRADES = ("EASY", "MEDIUM", "HARD", "EXPERT", "EXTREME")
 CONNECT_TIMEOUT = 5.0  # seconds for the first server to answer before giving up
+_NO_ANSWER = {  # the text of a result without a solution
+    "NO_SOLUTION": "the puzzle has no solution",
+    "TIMEOUT": "the time limit ran out before an answer",
+}
 
 
 # ---------------------------------------------------------------- options
@@ -130,13 +131,13 @@ def add_options(sub: argparse.ArgumentParser, name: str) -> None:
     group.add_argument(
         "--deadline",
         metavar="SECONDS",
-        type=_positive_seconds,
+        type=positive_seconds,
         help="stop the whole batch after this long (the unchecked puzzles are left out)",
     )
     group.add_argument(
         "--streams",
         metavar="N",
-        type=_positive_int,
+        type=positive_int,
         help="calls at once (default: two per server)",
     )
 
@@ -237,7 +238,7 @@ class _Order:
         return item
 
     def add(self, source: str, message: str) -> None:
-        out = Outcome(source, self.command, "UNREADABLE", FAILURE, errors=[_error(message)])
+        out = Outcome(source, self.command, "UNREADABLE", FAILURE, errors=[error(message)])
         out.extra = _empty_extra(self.command)
         self.found.append((self._place(), out))
 
@@ -425,17 +426,17 @@ def outcome(result: BatchResult, ctx: Context, full: bool = True) -> Outcome:
     code = OK if status == "UNIQUE" else FAILURE if status == "ERROR" else NOT_HAPPY
     out = Outcome(result.id, command, status, code, verdict=result.verdict)
     out.extra = _empty_extra(command)
-    grade = _grade(out, result.difficulty)  # null unless asked for (--grade) and UNIQUE
+    graded = grade(out, result.difficulty)  # null unless asked for (--grade) and UNIQUE
     if not full:
         return out
     if status == "INVALID":
-        out.errors = [_finding_json(f) for f in result.findings] or [_error(result.message)]
-        out.text = "\n".join(_error_lines(out.errors, ctx.width, MAX_ERRORS))
+        out.errors = [finding_json(f) for f in result.findings] or [error(result.message)]
+        out.text = "\n".join(error_lines(out.errors, ctx.width, MAX_ERRORS))
         return out
     if status == "ERROR":
-        out.errors = [_error(f"{result.id}: {result.message}")]
+        out.errors = [error(f"{result.id}: {result.message}")]
         return out
-    out.stats = _stats_json(result.stats)
+    out.stats = stats_json(result.stats)
     puzzle = result.puzzle  # None from a server older than include_puzzle
 
     def written(grid: Grid) -> str:
@@ -448,9 +449,7 @@ def outcome(result: BatchResult, ctx: Context, full: bool = True) -> Outcome:
     if command == "unique" and status == "MULTIPLE" and len(solutions) >= 2:
         cells = result.differing_cells
         parts = [
-            _wrap(
-                "", f"two solutions differ at {len(cells)} cells: {_cells_text(cells)}", ctx.width
-            )
+            wrap("", f"two solutions differ at {len(cells)} cells: {cells_text(cells)}", ctx.width)
         ]
         if puzzle is not None:
             for i, grid in enumerate(solutions[:2], 1):
@@ -462,7 +461,7 @@ def outcome(result: BatchResult, ctx: Context, full: bool = True) -> Outcome:
         out.text += "\n" + (ctx.board(puzzle, solutions[0]) if puzzle else out.solutions[0])
     else:
         out.text = _NO_ANSWER.get(status, "")
-    out.text = grade + out.text
+    out.text = graded + out.text
     return out
 
 
@@ -470,7 +469,7 @@ def human(out: Outcome, width: int) -> str:
     """The human output of one puzzle: ``source: STATUS (stats)``, then its text."""
     head = f"{out.source}: {out.status}"
     if out.stats:  # on the same line if it fits, else on the next
-        stats = f"({_stats_text(out.stats)})"
+        stats = f"({stats_text(out.stats)})"
         head += f" {stats}" if len(head) + 1 + len(stats) <= width else f"\n  {stats}"
     return head + (f"\n{out.text.rstrip(chr(10))}" if out.text else "")
 
@@ -562,7 +561,7 @@ class _Run:
             self.report = open(report, "a", encoding="utf-8") if report else None  # noqa: SIM115
         except OSError as e:
             raise UsageError(f"cannot write {report}: {e.strerror or e}") from None
-        self.ctx = Context(args, connect, width, _stdout_ascii_only())
+        self.ctx = Context(args, connect, width, stdout_ascii_only())
         self.worst = OK
         self.printed = 0
         self.lock = threading.Lock()
@@ -712,9 +711,9 @@ def _explain_all(state: _Run) -> int:
                         ctx.ascii_only,
                     )
                 try:
-                    out = _explain(ctx, item.id, item.puzzle)
+                    out = explain(ctx, item.id, item.puzzle)
                 except NumgridError as e:
-                    out = _rejected("explain", item.id, e, state.width)
+                    out = rejected("explain", item.id, e, state.width)
                 state.found(state.order.number(item.id), out)
     finally:
         if state.report is not None:

@@ -1,5 +1,6 @@
 """What the ``numgrid`` CLI takes from a user besides puzzles: its arguments and its
-environment variables, and how it refuses them.
+environment variables, and how it refuses them. The parser (:mod:`.cli`) and every
+command module use these; this module imports no other CLI module.
 
 Every refusal is one line and exit 2, never argparse's usage dump or a traceback: a
 mistyped command, ``--kind``, ``--format`` or ``--engine`` gets the closest names
@@ -16,6 +17,9 @@ import os
 import re
 from importlib import metadata
 from pathlib import Path
+
+from .client import TECHNIQUES
+from .types import Cell
 
 PACKAGE = "numgrid"
 TRUE, FALSE = ("1", "true", "yes", "on"), ("", "0", "false", "no", "off")
@@ -61,15 +65,55 @@ def not_a_choice(action: argparse.Action, value: str) -> str:
     close = _closest(value, names)
     if isinstance(action, argparse._SubParsersAction):
         return f"unknown command {value!r}{close} (the commands: {', '.join(names)})"
-    option = action.option_strings[-1] if action.option_strings else action.dest
+    positional = action.metavar if isinstance(action.metavar, str) else action.dest
+    option = action.option_strings[-1] if action.option_strings else positional
     if action.dest == "kind":
         served = sorted(name for name in names if name != "auto")  # as the server lists them
         return (
             f"{option}: unsupported kind {value!r}{close} (numgrid reads "
             f"{', '.join(served)}; auto, the default, detects it)"
         )
-    what = action.dest.replace("_", " ")
+    what = (action.dest if action.option_strings else positional.lower()).replace("_", " ")
     return f"{option}: unknown {what} {value!r}{close} (known: {', '.join(names)})"
+
+
+def positive_int(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
+    if value <= 0:
+        raise argparse.ArgumentTypeError(f"must be positive, got {text}")
+    return value
+
+
+def positive_seconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number of seconds: {text!r}") from None
+    if not value > 0 or value == float("inf"):
+        raise argparse.ArgumentTypeError(f"must be a positive number of seconds, got {text}")
+    return value
+
+
+def technique_arg(text: str) -> str:
+    name = text.upper().replace("-", "_")
+    if name not in TECHNIQUES:
+        known = ", ".join(t.lower().replace("_", "-") for t in TECHNIQUES)
+        raise argparse.ArgumentTypeError(f"unknown technique {text!r} (known: {known})")
+    return name
+
+
+def cells_arg(text: str) -> tuple[Cell, ...]:
+    """``r1c2,r3c4`` (commas or spaces) -> the cells."""
+    cells = []
+    for name in text.replace(",", " ").split():
+        row, sep, column = name.lower().removeprefix("r").partition("c")
+        if not (sep and row.isdecimal() and column.isdecimal()):
+            raise argparse.ArgumentTypeError(f"not a cell like r1c2: {name!r}")
+        cells.append((int(row), int(column)))
+    return tuple(cells)
 
 
 class Parser(argparse.ArgumentParser):

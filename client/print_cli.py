@@ -28,16 +28,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from .batch_cli import _Order, expand, items
-from .cli import (
-    DEFAULT_DEADLINE,
-    FAILURE,
-    NOT_HAPPY,
-    OK,
-    PROG,
-    NoServer,
-    UsageError,
-    _positive_int,
-)
+from .cli_args import positive_int
+from .cli_output import DEFAULT_DEADLINE, FAILURE, NOT_HAPPY, OK, PROG, NoServer, UsageError
 from .progress import ProgressBar
 from .types import NumgridError, Picture
 
@@ -80,7 +72,7 @@ def add_options(sub: argparse.ArgumentParser) -> None:
     sub.add_argument(
         "--per-page",
         metavar="N",
-        type=_positive_int,
+        type=positive_int,
         default=4,
         help=f"puzzles on a page, 1 to {MAX_PER_PAGE} (default 4); solutions likewise",
     )

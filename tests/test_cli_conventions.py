@@ -29,7 +29,18 @@ from numgrid.v1 import puzzle_pb2 as pb
 
 TEN = "puzzles/kakuro-10x12.txt"
 SERVED = "kakurasu, kakuro, kenken, skyscraper"
-COMMANDS = ["solve", "validate", "hint", "explain", "unique", "render", "print", "health", "play"]
+COMMANDS = [
+    "solve",
+    "validate",
+    "hint",
+    "explain",
+    "unique",
+    "render",
+    "print",
+    "generate",
+    "health",
+    "play",
+]
 SUDOKU_ROWS = [
     "530070000",
     "600195000",

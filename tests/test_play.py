@@ -21,7 +21,7 @@ from pathlib import Path
 
 import pytest
 from client_support import NUMGRID, numgrid
-from numgrid.client.cli import connection
+from numgrid.client.cli_connection import connection
 from numgrid.client.play.app import BoardView, EndScreen, PlayApp
 from numgrid.client.play.game import Game
 from numgrid.client.play.referee import Referee

@@ -6,6 +6,10 @@ the client and the connection (embedded, or ``--server``) the other commands use
 Exit 0 when the game ran (solved or left, saved); 1 when the puzzle cannot be played
 (INVALID, several solutions or none); 2 for usage errors, an unreadable file or game
 file, no terminal, or no server.
+
+Its exit codes and messages are :mod:`numgrid.client.cli_output`'s, as every command's;
+it never imports :mod:`numgrid.client.cli` (which imports it). textual is imported only
+when a game is played (:mod:`.app`), so that the other commands start without it.
 """
 
 from __future__ import annotations
@@ -15,6 +19,18 @@ import sys
 from collections.abc import Callable
 from pathlib import Path
 
+from ..cli_output import (
+    DEFAULT_DEADLINE,
+    FAILURE,
+    NOT_HAPPY,
+    OK,
+    PROG,
+    STDIN,
+    UsageError,
+    print_human,
+    read_input,
+    rejected,
+)
 from ..client import NumgridClient
 from ..types import NumgridError
 from .game import Game, GameFileError
@@ -42,68 +58,64 @@ def default_save(source: str) -> Path:
 
 def new_game(args: argparse.Namespace, referee: Referee, width: int) -> tuple[Game | None, int]:
     """The game of ``args.file`` (and 0), or None and the exit code after saying why."""
-    from .. import cli
-
-    source, text = cli.read_input(args.file, {})
+    source, text = read_input(args.file, {})
     try:
         puzzle = referee.read(text, format=args.format, kind=args.kind)
         unique = referee.uniqueness(puzzle)
     except NumgridError as e:
-        out = cli._rejected("play", source, e, width)
-        if out.code == cli.FAILURE:
-            print(f"{cli.PROG}: {out.errors[0]['message']}", file=sys.stderr)
+        out = rejected("play", source, e, width)
+        if out.code == FAILURE:
+            print(f"{PROG}: {out.errors[0]['message']}", file=sys.stderr)
         else:
-            cli._print_human(out, width)
+            print_human(out, width)
         return None, out.code
     if unique.verdict in ("MULTIPLE", "NO_SOLUTION"):
         what = "several solutions" if unique.verdict == "MULTIPLE" else "no solution"
         print(f"{source}: {unique.verdict}: the puzzle has {what}; a game needs exactly one")
-        return None, cli.NOT_HAPPY
-    return Game(puzzle, source=source), cli.OK
+        return None, NOT_HAPPY
+    return Game(puzzle, source=source), OK
 
 
 def run(args: argparse.Namespace, connect: Callable[[], NumgridClient], width: int) -> int:
-    from .. import cli
-
     if bool(args.file) == bool(args.resume):
-        print(f"{cli.PROG}: play: give FILE or --resume GAME.json (one of them)", file=sys.stderr)
-        return cli.FAILURE
-    if args.file == cli.STDIN:
-        print(f"{cli.PROG}: play: the keys come from stdin, so FILE cannot", file=sys.stderr)
-        return cli.FAILURE
+        print(f"{PROG}: play: give FILE or --resume GAME.json (one of them)", file=sys.stderr)
+        return FAILURE
+    if args.file == STDIN:
+        print(f"{PROG}: play: the keys come from stdin, so FILE cannot", file=sys.stderr)
+        return FAILURE
     if args.resume:
         try:
             game = Game.load(args.resume)
         except GameFileError as e:
-            print(f"{cli.PROG}: cannot resume {args.resume}: {e}", file=sys.stderr)
-            return cli.FAILURE
+            print(f"{PROG}: cannot resume {args.resume}: {e}", file=sys.stderr)
+            return FAILURE
         save = Path(args.save or args.resume)
     limit = args.timeout
     referee = Referee(
         connect(),
         engine=args.engine,
         time_limit=limit,
-        timeout=cli.DEFAULT_DEADLINE if limit is None else limit * 1.1 + 1.0,
+        timeout=DEFAULT_DEADLINE if limit is None else limit * 1.1 + 1.0,
     )
     if not args.resume:
         try:
             game, code = new_game(args, referee, width)
-        except cli.UsageError as e:
-            print(f"{cli.PROG}: {e}", file=sys.stderr)
-            return cli.FAILURE
+        except UsageError as e:
+            print(f"{PROG}: {e}", file=sys.stderr)
+            return FAILURE
         if game is None:
             return code
         save = Path(args.save) if args.save else default_save(game.source)
     if not (sys.stdin.isatty() and sys.stdout.isatty()):
-        print(f"{cli.PROG}: play needs a terminal (stdin and stdout)", file=sys.stderr)
-        return cli.FAILURE
+        print(f"{PROG}: play needs a terminal (stdin and stdout)", file=sys.stderr)
+        return FAILURE
 
     from .app import PlayApp  # textual only when a game is played
 
     outcome = PlayApp(game, referee, save).run()
     if outcome is None:
-        return cli.OK
+        return OK
     print(f"{game.source or 'the puzzle'}: {outcome.summary()}")
     if outcome.saved and not outcome.solved:
-        print(f"game saved to {outcome.saved}: {cli.PROG} play --resume {outcome.saved}")
-    return cli.OK
+        print(f"game saved to {outcome.saved}: {PROG} play --resume {outcome.saved}")
+    return OK
