@@ -10,13 +10,15 @@ with SIGTERM at the end. Every try draws, from ``random.Random(f"{seed}:{try}")`
 any one try is reproduced by ``--seed S --replay I``, whatever the concurrency, on the
 same checkout: the puzzles mutated are its files), one of:
 
-- a request of Validate, Solve, Hint, CheckUniqueness or Explain (70 %): text in every
+- a request of Validate, Solve, Hint, CheckUniqueness, Explain or Render (66 %): text in every
   kind's formats, or a structured puzzle, mostly mutated from the real puzzles of
   ``puzzles/`` and ``tests/data/`` (characters deleted, inserted, replaced, tokens
   swapped, numbers made huge or negative, unicode, BOM, NULs, very long lines, JSON
   values of other types, deep nesting; fields of the message changed), sometimes
   intact, with a player's entries, or garbage; options and techniques sometimes odd;
 - a BatchCheckUniqueness stream of such puzzles (12 %);
+- a Generate request, mostly of small puzzles, else of odd sizes, counts, seeds, grades
+  and densities, or its bytes mutated (4 %);
 - bytes sent through a raw ``unary_unary`` / ``stream_stream`` (18 %): random bytes, a
   real request cut short or with bytes changed, or one whose text is not UTF-8;
 
@@ -70,7 +72,8 @@ OVERRUN = 0.2  # seconds past its deadline a call may take, measured client-side
 SERVER_OVERRUN = 1.0  # seconds past the longest deadline a handler may log
 BATCH = "BatchCheckUniqueness"
 # (what, weight): unary requests of each method, batch streams, raw bytes
-MIX = (("request", 70), ("batch", 12), ("raw", 15), ("raw-batch", 3))
+GENERATE = "Generate"
+MIX = (("request", 66), ("batch", 12), ("generate", 4), ("raw", 15), ("raw-batch", 3))
 _LOGGED_MS = re.compile(r"method=(\w+) .*status=(\w+).* ms=([\d.]+)")
 
 
@@ -93,6 +96,12 @@ def draw(seed: int, index: int) -> Try:
         return Try(index, what, method, fuzzing.request(rng, method, intact=0.3), deadline)
     if what == "batch":
         return Try(index, what, BATCH, fuzzing.batch_messages(rng, intact=0.3), deadline)
+    if what == "generate":
+        if rng.random() < 0.3:
+            return Try(
+                index, "raw-generate", GENERATE, fuzzing.raw_payload(rng, GENERATE), deadline
+            )
+        return Try(index, what, GENERATE, fuzzing.generate_request(rng), deadline)
     method = BATCH if what == "raw-batch" else rng.choice(fuzzing.METHODS)
     return Try(index, what, method, fuzzing.raw_payload(rng, method), deadline)
 
@@ -123,6 +132,12 @@ def call(channel: grpc.Channel, stub, t: Try) -> Outcome:
         elif t.what == "batch":
             for response in stub.BatchCheckUniqueness(iter(t.payload), timeout=t.deadline):
                 batch.update(r.WhichOneof("outcome") for r in response.results)
+        elif t.what == "generate":
+            for _ in stub.Generate(t.payload, timeout=t.deadline):
+                pass
+        elif t.what == "raw-generate":
+            for _ in channel.unary_stream(f"{SERVICE}/{GENERATE}")(t.payload, timeout=t.deadline):
+                pass
         elif t.what == "raw":
             channel.unary_unary(f"{SERVICE}/{t.method}")(t.payload, timeout=t.deadline)
         else:

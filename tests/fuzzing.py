@@ -707,6 +707,27 @@ def request(rng: random.Random, method: str, intact: float = 0.1):
     return out
 
 
+GRADE_VALUES = _and_unknown(service_pb2.Grade)
+
+
+def generate_request(rng: random.Random) -> service_pb2.GenerateRequest:
+    """A Generate request: mostly a small puzzle of some kind (so that the server can
+    make one in a fuzz call's time), else odd sizes, counts, seeds, grades, densities."""
+    sizes = (0, 1, 2, 3, 4, 5, 6, 9, 10, 17, 31, 200, INT32_MAX, INT32_MIN, -3)
+    out = service_pb2.GenerateRequest(kind=rng.choice(KIND_VALUES))
+    small = rng.random() < 0.6
+    out.rows = rng.choice((3, 4, 5) if small else sizes)
+    out.columns = rng.choice((0, out.rows) if small else sizes)
+    out.grade = _rarely_odd(rng, GRADE_VALUES)
+    out.count = rng.choice((0, 1, 2) if small else (0, 1, 3, 10_000, 10_001, -1, INT32_MAX))
+    if rng.random() < 0.7:
+        out.seed = rng.choice((0, 1, 42, 2**62, 2**63 - 1, -1, -(2**63)))
+    if rng.random() < 0.3:
+        out.density = rng.choice((0.5, 0.99, 1.0, -0.5, 1e308, float("nan"), float("inf")))
+    out.single_cell_runs = rng.random() < 0.2
+    return out
+
+
 def batch_messages(
     rng: random.Random, intact: float = 0.1
 ) -> list[service_pb2.BatchCheckUniquenessRequest]:
@@ -736,11 +757,12 @@ def _invalid_utf8(rng: random.Random) -> bytes:
 
 
 def raw_payload(rng: random.Random, method: str) -> bytes:
-    """Bytes sent as a request of ``method`` (a unary RPC or ``BatchCheckUniqueness``):
+    """Bytes sent as a request of ``method`` (a unary RPC, ``BatchCheckUniqueness`` or
+    ``Generate``):
     random bytes, a real request cut short or with bytes changed, or one whose string
     field is not UTF-8."""
     how = rng.randrange(4)
-    if how == 0:
+    if how == 0 or (how == 1 and method == "Generate"):  # a GenerateRequest has no string
         return rng.randbytes(rng.choice((0, 1, 3, 10, 100, 300)))
     if how == 1:  # invalid UTF-8 where protobuf wants a string: content, or a batch id
         text = pb.PuzzleText(content=_MARK, format=rng.choice(FORMAT_VALUES))
@@ -758,6 +780,8 @@ def raw_payload(rng: random.Random, method: str) -> bytes:
     if method == "BatchCheckUniqueness":
         messages = batch_messages(rng)
         data = bytearray(messages[0].SerializeToString() if messages else b"")
+    elif method == "Generate":
+        data = bytearray(generate_request(rng).SerializeToString())
     else:
         data = bytearray(request(rng, method).SerializeToString())
     if how == 2 and data:

@@ -16,7 +16,7 @@ import pytest
 from google.rpc import code_pb2, status_pb2
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
-from numgrid.server import batch, convert, operations
+from numgrid.server import batch, convert, generate, operations
 from numgrid.server.core import Budget, PuzzleError, SearchTimeout, Verdict
 from numgrid.server.kinds import KINDS, detect_format
 from numgrid.v1 import numgrid_service_pb2 as service_pb2
@@ -216,17 +216,42 @@ def test_text_longer_than_any_grid_is_refused_before_it_is_read():
     assert_invalid_request(caught.value)
 
 
+@fuzz(200)
+@given(randoms)
+def test_any_generate_request_makes_puzzles_or_is_refused_with_a_sentence(rng):
+    """Odd sizes, counts, seeds, grades and densities are INVALID_ARGUMENT naming the
+    field; whatever is accepted makes a puzzle or runs out of its time, nothing else."""
+    message = fuzzing.generate_request(rng)
+    try:
+        params = convert.generate_request(message, MAX_CELLS)
+    except convert.InvalidRequest as e:
+        event("refused")
+        assert_invalid_request(e)
+        return
+    event("accepted")
+    try:
+        made = generate.generate_one(params.kind, params.spec, params.seed, Budget.seconds(0.3))
+    except SearchTimeout:
+        return
+    assert made.difficulty.grade is not None
+    if params.spec.grade is not None:
+        assert made.difficulty.grade == params.spec.grade
+
+
 # ---------------------------------------------------------------- raw bytes
 
 
 @fuzz(200)
-@given(randoms, st.sampled_from([*fuzzing.METHODS, "BatchCheckUniqueness"]))
+@given(randoms, st.sampled_from([*fuzzing.METHODS, "BatchCheckUniqueness", "Generate"]))
 def test_request_bytes_decode_or_are_undecodable(rng, method):
     _decodes_or_is_undecodable(method, fuzzing.raw_payload(rng, method))
 
 
 @fuzz(60)
-@given(st.binary(max_size=200), st.sampled_from([*fuzzing.METHODS, "BatchCheckUniqueness"]))
+@given(
+    st.binary(max_size=200),
+    st.sampled_from([*fuzzing.METHODS, "BatchCheckUniqueness", "Generate"]),
+)
 def test_random_bytes_decode_or_are_undecodable(data, method):
     _decodes_or_is_undecodable(method, data)
 
