@@ -41,14 +41,16 @@ from .sums import ALL_DIGITS, COMBINATIONS, combos
 from .techniques import Technique
 
 MIN_SIZE = 3  # rows or columns, the clue row or column included: one 2x2 block inside
-MAX_SIZE = 60  # a 60x60 takes about ... s (measured); 31x46 is the largest published here
+MAX_SIZE = 60  # rows or columns at most; 31x46 is the largest published puzzle here
+SMALLEST_EXPERT = 5  # rows and columns a Kakuro needs before region sums or a trial
 # White cells over the inner grid, by hardness when Spec.density is 0: from this, and up
 # by the span (the corpus's 749: median 0.73, deciles 0.64 to 0.79).
 LEAST_DENSITY, DENSITY_SPAN = 0.6, 0.16
 LOOSEN = 0.8  # from this hardness, fills are loosened past what propagation solves
 ALLOWANCE = 40  # cells techniques 1-3 may leave to techniques 4-6, just below LOOSEN
 PAST_REGIONS = 0.95  # from this hardness, loosened until region sums do not solve it
-OPEN_SHARE = 0.3  # of the cells, how many loosening leaves open at hardness 1
+OPEN_CELLS = 26  # cells loosening leaves open at hardness 1
+SIZE_SHIFT = 0.3  # hardness taken off the density of a 30x30 (see _style)
 MIN_DENSITY, MAX_DENSITY = 0.45, 0.85
 # Per target grade, the hardness before any pressure (measured, see the module's tests).
 HARDNESS = {
@@ -67,7 +69,7 @@ REPAIR_HEAT = 0.5  # how widely a repair's digit is drawn (energy units)
 STALL_ROUNDS = 8  # rounds without fewer open cells before a fill is given up
 LOOSEN_STEPS = 100  # changes tried to loosen a settled fill
 REGION_CHECKS = 6  # chains up to region sums run to see if a loosened fill needs a trial
-REGION_STEP = 0.1  # of the cells, how many more are left open after each such chain
+REGION_STEP = 8  # cells more left open after each such chain
 NEAR_OPEN = 0.8  # of those changes, how many go next to the cells left open
 LAYOUTS = 5  # layouts one candidate may try
 GROUP_NODES = 2000  # nodes of the search for a second way to fill a group of open cells
@@ -85,10 +87,9 @@ class Style:
     long_first: int  # black cells: the cell in the longest runs of this many draws
     cool: float  # the annealing's final temperature: lower, more binding sums
     allowance: int  # cells techniques 1-3 may leave open if propagation closes them
-    open_share: float  # of the white cells, how many loosening leaves open
+    open_cells: int  # cells loosening leaves open
     loosen: bool  # a settled fill is loosened until propagation no longer solves it
     past_regions: bool  # and then until region sums do not either (a trial is needed)
-    oracle: int  # what solves a settled fill: EASE, CHEAP or FULL
 
 
 def _hardness(grade, pressure: float) -> float:
@@ -98,16 +99,18 @@ def _hardness(grade, pressure: float) -> float:
 
 def _style(spec, pressure: float) -> Style:
     h = _hardness(spec.grade, pressure)
+    # Grades count steps over the whole grid: a large grid needs a sparser one for the
+    # same grade (0 at 12x12, SIZE_SHIFT at 30x30 and above).
+    shift = SIZE_SHIFT * min(1.0, max(0.0, (spec.rows * spec.cols - 144) / (900 - 144)))
     return Style(
-        density=spec.density or LEAST_DENSITY + DENSITY_SPAN * h,
+        density=spec.density or LEAST_DENSITY + DENSITY_SPAN * max(0.0, h - shift),
         max_run=min(MAX_RUN, 5 + round(4 * h)),
         long_first=3 if h < 0.3 else 2 if h < 0.6 else 1,
         cool=0.05 + 0.6 * h,
         allowance=round(ALLOWANCE * h / LOOSEN),
-        open_share=0.0 if h < LOOSEN else OPEN_SHARE * (h - LOOSEN) / (1 - LOOSEN),
+        open_cells=0 if h < LOOSEN else round(OPEN_CELLS * (h - LOOSEN) / (1 - LOOSEN)),
         loosen=h >= LOOSEN,
         past_regions=h >= PAST_REGIONS,
-        oracle=FULL if h >= LOOSEN else EASE,
     )
 
 
@@ -817,18 +820,17 @@ def _pinned(compiled, cand: list[int], group: list[int], digits: list[int]):
     return local if native.propagate(compiled, local, runs) else None
 
 
-def settle(fill_: Fill, style: Style, rng, budget: Budget) -> bool:
-    """Where propagation leaves cells open: a second way to fill some of them shows which
-    cells to change. First in pieces of :data:`PIECE` cells, the rest held at the fill
-    (one change per piece and round: many at once on a large grid); when no piece has a
-    second way, whole groups. Groups with none stay, up to ``open_limit`` open cells
-    (harder puzzles: techniques past propagation); beyond, they are changed too.
+def settle(fill_: Fill, oracle: int, open_limit: int, rng, budget: Budget) -> bool:
+    """Where the ``oracle``'s rules leave cells open: a second way to fill some of them
+    shows which cells to change. First in pieces of :data:`PIECE` cells, the rest held
+    at the fill (one change per piece and round: many at once on a large grid); when no
+    piece has a second way, whole groups. Groups with none stay, up to ``open_limit``
+    open cells if all the native engine's rules close them; beyond, they change too.
 
     True when no group has a second way (the fill is unique), False when the open cells
     have not shrunk for :data:`STALL_ROUNDS` rounds (a second way keeps moving on)."""
-    settler = _Settler(fill_, rng, style.oracle)
+    settler = _Settler(fill_, rng, oracle)
     digits = fill_.digits
-    open_limit = len(digits) if style.loosen else style.allowance  # loosened: unique is enough
     fewest, since = len(digits) + 1, 0
     while since < STALL_ROUNDS:
         if budget.expired():
@@ -903,15 +905,15 @@ def _needs_trial(frame: Frame, digits: list[int], budget: Budget) -> bool:
 def loosen(fill_: Fill, style: Style, rng, budget: Budget) -> bool:
     """Changes to a settled fill that bind less (higher energy), kept while the fill
     stays unique (propagation solves it, or the groups of cells it leaves open have no
-    second way to be filled), until ``style.open_share`` of the cells are left open (at
-    least one): a unique puzzle past techniques 1-6, for a region sum or a trial. With
+    second way to be filled), until ``style.open_cells`` cells are left open (at least
+    one): a unique puzzle past techniques 1-6, for a region sum or a trial. With
     ``style.past_regions``, until the chain up to region sums stalls too (checked at
     most :data:`REGION_CHECKS` times, more cells left open after each). Changes go next
     to the open cells, mostly: one large open region has fewer narrow necks for region
     sums than many small ones. False if :data:`LOOSEN_STEPS` changes do not get there
     (the fill is left unique)."""
     frame, digits = fill_.frame, fill_.digits
-    target = max(1, round(style.open_share * len(digits)))
+    target = max(1, style.open_cells)
     open_ = _propagated(frame, digits)[2]
     checks = 0
     for _ in range(LOOSEN_STEPS):
@@ -946,7 +948,7 @@ def loosen(fill_: Fill, style: Style, rng, budget: Budget) -> bool:
             return True
         if checks == REGION_CHECKS:
             return False
-        target += max(1, round(REGION_STEP * len(digits)))
+        target += REGION_STEP
     if not open_:
         return False
     return not style.past_regions or (
@@ -979,6 +981,17 @@ class KakuroMaker:
                         f"(the clue {line} included), not {size}",
                     )
                 )
+        small = spec.grade is not None and spec.grade >= Grade.EXPERT
+        if small and min(spec.rows, spec.cols) <= SMALLEST_EXPERT - 1 and not found:
+            # measured: no 4x4 candidate reached region sums or a trial in 8 s of tries
+            found.append(
+                (
+                    "grade",
+                    f"a {spec.rows}x{spec.cols} Kakuro is too small to need "
+                    f"{spec.grade.name.lower()} techniques: make it at least "
+                    f"{SMALLEST_EXPERT}x{SMALLEST_EXPERT}",
+                )
+            )
         if spec.density and not MIN_DENSITY <= spec.density <= MAX_DENSITY:
             found.append(
                 (
@@ -1007,9 +1020,12 @@ class KakuroMaker:
             cells = list(range(len(frame.cells)))
             anneal(fill_, cells, SWEEPS * len(cells), (1.5, style.cool), rng, budget)
             tries += 1
-            settled = settle(fill_, style, rng, budget)
-            if settled and style.loosen:
-                settled = loosen(fill_, style, rng, budget)
+            if style.loosen:  # unique, then looser
+                settled = settle(fill_, FULL, len(cells), rng, budget)
+                settled = settled and loosen(fill_, style, rng, budget)
+            else:  # solved by propagation, then by techniques 1-3 but for a few cells
+                settled = settle(fill_, FULL, 0, rng, budget)
+                settled = settled and settle(fill_, EASE, style.allowance, rng, budget)
             if settled or tries >= LAYOUTS:
                 return frame.puzzle(fill_.digits)
 
