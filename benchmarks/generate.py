@@ -1,0 +1,236 @@
+"""Generation speed per kind, size and grade, beside Tatham's Keen and Towers generators.
+
+    python benchmarks/generate.py [--kinds kenken,skyscraper,kakuro,kakurasu]
+                                  [--count 20] [--grades easy,hard] [--sizes kenken=6,9]
+                                  [--seed 1] [--timeout 120] [--json]
+
+For every setting, makes ``--count`` puzzles with ``generate.generate_one`` (in this
+process: what the Generate RPC runs per puzzle, the cross-check by both engines
+included), seeds ``seed, seed + 1, ...``, and reports puzzles per second, the median and
+p95 seconds per puzzle, candidates per puzzle, and how many hit the grade and were
+unique (the driver raises on any that is not). For KenKen and Skyscraper it then runs
+``sgt-keen``/``sgt-towers --generate COUNT {size}d{tier} --time-generation`` (package
+``sgt-puzzles``, installed with apt when missing) in the same run, which prints each
+puzzle's own generation time, and prints our median over theirs per setting. Our grades
+pair with Tatham's tiers in order (Keen: EASY-e, MEDIUM-n, HARD-h, EXPERT-x,
+EXTREME-u; Towers has no Normal tier, so MEDIUM has no peer there).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import re
+import shutil
+import statistics
+import subprocess
+import sys
+import time
+
+from numgrid.server.chain import Grade
+from numgrid.server.core import Budget, SearchTimeout
+from numgrid.server.generate import generate_one
+from numgrid.server.kinds import KINDS
+from numgrid.server.kinds.base import Spec
+from rich.console import Console
+from rich.table import Table
+
+SIZES = {
+    "kenken": ["6", "9"],
+    "skyscraper": ["5", "6"],
+    "kakuro": ["12x12", "30x30"],
+    "kakurasu": ["6", "8"],
+}
+PEERS = {"kenken": "sgt-keen", "skyscraper": "sgt-towers"}
+TIERS = {
+    "sgt-keen": {"EASY": "e", "MEDIUM": "n", "HARD": "h", "EXPERT": "x", "EXTREME": "u"},
+    "sgt-towers": {"EASY": "e", "HARD": "h", "EXPERT": "x", "EXTREME": "u"},
+}
+_TIME = re.compile(r"#\d+: ([0-9.]+)\s*$")
+
+
+def program(name: str) -> str:
+    """The peer's generator, installed with apt if it is missing."""
+    path = f"/usr/games/{name}"
+    found = shutil.which(name) or (path if os.path.exists(path) else None)
+    if found is None:
+        subprocess.run(["apt-get", "install", "-y", "sgt-puzzles"], check=True, timeout=900)
+        found = path
+    return found
+
+
+def tatham_times(name: str, size: int, tier: str, count: int) -> list[float]:
+    """Seconds per puzzle as the peer reports them itself (no process start-up)."""
+    done = subprocess.run(
+        [program(name), "--generate", str(count), f"{size}d{tier}", "--time-generation"],
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=3600,
+    )
+    return [float(m.group(1)) for line in done.stdout.splitlines() if (m := _TIME.search(line))]
+
+
+def size_of(text: str) -> tuple[int, int]:
+    rows, _, cols = text.partition("x")
+    return int(rows), int(cols or rows)
+
+
+def p95(values: list[float]) -> float:
+    return sorted(values)[max(0, round(0.95 * len(values)) - 1)]
+
+
+def ours(kind: str, size: tuple[int, int], grade: Grade, count: int, seed: int, timeout):
+    """Per puzzle: seconds, candidates, grade made; None for a puzzle not made in time."""
+    made = []
+    for s in range(seed, seed + count):
+        start = time.perf_counter()
+        try:
+            g = generate_one(KINDS[kind], Spec(*size, grade), s, Budget.seconds(timeout))
+        except SearchTimeout:
+            made.append(None)
+            continue
+        made.append((time.perf_counter() - start, g.attempts, g.difficulty.grade))
+    return made
+
+
+def measure(args) -> list[dict]:
+    rows = []
+    for kind in args.kinds:
+        sizes = args.sizes.get(kind, SIZES[kind])
+        for size_text in sizes:
+            size = size_of(size_text)
+            for grade in args.grades:
+                problems = KINDS[kind].maker.problems(Spec(*size, grade))
+                if problems:
+                    rows.append(
+                        {
+                            "kind": kind,
+                            "size": size_text,
+                            "grade": grade.name,
+                            "skipped": problems[0][1],
+                        }
+                    )
+                    continue
+                made = ours(kind, size, grade, args.count, args.seed, args.timeout)
+                done = [m for m in made if m is not None]
+                seconds = [m[0] for m in done]
+                row = {
+                    "kind": kind,
+                    "size": size_text,
+                    "grade": grade.name,
+                    "made": len(done),
+                    "asked": len(made),
+                    "per_second": len(done) / sum(seconds) if seconds else 0.0,
+                    "median": statistics.median(seconds) if seconds else None,
+                    "p95": p95(seconds) if seconds else None,
+                    "candidates": statistics.median(m[1] for m in done) if done else None,
+                    "on_grade": sum(m[2] == grade for m in done),
+                }
+                peer = PEERS.get(kind)
+                tier = TIERS.get(peer, {}).get(grade.name)
+                if tier and size[0] == size[1]:
+                    theirs = tatham_times(peer, size[0], tier, args.count)
+                    row["peer"] = f"{peer} {size[0]}d{tier}"
+                    row["peer_median"] = statistics.median(theirs)
+                    row["peer_p95"] = p95(theirs)
+                    if row["median"] is not None:
+                        row["ratio"] = row["median"] / row["peer_median"]
+                rows.append(row)
+                print(json.dumps(row), file=sys.stderr, flush=True)
+    return rows
+
+
+def _ms(seconds: float | None) -> str:
+    if seconds is None:
+        return "-"
+    return f"{seconds * 1000:.1f}" if seconds < 0.01 else f"{seconds * 1000:,.0f}"
+
+
+def table(rows: list[dict], count: int) -> Table:
+    out = Table(title=f"Generate: {count} puzzles per setting, seconds per puzzle")
+    for name in (
+        "kind",
+        "size",
+        "grade",
+        "made",
+        "on grade",
+        "per s",
+        "median ms",
+        "p95 ms",
+        "candidates",
+        "peer",
+        "peer median ms",
+        "peer p95 ms",
+        "ratio",
+    ):
+        out.add_column(name, justify="left" if name in ("kind", "grade", "peer") else "right")
+    for r in rows:
+        if "skipped" in r:
+            out.add_row(
+                r["kind"],
+                r["size"],
+                r["grade"],
+                "-",
+                "-",
+                "-",
+                "-",
+                "-",
+                "-",
+                "refused: " + r["skipped"][:60],
+                "",
+                "",
+                "",
+            )
+            continue
+        ratio = r.get("ratio")
+        out.add_row(
+            r["kind"],
+            r["size"],
+            r["grade"],
+            f"{r['made']}/{r['asked']}",
+            f"{r['on_grade']}/{r['made']}",
+            f"{r['per_second']:.1f}",
+            _ms(r["median"]),
+            _ms(r["p95"]),
+            f"{r['candidates']:g}" if r["candidates"] is not None else "-",
+            r.get("peer", ""),
+            _ms(r.get("peer_median")),
+            _ms(r.get("peer_p95")),
+            "" if ratio is None else f"{ratio:.1f}x",
+        )
+    return out
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--kinds", default="kenken,skyscraper,kakuro,kakurasu")
+    parser.add_argument("--count", type=int, default=20, help="puzzles per setting")
+    parser.add_argument("--grades", default="easy,medium,hard,expert,extreme")
+    parser.add_argument("--sizes", default="", help="e.g. kenken=6,9;kakuro=12x12")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--timeout", type=float, default=120.0, help="seconds per puzzle")
+    parser.add_argument("--json", action="store_true")
+    args = parser.parse_args(argv)
+    args.kinds = [k.strip() for k in args.kinds.split(",") if k.strip()]
+    args.grades = [Grade[g.strip().upper()] for g in args.grades.split(",")]
+    args.sizes = {
+        kind: sizes.split(",")
+        for kind, _, sizes in (part.partition("=") for part in args.sizes.split(";") if part)
+    }
+    # Warm up: OR-Tools' import and the first model are not a puzzle's time.
+    generate_one(KINDS["kenken"], Spec(4, 4, None), 0, Budget.seconds(60))
+    rows = measure(args)
+    if args.json:
+        print(json.dumps(rows, indent=1))
+    else:
+        console = Console()
+        if not console.is_terminal:  # a file or a pipe: the whole table, unwrapped
+            console = Console(width=190)
+        console.print(table(rows, args.count))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
