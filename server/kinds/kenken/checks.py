@@ -70,7 +70,7 @@ def _listing(values) -> str:
     return values[0] if len(values) == 1 else f"{', '.join(values[:-1])} and {values[-1]}"
 
 
-def _parts(cells) -> list[list[Cell]]:
+def connected_parts(cells) -> list[list[Cell]]:
     """The orthogonally connected parts of ``cells``, each in reading order."""
     left = set(cells)
     parts = []
@@ -148,7 +148,7 @@ def _cage_findings(index: int, cage: Cage, n: int) -> list[Finding]:
                 cage,
             )
         )
-    parts = _parts(inside)
+    parts = connected_parts(inside)
     if len(parts) > 1:
         shown = "; ".join(_names(part) for part in parts)
         found.append(

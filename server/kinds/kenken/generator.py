@@ -47,6 +47,7 @@ from numgrid.server.kinds import latin
 from numgrid.server.kinds.base import Spec
 
 from . import arith, logic, native
+from .checks import connected_parts
 from .model import ADD, DIVIDE, MULTIPLY, SUBTRACT, Cage, Puzzle
 from .techniques import LINE_TOTALS_CELLS, Technique, _assignments, layout_of
 
@@ -758,9 +759,9 @@ def _easier(puzzle: Puzzle, solution: Grid, stuck: list[Cell], rng: random.Rando
         while len(part) < len(cells) // 2:
             near = [c for p in part for c in _adjacent(p, n) if c in inside and c not in part]
             part.append(near[rng.randrange(len(near))])
-    rest = _parts([c for c in cells if c not in part])
+    rest = connected_parts([c for c in cells if c not in part])
     if len(part) > 1 and len(rest) > 1:
-        part, rest = [cell], _parts([c for c in cells if c != cell])
+        part, rest = [cell], connected_parts([c for c in cells if c != cell])
     keep = op if op in (ADD, MULTIPLY) else ""  # - and / cages leave two single cells
     made = [
         (p, keep if keep or len(p) == 1 else _options(p, solution, n, rng)[0])
@@ -889,31 +890,11 @@ class KenKenMaker:
         cell = differ[0]
         k = where[cell]
         cells, op = cages[k]
-        rest = [(part, op) for part in _parts([c for c in cells if c != cell])]
+        rest = [(part, op) for part in connected_parts([c for c in cells if c != cell])]
         return _puzzle(n, [*cages[:k], ([cell], ""), *rest, *cages[k + 1 :]], solution)
 
     def __repr__(self) -> str:
         return "KenKenMaker()"
-
-
-def _parts(cells: list[Cell]) -> list[list[Cell]]:
-    """The orthogonally connected parts of ``cells``, each in reading order."""
-    left = set(cells)
-    parts = []
-    for start in sorted(left):
-        if start not in left:
-            continue
-        left.discard(start)
-        part, stack = [start], [start]
-        while stack:
-            r, c = stack.pop()
-            for near in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1)):
-                if near in left:
-                    left.discard(near)
-                    part.append(near)
-                    stack.append(near)
-        parts.append(sorted(part))
-    return parts
 
 
 class _Fix:
@@ -953,7 +934,7 @@ class _Fix:
             if where[cell] != k:
                 continue
             rest = [c for c in cells if c != cell]
-            if len(_parts(rest)) != 1:
+            if len(connected_parts(rest)) != 1:
                 continue
             near = list(dict.fromkeys(where[c] for c in _adjacent(cell, self.n)))
             self.rng.shuffle(near)
