@@ -9,12 +9,11 @@ import random
 from pathlib import Path
 
 import pytest
+from generate_support import assert_made_well
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from numgrid.server import engines
 from numgrid.server.chain import Grade
-from numgrid.server.core import Board, Budget, Verdict
-from numgrid.server.engines import Engine
+from numgrid.server.core import Budget
 from numgrid.server.generate import generate_one
 from numgrid.server.kinds import KINDS
 from numgrid.server.kinds.base import Spec
@@ -63,15 +62,7 @@ def test_generated_puzzles_are_unique_in_every_format_and_graded_as_explained(
     assert (g.puzzle.rows, g.puzzle.cols) == (rows, cols) and fits(g.puzzle, g.solution)
     missing = sum(clue is None for clue in (*g.puzzle.row_clues, *g.puzzle.column_clues))
     assert missing <= generator.omissions(rows + cols)
-    for fmt in KAKURASU.formats:
-        text = KAKURASU.write(Board.empty(g.puzzle), fmt)
-        puzzle = KAKURASU.read(text, fmt, 10_000).puzzle
-        assert puzzle == g.puzzle, fmt
-        answer = engines.find(KAKURASU, puzzle, engine=Engine.CPSAT, limit=2)
-        assert answer.verdict is Verdict.UNIQUE, (fmt, text)
-        assert answer.solutions[0] == g.solution, fmt
-    full = KAKURASU.explain(g.puzzle, None, max(KAKURASU.techniques), budget=None)
-    assert full.solved and full.grade is g.difficulty.grade
+    assert_made_well(KAKURASU, g)
 
 
 def test_the_same_seed_makes_the_same_puzzle():

@@ -11,12 +11,12 @@ import random
 from pathlib import Path
 
 import pytest
+from generate_support import assert_made_well
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from numgrid.server import engines, generate
+from numgrid.server import generate
 from numgrid.server.chain import Grade
-from numgrid.server.core import Board, Budget, Verdict
-from numgrid.server.engines import Engine
+from numgrid.server.core import Budget
 from numgrid.server.generate import generate_one
 from numgrid.server.kinds import KINDS
 from numgrid.server.kinds.base import Spec
@@ -81,15 +81,7 @@ def test_generated_puzzles_are_unique_in_every_format_and_graded_as_explained(si
     assert g.difficulty.grade is grade
     assert g.puzzle.size == size and fits(g.puzzle, g.solution)
     assert checks.check_puzzle(g.puzzle) == []  # not even a warning
-    for fmt in KENKEN.formats:
-        text = KENKEN.write(Board.empty(g.puzzle), fmt)
-        puzzle = KENKEN.read(text, fmt, 10_000).puzzle
-        assert puzzle == g.puzzle, fmt
-        answer = engines.find(KENKEN, puzzle, engine=Engine.CPSAT, limit=2)
-        assert answer.verdict is Verdict.UNIQUE, (fmt, text)
-        assert answer.solutions[0] == g.solution, fmt
-    full = KENKEN.explain(g.puzzle, None, max(KENKEN.techniques), budget=None)
-    assert full.solved and full.grade is g.difficulty.grade
+    assert_made_well(KENKEN, g)
 
 
 def test_cages_are_shaped_as_keen_shapes_them():

@@ -9,12 +9,11 @@ import random
 from pathlib import Path
 
 import pytest
+from generate_support import assert_made_well
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from numgrid.server import engines
 from numgrid.server.chain import Grade
-from numgrid.server.core import Board, Budget, Verdict
-from numgrid.server.engines import Engine
+from numgrid.server.core import Budget
 from numgrid.server.generate import generate_one
 from numgrid.server.kinds import KINDS
 from numgrid.server.kinds.base import Spec
@@ -63,15 +62,7 @@ def test_generated_puzzles_are_unique_in_every_format_and_graded_as_explained(si
     assert g.difficulty.grade is grade and g.difficulty.solved_by_logic
     assert g.puzzle.height == size and not g.puzzle.diagonals  # the plain puzzle
     assert fits(g.puzzle, g.solution)
-    for fmt in SKYSCRAPER.formats:
-        text = SKYSCRAPER.write(Board.empty(g.puzzle), fmt)
-        puzzle = SKYSCRAPER.read(text, fmt, 10_000).puzzle
-        assert puzzle == g.puzzle, fmt
-        answer = engines.find(SKYSCRAPER, puzzle, engine=Engine.CPSAT, limit=2)
-        assert answer.verdict is Verdict.UNIQUE, (fmt, text)
-        assert answer.solutions[0] == g.solution, fmt
-    full = SKYSCRAPER.explain(g.puzzle, None, max(SKYSCRAPER.techniques), budget=None)
-    assert full.solved and full.grade is g.difficulty.grade
+    assert_made_well(SKYSCRAPER, g)
 
 
 def test_the_same_seed_makes_the_same_puzzle():

@@ -1,0 +1,21 @@
+"""What the makers' tests share: a generated puzzle checked as a user would check it."""
+
+from __future__ import annotations
+
+from numgrid.server import engines
+from numgrid.server.core import Board, Verdict
+from numgrid.server.engines import Engine
+
+
+def assert_made_well(kind, made) -> None:
+    """Each text of the puzzle reads back to it and is UNIQUE under CP-SAT alone, with
+    the maker's solution; the grade is the one the whole chain (trial included) gives."""
+    for fmt in kind.formats:
+        text = kind.write(Board.empty(made.puzzle), fmt)
+        puzzle = kind.read(text, fmt, 10_000).puzzle
+        assert puzzle == made.puzzle, fmt
+        answer = engines.find(kind, puzzle, engine=Engine.CPSAT, limit=2)
+        assert answer.verdict is Verdict.UNIQUE, (fmt, text)
+        assert answer.solutions[0] == made.solution, fmt
+    full = kind.explain(made.puzzle, None, max(kind.techniques), budget=None)
+    assert full.solved and full.grade is made.difficulty.grade
