@@ -226,6 +226,7 @@ def test_reflection_lists_and_describes_the_service(channel):
         "Explain",
         "BatchCheckUniqueness",
         "Render",
+        "Generate",
     }
 
 

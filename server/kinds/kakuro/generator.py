@@ -66,6 +66,8 @@ FILL_NODES = 20_000  # nodes of one fill's search before it starts again
 SWEEPS = 30  # annealing moves per white cell
 WEIGHT = 0.5  # of the runs' combinations in a fill's energy, against the cells'
 REPAIR_HEAT = 0.5  # how widely a repair's digit is drawn (energy units)
+KICK_ROUNDS = 3  # rounds without fewer open cells before several change at once
+KICK_CELLS = 3  # cells changed at once then, in each piece with a second way
 STALL_ROUNDS = 8  # rounds without fewer open cells before a fill is given up
 LOOSEN_STEPS = 100  # changes tried to loosen a settled fill
 REGION_CHECKS = 6  # chains up to region sums run to see if a loosened fill needs a trial
@@ -73,6 +75,7 @@ REGION_STEP = 8  # cells more left open after each such chain
 NEAR_OPEN = 0.8  # of those changes, how many go next to the cells left open
 LAYOUTS = 5  # layouts one candidate may try
 GROUP_NODES = 2000  # nodes of the search for a second way to fill a group of open cells
+EXACT_GROUP = 30  # open cells from which a group's search uses all the rules
 PIECE = 12  # open cells searched at once, the others held
 NUDGE_OPTIONS = 12  # changes compared by the propagation around them
 TABU_ROUNDS = 4  # rounds before a cell may take back a digit it left
@@ -685,6 +688,7 @@ def _other(compiled, cand: list[int], group: list[int], digits: list[int], budge
     there), None if there are none, or False past :data:`GROUP_NODES` nodes."""
     stack = [cand]
     nodes = 0
+    exact = len(group) > EXACT_GROUP  # fewer nodes, each dearer: for large groups
     while stack:
         nodes += 1
         if nodes > GROUP_NODES:
@@ -708,7 +712,11 @@ def _other(compiled, cand: list[int], group: list[int], digits: list[int], budge
             options ^= digit
             child = node.copy()
             child[best] = digit
-            if _narrowed(compiled, child, compiled.cell_runs[best]):
+            if exact:
+                fits = native.propagate(compiled, child, set(compiled.cell_runs[best]))
+            else:
+                fits = _narrowed(compiled, child, compiled.cell_runs[best])
+            if fits:
                 stack.append(child)
     return None
 
@@ -848,7 +856,11 @@ def settle(fill_: Fill, oracle: int, open_limit: int, rng, budget: Budget) -> bo
             other = _other(compiled, local, piece, digits, budget) if local else None
             if other:
                 differ = [i for i, d in zip(piece, other, strict=True) if d != digits[i]]
-                moved = settler.nudge(differ, piece, budget) or moved
+                if since < KICK_ROUNDS:
+                    moved = settler.nudge(differ, piece, budget) or moved
+                else:  # stuck: a few cells at once, drawn by energy
+                    for i in rng.sample(differ, min(KICK_CELLS, len(differ))):
+                        moved = _nudge(fill_, [i], rng) or moved
         if moved:
             continue
         unique, ambiguous = [], False
