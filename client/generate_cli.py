@@ -152,7 +152,8 @@ def _record(made: GeneratedPuzzle, size, files: list[Path]) -> dict:
 
 def _line(made: GeneratedPuzzle, size) -> str:
     tries = "1 candidate" if made.attempts == 1 else f"{made.attempts} candidates"
-    repairs = f", {made.repairs} repairs" if made.repairs else ""
+    plural = "" if made.repairs == 1 else "s"
+    repairs = f", {made.repairs} repair{plural}" if made.repairs else ""
     return (
         f"{made.kind} {size[0]}x{size[1]} {made.difficulty.grade or 'ungraded'}, seed "
         f"{made.seed}: {tries}{repairs}, {made.seconds:.2f} s"
@@ -193,7 +194,8 @@ def run(args: argparse.Namespace, connect: Callable, width: int) -> int:
                 if args.json:
                     print(json.dumps(_record(made, size, files)), flush=True)
                 elif args.out is not None:
-                    progress.print(f"{_line(made, size)} -> {files[0]}")
+                    shown = next((p for p in files if p.suffixes == [".txt"]), files[0])
+                    progress.print(f"{_line(made, size)} -> {shown}")
                 else:
                     board = render(made.puzzle, width=width)
                     text = made.texts.get(fmt or "janko", "")

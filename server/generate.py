@@ -68,7 +68,8 @@ def problems(kind: Kind, spec: Spec, count: int) -> list[tuple[str, str]]:
         found.append(("grade", f"unknown grade {spec.grade}"))
     if not 0.0 <= spec.density < 1.0:
         found.append(("density", f"density is a share of the cells, 0 to 1, not {spec.density:g}"))
-    return found + list(kind.maker.problems(spec))
+    said = {field for field, _ in found}  # one sentence per field is enough
+    return found + [(field, text) for field, text in kind.maker.problems(spec) if field not in said]
 
 
 def ceiling(kind: Kind, grade: Grade | None):

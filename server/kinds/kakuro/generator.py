@@ -47,7 +47,8 @@ SMALLEST_EXPERT = 5  # rows and columns a Kakuro needs before region sums or a t
 # by the span (the corpus's 749: median 0.73, deciles 0.64 to 0.79).
 LEAST_DENSITY, DENSITY_SPAN = 0.6, 0.16
 LOOSEN = 0.8  # from this hardness, fills are loosened past what propagation solves
-ALLOWANCE = 40  # cells techniques 1-3 may leave to techniques 4-6, just below LOOSEN
+EASE_BELOW = 0.45  # below this hardness, fills are settled for techniques 1-3 too
+ALLOWANCE = 12  # cells techniques 1-3 may leave to techniques 4-6, just below EASE_BELOW
 PAST_REGIONS = 0.95  # from this hardness, loosened until region sums do not solve it
 OPEN_CELLS = 26  # cells loosening leaves open at hardness 1
 SIZE_SHIFT = 0.3  # hardness taken off the density of a 30x30 (see _style)
@@ -56,24 +57,23 @@ MIN_DENSITY, MAX_DENSITY = 0.45, 0.85
 HARDNESS = {
     None: 0.5,
     Grade.EASY: 0.0,
-    Grade.MEDIUM: 0.35,
-    Grade.HARD: 0.6,
+    Grade.MEDIUM: 0.5,
+    Grade.HARD: 0.72,
     Grade.EXPERT: 0.85,
     Grade.EXTREME: 1.0,
 }
-PRESSURE_REACH = 0.4  # how far pressure 1 moves the hardness
+PRESSURE_REACH = 0.3  # how far pressure 1 moves the hardness
 FILL_NODES = 20_000  # nodes of one fill's search before it starts again
 SWEEPS = 30  # annealing moves per white cell
 WEIGHT = 0.5  # of the runs' combinations in a fill's energy, against the cells'
 REPAIR_HEAT = 0.5  # how widely a repair's digit is drawn (energy units)
-KICK_ROUNDS = 3  # rounds without fewer open cells before several change at once
-KICK_CELLS = 3  # cells changed at once then, in each piece with a second way
 STALL_ROUNDS = 8  # rounds without fewer open cells before a fill is given up
 LOOSEN_STEPS = 100  # changes tried to loosen a settled fill
 REGION_CHECKS = 6  # chains up to region sums run to see if a loosened fill needs a trial
 REGION_STEP = 8  # cells more left open after each such chain
 NEAR_OPEN = 0.8  # of those changes, how many go next to the cells left open
 LAYOUTS = 5  # layouts one candidate may try
+BLACKENINGS = 4  # cells a stuck fill may turn black (with their partners)
 GROUP_NODES = 2000  # nodes of the search for a second way to fill a group of open cells
 EXACT_GROUP = 30  # open cells from which a group's search uses all the rules
 PIECE = 12  # open cells searched at once, the others held
@@ -89,7 +89,7 @@ class Style:
     max_run: int  # longest run
     long_first: int  # black cells: the cell in the longest runs of this many draws
     cool: float  # the annealing's final temperature: lower, more binding sums
-    allowance: int  # cells techniques 1-3 may leave open if propagation closes them
+    allowance: int  # cells techniques 1-3 may leave open if propagation closes them (-1: any)
     open_cells: int  # cells loosening leaves open
     loosen: bool  # a settled fill is loosened until propagation no longer solves it
     past_regions: bool  # and then until region sums do not either (a trial is needed)
@@ -101,19 +101,22 @@ def _hardness(grade, pressure: float) -> float:
 
 
 def _style(spec, pressure: float) -> Style:
-    h = _hardness(spec.grade, pressure)
-    # Grades count steps over the whole grid: a large grid needs a sparser one for the
-    # same grade (0 at 12x12, SIZE_SHIFT at 30x30 and above).
+    raw = _hardness(spec.grade, pressure)
+    # Grades count steps over the whole grid, not scaled by its size: a large grid gets
+    # the style of a lower hardness for the same grade (less SIZE_SHIFT at 30x30 and
+    # above), except that the hardest is always loosened past region sums.
     shift = SIZE_SHIFT * min(1.0, max(0.0, (spec.rows * spec.cols - 144) / (900 - 144)))
+    h = max(0.0, raw - shift)
+    loose = h >= LOOSEN or raw >= PAST_REGIONS
     return Style(
-        density=spec.density or LEAST_DENSITY + DENSITY_SPAN * max(0.0, h - shift),
+        density=spec.density or LEAST_DENSITY + DENSITY_SPAN * h,
         max_run=min(MAX_RUN, 5 + round(4 * h)),
         long_first=3 if h < 0.3 else 2 if h < 0.6 else 1,
         cool=0.05 + 0.6 * h,
-        allowance=round(ALLOWANCE * h / LOOSEN),
-        open_cells=0 if h < LOOSEN else round(OPEN_CELLS * (h - LOOSEN) / (1 - LOOSEN)),
-        loosen=h >= LOOSEN,
-        past_regions=h >= PAST_REGIONS,
+        allowance=round(ALLOWANCE * h / EASE_BELOW) if h < EASE_BELOW else -1,
+        open_cells=round(OPEN_CELLS * max(0.0, raw - LOOSEN) / (1 - LOOSEN)) if loose else 0,
+        loosen=loose,
+        past_regions=raw >= PAST_REGIONS,
     )
 
 
@@ -828,65 +831,64 @@ def _pinned(compiled, cand: list[int], group: list[int], digits: list[int]):
     return local if native.propagate(compiled, local, runs) else None
 
 
-def settle(fill_: Fill, oracle: int, open_limit: int, rng, budget: Budget) -> bool:
+def settle(fill_: Fill, oracle: int, open_limit: int, rng, budget: Budget) -> list[int] | None:
     """Where the ``oracle``'s rules leave cells open: a second way to fill some of them
     shows which cells to change. First in pieces of :data:`PIECE` cells, the rest held
     at the fill (one change per piece and round: many at once on a large grid); when no
     piece has a second way, whole groups. Groups with none stay, up to ``open_limit``
     open cells if all the native engine's rules close them; beyond, they change too.
 
-    True when no group has a second way (the fill is unique), False when the open cells
-    have not shrunk for :data:`STALL_ROUNDS` rounds (a second way keeps moving on)."""
+    None when no group has a second way (the fill is unique); when the open cells have
+    not shrunk for :data:`STALL_ROUNDS` rounds, the cells changed in the last round (a
+    second way keeps moving on there: the layout may be at fault)."""
     settler = _Settler(fill_, rng, oracle)
     digits = fill_.digits
-    fewest, since = len(digits) + 1, 0
+    fewest, since, stuck = len(digits) + 1, 0, []
     while since < STALL_ROUNDS:
         if budget.expired():
             raise SearchTimeout()
         open_ = settler.start()
         if not open_:
-            return True
+            return None
         if len(open_) < fewest:
             fewest, since = len(open_), 0
         since += 1
         compiled, cand = settler.compiled, list(settler.cand)
-        moved = False
+        stuck = []
         for piece in _clusters(fill_.frame, open_, PIECE):
             local = _pinned(compiled, cand, piece, digits)
             other = _other(compiled, local, piece, digits, budget) if local else None
             if other:
                 differ = [i for i, d in zip(piece, other, strict=True) if d != digits[i]]
-                if since < KICK_ROUNDS:
-                    moved = settler.nudge(differ, piece, budget) or moved
-                else:  # stuck: a few cells at once, drawn by energy
-                    for i in rng.sample(differ, min(KICK_CELLS, len(differ))):
-                        moved = _nudge(fill_, [i], rng) or moved
-        if moved:
+                stuck.extend(differ)
+                settler.nudge(differ, piece, budget)
+        if stuck:
             continue
-        unique, ambiguous = [], False
+        unique = []
         for group in _clusters(fill_.frame, open_):
             other = _other(compiled, cand, group, digits, budget)
             if other is None:
                 unique.append(group)
                 continue
-            ambiguous = True
             differ = (
                 group
                 if other is False
                 else [i for i, d in zip(group, other, strict=True) if d != digits[i]]
             )
+            stuck.extend(differ)
             settler.nudge(differ)
         left = sum(len(group) for group in unique)
         limit = open_limit if left and _solves(compiled, cand, open_) else 0
-        if not ambiguous and left <= limit:
-            return True
+        if not stuck and left <= limit:
+            return None
         rng.shuffle(unique)
         for group in unique:
             if left <= limit:
                 break
             settler.nudge(group)
+            stuck.extend(group)
             left -= len(group)
-    return False
+    return sorted(set(stuck))
 
 
 def _solves(compiled: native.Compiled, cand: list[int], open_: list[int]) -> bool:
@@ -968,6 +970,21 @@ def loosen(fill_: Fill, style: Style, rng, budget: Budget) -> bool:
     )
 
 
+def _settled_fill(fill_: Fill, style: Style, rng, budget: Budget) -> list[int] | None:
+    """:func:`settle` as the style asks: unique, then loosened; or solved by propagation,
+    and for easy styles by techniques 1-3 but for ``style.allowance`` cells. None when
+    done, else where it is stuck (empty when loosening failed)."""
+    if style.loosen:
+        stuck = settle(fill_, FULL, len(fill_.digits), rng, budget)
+        if stuck is None and not loosen(fill_, style, rng, budget):
+            return []
+        return stuck
+    stuck = settle(fill_, FULL, 0, rng, budget)
+    if stuck is not None or style.allowance < 0:
+        return stuck
+    return settle(fill_, EASE, style.allowance, rng, budget)
+
+
 # ---------------------------------------------------------------- the maker
 
 
@@ -1015,8 +1032,9 @@ class KakuroMaker:
         return found
 
     def candidate(self, spec, rng: random.Random, pressure: float, budget: Budget):
-        """A layout, a fill annealed and settled (:func:`settle`); a fill that does not
-        settle is dropped for another layout, up to :data:`LAYOUTS` times (then the
+        """A layout, a fill annealed and settled (:func:`settle`). Where a fill does not
+        settle, a cell where it is stuck turns black (with its partner), up to
+        :data:`BLACKENINGS` times; then another layout, up to :data:`LAYOUTS` (then the
         last goes to the driver's repairs)."""
         style = _style(spec, pressure)
         tries = 0
@@ -1027,18 +1045,23 @@ class KakuroMaker:
                 )
             except LayoutFailed:
                 continue
+            tries += 1
             frame = Frame(layout)
             fill_ = Fill(frame, fill(frame, rng, budget), WEIGHT)
             cells = list(range(len(frame.cells)))
             anneal(fill_, cells, SWEEPS * len(cells), (1.5, style.cool), rng, budget)
-            tries += 1
-            if style.loosen:  # unique, then looser
-                settled = settle(fill_, FULL, len(cells), rng, budget)
-                settled = settled and loosen(fill_, style, rng, budget)
-            else:  # solved by propagation, then by techniques 1-3 but for a few cells
-                settled = settle(fill_, FULL, 0, rng, budget)
-                settled = settled and settle(fill_, EASE, style.allowance, rng, budget)
-            if settled or tries >= LAYOUTS:
+            for _ in range(BLACKENINGS + 1):
+                stuck = _settled_fill(fill_, style, rng, budget)
+                if stuck is None:
+                    return frame.puzzle(fill_.digits)
+                where = [frame.cells[i] for i in stuck]
+                rng.shuffle(where)
+                if not any(layout.try_black(cell) for cell in where):
+                    break
+                digit = dict(zip(frame.cells, fill_.digits, strict=True))
+                frame = Frame(layout)
+                fill_ = Fill(frame, [digit[cell] for cell in frame.cells], WEIGHT)
+            if tries >= LAYOUTS:
                 return frame.puzzle(fill_.digits)
 
     def repair(self, puzzle: Puzzle, solution: Grid, other: Grid, rng: random.Random):
