@@ -687,6 +687,15 @@ class GenerateParams:
 _SPEC_FIELDS = {"rows": "rows", "cols": "columns"}  # Spec's names to the request's
 
 
+def served_kind(value: int) -> str | None:
+    """The name of a served kind for a ``PuzzleKind`` value; None for any other."""
+    try:
+        name = _enum_name(puzzle_pb2.PuzzleKind, value, "PUZZLE_KIND_")
+    except ValueError:
+        return None
+    return name if name in KINDS else None
+
+
 def generate_request(message: service_pb2.GenerateRequest, max_cells: int) -> GenerateParams:
     """The kind, spec, count and seed of a Generate request; InvalidRequest naming every
     parameter no puzzle can meet, with a sentence each."""

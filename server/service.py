@@ -344,8 +344,9 @@ class NumgridServicer(numgrid_service_pb2_grpc.NumgridServiceServicer):
         with self._observed("Generate", context) as call, self._statuses("Generate", call, context):
             if isinstance(request, convert.Undecodable):
                 raise request.invalid()
+            call.kind = convert.served_kind(request.kind) or call.kind  # logged if refused
             params = convert.generate_request(request, self.config.max_cells)
-            call.kind, call.size = params.kind.name, params.size
+            call.size = params.size
             with self.admission.slot(context.is_active):
                 for index in range(params.count):
                     made = self._generate_one(params, index, context)

@@ -133,6 +133,18 @@ def test_a_kakuro_density_out_of_range_is_refused(stub):
     assert "density" in violations(caught.value)
 
 
+def test_a_refused_request_is_logged_with_the_kind_it_asked_for(stub, server_process):
+    mark = server_process.log_mark()
+    with pytest.raises(grpc.RpcError):
+        list(stub.Generate(request("kakurasu", rows=41, columns=41), timeout=30))
+    deadline = time.monotonic() + 10
+    lines = []
+    while not lines and time.monotonic() < deadline:
+        lines = [x for x in server_process.log_since(mark) if "method=Generate" in x]
+        time.sleep(0.05)
+    assert lines and "status=INVALID_ARGUMENT kind=kakurasu" in lines[-1], lines
+
+
 def test_the_deadline_ends_the_stream_and_the_puzzles_sent_stand(stub, client):
     start = time.monotonic()
     stream = stub.Generate(request("kenken", rows=6, columns=6, count=10_000, seed=1), timeout=2)
