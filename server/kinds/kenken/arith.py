@@ -61,12 +61,24 @@ def _conflicts(cells: tuple[Cell, ...]) -> tuple[tuple[int, ...], ...]:
 
 def layouts(cage: Cage, size: int) -> tuple[Layout, ...]:
     """Every layout of ``cage`` with digits 1..``size``, in lexicographic order."""
-    origin = cage.cells[0]
-    shape = tuple((r - origin[0], c - origin[1]) for r, c in cage.cells)
+    shape = _shape(cage)
     found = _cached(cage.target, cage.operation, shape, size)
     if isinstance(found, bytes):
         return tuple(zip(*[iter(found)] * len(shape), strict=True))
     return found
+
+
+def count(cage: Cage, size: int) -> int:
+    """How many layouts :func:`layouts` gives, without unpacking them."""
+    shape = _shape(cage)
+    found = _cached(cage.target, cage.operation, shape, size)
+    return len(found) // len(shape) if isinstance(found, bytes) else len(found)
+
+
+def _shape(cage: Cage) -> tuple[Cell, ...]:
+    """The cage's cells relative to its first: the cache key of its layouts."""
+    origin = cage.cells[0]
+    return tuple((r - origin[0], c - origin[1]) for r, c in cage.cells)
 
 
 # Layouts past which a cage's are cached packed, a byte a digit: the 83,824 of a 7-cell
