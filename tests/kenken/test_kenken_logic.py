@@ -465,3 +465,11 @@ def test_whole_corpus_with_hidden_operations_completes():
     names = [name for name in corpus() if not usable(name)]
     results = {name: _check(name) for name in names}
     assert len(results) == 67
+
+
+def test_a_compiled_puzzle_is_kept_between_calls_unless_huge():
+    small, _ = corpus_puzzle("28_6x6")
+    huge, _ = corpus_puzzle("419_9x9")  # a 7-cell 34+: 84,216 cage layouts in all
+    assert techniques.layout_of(small) is techniques.layout_of(small)
+    assert techniques.layout_of(huge) is not techniques.layout_of(huge)
+    assert len(techniques.layout_of(huge).cage_bits[0]) > 0
