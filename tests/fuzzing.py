@@ -113,10 +113,17 @@ def seeds() -> tuple[Seed, ...]:
         add(kind.name, kind.sniff(text), name, text)
         for fmt in kind.formats:
             try:
-                add(kind.name, fmt, f"{name} as {fmt}", kind.write(board, fmt))
+                written = kind.write(board, fmt)
             except PuzzleError:  # a format that cannot say everything the puzzle does
                 continue
+            if fmt == "csv" and "," in written and not _has_clue_square(written):
+                continue  # digits alone (a solution read as a Kakuro): no Kakuro's CSV
+            add(kind.name, fmt, f"{name} as {fmt}", written)
     return tuple(out)
+
+
+def _has_clue_square(csv_text: str) -> bool:
+    return any(len(t.strip()) == 5 for line in csv_text.splitlines() for t in line.split(","))
 
 
 @functools.cache

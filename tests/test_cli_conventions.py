@@ -256,6 +256,11 @@ def _plain_environment() -> dict:
     [
         (SUDOKU, ["its first line '530070000'", "looks like a 9x9 Sudoku"]),
         ("\n".join(" ".join(row) for row in SUDOKU_ROWS), ["looks like a 9x9 Sudoku"]),
+        # comma-separated digits with no 1VVHH clue square: no Kakuro's CSV
+        (
+            "\n".join(",".join(row) for row in SUDOKU_ROWS),
+            ["no field is a 1VVHH clue square", "looks like a 9x9 Sudoku"],
+        ),
         ("this is not a puzzle\n", ["its first line 'this is not a puzzle' is not a header"]),
         ('{"a": 1, "b": 2}', ['a JSON puzzle is {"KIND": {...}}', "keys are 'a', 'b'"]),
         ("[1, 2]", ["not a list"]),
@@ -278,10 +283,9 @@ def test_a_text_of_no_kind_served_is_an_unsupported_kind(text, needles):
         ("3 3\n- 4, x\n,3 0 0\n,7 0 0\n", "kakuro", "janko"),  # a bad token: still Kakuro
         ("10000,10400\n10300,0\n", "kakuro", "csv"),
         ("2 2\n3+ 2\n1 .\n1 2\n3 1\n", "kenken", "janko"),
-        # A 'ROWS COLS' header, or comma-separated digits: a Kakuro (written so by the
-        # library, from a board without clues); its reader says what is wrong.
+        # A 'ROWS COLS' header: a Kakuro (written so by the library, from a board
+        # without clues); its reader says what is wrong.
         ("9 9\n" + SUDOKU, "kakuro", "janko"),
-        ("\n".join(",".join(row) for row in SUDOKU_ROWS), "kakuro", "csv"),
     ],
 )
 def test_a_malformed_puzzle_of_a_kind_served_stays_that_kind(text, kind, fmt):

@@ -183,7 +183,12 @@ def _mostly_numbers(lines: list[list[str]]) -> str | None:
 def sniff_csv(text: str) -> str | None:
     if "," not in text and ";" not in text:
         return "no comma- or semicolon-separated rows"
-    return _mostly_numbers(_csv_lines(text))
+    lines = _csv_lines(text)
+    why = _mostly_numbers(lines)
+    if why is None and not any(len(t) == 5 for line in lines for t in line):
+        # a grid of digits alone (a Sudoku's, say) has no clue, so it is no Kakuro
+        return "no field is a 1VVHH clue square (every run needs one)"
+    return why
 
 
 def _csv_square(token: str) -> tuple[object, int] | None:
