@@ -495,3 +495,23 @@ def test_the_native_engine_polls_its_budget_inside_one_propagation():
     result = native.search(KAKURO.read(slow, None, 20_000).puzzle, limit=2, budget=Counting())
     assert not result.complete
     assert result.stats.nodes == 1  # stopped inside the first node's propagation
+
+
+def test_cpsat_solves_wait_their_turn_within_their_budget(monkeypatch):
+    from numgrid.server import cpsat_runner
+
+    assert cpsat_runner.SOLVES_AT_ONCE >= 1
+    turns = threading.BoundedSemaphore(1)
+    monkeypatch.setattr(cpsat_runner, "_solving", turns)
+    turns.acquire()  # every turn taken: the solve waits, and its budget runs out first
+    start = time.monotonic()
+    waited = search("cpsat", ALL_FOURS, budget=Budget.seconds(0.3))
+    assert not waited.complete and not waited.solutions
+    assert 0.25 < time.monotonic() - start < 1.0
+    cancelled = Budget()
+    threading.Timer(0.2, cancelled.cancel).start()
+    assert not search("cpsat", ALL_FOURS, budget=cancelled).complete  # a cancel ends the wait
+    turns.release()
+    found = search("cpsat", ALL_FOURS)
+    assert found.complete and len(found.solutions) == 2
+    assert turns.acquire(blocking=False), "the turn was given back"
