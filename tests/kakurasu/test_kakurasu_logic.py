@@ -2,7 +2,7 @@
 trial as a last resort, positions from marks and candidates, contradictions, budgets,
 grades, hints through the service's operations (in shaded/white words), and the rule
 that no step is ever wrong (a corpus sample here; the whole corpus in
-``test_kakurasu_corpus`` and ``benchmarks/explain_kakurasu.py``)."""
+``test_kakurasu_corpus`` and ``benchmarks/explain.py --kind kakurasu``)."""
 
 from __future__ import annotations
 

@@ -1,7 +1,7 @@
 """KenKen's logical solver: each technique on a small hand-made position with its sentence,
 trial as a last resort, hints with ``placements_only``, entries checked first, budgets,
 grades, and the rule that no step is ever wrong (a corpus sample here; the whole corpus
-in the slow test and in ``benchmarks/explain_kenken.py``)."""
+in the slow test and in ``benchmarks/explain.py --kind kenken``)."""
 
 from __future__ import annotations
 
@@ -451,7 +451,7 @@ def test_corpus_sample_never_a_wrong_step():
 @pytest.mark.slow
 def test_whole_corpus_never_a_wrong_step():
     """Every corpus puzzle with visible operations: no wrong step, grid completed. (Its
-    time is measured by benchmarks/explain_kenken.py, not asserted here.)"""
+    time is measured by benchmarks/explain.py --kind kenken, not asserted here.)"""
     names = [name for name in corpus() if usable(name)]
     results = {name: _check(name) for name in names}
     assert len(results) == 255

@@ -231,4 +231,4 @@ def test_every_corpus_puzzle_is_explained_with_every_step_right():
             assert step.explanation.endswith(".") and step.explanation[0].isupper()
             assert step.groups, step.explanation
         trials += explanation.technique_counts[Technique.TRIAL] > 0
-    assert trials <= 40  # 34 of the 352 need a trial (benchmarks/explain_skyscraper.py)
+    assert trials <= 40  # 34 of the 352 need a trial (benchmarks/explain.py --kind skyscraper)

@@ -41,7 +41,7 @@ values), and says so in one sentence: "..., so r2c1 is shaded; r2c3 and r2c4 sta
 white." Malformed puzzles and marks raise :class:`PuzzleError` (every finding); a
 position that cannot be completed raises :class:`Contradiction` (``explain`` reports it
 in ``.contradiction`` instead). Every step is implied by the rules and the position
-alone (never by assuming that the solution is unique); ``benchmarks/explain_kakurasu.py``
+alone (never by assuming that the solution is unique); ``benchmarks/explain.py --kind kakurasu``
 checks every step of every corpus puzzle against its published solution.
 
 Positions
@@ -65,7 +65,7 @@ EXPERT     crossing, more than 8 steps
 EXTREME    a trial: techniques 1-3 do not complete the grid
 =========  ==========================================================================
 
-Over the 210 corpus puzzles (``benchmarks/explain_kakurasu.py``): EASY 91 (43 %), MEDIUM
+Over the 210 corpus puzzles (``benchmarks/explain.py --kind kakurasu``): EASY 91 (43 %), MEDIUM
 57, HARD 48, EXPERT 14, EXTREME none; 7,711 steps, every one correct.
 """
 

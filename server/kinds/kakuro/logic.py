@@ -43,7 +43,7 @@ entries raise :class:`PuzzleError` (every finding); a position that cannot be co
 raises :class:`Contradiction` (``explain`` reports it in ``.contradiction`` instead).
 
 Every step is implied by the rules and the position alone (never by assuming that the
-solution is unique), so the chain never makes a wrong step; ``benchmarks/explain_corpus.py``
+solution is unique), so the chain never makes a wrong step; ``benchmarks/explain.py --kind kakuro``
 checks every step of every corpus puzzle against its published solution.
 
 Positions
@@ -76,7 +76,7 @@ grades higher than a small one needing it once. The limits (:data:`THRESHOLDS`) 
 set from the counts over the 749 janko.at puzzles of the corpus, which they split as
 EASY 255 (34 %), MEDIUM 238 (32 %), HARD 201 (27 %), EXPERT 54 (7 %), EXTREME 1.
 All 749 chains are correct step by step and 748 complete without a trial
-(``benchmarks/explain_corpus.py``).
+(``benchmarks/explain.py --kind kakuro``).
 """
 
 from __future__ import annotations

@@ -55,7 +55,7 @@ one-sentence ``explanation`` with the numbers. Malformed puzzles and entries rai
 :class:`Contradiction` (``explain`` reports it in ``.contradiction`` instead).
 
 Every step is implied by the rules and the position alone (never by assuming that the
-solution is unique); ``benchmarks/explain_kenken.py`` checks every step of every corpus
+solution is unique); ``benchmarks/explain.py --kind kenken`` checks every step of every corpus
 puzzle against its published solution.
 
 Positions
@@ -87,7 +87,7 @@ grade EASY here, Hard ones MEDIUM or HARD, Extreme and Unreasonable ones EXPERT 
 EXTREME: ``benchmarks/tatham_grades.py --kind kenken``). All 322 janko.at corpus puzzles
 complete, every step correct; the limits give EASY 228 (71 %), MEDIUM 48 (15 %), HARD
 11, EXPERT 6 and EXTREME 29, and 293 complete without a trial
-(``benchmarks/explain_kenken.py``).
+(``benchmarks/explain.py --kind kenken``).
 """
 
 from __future__ import annotations

@@ -32,7 +32,7 @@ placements_only=False, budget=None)``, ``explain(puzzle, entries=None,
 max_technique=TRIAL, budget=None)``, ``last_resort(puzzle, candidates_or_entries=None,
 budget=None)``, ``grade(counts_or_explanation)``, ``position(puzzle, given)``; as for
 KenKen (:mod:`..kenken.logic`). Every step is implied by the rules and the position alone
-(never by assuming the solution is unique); ``benchmarks/explain_skyscraper.py`` checks
+(never by assuming the solution is unique); ``benchmarks/explain.py --kind skyscraper`` checks
 every step of every corpus puzzle against its published solution.
 
 Positions
@@ -64,7 +64,7 @@ recursion) only a trial stands for here. Over ``sgt-towers`` puzzles of sizes 5 
 MEDIUM, 27 HARD, 4 EXPERT; Extreme 39 EXTREME and 1 HARD; Unreasonable 40 EXTREME. All
 352 corpus puzzles complete, every step correct, 318 without a trial; EASY 23, MEDIUM
 98, HARD 188, EXPERT 9, EXTREME 34 (the variant with empty lots leans on sequences: 155
-of its 211 are HARD; ``benchmarks/explain_skyscraper.py``). A one-level trial has always
+of its 211 are HARD; ``benchmarks/explain.py --kind skyscraper``). A one-level trial has always
 sufficed (the corpus, 120 Towers Extreme and Unreasonable puzzles of sizes 4-7, 552
 random ones); the two-level one is there for the puzzle where it does not.
 """
