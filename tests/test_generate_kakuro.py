@@ -16,9 +16,11 @@ from numgrid.server.engines import Engine
 from numgrid.server.generate import generate_one
 from numgrid.server.kinds import KINDS
 from numgrid.server.kinds.base import Spec
-from numgrid.server.kinds.kakuro import generator
+from numgrid.server.kinds.kakuro import generator, native
 from numgrid.server.kinds.kakuro.checks import MAX_RUN
 from numgrid.server.kinds.kakuro.model import WHITE, Clue, Puzzle
+from numgrid.server.kinds.kakuro.sums import ALL_DIGITS
+from numgrid.server.kinds.kakuro.techniques import Technique
 
 KAKURO = KINDS["kakuro"]
 BUDGET = 60.0  # seconds: far above what these sizes take (well under a second each)
@@ -232,3 +234,57 @@ def test_candidates_are_well_formed(seed, size, pressure, grade):
     assert solves(puzzle, solution)
     found = KAKURO.native_search(puzzle, limit=2, fixed=None, budget=None)
     assert solution in found.solutions or len(found.solutions) == 2
+
+
+def _annealed_fills(count: int, size: int = 12):
+    """Fills a maker works on: a layout and a fill annealed a little, then more."""
+    rng = random.Random(size)
+    spec = Spec(size, size, Grade.HARD)
+    style = generator._style(spec, 0.0)
+    layout = generator.make_layout(size, size, style, False, rng, Budget())
+    frame = generator.Frame(layout)
+    fill = generator.Fill(frame, generator.fill(frame, rng, Budget()), generator.WEIGHT)
+    cells = list(range(len(frame.cells)))
+    for _ in range(count):
+        generator.anneal(fill, cells, 3 * len(cells), (1.5, 0.3), rng, Budget())
+        yield frame, list(fill.digits)
+
+
+def test_memoised_propagation_reaches_the_native_fixpoint():
+    rng = random.Random(0)
+    for frame, digits in _annealed_fills(8):
+        compiled = frame.compiled(digits)
+        ours, theirs = [ALL_DIGITS] * len(digits), [ALL_DIGITS] * len(digits)
+        assert generator._narrowed(compiled, ours)
+        assert native.propagate(compiled, theirs, set(range(len(frame.runs))))
+        assert ours == theirs
+        start = [m if rng.random() < 0.5 else ALL_DIGITS for m in ours]
+        ours, theirs = list(start), list(start)
+        assert generator._narrowed(compiled, ours) == native.propagate(
+            compiled, theirs, set(range(len(frame.runs)))
+        )
+        assert ours == theirs
+
+
+def test_needs_trial_is_the_chain_up_to_region_sums():
+    for seed in range(3):
+        rng = random.Random(seed)
+        style = generator._style(Spec(10, 10, Grade.EXTREME), 0.0)
+        layout = generator.make_layout(10, 10, style, False, rng, Budget())
+        frame = generator.Frame(layout)
+        fill = generator.Fill(frame, generator.fill(frame, rng, Budget()), generator.WEIGHT)
+        cells = list(range(len(frame.cells)))
+        generator.anneal(fill, cells, 10 * len(cells), (1.5, 0.6), rng, Budget())
+        _, cand, _ = generator._propagated(frame, fill.digits)
+        puzzle = frame.puzzle(fill.digits)[0]
+        chain = KAKURO.explain(puzzle, None, Technique.REGION_SUM, budget=None)
+        assert generator._needs_trial(frame, fill.digits, cand, Budget()) == (not chain.solved)
+
+
+def test_only_targets_past_propagation_are_loosened():
+    for size in (12, 30):
+        for pressure in (-1.0, 0.0, 0.5, 1.0):
+            for grade in (Grade.EASY, Grade.MEDIUM, Grade.HARD):
+                assert not generator._style(Spec(size, size, grade), pressure).loosen
+            assert not generator._style(Spec(size, size, Grade.EXPERT), pressure).past_regions
+        assert generator._style(Spec(size, size, Grade.EXTREME), 0.0).past_regions

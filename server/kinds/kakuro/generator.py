@@ -27,6 +27,7 @@ A second solution is repaired by choosing new digits where it differs (see
 from __future__ import annotations
 
 import dataclasses
+import functools
 import math
 import random
 from dataclasses import dataclass
@@ -34,11 +35,12 @@ from dataclasses import dataclass
 from numgrid.server.chain import Grade
 from numgrid.server.core import Budget, Grid, SearchTimeout
 
-from . import logic, native
+from . import native
 from .checks import MAX_RUN
+from .logic_regions import region_sum
 from .model import WHITE, Clue, Puzzle
 from .sums import ALL_DIGITS, COMBINATIONS, combos
-from .techniques import Technique
+from .techniques import Position, layout_of
 
 MIN_SIZE = 3  # rows or columns, the clue row or column included: one 2x2 block inside
 MAX_SIZE = 60  # rows or columns at most; 31x46 is the largest published puzzle here
@@ -49,6 +51,12 @@ LEAST_DENSITY, DENSITY_SPAN = 0.6, 0.16
 LOOSEN = 0.8  # from this hardness, fills are loosened past what propagation solves
 EASE_BELOW = 0.45  # below this hardness, fills are settled for techniques 1-3 too
 ALLOWANCE = 12  # cells techniques 1-3 may leave to techniques 4-6, just below EASE_BELOW
+# A HARD-like target (this span of the hardness before the size shift): the chain may take
+# only so many combination eliminations, counted over the whole grid, so techniques 1-3
+# may leave this many cells (from the first to the second, across the span) whatever the
+# size. Measured at 30x30: 20 cells give MEDIUM, 45 to 80 mostly HARD, no limit EXPERT;
+# at 12x12 a fill seldom leaves so many.
+HARD_SPAN, HARD_ALLOWANCE = (0.6, 0.8), (20, 80)
 PAST_REGIONS = 0.95  # from this hardness, loosened until region sums do not solve it
 OPEN_CELLS = 26  # cells loosening leaves open at hardness 1
 SIZE_SHIFT = 0.3  # hardness taken off the density of a 30x30 (see _style)
@@ -100,6 +108,14 @@ def _hardness(grade, pressure: float) -> float:
     return max(0.0, min(1.0, base + PRESSURE_REACH * pressure))
 
 
+def _allowance(raw: float, h: float) -> int:
+    """Style.allowance: by the hardness before (``raw``) and after (``h``) the size shift."""
+    (low, high), (least, most) = HARD_SPAN, HARD_ALLOWANCE
+    if low <= raw < high:
+        return round(least + (most - least) * (raw - low) / (high - low))
+    return round(ALLOWANCE * h / EASE_BELOW) if h < EASE_BELOW else -1
+
+
 def _style(spec, pressure: float) -> Style:
     raw = _hardness(spec.grade, pressure)
     # Grades count steps over the whole grid, not scaled by its size: a large grid gets
@@ -107,16 +123,21 @@ def _style(spec, pressure: float) -> Style:
     # above), except that the hardest is always loosened past region sums.
     shift = SIZE_SHIFT * min(1.0, max(0.0, (spec.rows * spec.cols - 144) / (900 - 144)))
     h = max(0.0, raw - shift)
-    loose = h >= LOOSEN or raw >= PAST_REGIONS
+    # Past propagation only for a target that allows what such a fill needs: region sums
+    # or a trial (EXPERT, EXTREME, any grade); past region sums only for a trial. Else
+    # pressure on a HARD (EXPERT) target makes fills it can never be.
+    grade = spec.grade
+    past = raw >= PAST_REGIONS and grade in (None, Grade.EXTREME)
+    loose = (h >= LOOSEN or past) and (grade is None or grade >= Grade.EXPERT)
     return Style(
         density=spec.density or LEAST_DENSITY + DENSITY_SPAN * h,
         max_run=min(MAX_RUN, 5 + round(4 * h)),
         long_first=3 if h < 0.3 else 2 if h < 0.6 else 1,
         cool=0.05 + 0.6 * h,
-        allowance=round(ALLOWANCE * h / EASE_BELOW) if h < EASE_BELOW else -1,
+        allowance=_allowance(raw, h),
         open_cells=round(OPEN_CELLS * max(0.0, raw - LOOSEN) / (1 - LOOSEN)) if loose else 0,
         loosen=loose,
-        past_regions=raw >= PAST_REGIONS,
+        past_regions=past,
     )
 
 
@@ -577,54 +598,37 @@ def anneal(fill_: Fill, cells: list[int], steps: int, heat: tuple[float, float],
             apply()
 
 
-def _open_cells(frame: Frame, digits: list[int], exact: bool = True) -> list[int]:
-    """The cells the native engine's propagation leaves open from the empty grid: all
-    its rules (``exact``: techniques 1-6 reach the same fixpoint), or only its cheap ones
-    (combinations, placed digits and hidden singles: about techniques 1-4)."""
-    compiled = frame.compiled(digits)
-    cand = [ALL_DIGITS] * len(digits)
-    if exact:
-        settled = native.propagate(compiled, cand, set(range(len(frame.runs))))
-    else:
-        settled = _narrowed(compiled, cand)
-    if not settled:
-        raise AssertionError("a fill contradicts its own clues")
-    return [i for i, m in enumerate(cand) if m & (m - 1)]
+# ---------------------------------------------------------------- propagation, memoised
+#
+# A maker propagates the same fill's clues again and again (each change it weighs, each
+# group it searches), and most runs come back with the digits they had last time. So
+# the native engine's rules run here through a memo of (a run's candidates, its clue):
+# the same fixpoint as :func:`native.propagate` (its rules, ``native._narrow`` and
+# ``native._supported``, are called as they are), three times faster on a maker's
+# workload. native.propagate takes no memo, hence this loop.
+
+MEMO_SIZE = 1 << 16  # runs' results kept per rule (about 20 MB each at most)
 
 
-def _narrowed(compiled: native.Compiled, cand: list[int], runs=None, rule=None) -> bool:
-    """:func:`native.propagate` with its cheap rules only, from ``runs`` (None: all); or
-    with ``rule`` (masks, clue) -> masks | None instead (:func:`_ease`)."""
-    run_cells, cell_runs = compiled.run_cells, compiled.cell_runs
-    pending = list(range(len(run_cells))) if runs is None else sorted(runs)
-    waiting = [False] * len(run_cells)
-    for r in pending:
-        waiting[r] = True
-    while pending:
-        r = pending.pop()
-        waiting[r] = False
-        cells = run_cells[r]
-        masks = [cand[i] for i in cells]
-        if rule is None:
-            new = native._narrow(masks, compiled.run_combos[r])
-        else:
-            new = rule(masks, compiled.clues[r])
-        if new is None:
-            return False
-        for j, m in enumerate(new):
-            if m != masks[j]:
-                if not m:
-                    return False
-                i = cells[j]
-                cand[i] = m
-                for q in cell_runs[i]:
-                    if not waiting[q]:
-                        waiting[q] = True
-                        pending.append(q)
-    return True
+@functools.lru_cache(maxsize=MEMO_SIZE)
+def _cheap(masks: tuple[int, ...], clue: int) -> tuple[int, ...] | None:
+    """The native engine's cheap rules on one run (combinations, placed digits, hidden
+    singles: about techniques 1-4)."""
+    new = native._narrow(list(masks), combos(clue, len(masks)))
+    return None if new is None else tuple(new)
 
 
-def _ease(masks: list[int], clue: int) -> list[int] | None:
+@functools.lru_cache(maxsize=MEMO_SIZE)
+def _exact(masks: tuple[int, ...], clue: int) -> tuple[int, ...] | None:
+    """The native engine's exact run check (with the cheap rules, techniques 1-6)."""
+    if all(not m & (m - 1) for m in masks):
+        return masks
+    new = native._supported(list(masks), combos(clue, len(masks)))
+    return None if new is None else tuple(new)
+
+
+@functools.lru_cache(maxsize=MEMO_SIZE)
+def _ease(masks: tuple[int, ...], clue: int) -> tuple[int, ...] | None:
     """Techniques 1-3 on one run: its open cells keep the digits of the combinations of
     what they still add up to, less the placed digits (a last cell gets the rest; a cell
     its two runs pin is placed once both have narrowed it). None: a contradiction."""
@@ -645,21 +649,58 @@ def _ease(masks: list[int], clue: int) -> list[int] | None:
             allowed |= combo
     if not allowed:
         return None
-    return [m & allowed if m & (m - 1) else m for m in masks]
+    return tuple(m & allowed if m & (m - 1) else m for m in masks)
 
 
-# How far a settled fill is taken (Style.oracle): techniques 1-3 solve it (EASY), the
-# native engine's cheap rules (about techniques 1-5), or all its rules (1-6).
+# What a fill is settled for (see settle): techniques 1-3 solve it (EASY-like), or all
+# the native engine's rules do (techniques 1-6); CHEAP, its cheap rules only, for quick
+# looks. The rules of each: the first runs to a fixpoint before the second (dearer) takes
+# one run, as in native.propagate.
 EASE, CHEAP, FULL = 0, 1, 2
+RULES = {EASE: (_ease,), CHEAP: (_cheap,), FULL: (_cheap, _exact)}
+POLL_RUNS = 256  # runs narrowed by the second rule between budget polls
+
+
+def _narrowed(compiled: native.Compiled, cand: list[int], runs=None, oracle=FULL, budget=None):
+    """``cand`` narrowed in place by the ``oracle``'s rules (:data:`RULES`) from ``runs``
+    (None: every run) until nothing changes; False on a contradiction. With FULL, the
+    fixpoint of :func:`native.propagate`."""
+    run_cells, cell_runs, clues = compiled.run_cells, compiled.cell_runs, compiled.clues
+    first, *rest = RULES[oracle]
+    second = rest[0] if rest else None
+    pending = set(range(len(run_cells)) if runs is None else runs)
+    later = set(pending) if second else set()  # for the second rule
+    count = 0
+    while pending or later:
+        if pending:
+            r, rule = pending.pop(), first
+        else:
+            r, rule = later.pop(), second
+            count += 1
+            if budget is not None and not count % POLL_RUNS and budget.expired():
+                raise SearchTimeout()
+        cells = run_cells[r]
+        masks = tuple([cand[i] for i in cells])
+        new = rule(masks, clues[r])
+        if new is None:
+            return False
+        if new == masks:
+            continue
+        for j, m in enumerate(new):
+            if m != masks[j]:
+                if not m:
+                    return False
+                i = cells[j]
+                cand[i] = m
+                pending.update(cell_runs[i])
+                if second:
+                    later.update(cell_runs[i])
+    return True
 
 
 def _settled(compiled: native.Compiled, cand: list[int], oracle: int) -> bool:
     """``cand`` narrowed from every run by the oracle's rules; False on a contradiction."""
-    if oracle == EASE:
-        return _narrowed(compiled, cand, rule=_ease)
-    if oracle == CHEAP:
-        return _narrowed(compiled, cand)
-    return native.propagate(compiled, cand, set(range(len(compiled.run_cells))))
+    return _narrowed(compiled, cand, oracle=oracle)
 
 
 def _clusters(frame: Frame, open_: list[int], size: int = 0) -> list[list[int]]:
@@ -686,19 +727,47 @@ def _clusters(frame: Frame, open_: list[int], size: int = 0) -> list[list[int]]:
     return groups
 
 
-def _other(compiled, cand: list[int], group: list[int], digits: list[int], budget):
+def _other(
+    compiled, cand: list[int], group: list[int], digits: list[int], budget, memo=None, quick=False
+):
     """Digits for ``group`` other than the fill's that also fit (a second solution
-    there), None if there are none, or False past :data:`GROUP_NODES` nodes."""
-    stack = [cand]
-    nodes = 0
-    exact = len(group) > EXACT_GROUP  # fewer nodes, each dearer: for large groups
+    there), None if there are none, or False past :data:`GROUP_NODES` nodes. With a
+    ``memo`` (a dict), a group met before is not searched again: the answer depends only
+    on its cells, their digits and candidates, and its runs (their clues and cells; the
+    cells outside the group are placed). ``quick``: the fill's own digits are tried
+    last, so that another assignment, if any, comes first (when only whether there is
+    one matters; which one is found guides :func:`settle`'s changes, and the order it
+    was tuned with, the highest digit first, suits those better: measured)."""
+    if memo is not None:
+        runs = sorted({r for i in group for r in compiled.cell_runs[i]})
+        key = (
+            tuple(group),
+            tuple(digits[i] for i in group),
+            tuple(compiled.clues[r] for r in runs),
+            tuple(cand[k] for r in runs for k in compiled.run_cells[r]),
+        )
+        found = memo.get(key, 0)
+        if found == 0:
+            found = memo[key] = _other(compiled, cand, group, digits, budget, None, quick)
+        return found
+    # Depth first, a child propagated when it is taken (most never are when another
+    # assignment is found).
+    stack: list[tuple[list[int], int, int]] = [(cand, -1, 0)]
+    nodes, pops = 0, 0
+    oracle = FULL if len(group) > EXACT_GROUP else CHEAP  # fewer nodes, each dearer
     while stack:
+        pops += 1
+        if not pops % 256 and budget.expired():
+            raise SearchTimeout()
+        node, cell, digit = stack.pop()
+        if cell >= 0:
+            node = node.copy()
+            node[cell] = digit
+            if not _narrowed(compiled, node, compiled.cell_runs[cell], oracle):
+                continue
         nodes += 1
         if nodes > GROUP_NODES:
             return False
-        if not nodes % 256 and budget.expired():
-            raise SearchTimeout()
-        node = stack.pop()
         best, fewest = -1, 10
         for i in group:
             count = node[i].bit_count()
@@ -709,31 +778,15 @@ def _other(compiled, cand: list[int], group: list[int], digits: list[int], budge
             if found != [digits[i] for i in group]:
                 return found
             continue
-        options = node[best]
+        options, own = node[best], 1 << (digits[best] - 1) if quick else 0
+        if options & own:
+            stack.append((node, best, own))
+        options &= ~own
         while options:
             digit = options & -options
             options ^= digit
-            child = node.copy()
-            child[best] = digit
-            if exact:
-                fits = native.propagate(compiled, child, set(compiled.cell_runs[best]))
-            else:
-                fits = _narrowed(compiled, child, compiled.cell_runs[best])
-            if fits:
-                stack.append(child)
+            stack.append((node, best, digit))
     return None
-
-
-def _nudge(fill_: Fill, cells: list[int], rng) -> bool:
-    """A new digit in one of ``cells``, drawn favouring sums that bind more (lower
-    energy); drawn, not the best, or repairs go round in circles."""
-    options = [m for i in cells for d in range(1, 10) if (m := fill_.change_move(i, d)) is not None]
-    if not options:
-        return False
-    low = min(change for change, _ in options)
-    weights = [math.exp((low - change) / REPAIR_HEAT) for change, _ in options]
-    rng.choices(options, weights)[0][1]()
-    return True
 
 
 class _Settler:
@@ -756,19 +809,6 @@ class _Settler:
         self.round += 1
         return [i for i, m in enumerate(self.cand) if m & (m - 1)]
 
-    def _around(self, i: int) -> list[int]:
-        """The cells of the runs crossing the runs through ``i``."""
-        frame = self.frame
-        return sorted(
-            {
-                k
-                for r in frame.cell_runs[i]
-                for j in frame.runs[r]
-                for q in frame.cell_runs[j]
-                for k in frame.runs[q]
-            }
-        )
-
     def nudge(self, cells: list[int], piece: list[int] | None = None, budget=None) -> bool:
         """A new digit in one of ``cells``: of a few, the change that leaves ``piece``
         (if given, the rest held) no second way to be filled, and then the fewest cells
@@ -786,7 +826,7 @@ class _Settler:
         options = rng.sample(options, min(len(options), NUDGE_OPTIONS))
         best, best_key = None, None
         for i, digit, move in options:
-            around = self._around(i)
+            around = _around(frame, i)
             combos_, clues = list(self.combos), list(self.compiled.clues)
             for r in frame.cell_runs[i]:
                 clues[r] = fill_.sums[r] + digit - digits[i]
@@ -798,7 +838,7 @@ class _Settler:
                 self.compiled, run_combos=tuple(combos_), clues=tuple(clues)
             )
             runs = {q for k in around for q in frame.cell_runs[k]}
-            if not _narrowed(changed, local, runs, _ease if self.oracle == EASE else None):
+            if not _narrowed(changed, local, runs, EASE if self.oracle == EASE else CHEAP):
                 continue  # cannot happen: the new digits fit
             left = sum(1 for k in around if local[k] & (local[k] - 1))
             again = False
@@ -822,13 +862,26 @@ class _Settler:
         return True
 
 
+def _around(frame: Frame, i: int) -> list[int]:
+    """The cells of the runs crossing the runs through ``i``."""
+    return sorted(
+        {
+            k
+            for r in frame.cell_runs[i]
+            for j in frame.runs[r]
+            for q in frame.cell_runs[j]
+            for k in frame.runs[q]
+        }
+    )
+
+
 def _pinned(compiled, cand: list[int], group: list[int], digits: list[int]):
     """``cand`` with every cell outside ``group`` holding its digit, propagated; None
     when that contradicts (it cannot: the fill is a solution)."""
     inside = set(group)
     local = [m if i in inside else 1 << (digits[i] - 1) for i, m in enumerate(cand)]
     runs = {r for i in group for r in compiled.cell_runs[i]}
-    return local if native.propagate(compiled, local, runs) else None
+    return local if _narrowed(compiled, local, runs) else None
 
 
 def settle(fill_: Fill, oracle: int, open_limit: int, rng, budget: Budget) -> list[int] | None:
@@ -842,7 +895,7 @@ def settle(fill_: Fill, oracle: int, open_limit: int, rng, budget: Budget) -> li
     not shrunk for :data:`STALL_ROUNDS` rounds, the cells changed in the last round (a
     second way keeps moving on there: the layout may be at fault)."""
     settler = _Settler(fill_, rng, oracle)
-    digits = fill_.digits
+    digits, memo = fill_.digits, {}  # memo: groups searched (see _other)
     fewest, since, stuck = len(digits) + 1, 0, []
     while since < STALL_ROUNDS:
         if budget.expired():
@@ -866,7 +919,7 @@ def settle(fill_: Fill, oracle: int, open_limit: int, rng, budget: Budget) -> li
             continue
         unique = []
         for group in _clusters(fill_.frame, open_):
-            other = _other(compiled, cand, group, digits, budget)
+            other = _other(compiled, cand, group, digits, budget, memo)
             if other is None:
                 unique.append(group)
                 continue
@@ -895,25 +948,71 @@ def _solves(compiled: native.Compiled, cand: list[int], open_: list[int]) -> boo
     """Whether all the native engine's rules, from ``cand``, leave no cell open."""
     cand = list(cand)
     runs = {r for i in open_ for r in compiled.cell_runs[i]}
-    return native.propagate(compiled, cand, runs) and all(not m & (m - 1) for m in cand)
+    return _narrowed(compiled, cand, runs) and all(not m & (m - 1) for m in cand)
 
 
-def _propagated(frame: Frame, digits: list[int]):
+def _propagated(frame: Frame, digits: list[int], budget: Budget | None = None):
     """(compiled, candidates, open cells) after all the native engine's rules."""
     compiled = frame.compiled(digits)
     cand = [ALL_DIGITS] * len(digits)
-    if not _narrowed(compiled, cand):
+    if not _narrowed(compiled, cand, budget=budget):
         raise AssertionError("a fill contradicts its own clues")
-    runs = {r for k, m in enumerate(cand) if m & (m - 1) for r in frame.cell_runs[k]}
-    if runs:  # else the exact rules have nothing to add
-        native.propagate(compiled, cand, runs)
     return compiled, cand, [k for k, m in enumerate(cand) if m & (m - 1)]
 
 
-def _needs_trial(frame: Frame, digits: list[int], budget: Budget) -> bool:
-    """Whether the chain of techniques up to region sums stalls on this fill's puzzle."""
+def _unique(propagated, frame: Frame, digits: list[int], budget: Budget, memo) -> bool:
+    """Whether no group of the cells propagation leaves open (``propagated``, from
+    :func:`_propagated`) has a second way to be filled (or too many to search)."""
+    compiled, cand, open_ = propagated
+    groups = _clusters(frame, open_)
+    return all(
+        _other(compiled, cand, group, digits, budget, memo, quick=True) is None for group in groups
+    )
+
+
+def _second_near(frame: Frame, digits: list[int], cand: list[int], i: int, budget, memo) -> bool:
+    """Whether the fill's puzzle, just changed at cell ``i``, shows a second solution
+    near it (or too many to search): a quick look before :func:`_unique` on the whole.
+    ``cand`` is the propagation of the puzzle before the change; from it, with the cells
+    :func:`_around` ``i`` open again, propagation keeps the fill (a solution of the new
+    puzzle) and can only narrow too much, never too little, so a second way found to
+    fill a group of the cells left open is a second solution indeed."""
+    compiled = frame.compiled(digits)
+    local, around = list(cand), _around(frame, i)
+    for k in around:
+        local[k] = ALL_DIGITS
+    runs = {r for k in around for r in frame.cell_runs[k]}
+    if not _narrowed(compiled, local, runs, budget=budget):
+        raise AssertionError("a fill contradicts its own clues")
+    near = set(around)
+    open_ = [k for k, m in enumerate(local) if m & (m - 1)]
+    return any(
+        _other(compiled, local, group, digits, budget, memo, quick=True) is not None
+        for group in _clusters(frame, open_)
+        if not near.isdisjoint(group)
+    )
+
+
+def _needs_trial(frame: Frame, digits: list[int], cand: list[int], budget: Budget) -> bool:
+    """Whether the chain of techniques up to region sums stalls on this fill's puzzle,
+    from ``cand``, the fixpoint of techniques 1-6 (the native engine's propagation): as
+    the chain goes, a region sum where those are stuck, then those again to their
+    fixpoint, until no region sum is left; without the chain's steps and sentences."""
     puzzle = frame.puzzle(digits)[0]
-    return not logic.explain(puzzle, None, Technique.REGION_SUM, budget=budget).solved
+    layout = layout_of(puzzle)  # its cells and runs are the frame's, in the same order
+    compiled, masks = layout.compiled, list(cand)
+    while any(m & (m - 1) for m in masks):
+        pos = Position(layout, masks, budget)
+        step = region_sum(pos)
+        if step is None:
+            return True
+        pos.apply(step)
+        masks = pos.masks
+        changed = [layout.index[cell] for cell, _ in (*step.placements, *step.eliminations)]
+        runs = {r for i in changed for r in compiled.cell_runs[i]}
+        if not _narrowed(compiled, masks, runs, budget=budget):
+            raise AssertionError("a fill contradicts its own clues")
+    return False
 
 
 def loosen(fill_: Fill, style: Style, rng, budget: Budget) -> bool:
@@ -925,11 +1024,14 @@ def loosen(fill_: Fill, style: Style, rng, budget: Budget) -> bool:
     most :data:`REGION_CHECKS` times, more cells left open after each). Changes go next
     to the open cells, mostly: one large open region has fewer narrow necks for region
     sums than many small ones. False if :data:`LOOSEN_STEPS` changes do not get there
-    (the fill is left unique)."""
+    (the fill is left unique). Most changes make a second solution, most of them near
+    the change: :func:`_second_near` looks there first (cheap, and it can only reject);
+    a change it keeps is checked on the whole grid (:func:`_unique`, whose searches of
+    the groups left unchanged are remembered from the steps before)."""
     frame, digits = fill_.frame, fill_.digits
     target = max(1, style.open_cells)
-    open_ = _propagated(frame, digits)[2]
-    checks = 0
+    _, cand, open_ = _propagated(frame, digits, budget)
+    checks, memo = 0, {}  # memo: groups searched (see _other)
     for _ in range(LOOSEN_STEPS):
         if budget.expired():
             raise SearchTimeout()
@@ -945,20 +1047,20 @@ def loosen(fill_: Fill, style: Style, rng, budget: Budget) -> bool:
         weights = [math.exp((change - high) / REPAIR_HEAT) for change, _ in options]
         old = digits[i]
         rng.choices(options, weights)[0][1]()
-        compiled, cand, now = _propagated(frame, digits)
-        groups = _clusters(frame, now)
-        if any(_other(compiled, cand, group, digits, budget) is not None for group in groups):
+        near = _second_near(frame, digits, cand, i, budget, memo)
+        now = None if near else _propagated(frame, digits)
+        if now is None or not _unique(now, frame, digits, budget, memo):
             back = fill_.change_move(i, old)
             assert back is not None
             back[1]()
             continue
-        open_ = now
+        cand, open_ = now[1], now[2]
         if len(open_) < target:
             continue
         if not style.past_regions:
             return True
         checks += 1
-        if _needs_trial(frame, digits, budget):
+        if _needs_trial(frame, digits, cand, budget):
             return True
         if checks == REGION_CHECKS:
             return False
@@ -966,7 +1068,7 @@ def loosen(fill_: Fill, style: Style, rng, budget: Budget) -> bool:
     if not open_:
         return False
     return not style.past_regions or (
-        checks < REGION_CHECKS and _needs_trial(frame, digits, budget)
+        checks < REGION_CHECKS and _needs_trial(frame, digits, cand, budget)
     )
 
 
