@@ -348,3 +348,32 @@ def test_small_and_large_layout_tables_agree(monkeypatch):
         monkeypatch.setattr(native, "SMALL_KIND", 1 << 30)
         by_loop = native._Layouts(layouts, shape, size)
         assert by_bytes.bits == by_loop.bits and by_bytes.covers == by_loop.covers
+
+
+def test_part_sums_match_the_layouts_by_either_table_build():
+    # per line of a band, the sum a cage puts there, in fields of their own: what
+    # brute force over the layouts gives, whether built from layouts or from bit tables
+    target, op, shape, size = 20, "", ((0, 0), (1, 0), (1, 1), (1, 2), (2, 2), (3, 2)), 8
+    layouts = arith.layouts(Cage(target, op, shape), size)
+    rule = native._layouts_of(target, op, shape, size)
+    positions, weights = (0, 1, 2), (1, 37, 37)  # rows 0 and 1 of the cage
+    expected = tuple(
+        sorted(
+            {sum(lay[j] * w for j, w in zip(positions, weights, strict=True)) for lay in layouts}
+        )
+    )
+    anything = (1 << size) - 1
+    for built in (
+        native._PartSums(rule, positions, weights, layouts),
+        native._PartSums(rule, positions, weights),
+    ):
+        assert built.sums((anything,) * len(shape)) == expected
+
+
+def test_a_band_finds_a_wrong_line_total():
+    p, published = corpus_puzzle("02_4x4")
+    comp = native.compiled(p)
+    cand = [1 << (d - 1) for row in published for d in row] + [0] * (2 * p.size)
+    assert all(native._band_changes(band, cand) == [] for band in comp.bands)
+    cand[0] = 1 << (published[0][0] % p.size)  # another digit: row 0 and column 0 are off
+    assert native._band_changes(comp.bands[0], cand) is None

@@ -21,11 +21,20 @@ narrow them until nothing changes, cheapest first:
   layouts by shape, a quarter of a second to list) goes by reachable partial sums
   instead (ints as bit sets): a digit stays if some choice in the other cells completes
   the target. It ignores repeats inside the cage (the lines see those): weaker than
-  layouts, exact once all is placed.
+  layouts, exact once all is placed;
+- a *band*, two adjacent rows (or columns), last, once nothing else is due: each of its
+  lines adds up to N(N+1)/2, and a cage inside or across them puts in each line a sum
+  its live layouts allow (:class:`_Band`). Reachable sums, both lines' in fields of one
+  int used as a bit set, forwards then backwards, narrow each cell and each cage to
+  the sums that some choice of the others completes. With every operation hidden the
+  layouts of a cage spread over few, far apart sums (``15`` on two cells: 15 or 8), and
+  the line totals tie the cages of neighbouring lines together, which no cage or line
+  sees alone. Bands are built only when propagation without them leaves cells open.
 
 Search is depth-first with an explicit stack of branch points (depth bounded by memory,
 not Python's recursion limit), on the undecided cell with the fewest candidates per
-weight of its row, column and cage (a constraint weighs 1 + the contradictions it found).
+weight of its row, column and cage (a constraint weighs 1 + the contradictions it found;
+a band's contradiction weighs on both its lines).
 
 Measured on uniqueness (limit 2) over the 322 corpus puzzles, CPU seconds in one process
 (parse excluded), on 2 shared cores, as this module grew::
@@ -120,6 +129,43 @@ that. 50_8x8 still spends about
 40 % in revisions of its 6-cell cage (2,906 layouts) that miss the memo, and 20 % in line
 checks; the corpus outside it, ~0.2 s in building cage tables (half in
 :func:`.arith.layouts`) and ~0.2 s in the root's propagation.
+
+Bands (line totals). Nodes on uniqueness; instructions by cachegrind as above (the
+harness's fixed part, 1.61 G, taken off); wall times best of 5, fresh tables, on the
+same loaded machine side by side (load 2-4)::
+
+                                      corpus nodes  50_8x8 nodes   50_8x8 Ir   50_8x8 ms
+    before                                 1,918         1,131      3.43 G    310-316
+    + bands, one sum per band                836           248      1.60 G        -
+    + each line's sum in a field of its
+      own; a band's failure on both lines    641           164      1.56 G    135-153
+    + cages before lines at every node       640           156      1.36 G        -
+
+Whole corpus 5.40 to 4.36 G. The search-needing puzzles (28 of 322; 13 need more than
+one node now) all take fewer nodes or as many: 39_8x8 195 to 58, 70_8x8 87 to 47,
+67_6x6 43 to 16, eleven others solved at the root. But a band check costs about 25 us
+(8 a node on 50_8x8, nine in ten narrow nothing) and a puzzle's bands ~5 ms to build,
+so those other than 50_8x8 went from 0.30 to 0.42 s in one series (70_8x8 49 to
+90 ms, 208_8x8 5 nodes either way, 3 to ~20 ms); the median puzzle is unchanged (bands are
+not built for it). Tatham's Keen (``sgt-keen --generate``; nodes for a set of 20, or
+10 for 9dx): 8du 132/101 to 53/41, 9du 137/136/98 to 50/40/47, 9dx 28 to 18; yet the
+9du sets 10-30 % slower (0.18-0.21 to 0.20-0.27 s at load 4: operations are given there,
+so a cage has fewer sums and the bands less to gain). In
+``benchmarks/engines.py`` at load 4 (puzzlekit 6.8 and 8.0 s, twice its usual): native
+1.47 and 1.60 s, 0.216x and 0.199x, 50_8x8 269 and 224 ms (puzzlekit 1.3-1.7 s, CP-SAT
+1.5-1.7 s on it).
+
+Tried with bands and dropped: one band sum for both lines (no fields): hard corpus
+puzzles and the Keen sets 559 and 409 nodes against 334 and 249; bands of three lines
+(fields or not): 50_8x8 377 and 1,655 nodes; the bounds of the sums instead of the sets
+(50_8x8 776 against 308 in a prototype), no narrowing, only failure (843); per band also
+the sums of the exponents of 2 and 3 (the product rule; 376 against 352), or of each
+digit's count (538); blaming only a band's first line (50_8x8 337, corpus 809); reach
+masked to the total at each step (no fewer instructions); a memo of the band check by
+its terms (22 % hits). Dom alone with bands: 50_8x8 967; the last of equal cells: 390
+(1,131 and 3,349 before bands). Not reached: the targets of 50_8x8 under 100 ms and
+0.2x puzzlekit on a loaded machine; the band check and the extra propagation rounds it
+causes (51 cage revisions a node, 29 before) eat most of what the nodes saved.
 """
 
 from __future__ import annotations
@@ -136,6 +182,7 @@ from numgrid.server.core import Budget, Grid, SearchResult, SearchTimeout, Stats
 from . import arith
 from .model import ADD, Cage, Puzzle
 
+BAND = 2  # adjacent lines whose digits' sum is checked together (:class:`_Band`)
 POLL_EVERY = 64  # nodes between budget checks; a node of a 9x9 takes well under 1 ms
 DP_SUM_CELLS = 5  # sum cages from this many cells are propagated by partial sums
 SMALL_KIND = 16  # cage kinds with at most this many layouts build their tables by a loop
@@ -156,6 +203,7 @@ def _remember() -> None:
     if _remembered > MEMO_BUDGET:
         _remembered = 0
         _layouts_of.cache_clear()
+        _part_sums_of.cache_clear()
         compiled.cache_clear()
 
 
@@ -189,9 +237,10 @@ class _Layouts:
     cage of the kind.
     """
 
-    __slots__ = ("bits", "covers", "memo", "parts", "support", "uncovers")
+    __slots__ = ("bits", "count", "covers", "memo", "parts", "support", "uncovers")
 
     def __init__(self, layouts, shape: tuple[tuple[int, int], ...], size: int):
+        self.count = len(layouts)
         if len(layouts) <= SMALL_KIND:  # a loop beats size * cells C-level passes
             acc = [[0] * size for _ in shape]
             for k, layout in enumerate(layouts):
@@ -215,7 +264,8 @@ class _Layouts:
         self.support: tuple[dict[int, int], ...] = tuple({} for _ in shape)
         self.memo: dict = {}
 
-    def revise(self, masks: tuple[int, ...], required: tuple[int, ...] = ()) -> Revision:
+    def alive(self, masks: tuple[int, ...]) -> int:
+        """The layouts whose every digit is still a candidate of its cell (0: none)."""
         alive = -1
         for support, bits, m in zip(self.support, self.bits, masks, strict=True):
             found = support.get(m)
@@ -231,14 +281,11 @@ class _Layouts:
                 _remember()
             alive &= found
             if not alive:
-                return None
-        for covers, need in zip(self.covers, required, strict=False):  # () or one per part
-            while need:
-                low = need & -need
-                alive &= covers[low.bit_length() - 1]
-                need ^= low
-            if not alive:
-                return None
+                return 0
+        return alive
+
+    def kept(self, masks: tuple[int, ...], alive: int) -> list[int]:
+        """Each cell's digits that some layout of ``alive`` gives it."""
         new = []
         for bits, m in zip(self.bits, masks, strict=True):
             if m & (m - 1):
@@ -251,6 +298,20 @@ class _Layouts:
                 new.append(keep)
             else:
                 new.append(m)
+        return new
+
+    def revise(self, masks: tuple[int, ...], required: tuple[int, ...] = ()) -> Revision:
+        alive = self.alive(masks)
+        if not alive:
+            return None
+        for covers, need in zip(self.covers, required, strict=False):  # () or one per part
+            while need:
+                low = need & -need
+                alive &= covers[low.bit_length() - 1]
+                need ^= low
+            if not alive:
+                return None
+        new = self.kept(masks, alive)
         claimed = []
         for positions, uncovers in zip(self.parts, self.uncovers, strict=True):
             union = 0
@@ -317,6 +378,89 @@ class _Sum:
         return tuple(new), ()
 
 
+class _PartSums:
+    """What the digits of one cage kind at some of its positions (those inside a band,
+    :class:`_Band`) add up to: per sum, the layouts giving it (built from the layout
+    tables a position at a time, or for few layouts by a loop over them); memoised per
+    cage masks. A digit counts ``weight`` times its value: the band keeps each line's
+    sum in a field of its own (:func:`_bands`)."""
+
+    __slots__ = ("memo", "rule", "table")
+
+    def __init__(self, rule: _Layouts, positions, weights, layouts=None):
+        table: dict[int, int] = {}
+        if layouts is not None:
+            for k, layout in enumerate(layouts):
+                value = sum(layout[j] * w for j, w in zip(positions, weights, strict=True))
+                table[value] = table.get(value, 0) | 1 << k
+        else:
+            table[0] = -1
+            for j, weight in zip(positions, weights, strict=True):
+                grown: dict[int, int] = {}
+                for total, layouts in table.items():
+                    for d, bits in enumerate(rule.bits[j], 1):
+                        both = layouts & bits
+                        if both:
+                            value = total + d * weight
+                            grown[value] = grown.get(value, 0) | both
+                table = grown
+        self.rule = rule
+        self.table = tuple(sorted(table.items()))
+        self.memo: dict[tuple[int, ...], tuple[int, ...]] = {}
+
+    def sums(self, masks: tuple[int, ...]) -> tuple[int, ...]:
+        """The sums some live layout makes there."""
+        found = self.memo.get(masks)
+        if found is None:
+            alive = self.rule.alive(masks)
+            found = tuple(total for total, layouts in self.table if layouts & alive)
+            if len(self.memo) >= MEMO_LIMIT:
+                self.memo.clear()
+            self.memo[masks] = found
+            _remember()
+        return found
+
+    def narrowed(self, masks: tuple[int, ...], allowed: list[int]) -> list[int]:
+        """The masks the live layouts making one of the ``allowed`` sums support."""
+        alive = self.rule.alive(masks)
+        keep = 0
+        for total, layouts in self.table:
+            if total in allowed:
+                keep |= layouts
+        return self.rule.kept(masks, alive & keep)
+
+
+@functools.lru_cache(maxsize=8192)
+def _part_sums_of(
+    target: int,
+    operation: str,
+    shape: tuple,
+    size: int,
+    positions: tuple[int, ...],
+    weights: tuple[int, ...],
+) -> _PartSums:
+    rule = _layouts_of(target, operation, shape, size)
+    few = rule.count <= SMALL_KIND
+    layouts = arith.layouts(Cage(target, operation, shape), size) if few else None
+    return _PartSums(rule, positions, weights, layouts)
+
+
+@dataclass(frozen=True)
+class _Band:
+    """Adjacent lines (rows or columns; :data:`BAND` of them) whose digits add up to
+    N(N+1)/2 each: a cage inside or across them adds what its cells inside do, a set
+    of sums its live layouts allow (:class:`_PartSums`); a cell whose cage has no other
+    cell inside adds its candidates. ``total`` leaves out large sum cages wholly inside
+    (their target), and their cells; ``line``: the first line, blamed for a
+    contradiction."""
+
+    total: int
+    line: int
+    cells: tuple[int, ...]  # cells on their own
+    # per cage with two cells or more inside: its cells, candidates -> their masks, sums
+    parts: tuple[tuple[tuple[int, ...], Callable, _PartSums], ...]
+
+
 @dataclass(frozen=True)
 class _Cage:
     """A cage of the compiled puzzle: its cells, how it is revised (shared ``_Layouts``
@@ -356,6 +500,8 @@ class Compiled:
     peers: tuple[tuple[tuple[int, tuple[tuple[int, int], ...]], ...], ...]
     cage_of: tuple[int, ...]
     line_cages: tuple[tuple[int, ...], ...]  # per line, the cages with a part in it
+    line_bands: tuple[tuple[int, ...], ...]  # per line, the bands holding it
+    puzzle: Puzzle = field(repr=False)
 
     @classmethod
     def of(cls, puzzle: Puzzle) -> Compiled:
@@ -379,7 +525,24 @@ class Compiled:
                     line_cages[line].append(k)
             for i in cells:
                 cage_of[i] = k
-        return cls(n, lines, tuple(cages), peers, tuple(cage_of), tuple(map(tuple, line_cages)))
+        line_cages_ = tuple(map(tuple, line_cages))
+        return cls(
+            n, lines, tuple(cages), peers, tuple(cage_of), line_cages_, _line_bands(n), puzzle
+        )
+
+    def blamed(self, culprit: int) -> tuple[int, ...]:
+        """The constraints whose weight a contradiction found by ``culprit`` (a line, a
+        cage, or past them a band) raises: a band's are its lines."""
+        first_band = 2 * self.size + len(self.cages)
+        if culprit < first_band:
+            return (culprit,)
+        line = self.bands[culprit - first_band].line
+        return tuple(range(line, line + BAND))
+
+    @functools.cached_property
+    def bands(self) -> tuple[_Band, ...]:
+        """Built on first use: most puzzles are solved by propagation without them."""
+        return _bands(self.puzzle, self.cages)
 
     def initial(self, fixed: Grid | None) -> list[int]:
         """Candidates before search: every digit, or the held entry (none if out of range);
@@ -396,6 +559,156 @@ class Compiled:
     def to_grid(self, cand: list[int]) -> Grid:
         n = self.size
         return tuple(tuple(m.bit_length() for m in cand[r * n : r * n + n]) for r in range(n))
+
+
+@functools.cache
+def _line_bands(n: int) -> tuple[tuple[int, ...], ...]:
+    """Per line (rows, then columns), the bands holding it, as :func:`_bands` lists them:
+    the bands of rows, then those of columns, each by its first line."""
+    count = max(n - BAND + 1, 0)
+    return tuple(
+        tuple(axis * count + first for first in range(count) if first <= at < first + BAND)
+        for axis in (0, 1)
+        for at in range(n)
+    )
+
+
+def _bands(puzzle: Puzzle, cages: tuple[_Cage, ...]) -> tuple[_Band, ...]:
+    """Every band of :data:`BAND` adjacent rows, then of adjacent columns, as
+    :func:`_line_bands` numbers them. A band adds up each of its lines in a field of its
+    own (a digit in its k-th line counts ``(N(N+1)/2 + 1) ** k`` times), so that one
+    bit set of sums checks every line's total at once, and a cage across lines adds to
+    each what it puts there."""
+    n = puzzle.size
+    half = n * (n + 1) // 2
+    weights = tuple((half + 1) ** k for k in range(BAND))
+    count = max(n - BAND + 1, 0)
+    totals = [half * sum(weights)] * (2 * count)
+    cells: list[list[list[int]]] = [[[] for _ in weights] for _ in totals]
+    parts: list[list] = [[] for _ in totals]
+    for cage, compiled in zip(puzzle.cages, cages, strict=True):
+        r0, c0 = cage.cells[0]
+        shape = tuple((r - r0, c - c0) for r, c in cage.cells)
+        large_sum = isinstance(compiled.rule, _Sum)
+        for axis in (0, 1):
+            lines = [cell[axis] for cell in cage.cells]
+            for first in range(max(min(lines) - BAND + 1, 0), min(max(lines) + 1, count)):
+                b = axis * count + first
+                inner = tuple(j for j, at in enumerate(lines) if first <= at < first + BAND)
+                at = tuple(lines[j] - first for j in inner)
+                if large_sum and len(inner) == len(lines) and len(set(at)) == 1:
+                    totals[b] -= cage.target * weights[at[0]]
+                elif large_sum or len(inner) == 1:
+                    for j, k in zip(inner, at, strict=True):
+                        cells[b][k].append(compiled.cells[j])
+                else:
+                    part_weights = tuple(weights[k] for k in at)
+                    sums = _part_sums_of(cage.target, cage.operation, shape, n, inner, part_weights)
+                    parts[b].append((compiled.cells, compiled.pick, sums))
+    return tuple(
+        _Band(
+            totals[b],
+            b % count + (n if b >= count else 0),
+            tuple((_values(w), tuple(group)) for w, group in zip(weights, cells[b], strict=True)),
+            tuple(parts[b]),
+        )
+        for b in range(2 * count)
+    )
+
+
+def _band_changes(band: _Band, cand: list[int]) -> list[tuple[int, int]] | None:
+    """The cells whose candidates the band's sum narrows, with their new candidates;
+    None when no choice of sums, one per cell or cage inside, makes the band's total.
+
+    Reachable sums as bits, forwards (``reach[j]``: what the first ``j`` open terms can
+    make), then backwards (``need``: what the first terms must make for the rest to
+    complete the total): a term keeps the sums ``s`` with ``reach[j] << s`` meeting
+    ``need``. Decided terms just leave the total."""
+    total = band.total
+    terms: list[tuple[int, ...]] = []  # per open term, the sums it can make
+    owners: list = []  # per open term, its cell, or (cells, part sums, masks)
+    for values, cells in band.cells:
+        for i in cells:
+            m = cand[i]
+            found = values[m]
+            if m & (m - 1):
+                terms.append(found)
+                owners.append(i)
+            else:
+                total -= found[0]
+    for cells, pick, part in band.parts:
+        masks = pick(cand)
+        sums = part.memo.get(masks) or part.sums(masks)  # () again if there is none
+        if len(sums) > 1:
+            terms.append(sums)
+            owners.append((cells, part, masks))
+        elif sums:
+            total -= sums[0]
+        else:
+            return None
+    if total < 0:
+        return None
+    reach = [1]
+    now = 1
+    for sums in terms:
+        acc = 0
+        for value in sums:
+            acc |= now << value
+        now = acc
+        reach.append(now)
+    if not now >> total & 1:
+        return None
+    changes = []
+    need = 1 << total
+    for j in range(len(terms) - 1, -1, -1):
+        sums, before = terms[j], reach[j]
+        after, allowed = 0, []
+        for value in sums:
+            shifted = need >> value
+            if shifted & before:
+                allowed.append(value)
+                after |= shifted
+        need = after
+        if len(allowed) < len(sums):
+            owner = owners[j]
+            if type(owner) is int:
+                changes.append((owner, _mask(sums, allowed, cand[owner])))
+            else:
+                cells, part, masks = owner
+                changes.extend(zip(cells, part.narrowed(masks, allowed), strict=True))
+    return changes
+
+
+class _Values(dict):
+    """``mask -> its digits times a weight``, filled on first use (a few hundred masks in
+    practice, 2^N at worst)."""
+
+    def __init__(self, weight: int):
+        super().__init__()
+        self.weight = weight
+
+    def __missing__(self, mask: int) -> tuple[int, ...]:
+        w = self.weight
+        found = self[mask] = tuple(
+            d * w for d in range(1, mask.bit_length() + 1) if mask >> (d - 1) & 1
+        )
+        return found
+
+
+@functools.cache
+def _values(weight: int) -> _Values:
+    return _Values(weight)
+
+
+def _mask(values: tuple[int, ...], kept: list[int], mask: int) -> int:
+    """``mask`` less the digits whose values (as :class:`_Values` lists them) are not kept."""
+    rest = mask
+    for value in values:
+        low = rest & -rest
+        rest ^= low
+        if value not in kept:
+            mask ^= low
+    return mask
 
 
 @functools.cache
@@ -424,7 +737,7 @@ def propagate(
     placed: list[int],
     lines_due: set[int],
     cages_due: set[int],
-    cages_first: bool = False,
+    bands_due: set[int] | None,
 ) -> int:
     """Narrow ``cand`` in place until nothing changes: -1, or on a contradiction the
     constraint that found it (line ``0..2N-1``, cage ``2N + k``). ``cand`` holds the N*N
@@ -437,14 +750,15 @@ def propagate(
     left (hidden single) or none, whose cages with two cells or more in it are then due
     (what the rest of the line lacks, they must hold); ``cages_due``: cages to revise
     (dearest, last; revising a cage is idempotent, so what it changes in its own cells
-    does not make it due again). ``cages_first``: cages before lines (the root's pass,
-    where nearly every line is due again after each cage otherwise).
+    does not make it due again), before lines (nearly every line would be due again
+    after each cage otherwise); ``bands_due``: bands to check (:class:`_Band`; dearest,
+    when nothing else is due), or None not to check any.
     """
     n = comp.size
     nn = n * n
     full = (1 << n) - 1
     lines, cages, peers, cage_of = comp.lines, comp.cages, comp.peers, comp.cage_of
-    line_cages = comp.line_cages
+    line_cages, line_bands = comp.line_cages, comp.line_bands
     get = cand.__getitem__
     while True:
         if placed:
@@ -468,10 +782,12 @@ def propagate(
                         hit = True
                 if hit:
                     lines_due.add(own)
-        elif lines_due and not (cages_first and cages_due):
+        elif lines_due and not cages_due:
             line = lines_due.pop()
             cells = lines[line]
             cages_due.update(line_cages[line])
+            if bands_due is not None:
+                bands_due.update(line_bands[line])
             once = twice = 0
             for m in map(get, cells):
                 twice |= once & m
@@ -535,6 +851,21 @@ def propagate(
                             lines_due.add(p // n)
                             lines_due.add(n + p % n)
                             cages_due.add(cage_of[p])
+        elif bands_due:
+            b = bands_due.pop()
+            changes = _band_changes(comp.bands[b], cand)
+            if changes is None:
+                return 2 * n + len(cages) + b
+            for i, m in changes:
+                if m != cand[i]:
+                    if not m:
+                        return 2 * n + len(cages) + b
+                    cand[i] = m
+                    if not m & (m - 1):
+                        placed.append(i)
+                    lines_due.add(i // n)
+                    lines_due.add(n + i % n)
+                    cages_due.add(cage_of[i])
         else:
             return -1
 
@@ -576,9 +907,15 @@ def search(
         if not nodes % POLL_EVERY and budget.expired():
             raise SearchTimeout
         nodes += 1
-        culprit = propagate(comp, cand, placed, lines, cages, root)
+        if root:  # the bands only if propagation alone leaves cells open (most puzzles: none)
+            culprit = propagate(comp, cand, placed, lines, cages, None)
+            if culprit < 0 and _branch_cell(cand, weights, comp) >= 0:
+                culprit = propagate(comp, cand, [], set(), set(), set(range(len(comp.bands))))
+        else:
+            culprit = propagate(comp, cand, placed, lines, cages, set())
         if culprit >= 0:
-            weights[culprit] += 1
+            for at in comp.blamed(culprit):
+                weights[at] += 1
             return
         cell = _branch_cell(cand, weights, comp)
         if cell < 0:
