@@ -21,8 +21,12 @@ until the shadow gives the target grade. Only then does the driver see it.
    stalls, an easier one (:func:`_easier`: a cage the stall left open gets another
    operation, or is cut in two); below the target, a harder one (:func:`_harder`: two
    cages merged, or an operation changed). For HARD and harder, a stalled candidate is
-   first searched for a second solution (the native engine: faster than the shadow's
-   trials at failing); if there is one, it is repaired where the two differ.
+   first searched for a second solution, depth first from the shadow's candidates where
+   it stalled (:meth:`Shadow.another`: a few nodes, where the native engine from the
+   empty grid compiles the puzzle first); if there is one, it is repaired where the two
+   differ. A candidate known to be unique stays so through a cut, and is not searched
+   again. Gradings for EXPERT and harder need not tell the easier grades apart, so they
+   run cage lines in bulk from the start (:meth:`Shadow.grade`, ``exact``).
 3. :meth:`KenKenMaker.repair` (also the driver's): a cage where the solutions differ
    gets an operation that tells them apart, or a differing cell moves to the next cage,
    or two cages merge; else the cell becomes a cage of its own.
@@ -49,10 +53,11 @@ from numgrid.server.kinds.base import Spec
 from . import arith, logic, native
 from .checks import connected_parts
 from .model import ADD, DIVIDE, MULTIPLY, SUBTRACT, Cage, Puzzle
-from .techniques import LINE_TOTALS_CELLS, Technique, _assignments, layout_of
+from .techniques import LINE_TOTALS_CELLS, Technique, _assignments
 
 MIN_SIZE, MAX_SIZE = 3, 9  # as Tatham's Keen
 REMEMBERED = 1024  # layouts of a cage whose shadow tables remember masks
+EFFECTS = 256  # states of a cage's cells whose effect the shadow remembers, per kind
 MAX_CAGE = 6  # cells of the largest cage a candidate or a repair makes
 # The chance a repair splits a cage at once. The other repairs (another operation, a
 # cell moved to the next cage) keep the grade but may undo each other: this bounds a
@@ -63,7 +68,15 @@ DRAWS = 100  # candidates drawn in one call before one off target is returned
 EDITS = 16  # shadow gradings (and edits between them) of one draw
 EASIER_OPERATION = 0.5  # the chance an edit toward easier changes an operation, not a cage
 HARDER_OPERATION = 0.7  # the chance an edit toward harder does, rather than merge two cages
+# Gradings whose limit is this grade or a harder one need not tell EASY, MEDIUM and HARD
+# apart (their cage lines run in bulk).
+BULK_FROM = Grade.EXPERT
 SEARCH_FROM = Grade.HARD  # targets whose stalled candidates are searched for a second solution
+# A stalled candidate for EXTREME is searched from where the shadow stopped for at most
+# this many nodes, then by the native engine; one for HARD or EXPERT, for at most
+# GUESS_NODES, then made easier as if it had no second solution.
+SEARCH_NODES = 100
+GUESS_NODES = 20
 # Per size, the hardest grade made: no 3x3 of 20,000 random candidates needed more than
 # cage lines (22 were MEDIUM), nor did any edited from 5 seeds (1,600 gradings each).
 HARDEST = {3: Grade.MEDIUM}
@@ -339,11 +352,15 @@ class _Kind:
     set of layouts is an int, a bit per layout, as :func:`.techniques.cage_index`)."""
 
     index: tuple[tuple[int, ...], ...]
-    lines: tuple[tuple[bool, int, tuple[int, ...]], ...]  # (a row?, offset, per digit)
-    sums: dict[int, int]
-    products: dict[int, int]
+    # per row and column of the shape: a row?, its offset, per digit the layouts putting
+    # it there, the cells (positions in the shape) in it
+    lines: tuple[tuple[bool, int, tuple[int, ...], tuple[int, ...]], ...]
+    cage: Cage  # at the shape's origin
+    n: int
+    by_total: dict[bool, dict[int, int]]  # per adding?, per sum (product): its layouts
     either: tuple[dict[int, int], ...]  # per cell, per mask: the layouts of its digits
     # (empty for a cage of more than REMEMBERED layouts)
+    effects: dict  # per tuple of its cells' candidates: what :meth:`effect` gave
 
     def of(self, j: int, mask: int) -> int:
         """The layouts putting one of the digits of ``mask`` in cell ``j`` (remembered
@@ -360,20 +377,67 @@ class _Kind:
                 either[mask] = got
         return got
 
+    def totals(self, adding: bool) -> dict[int, int]:
+        """Per sum (``adding``) or product, the layouts giving it (worked out when first
+        asked: only line totals ask)."""
+        found = self.by_total.get(adding)
+        if found is None:
+            found = self.by_total[adding] = {}
+            for t, digits in enumerate(arith.layouts(self.cage, self.n)):
+                value = sum(digits) if adding else math.prod(digits)
+                found[value] = found.get(value, 0) | 1 << t
+        return found
+
+    def effect(self, now: tuple[int, ...]) -> tuple[tuple[int, ...], tuple[int, ...]]:
+        """For the cells' candidates ``now``: the candidates its live layouts keep, and
+        per line of :attr:`lines` the digits every live layout puts in it (techniques 2
+        and 5). Raises _Broken when no layout is live. Remembered per state (up to
+        :data:`EFFECTS`): a candidate's gradings, one edit apart, meet the same states."""
+        got = self.effects.get(now)
+        if got is None:
+            live = -1
+            for j, m in enumerate(now):
+                live &= self.of(j, m)
+            if live:
+                keeps = []
+                for m, column in zip(now, self.index, strict=True):
+                    keep = m
+                    while m:
+                        low = m & -m
+                        if not live & column[low.bit_length() - 1]:
+                            keep ^= low
+                        m ^= low
+                    keeps.append(keep)
+                required = []
+                for _, _, column, at in self.lines:
+                    found = may = 0  # (a digit some cell of the line keeps may be required)
+                    for j in at:
+                        may |= keeps[j]
+                    while may:
+                        low = may & -may
+                        may ^= low
+                        if not live & ~column[low.bit_length() - 1]:
+                            found |= low
+                    required.append(found)
+                got = (tuple(keeps), tuple(required))
+            else:
+                got = ()
+            if len(self.effects) >= EFFECTS:
+                self.effects.clear()
+            self.effects[now] = got
+        if not got:
+            raise _Broken
+        return got
+
 
 @functools.lru_cache(maxsize=2048)
 def _kind(target: int, operation: str, shape: tuple[Cell, ...], n: int) -> _Kind:
-    found = arith.layouts(Cage(target, operation, shape), n)
+    cage = Cage(target, operation, shape)
+    found = arith.layouts(cage, n)
     index = [[0] * n for _ in shape]
-    sums: dict[int, int] = {}
-    products: dict[int, int] = {}
-    for t, digits in enumerate(found):
-        b = 1 << t
-        for j, d in enumerate(digits):
-            index[j][d - 1] |= b
-        total, product = sum(digits), math.prod(digits)
-        sums[total] = sums.get(total, 0) | b
-        products[product] = products.get(product, 0) | b
+    for j, column in enumerate(index):
+        for t, digits in enumerate(found):
+            column[digits[j] - 1] |= 1 << t
     lines = []
     for row in (True, False):
         for offset in sorted({cell[0 if row else 1] for cell in shape}):
@@ -381,9 +445,21 @@ def _kind(target: int, operation: str, shape: tuple[Cell, ...], n: int) -> _Kind
             column = tuple(
                 functools.reduce(operator.or_, (index[j][d] for j in at)) for d in range(n)
             )
-            lines.append((row, offset, column))
+            lines.append((row, offset, column, tuple(at)))
     either = tuple({} for _ in shape) if len(found) <= REMEMBERED else ()
-    return _Kind(tuple(map(tuple, index)), tuple(lines), sums, products, either)
+    return _Kind(tuple(map(tuple, index)), tuple(lines), cage, n, {}, either, {})
+
+
+@functools.lru_cache(maxsize=4096)
+def _placed(cage: Cage, n: int) -> tuple[tuple[int, ...], _Kind, tuple[int, ...], bool, bool]:
+    """A cage as the shadow reads it: its cells (``r * n + c``), its kind, the lines
+    of :attr:`_Kind.lines`, and whether it lies in one row, in one column."""
+    (r0, c0), ids = cage.cells[0], tuple(r * n + c for r, c in cage.cells)
+    shape = tuple((r - r0, c - c0) for r, c in cage.cells)
+    kind = _kind(cage.target, cage.operation, shape, n)
+    lines = tuple(r0 + off if row else n + c0 + off for row, off, _, _ in kind.lines)
+    rows, cols = {r for r, _ in cage.cells}, {c for _, c in cage.cells}
+    return ids, kind, lines, len(rows) == 1, len(cols) == 1
 
 
 class _Broken(Exception):
@@ -399,12 +475,16 @@ class Shadow:
     then one cage-line step as the chain takes it (the one with most placements, then
     most eliminations, the first cage of equals), counted; when none is left, every
     naked and hidden subset, then every line total, then the candidates of a cell that
-    the chain's own fast propagation refutes (:func:`.logic._closure`, its trial's
-    screen). The grade is the chain's rule on what was used (:data:`.logic.THRESHOLDS`).
-    It agreed with the chain on every one of 300 6x6 and 120 9x9 candidates, but need
-    not on all (the chain may need a two-level trial where the screen finds one); the
-    driver grades every puzzle with the chain itself. A puzzle the shadow completes is
-    unique: every deduction is implied by the clues."""
+    the chain's fast propagation (its trial's screen, :func:`.logic._closure`; here
+    :meth:`settle` with cage lines) refutes. Once the count of cage-line steps no longer
+    matters (a subset was used), cage lines run in bulk with techniques 1-4. The grade
+    is the chain's rule on what was used (:data:`.logic.THRESHOLDS`). It agreed with
+    the chain on every one of 300 6x6 and 120 9x9 candidates (and this version with the
+    one before on 2,200 draws of 5x5 to 9x9), but need not on all (the chain may need a
+    two-level trial where the screen finds one); the driver grades every puzzle with the
+    chain itself. A puzzle the shadow completes is unique: every deduction is implied by
+    the clues, and so is every candidate it removes, so a search from where it stalled
+    (:meth:`another`) finds the puzzle's solutions."""
 
     def __init__(self, puzzle: Puzzle):
         self.puzzle = puzzle
@@ -416,31 +496,33 @@ class Shadow:
         self.cage_of = [0] * (n * n)
         self.inside: list[list[int]] = [[] for _ in range(2 * n)]  # per line, cages in it
         for k, cage in enumerate(puzzle.cages):
-            (r0, c0), ids = cage.cells[0], tuple(r * n + c for r, c in cage.cells)
-            shape = tuple((r - r0, c - c0) for r, c in cage.cells)
-            kind = _kind(cage.target, cage.operation, shape, n)
-            lines = tuple(r0 + off if row else n + c0 + off for row, off, _ in kind.lines)
+            ids, kind, lines, in_row, in_column = _placed(cage, n)
             self.cages.append((ids, kind, lines))
             for i in ids:
                 self.cage_of[i] = k
-            rows, cols = {r for r, _ in cage.cells}, {c for _, c in cage.cells}
-            if len(rows) == 1:
-                self.inside[r0].append(k)
-            if len(cols) == 1:
-                self.inside[n + c0].append(k)
+            if in_row:
+                self.inside[lines[0]].append(k)
+            if in_column:
+                self.inside[lines[-1]].append(k)
         self.masks = [self.full] * (n * n)
         self.done = [False] * (n * n)  # single, and its digit gone from its row and column
         self.left = n * n  # cells not done
         self.dirty = set(range(n * n))  # cells changed since the last settle()
         self.cage_lines = 0
         self.used = Technique.HIDDEN_SINGLE  # the hardest technique used
+        self.pointing = False  # cage lines in bulk, in settle()
         self.subsets_seen: dict[int, tuple[int, ...]] = {}  # per line, its masks when seen
-        # per cage: its cells' masks, and per line the digits its live layouts put there
-        self.required: dict[int, tuple[tuple[int, ...], list[tuple[int, int]]]] = {}
 
-    def grade(self, limit: Grade = Grade.EXTREME) -> Grade | None:
+    def grade(self, limit: Grade = Grade.EXTREME, exact: bool = True) -> Grade | None:
         """The chain's grade, or None when it is above ``limit`` (or the chain would
-        stall, as far as the shadow sees)."""
+        stall, as far as the shadow sees). Not ``exact``: a grade below EXPERT may be
+        any of them (MEDIUM said for HARD, or the other way round), faster.
+
+        Once a subset is used (or from the start when not ``exact``), the cage-line
+        steps no longer count: the techniques below a trial then run to their fixpoint
+        in bulk (cage lines with the singles, :meth:`settle`), which is the same
+        whatever the order (each removes more from fewer candidates), so the hardest
+        technique it needs is the chain's."""
         most = logic.THRESHOLDS[Grade.MEDIUM][1][Technique.CAGE_LINE]
         steps = (
             (Technique.CAGE_LINE, self.cage_line),
@@ -449,6 +531,8 @@ class Shadow:
             (Technique.TRIAL, self.trial),
         )
         top = ceiling(limit)
+        if not exact and top >= Technique.CAGE_LINE:
+            self._bulk()
         try:
             while True:
                 self.settle()
@@ -464,6 +548,8 @@ class Shadow:
                     return None
                 if limit == Grade.MEDIUM and self.cage_lines > most:
                     return None
+                if self.used >= Technique.NAKED_SUBSET and not self.pointing:
+                    self._bulk()
         except _Broken:
             return None
         if self.used >= Technique.TRIAL:
@@ -485,11 +571,20 @@ class Shadow:
             raise _Broken
         return live
 
+    def _bulk(self) -> None:
+        """From now on, cage lines in bulk: every cage's, in :meth:`settle`."""
+        self.pointing = True
+        self.used = max(self.used, Technique.CAGE_LINE)
+        self.dirty = {c for c in range(len(self.masks)) if not self.done[c]}
+
     def settle(self) -> None:
         """Techniques 1-4 to a fixpoint: single cells, cage combinations, naked and hidden
-        singles (a placed digit leaving its row and column)."""
+        singles (a placed digit leaving its row and column); in bulk mode cage lines too
+        (every digit that all live layouts of a cage put in a line leaves the rest of
+        it)."""
         masks, done, peers, full = self.masks, self.done, self.peers, self.full
         cage_of, cell_lines, line_cells = self.cage_of, self.cell_lines, self.line_cells
+        pointing = self.pointing
         changed, self.dirty = self.dirty, set()
         while changed:
             cells, changed = changed, set()
@@ -505,20 +600,25 @@ class Shadow:
                             masks[j] &= ~m
                             changed.add(j)
             for k in {cage_of[c] for c in cells}:
-                ids, kind, _ = self.cages[k]
-                if len(ids) == 1 and done[ids[0]]:
-                    continue
-                live = self._live(k)
-                for c, column in zip(ids, kind.index, strict=True):
-                    m = keep = masks[c]
-                    while m:
-                        low = m & -m
-                        if not live & column[low.bit_length() - 1]:
-                            keep ^= low
-                        m ^= low
-                    if keep != masks[c]:
+                ids, kind, lines = self.cages[k]
+                if len(ids) == 1:
+                    if done[ids[0]]:
+                        continue
+                    now = (masks[ids[0]],)
+                else:
+                    now = tuple([masks[c] for c in ids])
+                keeps, pointed = kind.effects.get(now) or kind.effect(now)
+                for c, m, keep in zip(ids, now, keeps, strict=True):
+                    if keep != m:
                         masks[c] = keep
                         changed.add(c)
+                if pointing and len(ids) > 1:
+                    for x, required in zip(lines, pointed, strict=True):
+                        if required:
+                            for c in line_cells[x]:
+                                if masks[c] & required and cage_of[c] != k:
+                                    masks[c] &= ~required
+                                    changed.add(c)
             for x in {x for c in cells for x in cell_lines[c]}:
                 once = twice = 0
                 ids = line_cells[x]
@@ -533,6 +633,8 @@ class Shadow:
                     for c in ids:
                         m = masks[c] & sole
                         if m and masks[c] != m:
+                            if m & (m - 1):
+                                raise _Broken  # the only place of two digits
                             masks[c] = m
                             changed.add(c)
 
@@ -542,26 +644,20 @@ class Shadow:
             self.dirty.add(c)
 
     def cage_line(self) -> bool:
-        """One cage-line step, the one the chain takes."""
+        """One cage-line step, the one the chain takes (none in bulk mode: :meth:`settle`
+        has taken them all)."""
+        if self.pointing:
+            return False
         masks, done, cage_of, line_cells = self.masks, self.done, self.cage_of, self.line_cells
         best, best_rank = None, (0, 0)
         for k, (ids, kind, lines) in enumerate(self.cages):
             if len(ids) < 2 or all(done[c] for c in ids):
                 continue
-            now = tuple(masks[c] for c in ids)
-            known = self.required.get(k)
-            if known is None or known[0] != now:
-                live, pointed = self._live(k), []
-                for x, (_, _, column) in zip(lines, kind.lines, strict=True):
-                    required = 0
-                    for d, where in enumerate(column):
-                        if where and not live & ~where:
-                            required |= 1 << d
-                    if required:
-                        pointed.append((x, required))
-                known = self.required[k] = (now, pointed)
+            pointed = kind.effect(tuple([masks[c] for c in ids]))[1]
             removals: dict[int, int] = {}
-            for x, required in known[1]:
+            for x, required in zip(lines, pointed, strict=True):
+                if not required:
+                    continue
                 for c in line_cells[x]:
                     if cage_of[c] != k and not done[c] and masks[c] & required:
                         removals[c] = removals.get(c, 0) | (masks[c] & required)
@@ -585,11 +681,12 @@ class Shadow:
     def subsets(self) -> bool:
         """Every naked subset (two to four cells) and hidden subset (two to four digits)
         of every line, as the chain finds them (a line unchanged since the last look
-        has none left)."""
-        masks, done, seen = self.masks, self.done, self.subsets_seen
+        has none left). Only cells with at most as many candidates as the subset's size
+        (digits with at most as many places) can be in one: the others are not tried."""
+        masks, done, seen, dirty = self.masks, self.done, self.subsets_seen, self.dirty
         found = False
         for x, ids in enumerate(self.line_cells):
-            now = tuple(masks[c] for c in ids)
+            now = tuple([masks[c] for c in ids])
             if seen.get(x) == now:
                 continue
             open_ = [c for c in ids if not done[c]]
@@ -598,37 +695,40 @@ class Shadow:
             for size in (2, 3, 4):
                 if m <= size:
                     break
-                for group in itertools.combinations(open_, size):
+                fit = [c for c in open_ if masks[c].bit_count() <= size]
+                for group in itertools.combinations(fit, size):
                     union = 0
                     for c in group:
                         union |= masks[c]
                     if union.bit_count() == size:
                         for c in open_:
-                            if c not in group and masks[c] & union:
+                            if masks[c] & union and c not in group:
                                 masks[c] &= ~union
-                                self.dirty.add(c)
+                                dirty.add(c)
                                 gave = True
-            places = {}  # per digit (as a bit), the open cells that can take it (as bits)
-            for j, c in enumerate(open_):
-                mask = masks[c]
-                while mask:
-                    low = mask & -mask
-                    places[low] = places.get(low, 0) | 1 << j
-                    mask ^= low
-            for size in (2, 3, 4):
-                if m <= size + 1:
-                    break
-                for group in itertools.combinations(places, size):
-                    where = 0
-                    for d in group:
-                        where |= places[d]
-                    if where.bit_count() == size:
-                        keep = sum(group)
-                        for j, c in enumerate(open_):
-                            if where >> j & 1 and masks[c] & ~keep:
-                                masks[c] &= keep
-                                self.dirty.add(c)
-                                gave = True
+            if m > 3:
+                places = {}  # per digit (as a bit), the open cells that can take it (as bits)
+                for j, c in enumerate(open_):
+                    mask = masks[c]
+                    while mask:
+                        low = mask & -mask
+                        places[low] = places.get(low, 0) | 1 << j
+                        mask ^= low
+                for size in (2, 3, 4):
+                    if m <= size + 1:
+                        break
+                    fit = [d for d, where in places.items() if where.bit_count() <= size]
+                    for group in itertools.combinations(fit, size):
+                        where = 0
+                        for d in group:
+                            where |= places[d]
+                        if where.bit_count() == size:
+                            keep = sum(group)
+                            for j, c in enumerate(open_):
+                                if where >> j & 1 and masks[c] & ~keep:
+                                    masks[c] &= keep
+                                    dirty.add(c)
+                                    gave = True
             if not gave:  # a line that gave nothing gives nothing until it changes
                 seen[x] = now
             found = found or gave
@@ -637,7 +737,7 @@ class Shadow:
     def _known(self, k: int, adding: bool) -> int | None:
         """The sum (product) every live layout of cage ``k`` gives, if they agree."""
         live, kind = self._live(k), self.cages[k][1]
-        found = [v for v, where in (kind.sums if adding else kind.products).items() if where & live]
+        found = [v for v, where in kind.totals(adding).items() if where & live]
         return found[0] if len(found) == 1 else None
 
     def totals(self) -> bool:
@@ -682,27 +782,109 @@ class Shadow:
                         found = True
         return found
 
+    def another(self, solution: Grid, budget: Budget, most: int) -> tuple[bool, Grid | None]:
+        """A solution other than ``solution``, searched depth first from where the shadow
+        stopped (its candidates are implied by the clues, so the solutions found are the
+        puzzle's): the open cell with fewest candidates branches, its digits other than
+        the solution's first; techniques 1-5 propagate (:meth:`settle` in bulk).
+
+        (True, the other solution), (True, None) when there is none, or (False, None)
+        past ``most`` nodes. The shadow is left as it was."""
+        n = self.n
+        saved = self.masks, self.done, self.left, self.dirty, self.pointing
+        dirty = set(self.dirty)
+        if not self.pointing:
+            dirty.update(c for c, done in enumerate(self.done) if not done)
+            self.pointing = True
+        mine = [1 << (d - 1) for row in solution for d in row]
+        stack = [(list(self.masks), list(self.done), self.left, dirty)]
+        nodes = 0
+        try:
+            while stack:
+                nodes += 1
+                if nodes > most:
+                    return False, None
+                if not nodes % 64 and budget.expired():
+                    raise SearchTimeout()
+                self.masks, self.done, self.left, self.dirty = stack.pop()
+                try:
+                    self.settle()
+                except _Broken:
+                    continue
+                masks, done = self.masks, self.done
+                if not self.left:
+                    if masks != mine:
+                        rows = (masks[r * n : r * n + n] for r in range(n))
+                        return True, tuple(tuple(m.bit_length() for m in row) for row in rows)
+                    continue
+                best, fewest = -1, n + 1
+                for c, m in enumerate(masks):
+                    if not done[c] and m.bit_count() < fewest:
+                        best, fewest = c, m.bit_count()
+                m, last = masks[best], mine[best]
+                branches = []
+                while m:
+                    low = m & -m
+                    m ^= low
+                    child = list(masks)
+                    child[best] = low
+                    branches.append((child, list(done), self.left, {best}))
+                # popped last to first: the solution's digit last, the others lowest first
+                branches.sort(key=lambda branch: (branch[0][best] != last, -branch[0][best]))
+                stack.extend(branches)
+        finally:
+            self.masks, self.done, self.left, self.dirty, self.pointing = saved
+        return True, None
+
     def trial(self) -> bool:
         """The candidates of the first cell (fewest candidates first) that the chain's
-        fast propagation refutes, removed (the chain removes one a trial step)."""
-        masks = self.masks
-        state = logic._Masks(layout_of(self.puzzle), list(masks))
-        state.placed = list(self.done)
+        fast propagation refutes, removed (the chain removes one a trial step).
+
+        The chain's propagation (:func:`.logic._closure`: singles, cage combinations,
+        cage lines, hidden singles, to a fixpoint) is :meth:`settle` in bulk: the same
+        rules, so the same fixpoint, and the same contradictions (an empty cell, a cage
+        with no layout, a digit with no place in a line, a cell the only place of two)."""
+        masks, done = self.masks, self.done
         open_cells = sorted(
-            (c for c in range(len(masks)) if not self.done[c]),
+            (c for c in range(len(masks)) if not done[c]),
             key=lambda c: (masks[c].bit_count(), c),
         )
-        for c in open_cells:
-            m, refuted = masks[c], 0
-            while m:
-                low = m & -m
-                m ^= low
-                if logic._closure(state, c, low.bit_length())[1] is None:
-                    refuted |= low
-            if refuted:
-                self._remove({c: refuted})
-                return True
-        return False
+        saved = masks, done, self.left, self.dirty, self.pointing
+        self.pointing = True  # after every step up to cage lines stalled: none is due
+        c, refuted = -1, 0
+        try:
+            for c in open_cells:
+                m, refuted = masks[c], 0
+                while m:
+                    low = m & -m
+                    m ^= low
+                    self.masks, self.done, self.left = list(masks), list(done), saved[2]
+                    self.masks[c], self.dirty = low, {c}
+                    try:
+                        self.settle()
+                    except _Broken:
+                        refuted |= low
+                if refuted:
+                    break
+        finally:
+            self.masks, self.done, self.left, self.dirty, self.pointing = saved
+        if not refuted:
+            return False
+        self._remove({c: refuted})
+        return True
+
+
+def _another(shadow: Shadow, solution: Grid, budget: Budget) -> Grid | None:
+    """A second solution of a puzzle the shadow left open, or None: searched from where
+    it stopped (:meth:`Shadow.another`), then, past :data:`SEARCH_NODES` nodes, by the
+    native engine (whose stronger propagation is faster on the few that take long)."""
+    settled, other = shadow.another(solution, budget, SEARCH_NODES)
+    if settled:
+        return other
+    result = native.search(shadow.puzzle, limit=2, budget=budget)
+    if not result.complete:
+        raise SearchTimeout()
+    return next((found for found in result.solutions if found != solution), None)
 
 
 def ceiling(grade: Grade) -> Technique:
@@ -736,23 +918,28 @@ def _stuck(shadow: Shadow) -> list[Cell]:
     return [divmod(i, n) for i, done in enumerate(shadow.done) if not done]
 
 
-def _easier(puzzle: Puzzle, solution: Grid, stuck: list[Cell], rng: random.Random):
+def _easier(
+    puzzle: Puzzle, solution: Grid, stuck: list[Cell], rng: random.Random
+) -> tuple[Puzzle | None, bool]:
     """One change that tells more about a cell the shadow left open: its cage's
     operation changed, or the cell made a cage of its own, or its cage cut in two (the
-    parts keeping a sum's or product's operation, so that they imply the old clue)."""
+    parts keeping a sum's or product's operation, so that they imply the old clue).
+    With whether the new clues imply the old ones (a cut): then a puzzle with one
+    solution keeps it alone."""
     if not stuck:
-        return None
+        return None, False
     n = puzzle.size
     cages, where = _cages(puzzle)
     cell = stuck[rng.randrange(len(stuck))]
     k = where[cell]
     cells, op = cages[k]
     if len(cells) == 1:
-        return None  # a given digit the shadow left open: cannot happen
+        return None, False  # a given digit the shadow left open: cannot happen
     if rng.random() < EASIER_OPERATION:
         for new in _options(cells, solution, n, rng):
             if new != op:
-                return _puzzle(n, [*cages[:k], (cells, new), *cages[k + 1 :]], solution)
+                changed = [*cages[:k], (cells, new), *cages[k + 1 :]]
+                return _puzzle(n, changed, solution), False
     part = [cell]
     if len(cells) >= 4 and rng.random() < 0.5:  # a part of about half the cage
         inside = set(cells)
@@ -767,7 +954,7 @@ def _easier(puzzle: Puzzle, solution: Grid, stuck: list[Cell], rng: random.Rando
         (p, keep if keep or len(p) == 1 else _options(p, solution, n, rng)[0])
         for p in (part, *rest)
     ]
-    return _puzzle(n, [*cages[:k], *made, *cages[k + 1 :]], solution)
+    return _puzzle(n, [*cages[:k], *made, *cages[k + 1 :]], solution), True
 
 
 def _harder(puzzle: Puzzle, solution: Grid, most: int, rng: random.Random):
@@ -833,36 +1020,45 @@ class KenKenMaker:
         the target; at most :data:`EDITS` edits a draw and :data:`DRAWS` draws. For any
         grade, one the shadow completes without a trial (unique, then).
 
-        For EXTREME, a puzzle that needs more than line totals is first searched for a
-        second solution (the native engine is faster at that than the shadow's trials at
-        failing): if there is one, it is repaired (:meth:`repair`) where it differs."""
+        For HARD and harder, a puzzle the shadow stalls on is searched for a second
+        solution from where it stalled (:meth:`Shadow.another`): if there is one, it is
+        repaired (:meth:`repair`) where it differs. A puzzle known to have one solution
+        keeps it through a cut (:func:`_easier`), and is not searched again. For
+        EXTREME, one that needs more than line totals is searched to the end (the
+        shadow's trials are slow at failing), then graded with a trial."""
         n, target = spec.rows, spec.grade
         limit = Grade.EXPERT if target in (None, Grade.EXTREME) else target
         knobs = style(n, target, pressure)
         for _ in range(DRAWS):
             puzzle, solution = draw(n, knobs, rng)
+            unique = False  # known to have no other solution
             for _ in range(EDITS):
                 if budget.expired():
                     raise SearchTimeout()
                 shadow = Shadow(puzzle)
-                got = shadow.grade(limit)
+                got = shadow.grade(limit, exact=limit < BULK_FROM)
                 if got == target or (target is None and got is not None):
                     return puzzle, solution
+                other, cut = None, False
                 if got is not None:
                     puzzle = _harder(puzzle, solution, min(MAX_CAGE, knobs.max_cage + 1), rng)
-                elif target is not None and target >= SEARCH_FROM:
-                    found = native.search(puzzle, limit=2, budget=budget).solutions
-                    if len(found) > 1:
-                        other = found[0] if found[0] != solution else found[1]
-                        puzzle = self.repair(puzzle, solution, other, rng)
-                    elif target is not Grade.EXTREME:
-                        puzzle = _easier(puzzle, solution, _stuck(shadow), rng)
-                    elif shadow.grade(Grade.EXTREME) is Grade.EXTREME:
-                        return puzzle, solution
-                    else:
-                        puzzle = _easier(puzzle, solution, _stuck(shadow), rng)
+                    unique = False
+                    if puzzle is None:
+                        break
+                    continue
+                if target is not None and target >= SEARCH_FROM and not unique:
+                    if target is Grade.EXTREME:
+                        other, unique = _another(shadow, solution, budget), True
+                    else:  # a short search: without a second solution, made easier
+                        unique, other = shadow.another(solution, budget, GUESS_NODES)
+                    unique = unique and other is None
+                if other is not None:
+                    puzzle = self.repair(puzzle, solution, other, rng)
+                elif target is Grade.EXTREME and shadow.grade(Grade.EXTREME) is Grade.EXTREME:
+                    return puzzle, solution
                 else:
-                    puzzle = _easier(puzzle, solution, _stuck(shadow), rng)
+                    puzzle, cut = _easier(puzzle, solution, _stuck(shadow), rng)
+                unique = unique and cut
                 if puzzle is None:
                     break
         return draw(n, knobs, rng)
