@@ -158,8 +158,10 @@ def _rewrite(example: Example, output: list[str], code: int) -> None:
     """Put what the command printed in place of the example's output."""
     lines = README.read_text().splitlines()
     start = lines.index(f"$ {example.command}") + 1  # an earlier rewrite may move it
-    end = start
-    while not re.fullmatch(r"\[exit \d+\]", lines[end]):
+    end = start  # the example ends as console_examples reads it: [exit N], $ or ```
+    while not (lines[end].startswith(("$ ", "```")) or re.fullmatch(r"\[exit \d+\]", lines[end])):
         end += 1
-    lines[start : end + 1] = [*output, f"[exit {code}]"]
+    ended_by_exit = bool(re.fullmatch(r"\[exit \d+\]", lines[end]))
+    gap = [] if ended_by_exit or lines[end].startswith("```") else [""]
+    lines[start : end + ended_by_exit] = [*output, *([f"[exit {code}]"] if code else []), *gap]
     README.write_text("\n".join(lines) + "\n")
