@@ -14,6 +14,10 @@ unique (the driver raises on any that is not). For KenKen and Skyscraper it then
 puzzle's own generation time, and prints our median over theirs per setting. Our grades
 pair with Tatham's tiers in order (Keen: EASY-e, MEDIUM-n, HARD-h, EXPERT-x,
 EXTREME-u; Towers has no Normal tier, so MEDIUM has no peer there).
+
+``floor ms``: the median time, on the finished puzzles, of the work every puzzle must
+have whatever the maker does: the chain's explanation that grades it (with the target's
+techniques) and the cross-check by both engines. A maker cannot take its kind below it.
 """
 
 from __future__ import annotations
@@ -28,9 +32,10 @@ import subprocess
 import sys
 import time
 
+from numgrid.server import engines
 from numgrid.server.chain import Grade
 from numgrid.server.core import Budget, SearchTimeout
-from numgrid.server.generate import generate_one
+from numgrid.server.generate import ceiling, generate_one
 from numgrid.server.kinds import KINDS
 from numgrid.server.kinds.base import Spec
 from rich.console import Console
@@ -82,7 +87,8 @@ def p95(values: list[float]) -> float:
 
 
 def ours(kind: str, size: tuple[int, int], grade: Grade, count: int, seed: int, timeout):
-    """Per puzzle: seconds, candidates, grade made; None for a puzzle not made in time."""
+    """Per puzzle: seconds, candidates, grade made, floor seconds; None for a puzzle not
+    made in time."""
     made = []
     for s in range(seed, seed + count):
         start = time.perf_counter()
@@ -91,8 +97,18 @@ def ours(kind: str, size: tuple[int, int], grade: Grade, count: int, seed: int, 
         except SearchTimeout:
             made.append(None)
             continue
-        made.append((time.perf_counter() - start, g.attempts, g.difficulty.grade))
+        seconds = time.perf_counter() - start
+        made.append((seconds, g.attempts, g.difficulty.grade, floor(kind, grade, g.puzzle)))
     return made
+
+
+def floor(kind: str, grade: Grade, puzzle) -> float:
+    """Seconds of the work every made puzzle needs: graded by the chain, cross-checked."""
+    start = time.perf_counter()
+    limit = ceiling(KINDS[kind], grade)
+    KINDS[kind].explain(puzzle, None, limit, budget=Budget.seconds(60))
+    engines.cross_check(KINDS[kind], puzzle, limit=2, fixed=None, budget=Budget.seconds(60))
+    return time.perf_counter() - start
 
 
 def measure(args) -> list[dict]:
@@ -125,6 +141,7 @@ def measure(args) -> list[dict]:
                     "per_second": len(done) / sum(seconds) if seconds else 0.0,
                     "median": statistics.median(seconds) if seconds else None,
                     "p95": p95(seconds) if seconds else None,
+                    "floor": statistics.median(m[3] for m in done) if done else None,
                     "candidates": statistics.median(m[1] for m in done) if done else None,
                     "on_grade": sum(m[2] == grade for m in done),
                 }
@@ -159,6 +176,7 @@ def table(rows: list[dict], count: int) -> Table:
         "per s",
         "median ms",
         "p95 ms",
+        "floor ms",
         "candidates",
         "peer",
         "peer median ms",
@@ -172,6 +190,7 @@ def table(rows: list[dict], count: int) -> Table:
                 r["kind"],
                 r["size"],
                 r["grade"],
+                "-",
                 "-",
                 "-",
                 "-",
@@ -194,6 +213,7 @@ def table(rows: list[dict], count: int) -> Table:
             f"{r['per_second']:.1f}",
             _ms(r["median"]),
             _ms(r["p95"]),
+            _ms(r["floor"]),
             f"{r['candidates']:g}" if r["candidates"] is not None else "-",
             r.get("peer", ""),
             _ms(r.get("peer_median")),
