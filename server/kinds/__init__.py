@@ -87,7 +87,7 @@ def unsupported(text: str) -> Finding:
     )
     why += " or Kakuro's 1VVHH CSV"
     if "," in body or ";" in body:
-        why += f": {kakuro_formats.sniff_csv(body)}"
+        why += f": {kakuro_formats.why_no_kakuro_csv(body)}"
     if _looks_like_sudoku(body):
         why += "; it looks like a 9x9 Sudoku, which this server does not solve"
     return Finding(

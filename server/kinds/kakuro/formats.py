@@ -16,7 +16,13 @@ import json
 import re
 
 from numgrid.server.core import Board, Cell, Finding, PuzzleError, cell_name, quoted
-from numgrid.server.kinds.textformats import Format, Formats, json_puzzle, unknown_fields
+from numgrid.server.kinds.textformats import (
+    Format,
+    Formats,
+    json_puzzle,
+    unknown_fields,
+    without_bom,
+)
 
 from .model import WHITE, Clue, Puzzle
 
@@ -183,10 +189,15 @@ def _mostly_numbers(lines: list[list[str]]) -> str | None:
 def sniff_csv(text: str) -> str | None:
     if "," not in text and ";" not in text:
         return "no comma- or semicolon-separated rows"
-    lines = _csv_lines(text)
-    why = _mostly_numbers(lines)
-    if why is None and not any(len(t) == 5 for line in lines for t in line):
-        # a grid of digits alone (a Sudoku's, say) has no clue, so it is no Kakuro
+    return _mostly_numbers(_csv_lines(text))
+
+
+def why_no_kakuro_csv(text: str) -> str | None:
+    """Why a text is no Kakuro in CSV, among all kinds: as :func:`sniff_csv`, and a grid
+    of digits alone (a Sudoku's, say) has no clue square, so no Kakuro (given the kind
+    or the format, it is still read as one, and the reader says what is wrong)."""
+    why = sniff_csv(text)
+    if why is None and not any(len(t) == 5 for line in _csv_lines(text) for t in line):
         return "no field is a 1VVHH clue square (every run needs one)"
     return why
 
@@ -364,4 +375,11 @@ FORMATS = Formats(
     Format("janko", sniff_janko, read_janko, write_janko),
     Format("csv", sniff_csv, read_csv, write_csv),
 )
-detect, sniff, read, write = FORMATS.detect, FORMATS.sniff, FORMATS.read, FORMATS.write
+detect, read, write = FORMATS.detect, FORMATS.read, FORMATS.write
+
+
+def sniff(text: str) -> str | None:
+    """The format of a text that is a Kakuro's, among all kinds (see
+    :func:`why_no_kakuro_csv`); None for any other text."""
+    found = FORMATS.sniff(text)
+    return None if found == "csv" and why_no_kakuro_csv(without_bom(text)) else found
