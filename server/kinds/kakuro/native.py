@@ -10,6 +10,7 @@ live combination needs and only one cell can take is placed there (hidden single
 from __future__ import annotations
 
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from numgrid.server.core import Budget, Grid, SearchResult, SearchTimeout, Stats, smallest_domain
@@ -91,7 +92,7 @@ class Compiled:
         return tuple(tuple(row) for row in grid)
 
 
-def _supported(masks: list[int], run_combos: tuple[int, ...]) -> list[int] | None:
+def _supported(masks: Sequence[int], run_combos: tuple[int, ...]) -> list[int] | None:
     """Exact run consistency: keep a digit in a cell only if some assignment of the whole
     run (distinct digits, one of its combinations) puts it there."""
     layers = [{0}]
@@ -123,7 +124,7 @@ def _supported(masks: list[int], run_combos: tuple[int, ...]) -> list[int] | Non
     return support
 
 
-def _narrow(masks: list[int], run_combos: tuple[int, ...]) -> list[int] | None:
+def _narrow(masks: Sequence[int], run_combos: tuple[int, ...]) -> list[int] | None:
     """The cheap rules: live combinations, placed digits, hidden singles."""
     placed = union = 0
     for m in masks:
@@ -167,29 +168,47 @@ def propagate(
     ``budget``, it is polled every :data:`POLL_EXACT` exact checks (SearchTimeout): the
     first propagation of a 30x30 grid takes a quarter of a second.
     """
-    run_cells, run_combos, cell_runs = compiled.run_cells, compiled.run_combos, compiled.cell_runs
-    exact_pending = set(pending)
-    exact_checks = 0
-    while pending or exact_pending:
+    return fixpoint(compiled, cand, pending, compiled.run_combos, _narrow, _exact, budget)
+
+
+def _exact(masks: tuple[int, ...], run_combos: tuple[int, ...]):
+    """The exact run check, needless once every cell is placed (the cheap rules saw it)."""
+    if all(not m & (m - 1) for m in masks):
+        return masks
+    return _supported(masks, run_combos)
+
+
+def fixpoint(
+    compiled: Compiled,
+    cand: list[int],
+    pending: set[int],
+    keys,
+    first,
+    second=None,
+    budget: Budget | None = None,
+) -> bool:
+    """Narrow ``cand`` in place by run rules until nothing changes; False on a
+    contradiction. A rule takes a run's masks (a tuple) and its key (``keys[r]``: its
+    combinations here, its clue in a generator's memoised rules) and gives the new masks
+    or None. ``first`` runs to a fixpoint before ``second`` (if any) takes one run."""
+    run_cells, cell_runs = compiled.run_cells, compiled.cell_runs
+    later = set(pending) if second else set()
+    checks = 0
+    while pending or later:
         if pending:
-            r = pending.pop()
-            exact = False
+            r, rule = pending.pop(), first
         else:
-            r = exact_pending.pop()
-            exact = True
-            exact_checks += 1
-            if budget is not None and not exact_checks % POLL_EXACT and budget.expired():
+            r, rule = later.pop(), second
+            checks += 1
+            if budget is not None and not checks % POLL_EXACT and budget.expired():
                 raise SearchTimeout
         cells = run_cells[r]
-        masks = [cand[i] for i in cells]
-        if exact:
-            if all(not m & (m - 1) for m in masks):
-                continue
-            new = _supported(masks, run_combos[r])
-        else:
-            new = _narrow(masks, run_combos[r])
+        masks = tuple([cand[i] for i in cells])
+        new = rule(masks, keys[r])
         if new is None:
             return False
+        if new == masks:
+            continue
         for j, m in enumerate(new):
             if m != masks[j]:
                 if not m:
@@ -197,7 +216,8 @@ def propagate(
                 i = cells[j]
                 cand[i] = m
                 pending.update(cell_runs[i])
-                exact_pending.update(cell_runs[i])
+                if second:
+                    later.update(cell_runs[i])
     return True
 
 
