@@ -2,9 +2,19 @@
 
 from __future__ import annotations
 
+from hypothesis import HealthCheck, settings
 from numgrid.server import engines
 from numgrid.server.core import Board, Verdict
 from numgrid.server.engines import Engine
+
+# A maker's property test: a few seeds, the same on every run (a maker takes up to a
+# second a puzzle, too slow for hypothesis's deadline and health check).
+maker_examples = settings(
+    max_examples=6,
+    deadline=None,
+    derandomize=True,
+    suppress_health_check=[HealthCheck.too_slow],
+)
 
 
 def assert_made_well(kind, made) -> None:

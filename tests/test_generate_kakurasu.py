@@ -9,8 +9,8 @@ import random
 from pathlib import Path
 
 import pytest
-from generate_support import assert_made_well
-from hypothesis import HealthCheck, given, settings
+from generate_support import assert_made_well, maker_examples
+from hypothesis import given
 from hypothesis import strategies as st
 from numgrid.server.chain import Grade
 from numgrid.server.core import Budget
@@ -160,12 +160,7 @@ def test_a_one_level_trial_is_what_the_chain_needs_for_extreme():
     assert agree >= 36
 
 
-@settings(
-    max_examples=6,
-    deadline=None,
-    derandomize=True,
-    suppress_health_check=[HealthCheck.too_slow],
-)
+@maker_examples
 @given(
     seed=st.integers(0, 2**32 - 1),
     rows=st.integers(5, 8),

@@ -9,8 +9,8 @@ import random
 from pathlib import Path
 
 import pytest
-from generate_support import assert_made_well
-from hypothesis import HealthCheck, given, settings
+from generate_support import assert_made_well, maker_examples
+from hypothesis import given
 from hypothesis import strategies as st
 from numgrid.server.chain import Grade
 from numgrid.server.core import Budget
@@ -161,12 +161,7 @@ def test_the_shadow_grades_the_corpus_as_the_chain_does():
     assert checked > 100
 
 
-@settings(
-    max_examples=6,
-    deadline=None,
-    derandomize=True,
-    suppress_health_check=[HealthCheck.too_slow],
-)
+@maker_examples
 @given(
     seed=st.integers(0, 2**32 - 1),
     size=st.integers(3, 5),
