@@ -620,23 +620,8 @@ class Shadow:
                                     masks[c] &= ~required
                                     changed.add(c)
             for x in {x for c in cells for x in cell_lines[c]}:
-                once = twice = 0
-                ids = line_cells[x]
-                for c in ids:
-                    m = masks[c]
-                    twice |= once & m
-                    once |= m
-                if once != full:
+                if not logic.line_singles(masks, line_cells[x], full, changed):
                     raise _Broken
-                sole = once & ~twice
-                if sole:
-                    for c in ids:
-                        m = masks[c] & sole
-                        if m and masks[c] != m:
-                            if m & (m - 1):
-                                raise _Broken  # the only place of two digits
-                            masks[c] = m
-                            changed.add(c)
 
     def _remove(self, removals: dict[int, int]) -> None:
         for c, r in removals.items():

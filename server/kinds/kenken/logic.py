@@ -309,24 +309,32 @@ def _closure(pos: Position, i: int, digit: int) -> tuple[int, list[int] | None]:
                         masks[c] &= ~required
                         changed.add(c)
         for x in {x for c in cells for x in cell_lines[c]}:
-            once = twice = 0
-            ids = layout.line_cells[x]
-            for c in ids:
-                m = masks[c]
-                twice |= once & m
-                once |= m
-            if once != full:
+            if not line_singles(masks, layout.line_cells[x], full, changed):
                 return rounds, None
-            sole = once & ~twice
-            if sole:
-                for c in ids:
-                    m = masks[c] & sole
-                    if m and masks[c] != m:
-                        if m & (m - 1):
-                            return rounds, None  # one cell is the only place of two digits
-                        masks[c] = m
-                        changed.add(c)
     return rounds, masks
+
+
+def line_singles(masks: list[int], ids, full: int, changed: set[int]) -> bool:
+    """A line's hidden singles on plain masks, in place: a digit with one place left in
+    cells ``ids`` goes there (the cell joins ``changed``). False on a contradiction: a
+    digit with no place, or one cell the only place of two digits."""
+    once = twice = 0
+    for c in ids:
+        m = masks[c]
+        twice |= once & m
+        once |= m
+    if once != full:
+        return False
+    sole = once & ~twice
+    if sole:
+        for c in ids:
+            m = masks[c] & sole
+            if m and masks[c] != m:
+                if m & (m - 1):
+                    return False
+                masks[c] = m
+                changed.add(c)
+    return True
 
 
 def _propagate(pos: Position, i: int, digit: int) -> int:
