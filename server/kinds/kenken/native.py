@@ -22,7 +22,8 @@ narrow them until nothing changes, cheapest first:
   instead (ints as bit sets): a digit stays if some choice in the other cells completes
   the target. It ignores repeats inside the cage (the lines see those): weaker than
   layouts, exact once all is placed;
-- a *band*, two adjacent rows (or columns), last, once nothing else is due: each of its
+- a *band*, two adjacent rows (or columns), last, once nothing else is due, and only
+  after a digit is placed in one of its lines (or at the root): each of its
   lines adds up to N(N+1)/2, and a cage inside or across them puts in each line a sum
   its live layouts allow (:class:`_Band`). Reachable sums, both lines' in fields of one
   int used as a bit set, forwards then backwards, narrow each cell and each cage to
@@ -154,6 +155,19 @@ so a cage has fewer sums and the bands less to gain). In
 ``benchmarks/engines.py`` at load 4 (puzzlekit 6.8 and 8.0 s, twice its usual): native
 1.47 and 1.60 s, 0.216x and 0.199x, 50_8x8 269 and 224 ms (puzzlekit 1.3-1.7 s, CP-SAT
 1.5-1.7 s on it).
+
+Bands due only after a placement in one of their lines (they were due after any change
+in them): band checks on 50_8x8 1,341 to 537, for 185 nodes instead of 156 (corpus 640
+to 713; 70_8x8 47 to 75). Instructions (cachegrind, one fresh process each, the 1.29 G of
+imports and start taken off): 50_8x8 alone, cold tables, 0.82 to 0.64 G; the whole
+corpus 4.55 to 4.29 G; three sets of 20 from ``sgt-keen`` (9du, 8du, 9dx) 1.81 to 1.78 G.
+Of 50_8x8's 0.64 G, 0.30 G is its first meeting with its cage kinds (tables, memo
+misses): solved again in the same process it takes 0.35 G. Also tried then: revising
+cages of over 100 layouts after the smaller ones and the lines (50_8x8 3.8 M
+instructions a node against 3.5 M); a memo of each band's last quiet check (0.3 %
+fewer); a budget of 65,536 remembered revisions rather than 16,384 (the corpus 7 %
+fewer instructions, 7 MB more held: not taken, the server's memory under load matters
+more).
 
 Tried with bands and dropped: one band sum for both lines (no fields): hard corpus
 puzzles and the Keen sets 559 and 409 nodes against 334 and 249; bands of three lines
@@ -752,7 +766,8 @@ def propagate(
     (dearest, last; revising a cage is idempotent, so what it changes in its own cells
     does not make it due again), before lines (nearly every line would be due again
     after each cage otherwise); ``bands_due``: bands to check (:class:`_Band`; dearest,
-    when nothing else is due), or None not to check any.
+    when nothing else is due; made due by a placement in one of their lines), or None
+    not to check any.
     """
     n = comp.size
     nn = n * n
@@ -764,6 +779,9 @@ def propagate(
         if placed:
             i = placed.pop()
             m = cand[i]
+            if bands_due is not None:
+                bands_due.update(line_bands[i // n])
+                bands_due.update(line_bands[n + i % n])
             cand[nn + i // n] |= m
             cand[nn + n + i % n] |= m
             for own, side in peers[i]:  # its row, then its column
@@ -786,8 +804,6 @@ def propagate(
             line = lines_due.pop()
             cells = lines[line]
             cages_due.update(line_cages[line])
-            if bands_due is not None:
-                bands_due.update(line_bands[line])
             once = twice = 0
             for m in map(get, cells):
                 twice |= once & m
