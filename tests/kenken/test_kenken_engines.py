@@ -377,3 +377,47 @@ def test_a_band_finds_a_wrong_line_total():
     assert all(native._band_changes(band, cand) == [] for band in comp.bands)
     cand[0] = 1 << (published[0][0] % p.size)  # another digit: row 0 and column 0 are off
     assert native._band_changes(comp.bands[0], cand) is None
+
+
+@given(st.data())
+@settings(max_examples=60, deadline=None)
+def test_completes_agrees_with_the_layouts_packed_or_not(data):
+    # a 7-cell 34+ has 83,824 layouts (kept packed, searched by a regular expression),
+    # a 3-cell 12x a few (kept as tuples): both answer as a look at every layout would
+    cage, n = data.draw(
+        st.sampled_from(
+            [
+                (Cage(34, "+", ((0, 0), (0, 1), (0, 2), (0, 3), (1, 0), (1, 1), (2, 0))), 9),
+                (Cage(12, "x", ((0, 0), (0, 1), (1, 0))), 6),
+            ]
+        )
+    )
+    digits = data.draw(
+        st.lists(st.integers(0, n), min_size=len(cage.cells), max_size=len(cage.cells))
+    )
+    expected = any(
+        all(d == 0 or d == want for d, want in zip(digits, layout, strict=True))
+        for layout in arith.layouts(cage, n)
+    )
+    assert arith.completes(cage, n, digits) is expected
+
+
+def test_layouts_as_maps_each_digit_of_each_layout():
+    big = Cage(34, "+", ((0, 0), (0, 1), (0, 2), (0, 3), (1, 0), (1, 1), (2, 0)))
+    small = Cage(7, "+", ((0, 0), (0, 1), (1, 1)))
+    for cage in (big, small):
+        table = [None, *(1 << d for d in range(9))]
+        mapped = arith.layouts_as(cage, 9, table)
+        assert mapped == tuple(tuple(table[d] for d in lay) for lay in arith.layouts(cage, 9))
+    assert arith.count(big, 9) > arith.PACK_OVER >= arith.count(small, 9)
+
+
+def test_a_large_cage_kind_is_listed_once_for_every_puzzle_holding_it():
+    # 419_9x9's 34+ was listed anew for each call (8.5 MB of tuples each time)
+    from numgrid.server.kinds.kenken import techniques
+
+    p, _ = corpus_puzzle("419_9x9")
+    big = max(range(len(p.cages)), key=lambda k: arith.count(p.cages[k], p.size))
+    first = techniques._compiled(p).cage_bits[big]
+    assert len(first) > arith.PACK_OVER
+    assert techniques._compiled(p).cage_bits[big] is first

@@ -9,6 +9,9 @@ from __future__ import annotations
 
 import functools
 import math
+import re
+import threading
+from collections import OrderedDict
 
 from numgrid.server.core import Cell
 
@@ -61,21 +64,31 @@ def _conflicts(cells: tuple[Cell, ...]) -> tuple[tuple[int, ...], ...]:
 
 def layouts(cage: Cage, size: int) -> tuple[Layout, ...]:
     """Every layout of ``cage`` with digits 1..``size``, in lexicographic order."""
-    shape = _shape(cage)
+    shape = shape_of(cage)
     found = _cached(cage.target, cage.operation, shape, size)
     if isinstance(found, bytes):
         return tuple(zip(*[iter(found)] * len(shape), strict=True))
     return found
 
 
+def layouts_as(cage: Cage, size: int, table) -> tuple[tuple, ...]:
+    """:func:`layouts` with each digit ``d`` given as ``table[d]``, made straight from the
+    packed digits of a large cage: its 83,824 layouts are not made twice."""
+    shape = shape_of(cage)
+    found = _cached(cage.target, cage.operation, shape, size)
+    if isinstance(found, bytes):
+        return tuple(zip(*[map(table.__getitem__, found)] * len(shape), strict=True))
+    return tuple(tuple(map(table.__getitem__, layout)) for layout in found)
+
+
 def count(cage: Cage, size: int) -> int:
     """How many layouts :func:`layouts` gives, without unpacking them."""
-    shape = _shape(cage)
+    shape = shape_of(cage)
     found = _cached(cage.target, cage.operation, shape, size)
     return len(found) // len(shape) if isinstance(found, bytes) else len(found)
 
 
-def _shape(cage: Cage) -> tuple[Cell, ...]:
+def shape_of(cage: Cage) -> tuple[Cell, ...]:
     """The cage's cells relative to its first: the cache key of its layouts."""
     origin = cage.cells[0]
     return tuple((r - origin[0], c - origin[1]) for r, c in cage.cells)
@@ -84,10 +97,35 @@ def _shape(cage: Cage) -> tuple[Cell, ...]:
 # Layouts past which a cage's are cached packed, a byte a digit: the 83,824 of a 7-cell
 # cage take 10 MB as tuples, 0.6 MB packed, and unpack in a quarter of their making.
 PACK_OVER = 4096
+# Packed layouts are also kept apart, up to this many bytes in all, so that the cache of
+# the last 512 cage kinds does not drop them among small ones: listing those 83,824
+# anew takes a quarter of a second and 15 MB of small objects at once, which the
+# allocator keeps (a server under load grew by steps that way).
+PACKED_BYTES = 8 << 20
+_packed: OrderedDict[tuple, bytes] = OrderedDict()
+
+
+_packed_lock = threading.Lock()
+
+
+def _cached(target: int, operation: str, shape: tuple[Cell, ...], size: int) -> tuple | bytes:
+    key = (target, operation, shape, size)
+    with _packed_lock:
+        found = _packed.get(key)
+        if found is not None:
+            _packed.move_to_end(key)
+            return found
+    found = _recent(target, operation, shape, size)
+    if isinstance(found, bytes):
+        with _packed_lock:
+            _packed[key] = found
+            while sum(map(len, _packed.values())) > PACKED_BYTES and len(_packed) > 1:
+                _packed.popitem(last=False)
+    return found
 
 
 @functools.lru_cache(maxsize=512)
-def _cached(target: int, operation: str, shape: tuple[Cell, ...], size: int) -> tuple | bytes:
+def _recent(target: int, operation: str, shape: tuple[Cell, ...], size: int) -> tuple | bytes:
     found = _layouts(target, operation, shape, size)
     if len(found) > PACK_OVER:
         return bytes(d for layout in found for d in layout)
@@ -165,7 +203,22 @@ def _sum_or_product(target: int, adding: bool, shape: tuple[Cell, ...], size: in
 
 
 def possible(cage: Cage, size: int) -> bool:
-    return bool(layouts(cage, size))
+    return bool(count(cage, size))
+
+
+def completes(cage: Cage, size: int, digits) -> bool:
+    """Does some layout of ``cage`` agree with ``digits`` (one per cell, 0 for open)? A
+    large cage's packed layouts are searched as they are, by a regular expression that
+    steps a layout at a time, rather than unpacked into tuples."""
+    digits = tuple(digits)
+    found = _cached(cage.target, cage.operation, shape_of(cage), size)
+    if isinstance(found, bytes):
+        layout = b"".join(re.escape(bytes((d,))) if d else b"." for d in digits)
+        step = rb"(?:.{%d})*?" % len(digits)
+        return re.match(step + layout, found, re.DOTALL) is not None
+    return any(
+        all(d == 0 or d == want for d, want in zip(digits, layout, strict=True)) for layout in found
+    )
 
 
 def range_of(operation: str, cells: int, size: int) -> tuple[int, int]:

@@ -115,7 +115,7 @@ def _why_impossible(cage: Cage, n: int) -> str:
         return f"{cage.name}: {cage.target} cannot be made by {making} (possible {low}-{high})"
     # The same cage on a diagonal has no two cells in one line: may the digits repeat?
     apart = Cage(cage.target, cage.operation, tuple((i, i) for i in range(k)))
-    if arith.layouts(apart, n):
+    if arith.count(apart, n):
         return (
             f"{cage.name}: {cage.target} can only be made by {making} "
             "with a digit repeated in a row or column"
@@ -212,7 +212,7 @@ def _cage_findings(index: int, cage: Cage, n: int) -> list[Finding]:
                 cage,
             )
         )
-    elif sound and not arith.layouts(cage, n):
+    elif sound and not arith.count(cage, n):
         found.append(_finding("impossible_target", _why_impossible(cage, n), cage.cells, cage))
     return found
 
@@ -362,10 +362,7 @@ def _judge_cage(cage: Cage, entries: Grid, n: int) -> tuple[GroupReport, list[Fi
         if state is GroupState.WRONG:
             message = _complete_message(cage, digits, value)
             findings.append(_finding("wrong_cage", message, cage.cells, cage))
-    elif filled and not any(
-        all(d == 0 or d == want for d, want in zip(digits, layout, strict=True))
-        for layout in arith.layouts(cage, n)
-    ):
+    elif filled and not arith.completes(cage, n, digits):
         state = GroupState.OVER
         message = _over_message(cage, filled, len(digits) - len(filled), n)
         filled_cells = [cell for cell, d in zip(cage.cells, digits, strict=True) if d]

@@ -31,6 +31,8 @@ import enum
 import functools
 import math
 import operator
+import threading
+from collections import OrderedDict
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
@@ -117,9 +119,9 @@ def cage_table(layout: Layout, name: str, k: int, build):
 
 
 # Cage layouts, over all cages, past which a compiled puzzle is not kept between calls:
-# 419_9x9's 84,216 take 17 MB compiled, which stayed while it was one of the last 8
-# puzzles kept and showed as steps in the server's memory under load. Of the other 321
-# corpus puzzles the largest has 3,596 (the median 142).
+# its large cages' layouts are shared (:func:`_bit_layouts`), but the tables made from
+# them (:func:`cage_table`; 0.7 MB for 419_9x9's 34+) are the puzzle's own. Of the
+# other 321 corpus puzzles the largest has 3,596 layouts (the median 142).
 KEPT_LAYOUTS = 1 << 15
 
 
@@ -138,6 +140,34 @@ def _kept(puzzle: Puzzle) -> Layout:
     return _compiled(puzzle)
 
 
+# Layouts, over the large cage kinds (more than arith.PACK_OVER layouts each), whose
+# layouts as bits are shared by every puzzle and call: 419_9x9's 34+ (83,824 layouts,
+# 8.5 MB of small tuples) was made anew for each of its calls, and the allocator kept
+# what those left in its pools (steps of 10-25 MB in a server's memory under load).
+SHARED_LAYOUTS = 1 << 17
+_shared: OrderedDict[tuple, tuple[tuple[int, ...], ...]] = OrderedDict()
+_shared_lock = threading.Lock()
+
+
+def _bit_layouts(cage: Cage, n: int) -> tuple[tuple[int, ...], ...]:
+    """The cage's layouts with each digit as its bit; large ones shared (above)."""
+    bits = (0, *(bit(d) for d in range(1, n + 1)))
+    if arith.count(cage, n) <= arith.PACK_OVER:
+        return arith.layouts_as(cage, n, bits)
+    key = (cage.target, cage.operation, arith.shape_of(cage), n)
+    with _shared_lock:
+        found = _shared.get(key)
+        if found is not None:
+            _shared.move_to_end(key)
+            return found
+    found = arith.layouts_as(cage, n, bits)
+    with _shared_lock:
+        _shared[key] = found
+        while sum(map(len, _shared.values())) > SHARED_LAYOUTS and len(_shared) > 1:
+            _shared.popitem(last=False)
+    return found
+
+
 def _compiled(puzzle: Puzzle) -> Layout:
     n = puzzle.size
     errors = [f for f in check_puzzle(puzzle) if f.is_error]
@@ -145,11 +175,8 @@ def _compiled(puzzle: Puzzle) -> Layout:
         raise PuzzleError(errors)
     frame = latin.frame(n)
     index = {cell: i for i, cell in enumerate(puzzle.cells)}
-    cage_bits = []
-    for cage in puzzle.cages:
-        found = arith.layouts(cage, n)  # never empty: check_puzzle refuses such cages
-        bits = (0, *(bit(d) for d in range(1, n + 1)))
-        cage_bits.append(tuple(tuple(map(bits.__getitem__, layout)) for layout in found))
+    # never empty: check_puzzle refuses such cages
+    cage_bits = [_bit_layouts(cage, n) for cage in puzzle.cages]
     cage_cells = tuple(tuple(index[c] for c in cage.cells) for cage in puzzle.cages)
     cage_of = [0] * (n * n)
     for k, cells in enumerate(cage_cells):
@@ -369,7 +396,12 @@ def union_of(layouts, size: int) -> list[int]:
     """Per cell, the digits some layout puts there."""
     if not layouts:
         return [0] * size
-    return [functools.reduce(operator.or_, set(column)) for column in zip(*layouts, strict=True)]
+    # a position at a time: zip(*layouts) would make an iterator per layout (5 MB for
+    # the 83,824 of a 7-cell 34+)
+    return [
+        functools.reduce(operator.or_, set(map(operator.itemgetter(j), layouts)))
+        for j in range(size)
+    ]
 
 
 # ---------------------------------------------------------------- words
