@@ -421,3 +421,25 @@ def test_a_large_cage_kind_is_listed_once_for_every_puzzle_holding_it():
     first = techniques._compiled(p).cage_bits[big]
     assert len(first) > arith.PACK_OVER
     assert techniques._compiled(p).cage_bits[big] is first
+
+
+@given(st.lists(st.integers(1, (1 << 9) - 1), min_size=7, max_size=7))
+@settings(max_examples=25, deadline=None)
+def test_a_large_kinds_live_layouts_are_those_a_filter_of_the_tuples_keeps(masks):
+    # a large kind is kept packed and narrowed by bit sets: the same layouts, the same
+    # order, the same digits per cell as filtering the tuples
+    from numgrid.server.kinds.kenken import techniques
+
+    cage = Cage(34, "+", ((0, 0), (0, 1), (0, 2), (0, 3), (1, 0), (1, 1), (2, 0)))
+    every = techniques._bit_layouts(cage, 9)
+    assert isinstance(every, techniques.LiveLayouts)
+    expected = tuple(
+        lay
+        for lay in arith.layouts_as(cage, 9, (0, *(1 << d for d in range(9))))
+        if all(b & m for b, m in zip(lay, masks, strict=True))
+    )
+    live = every.narrowed(dict(enumerate(masks)))
+    assert tuple(live) == expected and len(live) == len(expected)
+    assert techniques.union_of(live, 7) == techniques.union_of(expected, 7)
+    if expected:
+        assert live[0] == expected[0] and live[len(expected) - 1] == expected[-1]

@@ -71,6 +71,22 @@ def layouts(cage: Cage, size: int) -> tuple[Layout, ...]:
     return found
 
 
+def packed(cage: Cage, size: int) -> bytes:
+    """:func:`layouts` packed, a byte a digit, one layout after another."""
+    found = _cached(cage.target, cage.operation, shape_of(cage), size)
+    return found if isinstance(found, bytes) else bytes(d for layout in found for d in layout)
+
+
+_PICK = [bytes(49 if b == d else 48 for b in range(256)) for d in range(256)]  # "1" at d
+
+
+def digit_sets(column: bytes, size: int) -> tuple[int, ...]:
+    """Per digit ``d`` in 1..``size``, the places ``t`` of ``column`` (a cell's digit in
+    each layout) holding it, as bit ``t`` of an int: C-level ``bytes.translate`` and
+    ``int(..., 2)``, no Python loop over the layouts."""
+    return tuple(int(column.translate(_PICK[d])[::-1] or b"0", 2) for d in range(1, size + 1))
+
+
 def layouts_as(cage: Cage, size: int, table) -> tuple[tuple, ...]:
     """:func:`layouts` with each digit ``d`` given as ``table[d]``, made straight from the
     packed digits of a large cage: its 83,824 layouts are not made twice."""

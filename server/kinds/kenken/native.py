@@ -264,10 +264,7 @@ class _Layouts:
             self.bits = tuple(map(tuple, acc))
         else:
             columns = [bytes(column) for column in zip(*layouts, strict=True)]
-            self.bits = tuple(
-                tuple(int(col.translate(_PICK[d])[::-1] or b"0", 2) for d in range(1, size + 1))
-                for col in columns
-            )
+            self.bits = tuple(arith.digit_sets(column, size) for column in columns)
         self.parts = tuple(positions for _, _, positions in _parts(shape))
         self.covers = tuple(
             tuple(reduce(or_, (self.bits[j][d] for j in positions)) for d in range(size))
@@ -339,9 +336,6 @@ class _Layouts:
                     every |= low
             claimed.append(every)
         return tuple(new), tuple(claimed)
-
-
-_PICK = [bytes(49 if b == d else 48 for b in range(256)) for d in range(256)]  # "1" at d
 
 
 @functools.lru_cache(maxsize=8192)

@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import enum
 import functools
+import itertools
 import math
 import operator
 import threading
@@ -95,7 +96,8 @@ class Layout:
     cages: tuple[Cage, ...]
     cage_cells: tuple[tuple[int, ...], ...]
     cage_of: tuple[int, ...]  # per cell
-    cage_bits: tuple[tuple[tuple[int, ...], ...], ...]  # per cage: its layouts, as bits
+    # per cage: its layouts, as bits (a large kind's: LiveLayouts, all live)
+    cage_bits: tuple[tuple[tuple[int, ...], ...] | LiveLayouts, ...]
     cage_lines: tuple[tuple[int, ...], ...]  # per cage: the lines its cells are in
     lines: tuple[Line, ...]
     line_cells: tuple[tuple[int, ...], ...]
@@ -140,19 +142,85 @@ def _kept(puzzle: Puzzle) -> Layout:
     return _compiled(puzzle)
 
 
-# Layouts, over the large cage kinds (more than arith.PACK_OVER layouts each), whose
-# layouts as bits are shared by every puzzle and call: 419_9x9's 34+ (83,824 layouts,
-# 8.5 MB of small tuples) was made anew for each of its calls, and the allocator kept
-# what those left in its pools (steps of 10-25 MB in a server's memory under load).
-SHARED_LAYOUTS = 1 << 17
-_shared: OrderedDict[tuple, tuple[tuple[int, ...], ...]] = OrderedDict()
+class LiveLayouts:
+    """Some layouts of a large cage kind (more than :data:`.arith.PACK_OVER`), as a bit
+    set over its packed layouts (bit ``t``: layout ``t``) rather than a tuple of tuples:
+    419_9x9's 34+ (83,824 layouts) took 8.5 MB of small tuples, which the allocator kept
+    (a step of 10-25 MB in a server's memory under load at its first call). Read as a
+    sequence of layouts (as bits), made one at a time when iterated; narrowed by ANDs
+    with :attr:`_Packed.index`, the per cell and digit bit sets of the kind."""
+
+    __slots__ = ("alive", "kind")
+
+    def __init__(self, kind: _Packed, alive: int):
+        self.kind, self.alive = kind, alive
+
+    def __len__(self) -> int:
+        return self.alive.bit_count()
+
+    def __bool__(self) -> bool:
+        return bool(self.alive)
+
+    def __iter__(self):
+        kind = self.kind
+        every = zip(*[map(kind.bits.__getitem__, kind.packed)] * kind.cells, strict=True)
+        return itertools.compress(every, bin(self.alive)[:1:-1].encode().translate(_ZERO_ONE))
+
+    def __getitem__(self, t: int) -> tuple[int, ...]:
+        return next(itertools.islice(iter(self), t, None))
+
+    def narrowed(self, changed: dict[int, int]) -> LiveLayouts:
+        """Those whose digit at each position ``j`` of ``changed`` is in its mask."""
+        alive, index = self.alive, self.kind.index
+        for j, mask in changed.items():
+            allowed = 0
+            for d in digits_of(mask):
+                allowed |= index[j][d - 1]
+            alive &= allowed
+        return LiveLayouts(self.kind, alive)
+
+    def union(self) -> list[int]:
+        """Per position, the digits some of them put there (as bits)."""
+        alive = self.alive
+        return [
+            sum(bit(d) for d, layouts in enumerate(per_digit, 1) if layouts & alive)
+            for per_digit in self.kind.index
+        ]
+
+
+_ZERO_ONE = bytes.maketrans(b"01", b"\x00\x01")
+
+
+@dataclass(frozen=True, eq=False)
+class _Packed:
+    """A large cage kind: its layouts packed (a byte a digit, :func:`.arith.packed`),
+    and per position and digit the set of layouts putting it there (bit ``t``: layout
+    ``t``), made by C-level passes over the bytes."""
+
+    packed: bytes
+    cells: int
+    bits: tuple[int, ...]  # digit -> its bit (0 -> 0)
+    index: tuple[tuple[int, ...], ...] = field(init=False)
+
+    def __post_init__(self):
+        size = len(self.bits) - 1
+        columns = [self.packed[j :: self.cells] for j in range(self.cells)]
+        index = tuple(arith.digit_sets(column, size) for column in columns)
+        object.__setattr__(self, "index", index)
+
+
+# Large cage kinds' layouts, shared by every puzzle and call, up to this many in all.
+SHARED_LAYOUTS = 1 << 18
+_shared: OrderedDict[tuple, LiveLayouts] = OrderedDict()
 _shared_lock = threading.Lock()
 
 
-def _bit_layouts(cage: Cage, n: int) -> tuple[tuple[int, ...], ...]:
-    """The cage's layouts with each digit as its bit; large ones shared (above)."""
+def _bit_layouts(cage: Cage, n: int) -> tuple[tuple[int, ...], ...] | LiveLayouts:
+    """The cage's layouts with each digit as its bit; a large kind's all live, packed and
+    shared (:class:`LiveLayouts`)."""
     bits = (0, *(bit(d) for d in range(1, n + 1)))
-    if arith.count(cage, n) <= arith.PACK_OVER:
+    count = arith.count(cage, n)
+    if count <= arith.PACK_OVER:
         return arith.layouts_as(cage, n, bits)
     key = (cage.target, cage.operation, arith.shape_of(cage), n)
     with _shared_lock:
@@ -160,7 +228,7 @@ def _bit_layouts(cage: Cage, n: int) -> tuple[tuple[int, ...], ...]:
         if found is not None:
             _shared.move_to_end(key)
             return found
-    found = arith.layouts_as(cage, n, bits)
+    found = LiveLayouts(_Packed(arith.packed(cage, n), len(cage.cells), bits), (1 << count) - 1)
     with _shared_lock:
         _shared[key] = found
         while sum(map(len, _shared.values())) > SHARED_LAYOUTS and len(_shared) > 1:
@@ -350,6 +418,8 @@ def live(pos: Position, k: int) -> tuple[tuple[int, ...], ...]:
         changed = [j for j, (a, b) in enumerate(zip(masks, then, strict=True)) if a != b]
         if not changed:
             found = before
+        elif isinstance(before, LiveLayouts):
+            found = before.narrowed({j: masks[j] for j in changed})
         elif len(changed) == 1:
             j, m = changed[0], masks[changed[0]]
             found = tuple(layout for layout in before if layout[j] & m)
@@ -381,6 +451,8 @@ def cage_index(layout: Layout, k: int) -> tuple[tuple[int, ...], ...]:
 
 def _cage_index(layout: Layout, k: int) -> tuple[tuple[int, ...], ...]:
     found = layout.cage_bits[k]
+    if isinstance(found, LiveLayouts):
+        return found.kind.index
     n, size = len(layout.cage_cells[k]), layout.size
     count = len(found)
     index = []
@@ -396,6 +468,8 @@ def union_of(layouts, size: int) -> list[int]:
     """Per cell, the digits some layout puts there."""
     if not layouts:
         return [0] * size
+    if isinstance(layouts, LiveLayouts):
+        return layouts.union()
     # a position at a time: zip(*layouts) would make an iterator per layout (5 MB for
     # the 83,824 of a 7-cell 34+)
     return [
