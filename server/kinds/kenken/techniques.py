@@ -121,9 +121,10 @@ def cage_table(layout: Layout, name: str, k: int, build):
 
 
 # Cage layouts, over all cages, past which a compiled puzzle is not kept between calls:
-# its large cages' layouts are shared (:func:`_bit_layouts`), but the tables made from
-# them (:func:`cage_table`; 0.7 MB for 419_9x9's 34+) are the puzzle's own. Of the
-# other 321 corpus puzzles the largest has 3,596 layouts (the median 142).
+# its large cages' layouts and their index are shared (:func:`_bit_layouts`), but the
+# other tables made from them (:func:`cage_table`: states seen, either-or digits) are
+# the puzzle's own. Of the other 321 corpus puzzles the largest has 3,596 layouts (the
+# median 142).
 KEPT_LAYOUTS = 1 << 15
 
 
