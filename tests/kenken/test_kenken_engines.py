@@ -334,6 +334,43 @@ def test_random_puzzles_both_engines_agree_and_keep_every_rule(size, seed, hold)
         assert mine.solutions == theirs.solutions == (planted,)
 
 
+@pytest.mark.parametrize("key", ["39_8x8", "107_7x7", "210_9x9", "70_8x8"])
+def test_cages_sharing_tables_by_their_conflicts_still_solve_each_way(key):
+    # A row of cells and a column, an L and its transpose, share one table and memo:
+    # the puzzle, its transpose and its mirror image, solved in turn, each get theirs
+    p, published = corpus_puzzle(key)
+    n = p.size
+    moves = {
+        "as is": lambda r, c: (r, c),
+        "transposed": lambda r, c: (c, r),
+        "mirrored": lambda r, c: (r, n - 1 - c),
+    }
+    for name, move in moves.items():
+        cages = tuple(
+            Cage(cage.target, cage.operation, tuple(sorted(move(r, c) for r, c in cage.cells)))
+            for cage in p.cages
+        )
+        expected = [[0] * n for _ in range(n)]
+        for r in range(n):
+            for c in range(n):
+                rr, cc = move(r, c)
+                expected[rr][cc] = published[r][c]
+        result = run_native(Puzzle(n, cages), limit=2)
+        assert result.verdict() is Verdict.UNIQUE, name
+        assert result.solutions == (tuple(map(tuple, expected)),), name
+
+
+def test_cages_with_the_same_conflicts_share_their_layouts():
+    row, column = ((0, 0), (0, 1)), ((0, 0), (1, 0))
+    ell, transposed = ((0, 0), (0, 1), (1, 1)), ((0, 0), (1, 0), (1, 1))
+    assert arith.conflicts_of(row) == arith.conflicts_of(column)
+    assert native._layouts_of(3, "-", row, 6) is native._layouts_of(3, "-", column, 6)
+    assert native._layouts_of(12, "x", ell, 6) is native._layouts_of(12, "x", transposed, 6)
+    mirrored = ((0, 0), (0, 1), (1, 0))  # the last cell meets the first, not the second
+    assert arith.conflicts_of(mirrored) != arith.conflicts_of(ell)
+    assert native._layouts_of(12, "x", mirrored, 6) is not native._layouts_of(12, "x", ell, 6)
+
+
 def test_small_and_large_layout_tables_agree(monkeypatch):
     # few layouts build their tables by a loop, many by bytes.translate: same bits
     kinds = [
@@ -343,10 +380,11 @@ def test_small_and_large_layout_tables_agree(monkeypatch):
     ]
     for target, op, shape, size in kinds:
         layouts = arith.layouts(Cage(target, op, shape), size)
+        parts = native._structure(shape)[1]
         monkeypatch.setattr(native, "SMALL_KIND", 0)
-        by_bytes = native._Layouts(layouts, shape, size)
+        by_bytes = native._Layouts(layouts, len(shape), parts, size)
         monkeypatch.setattr(native, "SMALL_KIND", 1 << 30)
-        by_loop = native._Layouts(layouts, shape, size)
+        by_loop = native._Layouts(layouts, len(shape), parts, size)
         assert by_bytes.bits == by_loop.bits and by_bytes.covers == by_loop.covers
 
 

@@ -54,11 +54,18 @@ def value(operation: str, digits) -> int | None:
     return None
 
 
-def _conflicts(cells: tuple[Cell, ...]) -> tuple[tuple[int, ...], ...]:
-    """For each cell, the earlier cells of the cage in its row or column."""
+Conflicts = tuple[tuple[int, ...], ...]
+
+
+@functools.lru_cache(maxsize=8192)
+def conflicts_of(shape: tuple[Cell, ...]) -> Conflicts:
+    """For each cell, the earlier cells of the cage in its row or column. A cage's layouts
+    depend on its shape only through these, so cages of one target and operation with the
+    same conflicts share them (a row of two cells and a column of two, an L and its
+    transpose)."""
     return tuple(
-        tuple(j for j in range(i) if cells[j][0] == cell[0] or cells[j][1] == cell[1])
-        for i, cell in enumerate(cells)
+        tuple(j for j in range(i) if shape[j][0] == cell[0] or shape[j][1] == cell[1])
+        for i, cell in enumerate(shape)
     )
 
 
@@ -125,13 +132,14 @@ _packed_lock = threading.Lock()
 
 
 def _cached(target: int, operation: str, shape: tuple[Cell, ...], size: int) -> tuple | bytes:
-    key = (target, operation, shape, size)
+    conflicts = conflicts_of(shape)
+    key = (target, operation, conflicts, size)
     with _packed_lock:
         found = _packed.get(key)
         if found is not None:
             _packed.move_to_end(key)
             return found
-    found = _recent(target, operation, shape, size)
+    found = _recent(target, operation, conflicts, size)
     if isinstance(found, bytes):
         with _packed_lock:
             _packed[key] = found
@@ -141,9 +149,9 @@ def _cached(target: int, operation: str, shape: tuple[Cell, ...], size: int) -> 
 
 
 @functools.lru_cache(maxsize=512)
-def _recent(target: int, operation: str, shape: tuple[Cell, ...], size: int) -> tuple | bytes:
-    found = _layouts(target, operation, shape, size)
-    n = len(shape)
+def _recent(target: int, operation: str, conflicts: Conflicts, size: int) -> tuple | bytes:
+    found = _layouts(target, operation, conflicts, size)
+    n = len(conflicts)
     if isinstance(found, bytes):
         return found if len(found) > PACK_OVER * n else _unpacked(found, n)
     if len(found) > PACK_OVER:
@@ -156,15 +164,15 @@ def _unpacked(packed: bytes, n: int) -> tuple[Layout, ...]:
 
 
 def _layouts(
-    target: int, operation: str, shape: tuple[Cell, ...], size: int
+    target: int, operation: str, conflicts: Conflicts, size: int
 ) -> tuple[Layout, ...] | bytes:
     """The layouts, in lexicographic order: ``+`` and ``x`` cages of a cell or more
     give theirs packed (:func:`_sum_or_product`), the others as tuples."""
-    n = len(shape)
+    n = len(conflicts)
     if operation == NONE and n > 1:  # not given: whatever any operation allows
         found = set()
         for op in operations_of(NONE, n):
-            each = _layouts(target, op, shape, size)
+            each = _layouts(target, op, conflicts, size)
             found.update(_unpacked(each, n) if isinstance(each, bytes) else each)
         return tuple(sorted(found))
     if operation in (SUBTRACT, DIVIDE, NONE):
@@ -179,20 +187,19 @@ def _layouts(
             for b in range(1, size + 1)
             if a != b and value(operation, (a, b)) == target
         )
-    return _sum_or_product(target, operation == ADD, shape, size)
+    return _sum_or_product(target, operation == ADD, conflicts, size)
 
 
-def _sum_or_product(target: int, adding: bool, shape: tuple[Cell, ...], size: int):
+def _sum_or_product(target: int, adding: bool, conflicts: Conflicts, size: int):
     """The layouts of a ``+`` (``adding``) or ``x`` cage, in lexicographic order, packed
     (a byte a digit): the prefixes that can still reach the target, grown a cell at a
     time (a level at a time, which keeps the order), the last digit computed, not tried.
     Prefixes are bytes, not tuples, and the layouts go straight into one buffer: a 7-cell
     ``34+`` (83,824 layouts) peaked at 25.5 MB of small objects as tuples, 13 MB so, and
     is listed in 160 ms rather than 216."""
-    n = len(shape)
+    n = len(conflicts)
     if not n:
         return ((),) if target == (0 if adding else 1) else ()
-    conflicts = _conflicts(shape)
     digits = [(d, _BYTE[d]) for d in range(1, size + 1)]
     level: list[tuple[bytes, int]] = [(b"", 0 if adding else 1)]
     for i in range(n - 1):
