@@ -371,6 +371,23 @@ def test_cages_with_the_same_conflicts_share_their_layouts():
     assert native._layouts_of(12, "x", mirrored, 6) is not native._layouts_of(12, "x", ell, 6)
 
 
+def test_what_the_engine_remembers_is_bounded(monkeypatch):
+    # a server meets ever new cage kinds: past the budget memos are forgotten, past
+    # TABLES the oldest tables; answers stay right all the while
+    monkeypatch.setattr(native, "MEMO_BUDGET", 200)
+    monkeypatch.setattr(native, "TABLES", 40)
+    monkeypatch.setattr(native, "_tables", {})
+    for key in ("39_8x8", "107_7x7", "210_9x9", "02_4x4", "100_9x9"):
+        p, published = corpus_puzzle(key)
+        assert run_native(p).solutions == (published,), key
+        remembered = sum(len(t.memo) for t in native._tables.values())
+        remembered += sum(
+            len(s) for t in native._tables.values() if hasattr(t, "support") for s in t.support
+        )
+        assert remembered <= 200
+        assert len(native._tables) <= 40
+
+
 def test_small_and_large_layout_tables_agree(monkeypatch):
     # few layouts build their tables by a loop, many by bytes.translate: same bits
     kinds = [
