@@ -544,6 +544,7 @@ class Compiled:
     cage_of: tuple[int, ...]
     line_cages: tuple[tuple[int, ...], ...]  # per line, the cages with a part in it
     line_bands: tuple[tuple[int, ...], ...]  # per line, the bands holding it
+    line_depth: tuple[int, ...]  # per line, the most cells a cage of line_cages has in it
     puzzle: Puzzle = field(repr=False)
 
     @classmethod
@@ -553,6 +554,7 @@ class Compiled:
         cages = []
         cage_of = [0] * (n * n)
         line_cages: list[list[int]] = [[] for _ in range(2 * n)]
+        line_depth = [0] * (2 * n)
         for k, cage in enumerate(puzzle.cages):
             cells = tuple(r * n + c for r, c in cage.cells)
             r0, c0 = cage.cells[0]
@@ -560,17 +562,28 @@ class Compiled:
             if cage.operation == ADD and len(cells) >= DP_SUM_CELLS:
                 cages.append(_Cage(cells, _Sum(cage.target), ()))
             else:
-                parts = [r0 + at if name == "row" else n + c0 + at for name, at, _ in _parts(shape)]
-                others = tuple(tuple(i for i in lines[line] if i not in cells) for line in parts)
+                parts = [
+                    (r0 + at if name == "row" else n + c0 + at, len(positions))
+                    for name, at, positions in _parts(shape)
+                ]
+                others = tuple(tuple(i for i in lines[line] if i not in cells) for line, _ in parts)
                 rule = _layouts_of(cage.target, cage.operation, shape, n)
                 cages.append(_Cage(cells, rule, others))
-                for line in parts:
+                for line, depth in parts:
                     line_cages[line].append(k)
+                    line_depth[line] = max(line_depth[line], depth)
             for i in cells:
                 cage_of[i] = k
-        line_cages_ = tuple(map(tuple, line_cages))
         return cls(
-            n, lines, tuple(cages), peers, tuple(cage_of), line_cages_, _line_bands(n), puzzle
+            n,
+            lines,
+            tuple(cages),
+            peers,
+            tuple(cage_of),
+            tuple(map(tuple, line_cages)),
+            _line_bands(n),
+            tuple(line_depth),
+            puzzle,
         )
 
     def blamed(self, culprit: int) -> tuple[int, ...]:
@@ -791,7 +804,9 @@ def propagate(
     ``placed``: cells just given one digit, whose digit still has to leave their row and
     column (cheapest, first); ``lines_due``: lines to check for a digit with one place
     left (hidden single) or none, whose cages with two cells or more in it are then due
-    (what the rest of the line lacks, they must hold); ``cages_due``: cages to revise
+    (what the rest of the line lacks, they must hold) if a digit not yet placed there has
+    no more places than such a cage has cells in it (else the rest lacks nothing new:
+    72 % of revisions changed nothing before); ``cages_due``: cages to revise
     (dearest, last; revising a cage is idempotent, so what it changes in its own cells
     does not make it due again), before lines (nearly every line would be due again
     after each cage otherwise); ``bands_due``: bands to check (:class:`_Band`; dearest,
@@ -802,7 +817,7 @@ def propagate(
     nn = n * n
     full = (1 << n) - 1
     lines, cages, peers, cage_of = comp.lines, comp.cages, comp.peers, comp.cage_of
-    line_cages, line_bands = comp.line_cages, comp.line_bands
+    line_cages, line_bands, line_depth = comp.line_cages, comp.line_bands, comp.line_depth
     get = cand.__getitem__
     while True:
         if placed:
@@ -832,13 +847,19 @@ def propagate(
         elif lines_due and not cages_due:
             line = lines_due.pop()
             cells = lines[line]
-            cages_due.update(line_cages[line])
-            once = twice = 0
+            once = twice = thrice = more = 0  # digits with a place, two, three, four or more
             for m in map(get, cells):
+                more |= thrice & m
+                thrice |= twice & m
                 twice |= once & m
                 once |= m
             if once != full:
                 return line
+            # a digit only a cage's part can hold there has at most that many places
+            depth = line_depth[line]
+            many = thrice if depth == 2 else more if depth == 3 else 0
+            if depth and full & ~many & ~cand[nn + line]:
+                cages_due.update(line_cages[line])
             hidden = once & ~twice & ~cand[nn + line]  # placed digits aside
             if hidden:
                 for i in cells:
