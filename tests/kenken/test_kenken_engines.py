@@ -388,21 +388,36 @@ def test_what_the_engine_remembers_is_bounded(monkeypatch):
         assert len(native._tables) <= 40
 
 
-def test_small_and_large_layout_tables_agree(monkeypatch):
-    # few layouts build their tables by a loop, many by bytes.translate: same bits
-    kinds = [
-        (6, "x", ((0, 0), (0, 1), (1, 0)), 6),
-        (2, "", ((0, 0), (0, 1)), 8),
-        (15, "+", ((0, 0), (1, 0), (1, 1)), 9),
-    ]
-    for target, op, shape, size in kinds:
-        layouts = arith.layouts(Cage(target, op, shape), size)
-        parts = native._structure(shape)[1]
-        monkeypatch.setattr(native, "SMALL_KIND", 0)
-        by_bytes = native._Layouts(layouts, len(shape), parts, size)
-        monkeypatch.setattr(native, "SMALL_KIND", 1 << 30)
-        by_loop = native._Layouts(layouts, len(shape), parts, size)
-        assert by_bytes.bits == by_loop.bits and by_bytes.covers == by_loop.covers
+@settings(max_examples=200, deadline=None)
+@given(
+    kind=st.sampled_from(
+        [
+            (6, "x", ((0, 0), (0, 1), (1, 0)), 6),
+            (2, "", ((0, 0), (0, 1)), 8),
+            (15, "+", ((0, 0), (1, 0), (1, 1)), 9),
+            (13, "+", ((0, 0), (0, 1), (0, 2), (1, 2)), 7),
+            (240, "x", ((0, 0), (1, 0), (1, 1), (2, 1)), 9),
+        ]
+    ),
+    data=st.data(),
+)
+def test_few_layouts_revise_as_the_tables_do(kind, data):
+    # a kind of few layouts is revised by a loop, a larger one by big-int tables: on the
+    # same masks and required digits both give the same revision
+    target, op, shape, size = kind
+    layouts = arith.layouts(Cage(target, op, shape), size)
+    parts = native._structure(shape)[1]
+    loop = native._Few(layouts, len(shape), parts, size)
+    tables = native._Layouts(layouts, len(shape), parts, size)
+    masks = tuple(data.draw(st.integers(1, (1 << size) - 1)) for _ in shape)
+    required = data.draw(
+        st.one_of(st.just(()), st.tuples(*[st.integers(0, (1 << size) - 1) for _ in parts]))
+    )
+    assert loop.revise(masks, required) == tables.revise(masks, required)
+    alive = tables.alive(masks)
+    assert loop.alive(masks) == alive
+    if alive:  # kept is asked only of live layouts
+        assert loop.kept(masks, alive) == tables.kept(masks, alive)
 
 
 def test_part_sums_match_the_layouts_by_either_table_build():

@@ -199,7 +199,7 @@ from .model import ADD, Cage, Puzzle
 BAND = 2  # adjacent lines whose digits' sum is checked together (:class:`_Band`)
 POLL_EVERY = 64  # nodes between budget checks; a node of a 9x9 takes well under 1 ms
 DP_SUM_CELLS = 5  # sum cages from this many cells are propagated by partial sums
-SMALL_KIND = 16  # cage kinds with at most this many layouts build their tables by a loop
+FEW = 16  # cage kinds with at most this many layouts are revised by a loop over them
 MEMO_LIMIT = 1 << 16  # revisions remembered per cage kind before the memo starts over
 SUPPORT_LIMIT = 1 << 12  # masks remembered per position of a cage kind, likewise
 # Revisions and masks remembered across every cage kind (the whole KenKen corpus leaves
@@ -254,7 +254,7 @@ class _Layouts:
 
     ``bits[j][d]``: the layouts with digit ``d + 1`` at position ``j``, as an int with
     bit ``k`` for layout ``k`` (built by C-level ``bytes.translate`` and ``int(..., 2)``,
-    with no Python loop over the layouts, unless they are few); ``covers[p][d]``: the
+    with no Python loop over the layouts); ``covers[p][d]``: the
     layouts with that digit somewhere in part ``p`` (:func:`_parts`), ``uncovers`` the
     rest; ``support[j]``: per mask seen at position ``j``, the layouts it allows. A
     revision maps the cells' masks, and per part the digits the rest of its line cannot
@@ -267,16 +267,8 @@ class _Layouts:
 
     def __init__(self, layouts, cells: int, parts: tuple[tuple[int, ...], ...], size: int):
         self.count = len(layouts)
-        if len(layouts) <= SMALL_KIND:  # a loop beats size * cells C-level passes
-            acc = [[0] * size for _ in range(cells)]
-            for k, layout in enumerate(layouts):
-                bit = 1 << k
-                for row, d in zip(acc, layout, strict=True):
-                    row[d - 1] |= bit
-            self.bits = tuple(map(tuple, acc))
-        else:
-            columns = [bytes(column) for column in zip(*layouts, strict=True)]
-            self.bits = tuple(arith.digit_sets(column, size) for column in columns)
+        columns = [bytes(column) for column in zip(*layouts, strict=True)]
+        self.bits = tuple(arith.digit_sets(column, size) for column in columns)
         self.parts = parts
         self.covers = tuple(
             tuple(reduce(or_, (self.bits[j][d] for j in positions)) for d in range(size))
@@ -350,10 +342,80 @@ class _Layouts:
         return tuple(new), tuple(claimed)
 
 
+class _Few:
+    """A cage kind of few layouts (:data:`FEW`; 903 of the corpus's 1,198 kinds, six
+    layouts on average), revised as :class:`_Layouts` is, but by a loop over its layouts
+    rather than by big-int tables. The cells' masks are packed into one int, N bits a
+    cell, and so is each layout (a bit per cell): a layout is alive if ``layout & masks
+    == layout``. Per layout also the digits it puts in each part, N bits a part, which
+    must hold the required digits; what every live layout puts there is claimed."""
+
+    __slots__ = ("count", "full", "memo", "part_shifts", "parts", "rows", "shifts")
+
+    def __init__(self, layouts, cells: int, parts: tuple[tuple[int, ...], ...], size: int):
+        self.count = len(layouts)
+        self.parts = parts
+        self.full = (1 << size) - 1
+        self.shifts = tuple(range(0, cells * size, size))
+        self.part_shifts = tuple(range(0, len(parts) * size, size))
+        self.rows = tuple(
+            (
+                sum(1 << (d - 1 + s) for d, s in zip(layout, self.shifts, strict=True)),
+                sum(
+                    reduce(or_, (1 << (layout[j] - 1) for j in positions)) << s
+                    for positions, s in zip(parts, self.part_shifts, strict=True)
+                ),
+            )
+            for layout in layouts
+        )
+        self.memo: dict = {}
+
+    def _packed(self, masks: tuple[int, ...]) -> int:
+        packed = 0
+        for m, s in zip(masks, self.shifts, strict=True):
+            packed |= m << s
+        return packed
+
+    def alive(self, masks: tuple[int, ...]) -> int:
+        """The layouts whose every digit is still a candidate of its cell, as bits."""
+        packed, alive, bit = self._packed(masks), 0, 1
+        for digits, _ in self.rows:
+            if digits & packed == digits:
+                alive |= bit
+            bit <<= 1
+        return alive
+
+    def kept(self, masks: tuple[int, ...], alive: int) -> list[int]:
+        new = 0
+        for digits, _ in self.rows:
+            if alive & 1:
+                new |= digits
+            alive >>= 1
+        full = self.full
+        return [new >> s & full for s in self.shifts]
+
+    def revise(self, masks: tuple[int, ...], required: tuple[int, ...] = ()) -> Revision:
+        packed, need = self._packed(masks), 0
+        for r, s in zip(required, self.part_shifts, strict=False):
+            need |= r << s
+        new, claimed = 0, -1
+        for digits, unions in self.rows:
+            if digits & packed == digits and unions & need == need:
+                new |= digits
+                claimed &= unions
+        if not new:
+            return None
+        full = self.full
+        return (
+            tuple([new >> s & full for s in self.shifts]),
+            tuple([claimed >> s & full for s in self.part_shifts]),
+        )
+
+
 # Tables by cage kind (:func:`_layouts_of`) and by cage kind and band part
 # (:func:`_part_sums_of`), oldest dropped first past TABLES (about 1.5 kB each).
 TABLES = 4096
-_tables: dict[tuple, _Layouts | _PartSums] = {}
+_tables: dict[tuple, _Layouts | _Few | _PartSums] = {}
 
 
 def _table(key: tuple, make: Callable):
@@ -365,12 +427,14 @@ def _table(key: tuple, make: Callable):
     return found
 
 
-def _layouts_of(target: int, operation: str, shape: tuple, size: int) -> _Layouts:
+def _layouts_of(target: int, operation: str, shape: tuple, size: int) -> _Layouts | _Few:
     structure = _structure(shape)
 
-    def make() -> _Layouts:
-        cage = Cage(target, operation, shape)
-        return _Layouts(arith.layouts(cage, size), len(shape), structure[1], size)
+    def make() -> _Layouts | _Few:
+        layouts = arith.layouts(Cage(target, operation, shape), size)
+        if len(layouts) <= FEW:
+            return _Few(layouts, len(shape), structure[1], size)
+        return _Layouts(layouts, len(shape), structure[1], size)
 
     return _table((target, operation, structure, size), make)
 
@@ -427,7 +491,7 @@ class _PartSums:
 
     __slots__ = ("memo", "rule", "table")
 
-    def __init__(self, rule: _Layouts, positions, weights, layouts=None):
+    def __init__(self, rule: _Layouts | _Few, positions, weights, layouts=None):
         table: dict[int, int] = {}
         if layouts is not None:
             for k, layout in enumerate(layouts):
@@ -480,7 +544,7 @@ def _part_sums_of(
 ) -> _PartSums:
     def make() -> _PartSums:
         rule = _layouts_of(target, operation, shape, size)
-        few = rule.count <= SMALL_KIND
+        few = isinstance(rule, _Few)
         layouts = arith.layouts(Cage(target, operation, shape), size) if few else None
         return _PartSums(rule, positions, weights, layouts)
 
@@ -510,7 +574,7 @@ class _Cage:
     or its own ``_Sum``), and per part the other cells of that line."""
 
     cells: tuple[int, ...]
-    rule: _Layouts | _Sum
+    rule: _Layouts | _Few | _Sum
     others: tuple[tuple[int, ...], ...]
     # candidates -> the cells' masks; per part, -> the masks of its others (C calls)
     pick: Callable = field(default=tuple, compare=False, repr=False)
