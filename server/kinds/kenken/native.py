@@ -569,22 +569,18 @@ class _Band:
 
 
 @dataclass(frozen=True)
-class _Cage:
-    """A cage of the compiled puzzle: its cells, how it is revised (shared ``_Layouts``
-    or its own ``_Sum``), and per part the other cells of that line."""
+class _Where:
+    """Where a cage lies on an N x N grid: all of a compiled cage but how it is revised,
+    shared by the cages of every puzzle on those cells (the corpus's 6,774 cages lie in
+    1,641 places)."""
 
     cells: tuple[int, ...]
-    rule: _Layouts | _Few | _Sum
-    others: tuple[tuple[int, ...], ...]
+    shape: tuple[tuple[int, int], ...]  # the cells relative to the first
+    parts: tuple[tuple[int, int], ...]  # per part (:func:`_parts`), its line and cells there
+    others: tuple[tuple[int, ...], ...]  # per part, the other cells of its line
     # candidates -> the cells' masks; per part, -> the masks of its others (C calls)
-    pick: Callable = field(default=tuple, compare=False, repr=False)
-    gather: tuple = field(default=(), compare=False, repr=False)
-
-    def __post_init__(self):
-        cells = self.cells
-        pick = itemgetter(*cells) if len(cells) > 1 else lambda cand: (cand[cells[0]],)
-        object.__setattr__(self, "pick", pick)
-        object.__setattr__(self, "gather", tuple(map(_gatherer, self.others)))
+    pick: Callable = field(compare=False, repr=False)
+    gather: tuple[Callable, ...] = field(compare=False, repr=False)
 
 
 def _gatherer(cells: tuple[int, ...]):
@@ -593,6 +589,35 @@ def _gatherer(cells: tuple[int, ...]):
     if not cells:
         return lambda cand: (0,)
     return itemgetter(*cells, *cells) if len(cells) == 1 else itemgetter(*cells)
+
+
+@functools.lru_cache(maxsize=4096)
+def _where(cells: tuple[tuple[int, int], ...], n: int) -> _Where:
+    indices = tuple(r * n + c for r, c in cells)
+    r0, c0 = cells[0]
+    shape = tuple((r - r0, c - c0) for r, c in cells)
+    parts = tuple(
+        (r0 + at if name == "row" else n + c0 + at, len(positions))
+        for name, at, positions in _parts(shape)
+    )
+    lines = _latin(n)[0]
+    others = tuple(tuple(i for i in lines[line] if i not in indices) for line, _ in parts)
+    pick = itemgetter(*indices) if len(indices) > 1 else lambda cand: (cand[indices[0]],)
+    return _Where(indices, shape, parts, others, pick, tuple(map(_gatherer, others)))
+
+
+class _Cage:
+    """A cage of the compiled puzzle: its cells (:class:`_Where`) and how it is revised
+    (a shared :class:`_Layouts` or :class:`_Few`, or its own :class:`_Sum`, which looks
+    at no line)."""
+
+    __slots__ = ("cells", "gather", "others", "pick", "rule")
+
+    def __init__(self, where: _Where, rule: _Layouts | _Few | _Sum):
+        self.cells, self.pick, self.rule = where.cells, where.pick, rule
+        lines = not isinstance(rule, _Sum)
+        self.others = where.others if lines else ()
+        self.gather = where.gather if lines else ()
 
 
 @dataclass(frozen=True, eq=False)
@@ -620,23 +645,16 @@ class Compiled:
         line_cages: list[list[int]] = [[] for _ in range(2 * n)]
         line_depth = [0] * (2 * n)
         for k, cage in enumerate(puzzle.cages):
-            cells = tuple(r * n + c for r, c in cage.cells)
-            r0, c0 = cage.cells[0]
-            shape = tuple((r - r0, c - c0) for r, c in cage.cells)
-            if cage.operation == ADD and len(cells) >= DP_SUM_CELLS:
-                cages.append(_Cage(cells, _Sum(cage.target), ()))
+            where = _where(cage.cells, n)
+            if cage.operation == ADD and len(where.cells) >= DP_SUM_CELLS:
+                cages.append(_Cage(where, _Sum(cage.target)))
             else:
-                parts = [
-                    (r0 + at if name == "row" else n + c0 + at, len(positions))
-                    for name, at, positions in _parts(shape)
-                ]
-                others = tuple(tuple(i for i in lines[line] if i not in cells) for line, _ in parts)
-                rule = _layouts_of(cage.target, cage.operation, shape, n)
-                cages.append(_Cage(cells, rule, others))
-                for line, depth in parts:
+                rule = _layouts_of(cage.target, cage.operation, where.shape, n)
+                cages.append(_Cage(where, rule))
+                for line, depth in where.parts:
                     line_cages[line].append(k)
                     line_depth[line] = max(line_depth[line], depth)
-            for i in cells:
+            for i in where.cells:
                 cage_of[i] = k
         return cls(
             n,
