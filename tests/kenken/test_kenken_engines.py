@@ -405,10 +405,10 @@ def test_few_layouts_revise_as_the_tables_do(kind, data):
     # a kind of few layouts is revised by a loop, a larger one by big-int tables: on the
     # same masks and required digits both give the same revision
     target, op, shape, size = kind
-    layouts = arith.layouts(Cage(target, op, shape), size)
+    packed = arith.packed(Cage(target, op, shape), size)
     parts = native._structure(shape)[1]
-    loop = native._Few(layouts, len(shape), parts, size)
-    tables = native._Layouts(layouts, len(shape), parts, size)
+    loop = native._Few(packed, len(shape), parts, size)
+    tables = native._Layouts(packed, len(shape), parts, size)
     masks = tuple(data.draw(st.integers(1, (1 << size) - 1)) for _ in shape)
     required = data.draw(
         st.one_of(st.just(()), st.tuples(*[st.integers(0, (1 << size) - 1) for _ in parts]))
@@ -434,7 +434,7 @@ def test_part_sums_match_the_layouts_by_either_table_build():
     )
     anything = (1 << size) - 1
     for built in (
-        native._PartSums(rule, positions, weights, layouts),
+        native._PartSums(rule, positions, weights, arith.packed(Cage(target, op, shape), size)),
         native._PartSums(rule, positions, weights),
     ):
         assert built.sums((anything,) * len(shape)) == expected

@@ -94,6 +94,13 @@ def digit_sets(column: bytes, size: int) -> tuple[int, ...]:
     return tuple(int(column.translate(_PICK[d])[::-1] or b"0", 2) for d in range(1, size + 1))
 
 
+def listed(target: int, operation: str, shape: tuple[Cell, ...], size: int) -> bytes:
+    """:func:`packed` for a cage kind, listed anew and not cached: for a caller that
+    keeps tables of its own (the native engine), which need no tuples."""
+    found = _layouts(target, operation, conflicts_of(shape), size)
+    return found if isinstance(found, bytes) else bytes(d for layout in found for d in layout)
+
+
 def layouts_as(cage: Cage, size: int, table) -> tuple[tuple, ...]:
     """:func:`layouts` with each digit ``d`` given as ``table[d]``, made straight from the
     packed digits of a large cage: its 83,824 layouts are not made twice."""

@@ -194,7 +194,7 @@ from operator import itemgetter, or_
 from numgrid.server.core import Budget, Grid, SearchResult, SearchTimeout, Stats
 
 from . import arith
-from .model import ADD, Cage, Puzzle
+from .model import ADD, Puzzle
 
 BAND = 2  # adjacent lines whose digits' sum is checked together (:class:`_Band`)
 POLL_EVERY = 64  # nodes between budget checks; a node of a 9x9 takes well under 1 ms
@@ -263,18 +263,17 @@ class _Layouts:
     cage of the kind.
     """
 
-    __slots__ = ("bits", "count", "covers", "memo", "parts", "support", "uncovers")
+    __slots__ = ("bits", "cells", "count", "covers", "memo", "parts", "support", "uncovers")
 
-    def __init__(self, layouts, cells: int, parts: tuple[tuple[int, ...], ...], size: int):
-        self.count = len(layouts)
-        columns = [bytes(column) for column in zip(*layouts, strict=True)]
-        self.bits = tuple(arith.digit_sets(column, size) for column in columns)
+    def __init__(self, packed: bytes, cells: int, parts: tuple[tuple[int, ...], ...], size: int):
+        self.cells, self.count = cells, len(packed) // cells
+        self.bits = tuple(arith.digit_sets(packed[j::cells], size) for j in range(cells))
         self.parts = parts
         self.covers = tuple(
             tuple(reduce(or_, (self.bits[j][d] for j in positions)) for d in range(size))
             for positions in self.parts
         )
-        every = (1 << len(layouts)) - 1
+        every = (1 << self.count) - 1
         self.uncovers = tuple(tuple(every & ~c for c in covers) for covers in self.covers)
         self.support: tuple[dict[int, int], ...] = tuple({} for _ in range(cells))
         self.memo: dict = {}
@@ -350,24 +349,35 @@ class _Few:
     == layout``. Per layout also the digits it puts in each part, N bits a part, which
     must hold the required digits; what every live layout puts there is claimed."""
 
-    __slots__ = ("count", "full", "memo", "part_shifts", "parts", "rows", "shifts")
+    __slots__ = (
+        "cells",
+        "count",
+        "full",
+        "layouts",
+        "memo",
+        "part_shifts",
+        "parts",
+        "rows",
+        "shifts",
+    )
 
-    def __init__(self, layouts, cells: int, parts: tuple[tuple[int, ...], ...], size: int):
-        self.count = len(layouts)
+    def __init__(self, packed: bytes, cells: int, parts: tuple[tuple[int, ...], ...], size: int):
+        self.cells, self.count, self.layouts = cells, len(packed) // cells, packed
         self.parts = parts
         self.full = (1 << size) - 1
-        self.shifts = tuple(range(0, cells * size, size))
-        self.part_shifts = tuple(range(0, len(parts) * size, size))
-        self.rows = tuple(
-            (
-                sum(1 << (d - 1 + s) for d, s in zip(layout, self.shifts, strict=True)),
-                sum(
-                    reduce(or_, (1 << (layout[j] - 1) for j in positions)) << s
-                    for positions, s in zip(parts, self.part_shifts, strict=True)
-                ),
-            )
-            for layout in layouts
-        )
+        self.shifts = shifts = tuple(range(0, cells * size, size))
+        self.part_shifts = part_shifts = tuple(range(0, len(parts) * size, size))
+        rows = []
+        for at in range(0, len(packed), cells):
+            layout = packed[at : at + cells]
+            digits = unions = 0
+            for d, s in zip(layout, shifts, strict=True):
+                digits |= 1 << (d - 1 + s)
+            for positions, s in zip(parts, part_shifts, strict=True):
+                for j in positions:
+                    unions |= 1 << (layout[j] - 1 + s)
+            rows.append((digits, unions))
+        self.rows = tuple(rows)
         self.memo: dict = {}
 
     def _packed(self, masks: tuple[int, ...]) -> int:
@@ -431,10 +441,9 @@ def _layouts_of(target: int, operation: str, shape: tuple, size: int) -> _Layout
     structure = _structure(shape)
 
     def make() -> _Layouts | _Few:
-        layouts = arith.layouts(Cage(target, operation, shape), size)
-        if len(layouts) <= FEW:
-            return _Few(layouts, len(shape), structure[1], size)
-        return _Layouts(layouts, len(shape), structure[1], size)
+        packed, cells = arith.listed(target, operation, shape, size), len(shape)
+        kind = _Few if len(packed) <= FEW * cells else _Layouts
+        return kind(packed, cells, structure[1], size)
 
     return _table((target, operation, structure, size), make)
 
@@ -491,10 +500,12 @@ class _PartSums:
 
     __slots__ = ("memo", "rule", "table")
 
-    def __init__(self, rule: _Layouts | _Few, positions, weights, layouts=None):
+    def __init__(self, rule: _Layouts | _Few, positions, weights, packed: bytes | None = None):
         table: dict[int, int] = {}
-        if layouts is not None:
-            for k, layout in enumerate(layouts):
+        if packed is not None:  # the layouts, packed (:func:`.arith.packed`)
+            cells = rule.cells
+            for k, at in enumerate(range(0, len(packed), cells)):
+                layout = packed[at : at + cells]
                 value = sum(layout[j] * w for j, w in zip(positions, weights, strict=True))
                 table[value] = table.get(value, 0) | 1 << k
         else:
@@ -544,9 +555,8 @@ def _part_sums_of(
 ) -> _PartSums:
     def make() -> _PartSums:
         rule = _layouts_of(target, operation, shape, size)
-        few = isinstance(rule, _Few)
-        layouts = arith.layouts(Cage(target, operation, shape), size) if few else None
-        return _PartSums(rule, positions, weights, layouts)
+        packed = rule.layouts if isinstance(rule, _Few) else None
+        return _PartSums(rule, positions, weights, packed)
 
     key = (target, operation, _structure(shape), size, positions, weights)
     return _table(key, make)
