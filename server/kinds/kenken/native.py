@@ -972,8 +972,14 @@ def propagate(
             masks = cage.pick(cand)
             key = masks
             required = ()
-            if cage.others:
-                lacks = [full & ~reduce(or_, others(cand)) for others in cage.gather]
+            gather = cage.gather
+            if len(gather) == 1:  # most cages lie in one line
+                lack = full & ~reduce(or_, gather[0](cand))
+                if lack:
+                    required = (lack,)
+                    key = (masks, required)
+            elif gather:
+                lacks = [full & ~reduce(or_, others(cand)) for others in gather]
                 if any(lacks):
                     required = tuple(lacks)
                     key = (masks, required)
