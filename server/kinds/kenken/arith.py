@@ -173,15 +173,17 @@ def _unpacked(packed: bytes, n: int) -> tuple[Layout, ...]:
 def _layouts(
     target: int, operation: str, conflicts: Conflicts, size: int
 ) -> tuple[Layout, ...] | bytes:
-    """The layouts, in lexicographic order: ``+`` and ``x`` cages of a cell or more
-    give theirs packed (:func:`_sum_or_product`), the others as tuples."""
+    """The layouts, in lexicographic order: ``+`` and ``x`` cages of a cell or more, and
+    cages of several cells without an operation, give theirs packed (a layout's bytes
+    sort as its digits do), the others as tuples."""
     n = len(conflicts)
     if operation == NONE and n > 1:  # not given: whatever any operation allows
         found = set()
         for op in operations_of(NONE, n):
             each = _layouts(target, op, conflicts, size)
-            found.update(_unpacked(each, n) if isinstance(each, bytes) else each)
-        return tuple(sorted(found))
+            each = each if isinstance(each, bytes) else b"".join(map(bytes, each))
+            found.update(each[at : at + n] for at in range(0, len(each), n))
+        return b"".join(sorted(found))
     if operation in (SUBTRACT, DIVIDE, NONE):
         want = 2 if operation != NONE else 1
         if n != want:
@@ -207,27 +209,33 @@ def _sum_or_product(target: int, adding: bool, conflicts: Conflicts, size: int):
     n = len(conflicts)
     if not n:
         return ((),) if target == (0 if adding else 1) else ()
-    digits = [(d, _BYTE[d]) for d in range(1, size + 1)]
     level: list[tuple[bytes, int]] = [(b"", 0 if adding else 1)]
+    divisors: dict[int, list[int]] = {}  # what is left to make -> its divisors up to size
     for i in range(n - 1):
         left, clash, grown = n - 1 - i, conflicts[i], []
         keep = grown.append
         if adding:  # the cells after this one add left..left * size
             low, high = target - left * size, target - left
             for prefix, acc in level:
-                used = {prefix[j] for j in clash}
-                for d, byte in digits:
-                    total = acc + d
-                    if low <= total <= high and d not in used:
-                        keep((prefix + byte, total))
-        else:  # the product so far divides the target; the rest can make up the quotient
+                used = 0  # the digits of the cells this one meets, as bits
+                for j in clash:
+                    used |= 1 << prefix[j]
+                for d in range(max(1, low - acc), min(size, high - acc) + 1):
+                    if not used >> d & 1:
+                        keep((prefix + _BYTE[d], acc + d))
+        else:  # a digit divides what is left to make; the cells after can make the rest
             top = size**left
             for prefix, acc in level:
-                used = {prefix[j] for j in clash}
-                for d, byte in digits:
-                    product = acc * d
-                    if not target % product and product * top >= target and d not in used:
-                        keep((prefix + byte, product))
+                used = 0
+                for j in clash:
+                    used |= 1 << prefix[j]
+                rest = target // acc
+                found = divisors.get(rest)
+                if found is None:
+                    found = divisors[rest] = [d for d in range(1, size + 1) if not rest % d]
+                for d in found:
+                    if d * top >= rest and not used >> d & 1:
+                        keep((prefix + _BYTE[d], acc * d))
         level = grown
     clash = conflicts[n - 1]
     found = bytearray()
