@@ -180,6 +180,35 @@ its terms (22 % hits). Dom alone with bands: 50_8x8 967; the last of equal cells
 (1,131 and 3,349 before bands). Not reached: the targets of 50_8x8 under 100 ms and
 0.2x puzzlekit on a loaded machine; the band check and the extra propagation rounds it
 causes (51 cage revisions a node, 29 before) eat most of what the nodes saved.
+
+Then the cost of meeting a puzzle at all, which most of the corpus's puzzles are all
+about (319 of 322 take 2.2 G of the 3.0 G below). Instructions by cachegrind, the whole
+corpus in one process in order (as the benchmark runs it), the 1.31 G of imports and
+start-up taken off; nodes as before, the propagation's fixpoints unchanged::
+
+    before                                                     4.31 G
+    + tables keyed by which cells share a line, not by shape
+      (1,620 cage kinds to 1,198: a row and a column, an L
+      and its transpose, are one kind)                         3.97 G
+    + past the memo budget the memos are forgotten, not the
+      tables (rebuilding them cost more than the misses)       3.84 G
+    + a line check makes its cages due only if a digit not yet
+      placed has no more places there than a cage has cells
+      (before, 72 % of cage revisions changed nothing)         3.56 G  697 nodes
+    + kinds of 16 layouts or fewer (903) revised by a loop
+      over layouts packed into ints (:class:`_Few`)            3.34 G
+    + where a cage lies compiled once per place (6,774 cages
+      in 1,641 places, :class:`_Where`)                        3.19 G
+    + tables built from packed layouts, no tuples              3.06 G
+    + smaller things (one-line cages, listing)                 2.99 G
+
+Three sets of 20 from ``sgt-keen`` (9du, 8du, 9dx): 1.62 to 1.32 G, 135 nodes either
+way; 50_8x8 alone, cold: 0.64 to 0.52 G. ``benchmarks/engines.py --engines native``,
+three runs on a quiet machine: 0.180-0.183x puzzlekit (0.30-0.32 s against about
+1.7 s), 50_8x8 44 ms. Also tried: per cell, the layouts allowed by the low and the
+high half of its mask in two small lists instead of a dict by mask (no fewer
+instructions, more memory); no memo for kinds of few layouts (4.64 to 4.72 G
+whole process); the loop for up to 8, 24, 32 or 64 layouts rather than 16 (all more).
 """
 
 from __future__ import annotations
