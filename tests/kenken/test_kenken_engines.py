@@ -5,6 +5,7 @@ valid puzzles (both engines agree, and every solution keeps every rule)."""
 from __future__ import annotations
 
 import itertools
+import sys
 import threading
 import time
 
@@ -386,6 +387,39 @@ def test_what_the_engine_remembers_is_bounded(monkeypatch):
         )
         assert remembered <= 200
         assert len(native._tables) <= 40
+
+
+def test_searches_in_many_threads_share_the_tables_safely(monkeypatch):
+    # a server runs searches in several threads: forgetting memos and dropping tables
+    # while others add theirs must not break any (it raised "dictionary changed size
+    # during iteration" once); thread switches are made very frequent to provoke it
+    monkeypatch.setattr(native, "MEMO_BUDGET", 50)
+    monkeypatch.setattr(native, "TABLES", 20)
+    monkeypatch.setattr(native, "_tables", {})
+    keys = ["39_8x8", "107_7x7", "210_9x9", "02_4x4", "100_9x9", "70_8x8", "07_5x5", "30_4x4"]
+    puzzles = [corpus_puzzle(key) for key in keys]
+    failures = []
+
+    def solve_all(offset: int) -> None:
+        try:
+            for k in range(len(puzzles)):
+                p, published = puzzles[(k + offset) % len(puzzles)]
+                native.compiled.cache_clear()
+                assert run_native(p).solutions == (published,)
+        except Exception as e:  # reported below with its thread
+            failures.append(f"thread {offset}: {type(e).__name__}: {e}")
+
+    before = sys.getswitchinterval()
+    sys.setswitchinterval(1e-6)
+    try:
+        threads = [threading.Thread(target=solve_all, args=(k,)) for k in range(6)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+    finally:
+        sys.setswitchinterval(before)
+    assert failures == []
 
 
 @settings(max_examples=200, deadline=None)

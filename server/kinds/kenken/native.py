@@ -215,6 +215,7 @@ whole process); the loop for up to 8, 24, 32 or 64 layouts rather than 16 (all m
 from __future__ import annotations
 
 import functools
+import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -246,7 +247,9 @@ def _remember() -> None:
     _remembered += 1
     if _remembered > MEMO_BUDGET:
         _remembered = 0
-        for table in _tables.values():
+        with _tables_lock:
+            tables = list(_tables.values())
+        for table in tables:
             table.memo.clear()
             if isinstance(table, _Layouts):
                 for support in table.support:
@@ -458,12 +461,17 @@ TABLES = 4096
 _tables: dict[tuple, _Layouts | _Few | _PartSums] = {}
 
 
+_tables_lock = threading.Lock()  # searches run in several threads of a server
+
+
 def _table(key: tuple, make: Callable):
     found = _tables.get(key)
     if found is None:
-        while len(_tables) >= TABLES:
-            _tables.pop(next(iter(_tables)), None)
-        found = _tables[key] = make()
+        found = make()  # two threads may both make it: the same table either way
+        with _tables_lock:
+            while len(_tables) >= TABLES:
+                del _tables[next(iter(_tables))]
+            _tables[key] = found
     return found
 
 
