@@ -358,6 +358,23 @@ def test_a_grade_that_runs_out_of_time_is_left_out(corpus_puzzle):
     assert graded.solved_by_logic
 
 
+def test_a_remembered_grade_does_not_keep_its_puzzle_alive(twelve):
+    # the grades cache is keyed by a digest: it keeps no puzzle object (nor what the
+    # engines derived from it), yet the grade of the same puzzle read again is remembered
+    problem, _ = twelve
+    board, _ = operations.read_board(KAKURO, problem, None, 1000)
+    unique = Answer(Verdict.UNIQUE, ((),), (), ())
+    graded = operations.difficulty(
+        KAKURO, board, unique, budget=Budget.seconds(30), hold_entries=False
+    )
+    keys = list(operations._difficulties.items)
+    assert keys and all(isinstance(key, bytes) for key in keys)  # digests, no puzzles
+    again, _ = operations.read_board(KAKURO, problem, None, 1000)
+    expired = Budget.seconds(0)  # too little to grade anew: only the cache can answer
+    remembered = operations.difficulty(KAKURO, again, unique, budget=expired, hold_entries=False)
+    assert remembered == graded
+
+
 # ---------------------------------------------------------------- the Python client
 
 
