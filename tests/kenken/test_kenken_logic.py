@@ -314,6 +314,22 @@ def test_trials_keep_their_refutations():
     assert_sound([step], solution)
 
 
+def test_a_trial_skips_the_digits_of_a_solution_it_knows():
+    # no sound propagation refutes what a solution holds: the screens skip those digits
+    # and find what they found before; candidates that exclude every solution (a
+    # player's wrong eliminations) give no witness, and nothing is skipped
+    p, solution = corpus_puzzle("39_8x8")
+    stalled = logic.explain(p, max_technique=Technique.LINE_TOTALS)
+    pos = logic.position(p, stalled.candidates)
+    witness = logic._witness(pos)
+    assert witness == [1 << (solution[i // 8][i % 8] - 1) for i in range(64)]
+    assert pos.copy().witness is witness
+    wrong = dict(stalled.candidates)
+    cell = next(c for c, digits in wrong.items() if len(digits) > 1)
+    wrong[cell] = tuple(d for d in wrong[cell] if d != solution[cell[0]][cell[1]])
+    assert logic._witness(logic.position(p, wrong)) == [0] * 64
+
+
 def test_placements_only_summarises_the_chain():
     p, solution = corpus_puzzle("02_4x4")
     entries = ((3, 0, 0, 0), (0,) * 4, (0,) * 4, (0,) * 4)

@@ -117,8 +117,16 @@ from numgrid.server.core import (
     Step,
     cell_name,
 )
-from numgrid.server.kinds.latin import Contradiction, bit, digits_of, make_step, single
+from numgrid.server.kinds.latin import (
+    Contradiction,
+    bit,
+    digit_of,
+    digits_of,
+    make_step,
+    single,
+)
 
+from . import native
 from .checks import check_puzzle, validate_board
 from .model import Puzzle
 from .techniques import (
@@ -478,15 +486,46 @@ def _screen(pos: Position) -> list[tuple[int, int, int]]:
             (i for i, m in enumerate(masks) if not placed[i] and not single(m)),
             key=lambda i: (masks[i].bit_count(), i),
         )
+        witness = _witness(pos)
         for i in open_cells:
             pos.poll()
             for d in digits_of(masks[i]):
-                if (i, d) not in seen and (depth := _propagate(pos, i, d)):
+                if witness[i] == bit(d) or (i, d) in seen:
+                    continue
+                if depth := _propagate(pos, i, d):
                     known.append((depth, i, d))
             if len(known) >= TRIAL_SCREEN:
                 break
     pos.refuted = known
     return sorted(known)
+
+
+def _witness(pos: Position) -> list[int]:
+    """Per cell, the digit (as a bit) that one solution agreeing with every candidate
+    puts there; all 0 when none is known. No sound propagation refutes a digit that a
+    solution holds, so a trial need not test these: the screens find what they found
+    without them, in half the time (50_8x8's explanation). Found by the native engine
+    from the placed digits, then kept: steps keep every solution's digits."""
+    n = len(pos.masks)
+    known = pos.witness
+    if known is not None and all(w & m for w, m in zip(known, pos.masks, strict=True)):
+        return known
+    size = pos.layout.size
+    fixed = tuple(
+        tuple(
+            digit_of(pos.masks[r * size + c]) if pos.placed[r * size + c] else 0
+            for c in range(size)
+        )
+        for r in range(size)
+    )
+    found = native.search(pos.layout.puzzle, limit=1, fixed=fixed, budget=pos.budget)
+    witness = [0] * n
+    if found.solutions:
+        bits = [bit(v) for row in found.solutions[0] for v in row]
+        if all(b & m for b, m in zip(bits, pos.masks, strict=True)):
+            witness = bits
+    pos.witness = witness
+    return witness
 
 
 def trial(pos: Position) -> Step | None:
@@ -556,9 +595,12 @@ def _scan_two(pos: Position) -> list[tuple[int, int, int]]:
         key=lambda i: (masks[i].bit_count(), i),
     )
     found: list[tuple[int, int, int]] = []
+    witness = _witness(pos)
     for low, high in TWO_LEVEL_PASSES:
         for i in open_cells:
             for d in digits_of(masks[i]):
+                if witness[i] == bit(d):
+                    continue
                 pos.poll()
                 _, after = _closure(pos, i, d)
                 if after is None:

@@ -327,6 +327,9 @@ class Position(Memos):
         # as candidates only shrink
         self.refuted: list[tuple[int, int, int]] = []
         self.refuted2: list[tuple[int, int, int]] = []  # (cell, digit, second cell)
+        # per cell, the digit (as a bit) of one solution agreeing with the candidates,
+        # all 0 when there is none; None until a trial asks (see logic.py's _witness)
+        self.witness: list[int] | None = None
 
     def copy(self) -> Position:
         other = Position(self.layout, self.masks, self.placed, self.budget)
@@ -334,6 +337,7 @@ class Position(Memos):
         other.lives = list(self.lives)
         other.refuted = list(self.refuted)
         other.refuted2 = list(self.refuted2)
+        other.witness = self.witness
         return other
 
     @property
