@@ -508,8 +508,10 @@ def _witness(pos: Position) -> list[int]:
     from the placed digits, then kept: steps keep every solution's digits."""
     n = len(pos.masks)
     known = pos.witness
-    if known is not None and all(w & m for w, m in zip(known, pos.masks, strict=True)):
-        return known
+    if known is not None and (
+        not any(known) or all(w & m for w, m in zip(known, pos.masks, strict=True))
+    ):
+        return known  # all 0: none was found, and it is not looked for again
     size = pos.layout.size
     fixed = tuple(
         tuple(
