@@ -80,7 +80,10 @@ def layouts(cage: Cage, size: int) -> tuple[Layout, ...]:
 
 def packed(cage: Cage, size: int) -> bytes:
     """:func:`layouts` packed, a byte a digit, one layout after another."""
-    found = _cached(cage.target, cage.operation, shape_of(cage), size)
+    return _as_packed(_cached(cage.target, cage.operation, shape_of(cage), size))
+
+
+def _as_packed(found: tuple[Layout, ...] | bytes) -> bytes:
     return found if isinstance(found, bytes) else bytes(d for layout in found for d in layout)
 
 
@@ -97,8 +100,7 @@ def digit_sets(column: bytes, size: int) -> tuple[int, ...]:
 def listed(target: int, operation: str, shape: tuple[Cell, ...], size: int) -> bytes:
     """:func:`packed` for a cage kind, listed anew and not cached: for a caller that
     keeps tables of its own (the native engine), which need no tuples."""
-    found = _layouts(target, operation, conflicts_of(shape), size)
-    return found if isinstance(found, bytes) else bytes(d for layout in found for d in layout)
+    return _as_packed(_layouts(target, operation, conflicts_of(shape), size))
 
 
 def layouts_as(cage: Cage, size: int, table) -> tuple[tuple, ...]:
@@ -180,8 +182,7 @@ def _layouts(
     if operation == NONE and n > 1:  # not given: whatever any operation allows
         found = set()
         for op in operations_of(NONE, n):
-            each = _layouts(target, op, conflicts, size)
-            each = each if isinstance(each, bytes) else b"".join(map(bytes, each))
+            each = _as_packed(_layouts(target, op, conflicts, size))
             found.update(each[at : at + n] for at in range(0, len(each), n))
         return b"".join(sorted(found))
     if operation in (SUBTRACT, DIVIDE, NONE):

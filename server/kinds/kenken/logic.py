@@ -117,14 +117,7 @@ from numgrid.server.core import (
     Step,
     cell_name,
 )
-from numgrid.server.kinds.latin import (
-    Contradiction,
-    bit,
-    digit_of,
-    digits_of,
-    make_step,
-    single,
-)
+from numgrid.server.kinds.latin import Contradiction, bit, digits_of, make_step, single
 
 from . import native
 from .checks import check_puzzle, validate_board
@@ -506,22 +499,13 @@ def _witness(pos: Position) -> list[int]:
     solution holds, so a trial need not test these: the screens find what they found
     without them, in half the time (50_8x8's explanation). Found by the native engine
     from the placed digits, then kept: steps keep every solution's digits."""
-    n = len(pos.masks)
     known = pos.witness
     if known is not None and (
         not any(known) or all(w & m for w, m in zip(known, pos.masks, strict=True))
     ):
         return known  # all 0: none was found, and it is not looked for again
-    size = pos.layout.size
-    fixed = tuple(
-        tuple(
-            digit_of(pos.masks[r * size + c]) if pos.placed[r * size + c] else 0
-            for c in range(size)
-        )
-        for r in range(size)
-    )
-    found = native.search(pos.layout.puzzle, limit=1, fixed=fixed, budget=pos.budget)
-    witness = [0] * n
+    found = native.search(pos.layout.puzzle, limit=1, fixed=pos.grid(), budget=pos.budget)
+    witness = [0] * len(pos.masks)
     if found.solutions:
         bits = [bit(v) for row in found.solutions[0] for v in row]
         if all(b & m for b, m in zip(bits, pos.masks, strict=True)):
