@@ -92,7 +92,7 @@ class Compiled:
         return tuple(tuple(row) for row in grid)
 
 
-def _supported(masks: Sequence[int], run_combos: tuple[int, ...]) -> list[int] | None:
+def exact_support(masks: Sequence[int], run_combos: tuple[int, ...]) -> list[int] | None:
     """Exact run consistency: keep a digit in a cell only if some assignment of the whole
     run (distinct digits, one of its combinations) puts it there."""
     layers = [{0}]
@@ -175,7 +175,7 @@ def _exact(masks: tuple[int, ...], run_combos: tuple[int, ...]):
     """The exact run check, needless once every cell is placed (the cheap rules saw it)."""
     if all(not m & (m - 1) for m in masks):
         return masks
-    return _supported(masks, run_combos)
+    return exact_support(masks, run_combos)
 
 
 def fixpoint(

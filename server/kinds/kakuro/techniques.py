@@ -209,8 +209,9 @@ class View:
     allowed: int  # union of combos
 
 
-@functools.lru_cache(maxsize=4096)
 def combos_left(need: int, size: int, placed: int) -> tuple[int, ...]:
+    """Not memoised: a filter over at most 12 combinations, whose 4,096-entry cache
+    turned over 20,000 times in 50 s of load (benchmarks/load.py)."""
     if size == 0:
         return (0,) if need == 0 else ()
     return tuple(c for c in combos(need, size) if not c & placed)
@@ -480,34 +481,13 @@ def naked_subset(pos: Position, r: int) -> Step | None:
     return None
 
 
-@functools.lru_cache(maxsize=8192)  # 65,536 entries took 17 MB under load
-def _fits(masks: tuple[int, ...], combo: int) -> bool:
-    """Can the digits of ``combo`` go one to each cell, within the cells' candidates?"""
-    if not masks:
-        return combo == 0
-    options = masks[0] & combo
-    while options:
-        d = options & -options
-        options ^= d
-        if _fits(masks[1:], combo ^ d):
-            return True
-    return False
-
-
 def _support(masks: tuple[int, ...], combo: int) -> list[int] | None:
-    """Per cell, the digits some arrangement of ``combo`` puts there (None: no arrangement)."""
-    if not _fits(masks, combo):
-        return None
-    support = []
-    for k, m in enumerate(masks):
-        rest, keep, options = masks[:k] + masks[k + 1 :], 0, m & combo
-        while options:
-            d = options & -options
-            options ^= d
-            if _fits(rest, combo ^ d):
-                keep |= d
-        support.append(keep)
-    return support
+    """Per cell, the digits some arrangement of ``combo`` puts there (None: no arrangement).
+
+    The native engine's exact run check with one combination, not a second search of
+    our own: that one was memoised across calls, and under load its cache (8,192 tuples
+    of candidates) was rewritten many times a second (load.py), churning memory."""
+    return native.exact_support(tuple(m & combo for m in masks), (combo,))
 
 
 def _why_dead(masks: tuple[int, ...], cells: list[Cell], combo: int) -> str:
