@@ -6,7 +6,6 @@ the CLI uses it when no ``--server`` is given.
 
 from __future__ import annotations
 
-import ctypes
 import logging
 import signal
 import sys
@@ -18,7 +17,7 @@ from dataclasses import dataclass, replace
 import grpc
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection
-from numgrid.server import admission, kinds, logs, metrics, security, shutdown
+from numgrid.server import admission, kinds, launch, logs, metrics, security, shutdown
 from numgrid.server import config as config_module
 from numgrid.server.config import ServerConfig
 from numgrid.server.service import NumgridServicer, add_to_server
@@ -147,21 +146,6 @@ def start_embedded(config: ServerConfig | None = None) -> Embedded:
     return Embedded(built)
 
 
-def bound_malloc() -> None:
-    """Two malloc arenas and a 128 KiB mmap threshold (glibc only; elsewhere nothing).
-
-    glibc gives threads their own arenas (up to 8 per core: 16 here for ~50 RPC threads)
-    and keeps what is freed in them; under 32 clients a minute, 55 of the 92 MiB it held
-    were free but kept. With two arenas, 7 of 38 (benchmarks/load.py)."""
-    try:
-        libc = ctypes.CDLL("libc.so.6")
-    except OSError:
-        return
-    m_arena_max, m_mmap_threshold = -8, -3  # from glibc's malloc.h
-    libc.mallopt(m_arena_max, 2)
-    libc.mallopt(m_mmap_threshold, 128 * 1024)
-
-
 def start_metrics(config: ServerConfig):
     """Serve the metrics on ``--metrics-port`` (None when 0); OSError if it cannot."""
     if not config.metrics_port:
@@ -178,7 +162,7 @@ def start_metrics(config: ServerConfig):
 
 def main(argv: Sequence[str] | None = None) -> int:
     config = config_module.from_args(argv)
-    bound_malloc()  # before any RPC thread allocates
+    launch.bound_malloc()  # before any RPC thread allocates
     logs.configure(config.log_level)  # every line logged in a call carries its request id
     # A long-running server loads OR-Tools and every kind's CP-SAT model now (the CLI's
     # embedded server keeps them lazy: most calls never need them).
