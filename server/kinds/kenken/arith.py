@@ -130,10 +130,14 @@ def shape_of(cage: Cage) -> tuple[Cell, ...]:
 # cage take 10 MB as tuples, 0.6 MB packed, and unpack in a quarter of their making.
 PACK_OVER = 4096
 # Packed layouts are also kept apart, up to this many bytes in all, so that the cache of
-# the last 512 cage kinds does not drop them among small ones: listing those 83,824
+# the last RECENT_KINDS cage kinds does not drop them among small ones: listing those 83,824
 # anew takes 0.16 s and 13 MB of small objects at once, which the
 # allocator keeps (a server under load grew by steps that way).
 PACKED_BYTES = 8 << 20
+# Cage kinds whose layouts are kept. The KenKen corpus has about 1,200 (0.2 MB of
+# layouts); at 512 the cache turned over 8,300 times in 50 s of load (benchmarks/load.py),
+# each time making the layouts anew.
+RECENT_KINDS = 4096
 _packed: OrderedDict[tuple, bytes] = OrderedDict()
 
 
@@ -157,7 +161,7 @@ def _cached(target: int, operation: str, shape: tuple[Cell, ...], size: int) -> 
     return found
 
 
-@functools.lru_cache(maxsize=512)
+@functools.lru_cache(maxsize=RECENT_KINDS)
 def _recent(target: int, operation: str, conflicts: Conflicts, size: int) -> tuple | bytes:
     found = _layouts(target, operation, conflicts, size)
     n = len(conflicts)

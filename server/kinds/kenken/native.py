@@ -237,7 +237,9 @@ SUPPORT_LIMIT = 1 << 12  # masks remembered per position of a cage kind, likewis
 # about 44,000, 6.9 MB): past it, all kinds' memos are forgotten at once (their tables,
 # 3.2 MB for the corpus's 1,198 kinds, stay: rebuilding them cost more than the misses),
 # so that a long-running server meeting ever new cage kinds keeps its memory bounded.
-MEMO_BUDGET = 1 << 14
+# At 16,384 the memos rose and fell by 2.9 MB under load; at 8,192 by half that, as fast
+# (benchmarks/engines.py: 0.17x-0.19x of puzzlekit either way).
+MEMO_BUDGET = 1 << 13
 _remembered = 0
 
 
