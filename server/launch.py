@@ -71,13 +71,13 @@ def not_installed(gone: Sequence[str]) -> str:
     )
 
 
-# glibc's allocator, which the server's ~60 threads share (numbers: benchmarks/load.py,
-# 32 clients x 60 s). It gives threads their own arenas (up to 8 per core) and keeps
-# what is freed in them: 55 of the 92 MiB it held were free but kept; with two arenas, 7
-# of 38. Each thread also keeps a cache of freed blocks (tcache, up to ~240 kB): over
-# the RPC threads that was 10-15 MiB more at the end of the run, and a quarter of the
-# growth after the warm-up (average drift +14.5 % over 10 runs with it, +10.4 % over 9
-# without; throughput the same).
+# glibc's allocator, which the server's ~60 threads share. It gives threads their own
+# arenas (up to 8 per core) and keeps what is freed in them: under 32 clients a minute
+# (benchmarks/load.py), 55 of the 92 MiB it held were free but kept; with two arenas, 7
+# of 38. Each thread also keeps a cache of freed blocks (the tcache, up to ~240 kB): on
+# the same code and seeds, a minute ended at 160-164 MiB with it and 150-157 without,
+# and the growth after the warm-up was +14-18 % with it, +10-13 % without, at the same
+# rate of calls (2026-11-27).
 ARENAS = 2
 MMAP_THRESHOLD = 128 * 1024  # bytes: larger blocks are mapped, and unmapped when freed
 TUNABLES = "glibc.malloc.tcache_count=0"  # the tcache can only be set before start-up
@@ -94,7 +94,7 @@ def bound_malloc() -> None:
     libc.mallopt(m_mmap_threshold, MMAP_THRESHOLD)
 
 
-def _glibc() -> bool:
+def on_glibc() -> bool:
     try:
         return os.confstr("CS_GNU_LIBC_VERSION").startswith("glibc")
     except (ValueError, OSError, AttributeError):
@@ -104,14 +104,20 @@ def _glibc() -> bool:
 def restart_with_tunables() -> None:
     """Run this command again (same process id) with :data:`TUNABLES` in the
     environment, unless GLIBC_TUNABLES already sets the tcache (the operator's choice
-    wins) or the C library is not glibc. Returns only when nothing was to be done."""
+    wins) or the C library is not glibc. Returns only if it did not run again."""
     current = os.environ.get("GLIBC_TUNABLES", "")
-    if "glibc.malloc.tcache" in current or not _glibc() or not sys.orig_argv:
+    if "glibc.malloc.tcache" in current or not on_glibc() or not sys.orig_argv:
         return
     os.environ["GLIBC_TUNABLES"] = f"{current}:{TUNABLES}" if current else TUNABLES
     sys.stdout.flush()
     sys.stderr.flush()
-    os.execv(sys.executable, sys.orig_argv)
+    try:
+        os.execv(sys.executable, sys.orig_argv)
+    except OSError:  # cannot run again: serve as we are, with the tcache on
+        if current:
+            os.environ["GLIBC_TUNABLES"] = current
+        else:
+            del os.environ["GLIBC_TUNABLES"]
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -9,6 +9,7 @@ import datetime
 import json
 import signal
 import subprocess
+import sys
 import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
@@ -27,6 +28,7 @@ from grpc_health.v1 import health_pb2, health_pb2_grpc
 from grpc_status import rpc_status
 from numgrid.client.channels import Credentials, CredentialsError
 from numgrid.client.client import NumgridClient
+from numgrid.server import launch
 from numgrid.server.config import ServerConfig
 from numgrid.server.main import build_server
 from numgrid.v1 import numgrid_service_pb2 as service_pb2
@@ -458,3 +460,40 @@ def test_a_server_whose_code_breaks_stops_saying_serving(monkeypatch):
             assert status == health_pb2.HealthCheckResponse.NOT_SERVING
     finally:
         built.stop(0)
+
+
+# ---------------------------------------------------------------- the allocator
+
+needs_glibc = pytest.mark.skipif(not launch.on_glibc(), reason="glibc's tunables only")
+
+
+def _environment(server) -> list[bytes]:
+    return Path(f"/proc/{server.process.pid}/environ").read_bytes().split(b"\0")
+
+
+@needs_glibc
+def test_the_server_runs_with_glibcs_thread_caches_off(launch_server):
+    server = launch_server(env={"GLIBC_TUNABLES": ""})
+    try:
+        assert f"GLIBC_TUNABLES={launch.TUNABLES}".encode() in _environment(server)
+    finally:
+        server.stop()
+
+
+@needs_glibc
+def test_an_operators_tcache_setting_wins(launch_server):
+    server = launch_server(env={"GLIBC_TUNABLES": "glibc.malloc.tcache_count=3"})
+    try:
+        assert b"GLIBC_TUNABLES=glibc.malloc.tcache_count=3" in _environment(server)
+    finally:
+        server.stop()
+
+
+@needs_glibc
+def test_other_tunables_are_kept_beside_ours(monkeypatch):
+    ran = []
+    monkeypatch.setenv("GLIBC_TUNABLES", "glibc.malloc.arena_max=4")
+    monkeypatch.setattr(launch.os, "execv", lambda path, argv: ran.append((path, argv)))
+    launch.restart_with_tunables()
+    assert ran == [(sys.executable, sys.orig_argv)]
+    assert launch.os.environ["GLIBC_TUNABLES"] == f"glibc.malloc.arena_max=4:{launch.TUNABLES}"
