@@ -71,7 +71,7 @@ def conflicts_of(shape: tuple[Cell, ...]) -> Conflicts:
 
 def layouts(cage: Cage, size: int) -> tuple[Layout, ...]:
     """Every layout of ``cage`` with digits 1..``size``, in lexicographic order."""
-    shape = shape_of(cage)
+    shape = shape_of(cage.cells)
     found = _cached(cage.target, cage.operation, shape, size)
     if isinstance(found, bytes):
         return tuple(zip(*[iter(found)] * len(shape), strict=True))
@@ -80,7 +80,7 @@ def layouts(cage: Cage, size: int) -> tuple[Layout, ...]:
 
 def packed(cage: Cage, size: int) -> bytes:
     """:func:`layouts` packed, a byte a digit, one layout after another."""
-    return _as_packed(_cached(cage.target, cage.operation, shape_of(cage), size))
+    return _as_packed(_cached(cage.target, cage.operation, shape_of(cage.cells), size))
 
 
 def _as_packed(found: tuple[Layout, ...] | bytes) -> bytes:
@@ -106,7 +106,7 @@ def listed(target: int, operation: str, shape: tuple[Cell, ...], size: int) -> b
 def layouts_as(cage: Cage, size: int, table) -> tuple[tuple, ...]:
     """:func:`layouts` with each digit ``d`` given as ``table[d]``, made straight from the
     packed digits of a large cage: its 83,824 layouts are not made twice."""
-    shape = shape_of(cage)
+    shape = shape_of(cage.cells)
     found = _cached(cage.target, cage.operation, shape, size)
     if isinstance(found, bytes):
         return tuple(zip(*[map(table.__getitem__, found)] * len(shape), strict=True))
@@ -115,15 +115,15 @@ def layouts_as(cage: Cage, size: int, table) -> tuple[tuple, ...]:
 
 def count(cage: Cage, size: int) -> int:
     """How many layouts :func:`layouts` gives, without unpacking them."""
-    shape = shape_of(cage)
+    shape = shape_of(cage.cells)
     found = _cached(cage.target, cage.operation, shape, size)
     return len(found) // len(shape) if isinstance(found, bytes) else len(found)
 
 
-def shape_of(cage: Cage) -> tuple[Cell, ...]:
-    """The cage's cells relative to its first: the cache key of its layouts."""
-    origin = cage.cells[0]
-    return tuple((r - origin[0], c - origin[1]) for r, c in cage.cells)
+def shape_of(cells: tuple[Cell, ...]) -> tuple[Cell, ...]:
+    """A cage's cells relative to its first: the cache key of its layouts."""
+    origin = cells[0]
+    return tuple((r - origin[0], c - origin[1]) for r, c in cells)
 
 
 # Layouts past which a cage's are cached packed, a byte a digit: the 83,824 of a 7-cell
@@ -166,13 +166,14 @@ def _recent(target: int, operation: str, conflicts: Conflicts, size: int) -> tup
     found = _layouts(target, operation, conflicts, size)
     n = len(conflicts)
     if isinstance(found, bytes):
-        return found if len(found) > PACK_OVER * n else _unpacked(found, n)
+        return found if len(found) > PACK_OVER * n else unpacked(found, n)
     if len(found) > PACK_OVER:
         return bytes(d for layout in found for d in layout)
     return found
 
 
-def _unpacked(packed: bytes, n: int) -> tuple[Layout, ...]:
+def unpacked(packed: bytes, n: int) -> tuple[Layout, ...]:
+    """Packed layouts (a byte a digit, ``n`` digits a layout) as tuples."""
     return tuple(zip(*[iter(packed)] * n, strict=True))
 
 
@@ -272,7 +273,7 @@ def completes(cage: Cage, size: int, digits) -> bool:
     large cage's packed layouts are searched as they are, by a regular expression that
     steps a layout at a time, rather than unpacked into tuples."""
     digits = tuple(digits)
-    found = _cached(cage.target, cage.operation, shape_of(cage), size)
+    found = _cached(cage.target, cage.operation, shape_of(cage.cells), size)
     if isinstance(found, bytes):
         layout = b"".join(re.escape(bytes((d,))) if d else b"." for d in digits)
         step = rb"(?:.{%d})*?" % len(digits)

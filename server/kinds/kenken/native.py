@@ -403,8 +403,7 @@ class _Few:
         self.shifts = shifts = tuple(range(0, cells * size, size))
         self.part_shifts = part_shifts = tuple(range(0, len(parts) * size, size))
         rows = []
-        for at in range(0, len(packed), cells):
-            layout = packed[at : at + cells]
+        for layout in arith.unpacked(packed, cells):
             digits = unions = 0
             for d, s in zip(layout, shifts, strict=True):
                 digits |= 1 << (d - 1 + s)
@@ -543,9 +542,7 @@ class _PartSums:
     def __init__(self, rule: _Layouts | _Few, positions, weights, packed: bytes | None = None):
         table: dict[int, int] = {}
         if packed is not None:  # the layouts, packed (:func:`.arith.packed`)
-            cells = rule.cells
-            for k, at in enumerate(range(0, len(packed), cells)):
-                layout = packed[at : at + cells]
+            for k, layout in enumerate(arith.unpacked(packed, rule.cells)):
                 value = sum(layout[j] * w for j, w in zip(positions, weights, strict=True))
                 table[value] = table.get(value, 0) | 1 << k
         else:
@@ -645,7 +642,7 @@ def _gatherer(cells: tuple[int, ...]):
 def _where(cells: tuple[tuple[int, int], ...], n: int) -> _Where:
     indices = tuple(r * n + c for r, c in cells)
     r0, c0 = cells[0]
-    shape = tuple((r - r0, c - c0) for r, c in cells)
+    shape = arith.shape_of(cells)
     parts = tuple(
         (r0 + at if name == "row" else n + c0 + at, len(positions))
         for name, at, positions in _parts(shape)

@@ -223,7 +223,7 @@ def _bit_layouts(cage: Cage, n: int) -> tuple[tuple[int, ...], ...] | LiveLayout
     count = arith.count(cage, n)
     if count <= arith.PACK_OVER:
         return arith.layouts_as(cage, n, bits)
-    key = (cage.target, cage.operation, arith.shape_of(cage), n)
+    key = (cage.target, cage.operation, arith.shape_of(cage.cells), n)
     with _shared_lock:
         found = _shared.get(key)
         if found is not None:
