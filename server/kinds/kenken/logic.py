@@ -298,6 +298,8 @@ def _closure(pos: Position, i: int, digit: int) -> tuple[int, list[int] | None]:
                 if len(seen) > CAGE_SEEN:
                     seen.clear()
                 effect = seen[now] = _cage_effect(layout, k, now)
+            if effect is UNCHANGED:
+                continue
             if not effect:
                 return rounds, None
             keeps, pointed = effect
@@ -362,29 +364,27 @@ def _propagate(pos: Position, i: int, digit: int) -> int:
     return 0 if masks is not None else rounds
 
 
-def _either(layout, k: int) -> tuple[dict[int, int], ...]:
-    """Per cell of cage ``k``: a cache, per mask, of the layouts putting one of its digits
-    there (as bits, see :func:`cage_index`)."""
-    return cage_table(layout, "either", k, lambda lay, k: tuple({} for _ in lay.cage_cells[k]))
-
-
 # Cage states whose effect a fast propagation remembers, per cage. They stay with a kept
-# layout after the call: 50_8x8's explanation (every operation hidden) left 11 MB with
-# 4,096, which solved it as fast as 32,768 did; 1,024 as fast again (10.8-12.3 s of CPU
-# against 10.8-11.6, alternating runs), peak memory 6 MB lower.
+# layout after the call: 50_8x8's explanation (every operation hidden) leaves 11,187 of
+# them, 2.5 MB, in 3.0 s of CPU; remembering 256 took 3.5 s, 16 took 5.3 s (its 59,362
+# effects computed each cost ~40 us). With 4,096, 11 MB, no faster.
 CAGE_SEEN = 1 << 10
+
+
+# The effect of a cage state that changes nothing: a third of 50_8x8's, one object for
+# all (and a state that keeps its candidates but points is stored with the key as its
+# keeps), so that the states remembered cost their keys and little more.
+UNCHANGED = ((), ())
 
 
 def _cage_effect(layout, k: int, now: tuple[int, ...]):
     """For cage ``k`` with candidates ``now``: the candidates its live layouts keep, and
-    per line the digits they all put in it inside the cage; ``()`` when none is live."""
-    index, either = cage_index(layout, k), _either(layout, k)
+    per line the digits they all put in it inside the cage; ``()`` when none is live,
+    :data:`UNCHANGED` when it keeps them all and points nowhere."""
+    index = cage_index(layout, k)
     found = -1
     for j, m in enumerate(now):
-        got = either[j].get(m)
-        if got is None:
-            got = either[j][m] = _or_all(index[j], m)
-        found &= got
+        found &= _or_all(index[j], m)
         if not found:
             return ()
     keeps = []
@@ -402,7 +402,10 @@ def _cage_effect(layout, k: int, now: tuple[int, ...]):
                 required |= 1 << d
         if required:
             pointed.append((x, required))
-    return tuple(keeps), tuple(pointed)
+    kept = tuple(keeps)
+    if kept == now:
+        return (now, tuple(pointed)) if pointed else UNCHANGED
+    return kept, tuple(pointed)
 
 
 def _cage_lines(layout, k: int) -> tuple[tuple[int, frozenset[int], tuple[int, ...]], ...]:

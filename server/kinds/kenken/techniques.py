@@ -122,7 +122,7 @@ def cage_table(layout: Layout, name: str, k: int, build):
 
 # Cage layouts, over all cages, past which a compiled puzzle is not kept between calls:
 # its large cages' layouts and their index are shared (:func:`_bit_layouts`), but the
-# other tables made from them (:func:`cage_table`: states seen, either-or digits) are
+# other tables made from them (:func:`cage_table`: cage states seen, cage lines) are
 # the puzzle's own. Of the other 321 corpus puzzles the largest has 3,596 layouts (the
 # median 142).
 KEPT_LAYOUTS = 1 << 15
