@@ -367,11 +367,11 @@ def _propagate(pos: Position, i: int, digit: int) -> int:
 # Cage states whose effect a fast propagation remembers, per cage. They stay with a kept
 # layout after the call: 50_8x8's explanation (every operation hidden) leaves 11,187 of
 # them, 2.5 MB, in 3.0 s of CPU; remembering 256 took 3.5 s, 16 took 5.3 s (its 59,362
-# effects computed each cost ~40 us). With 4,096, 11 MB, no faster.
+# effects computed each cost ~40 us). 4,096 (then 11 MB) was no faster.
 CAGE_SEEN = 1 << 10
 
 
-# The effect of a cage state that changes nothing: a third of 50_8x8's, one object for
+# The effect of a cage state that changes nothing: two in five of 50_8x8's, one object for
 # all (and a state that keeps its candidates but points is stored with the key as its
 # keeps), so that the states remembered cost their keys and little more.
 UNCHANGED = ((), ())
