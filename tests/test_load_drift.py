@@ -23,11 +23,12 @@ def samples(levels: list[float]) -> list[dict]:
     ]
 
 
-def test_warm_level_is_the_median_of_the_warm_ups_last_ten_seconds():
+def test_warm_level_is_the_median_of_the_warm_ups_last_ten_samples():
     # a spike at t=59, a dip at t=60 (the window's first sample), level 140 around them
     levels = [100.0] * 50 + [140.0] * 9 + [170.0] + [130.0] + [140.0] * 29
     rss = load.rss_summary(samples(levels), None, warmup_s=60)
     assert rss["warm_t"] == 60
+    assert (rss["warm_samples"], rss["warm_from_t"], rss["warm_to_t"]) == (10, 50, 59)
     assert rss["warm_mb"] == 140.0
     assert rss["drift_end_pct"] == pytest.approx(0.0)
     assert rss["drift_max_pct"] == pytest.approx(0.0)  # t=59 is before the window
@@ -46,3 +47,13 @@ def test_no_warm_up_measures_from_the_first_sample():
     rss = load.rss_summary(samples(levels), None, warmup_s=0)
     assert rss["warm_mb"] == 113.0
     assert rss["drift_end_pct"] == pytest.approx(100 * (140 / 113 - 1))
+
+
+def test_a_short_warm_up_takes_the_samples_it_has():
+    rss = load.rss_summary(samples([113.0, 130.0, 134.0, 140.0]), None, warmup_s=3)
+    assert (rss["warm_samples"], rss["warm_mb"]) == (3, 130.0)
+
+
+def test_no_sample_after_the_warm_up_gives_no_drift_to_pass():
+    assert load.rss_summary(samples([113.0] * 30), None, warmup_s=60) == {}
+    assert load.rss_summary([], None, warmup_s=0) == {}

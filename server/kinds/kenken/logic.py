@@ -298,7 +298,7 @@ def _closure(pos: Position, i: int, digit: int) -> tuple[int, list[int] | None]:
                 if len(seen) > CAGE_SEEN:
                     seen.clear()
                 effect = seen[now] = _cage_effect(layout, k, now)
-            if effect is UNCHANGED:
+            if effect is UNCHANGED:  # by identity: the one object _cage_effect returns
                 continue
             if not effect:
                 return rounds, None
