@@ -180,10 +180,10 @@ class Ladder:
     thresholds: Thresholds
     contradiction: type[Exception]
     # The steps of a chain the given groups and cells depend on, in order (what a step
-    # touches is the kind's: a KenKen placement also clears its row and column).
+    # touches is the kind's: a placement in a latin square also clears its row and column).
     relevant: Callable[[list[Step], tuple, tuple], list[Step]]
     # (position, step, max technique) -> the step a placements-only hint takes instead
-    # (Kakuro: the crossing a combinations step would lead to), or None.
+    # (e.g. the crossing a combinations step would lead to), or None.
     lookahead: Callable[[Any, Step, enum.IntEnum], Step | None] | None = None
     # How a cell's value reads in a sentence (the kind's ``value_text``).
     say: Callable[[int], str] = value_text

@@ -1,7 +1,7 @@
 """The server's settings: command-line flags, each defaulting to an environment variable.
 
 Every flag has a ``NUMGRID_*`` variable (the flag wins); the defaults admit the largest
-published Kakuro (124x90) and stop any search after 30 s.
+published puzzle of any kind served (124x90) and stop any search after 30 s.
 """
 
 from __future__ import annotations

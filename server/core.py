@@ -3,8 +3,8 @@
 - *cell*: a ``(row, col)`` pair, 0-based over the whole grid (clue cells included).
 - *grid*: a tuple of row tuples of ints; for answers ``0`` means "not a cell you fill",
   in entries "undecided"; :data:`EMPTY` (-1) is a cell decided to hold nothing.
-- *group*: cells under one rule (a Kakuro run, a row or column of a latin square, a
-  KenKen cage), named in findings, board reports and logical steps.
+- *group*: cells under one rule (a run with a sum clue, a row or column of a latin
+  square, a cage), named in findings, board reports and logical steps.
 - *finding*: one problem with a puzzle or a board, tied to the cells it is about.
 - *board report*: how every group and cell of a player's board stands.
 - *budget*: the time a search may take and a flag that cancels it; engines poll it.
@@ -32,7 +32,7 @@ def quoted(text: str, limit: int = 24) -> str:
     return repr(text if len(text) <= limit else text[:limit] + "...")
 
 
-# A grid value: a cell decided to hold nothing (an unshaded Kakurasu cell, a Skyscraper
+# A grid value: a cell decided to hold nothing (an unshaded cell, an empty
 # lot without a tower), where 0 is a cell not decided yet.
 EMPTY = -1
 
@@ -52,12 +52,12 @@ class GroupType(enum.Enum):
     COLUMN = "column"
     CAGE = "cage"
     DIAGONAL = "diagonal"
-    VIEW = "view"  # the towers seen from one edge of a Skyscraper
+    VIEW = "view"  # the heights seen from one edge of the grid
 
 
 class Group(Protocol):
-    """What reports and steps need of a group; each kind has its own class (Kakuro's
-    ``Run``, KenKen's ``Cage`` and ``Line``)."""
+    """What reports and steps need of a group; each kind has its own class (a
+    ``Run``, a ``Cage``, a ``Line``)."""
 
     @property
     def type(self) -> GroupType: ...

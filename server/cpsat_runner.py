@@ -18,7 +18,7 @@ from ortools.sat.python import cp_model
 
 # Solves at once in this process: one per core. More are no faster (a solve runs on one
 # thread, without the GIL), but each holds its model and search state, and what several
-# free at once the allocator keeps: solving the 60 largest Kakuros 8 at a time left a
+# free at once the allocator keeps: solving the 60 largest corpus puzzles 8 at a time left a
 # process 33 MB larger, creeping for four rounds; 2 at a time 11 MB, flat from the first,
 # in the same time (benchmarks/load.py shows it on the server's RSS).
 SOLVES_AT_ONCE = (
@@ -70,7 +70,7 @@ def search(kind: Kind, puzzle, *, limit: int, fixed: Grid | None, budget: Budget
     """One solve that enumerates solutions and stops at the ``limit``-th.
 
     Measured on the corpus, this beats solving, forbidding the solution and solving
-    again (see :mod:`numgrid.server.kinds.kakuro.cpsat`).
+    again (docs/performance.md).
     """
     start = time.perf_counter()
     with _turn(budget) as turn:

@@ -123,7 +123,7 @@ class _Attempt:
             repaired = self.kind.maker.repair(puzzle, solution, other, self.rng)
             if repaired is None:
                 return None
-            # (puzzle, solution) from a maker that changed the solution too (Kakuro)
+            # (puzzle, solution): a maker whose clues are its fill's sums changed both
             puzzle, solution = repaired if isinstance(repaired, tuple) else (repaired, solution)
             self.repairs += 1
         return None

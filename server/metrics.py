@@ -16,7 +16,7 @@ serves none) serves them at ``http://HOST:9464/metrics`` in Prometheus' text for
   (``UNIQUE``, ``MULTIPLE``, ``NO_SOLUTION``, ``TIMEOUT``, or ``REJECTED``/``FAILED``);
 - the process' own (``process_*``: CPU, memory, open files) and ``python_info``.
 
-``kind`` is the puzzle's kind (``kakuro``, ``kenken``, ``kakurasu``, ``skyscraper``),
+``kind`` is the puzzle's kind (its name in the registry, :data:`numgrid.server.kinds.KINDS`),
 ``unknown`` when the puzzle was not read (a bad request, a call shed), and for a batch
 call the kind of all its puzzles, or ``mixed``.
 

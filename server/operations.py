@@ -162,7 +162,7 @@ class _Cache:
     same every time, and a client that solves a puzzle twice should not pay twice.
 
     Keyed by a digest of the puzzle's text (:func:`_fingerprint`), not by the puzzle: a
-    puzzle object carries what the engines derived from it (a Kakuro's runs, ...), and
+    puzzle object carries what the engines derived from it (runs, cage tables, ...), and
     256 of them kept alive grew a server under load by about 10 MB over a minute."""
 
     def __init__(self, size: int):

@@ -28,17 +28,17 @@ CELL = 40  # pixels a side; everything else is in proportion
 MARGIN = CELL // 2  # white space around the drawing
 FONT = "DejaVu Sans, Helvetica, Arial, sans-serif"
 DIGIT_SIZE = CELL * 0.6  # a cell's digit
-CLUE_SIZE = CELL * 0.3  # a cage's label, a Kakuro clue
-EDGE_SIZE = CELL * 0.45  # a clue outside the grid (Skyscraper, Kakurasu)
-WEIGHT_SIZE = CELL * 0.32  # Kakurasu's weights
+CLUE_SIZE = CELL * 0.3  # a cage's label, a sum clue
+EDGE_SIZE = CELL * 0.45  # a clue outside the grid
+WEIGHT_SIZE = CELL * 0.32  # weights beside the grid
 
 PAPER = "#ffffff"
 INK = "#000000"
 SOLUTION_INK = "#1f5fbf"  # solution digits beside the player's entries
-FAINT = "#b0b0b0"  # lines inside a KenKen cage, a Skyscraper's diagonals
-GREY = "#707070"  # Kakurasu's weights
-DARK = "#3c3c3c"  # Kakuro's clue cells
-SHADE = "#202020"  # a shaded Kakurasu cell
+FAINT = "#b0b0b0"  # lines inside a cage, diagonals
+GREY = "#707070"  # weights beside the grid
+DARK = "#3c3c3c"  # clue cells
+SHADE = "#202020"  # a shaded cell
 THIN, THICK = 1, 3  # line widths
 
 
@@ -55,7 +55,7 @@ HIGHLIGHT_FILL = {Highlight.HINT: "#ffe066", Highlight.MISTAKE: "#ff8c8c"}
 @dataclass(frozen=True)
 class Value:
     """What a cell shows: its value (0: nothing), the ink, and whether the player put
-    it there (a Kakurasu marks a cell the player left white, not a solution's)."""
+    it there (a shading kind marks a cell the player left white, not a solution's)."""
 
     value: int
     ink: str

@@ -15,7 +15,7 @@ Every call, batch streams included, goes through :meth:`NumgridServicer._observe
 request id (:mod:`.logs`), the in-flight gauge, the call's metrics (:mod:`.metrics`), and
 one log line when it ends::
 
-    method=Solve size=12x12 status=OK kind=kakuro verdict=UNIQUE engine=native ms=3.1
+    method=Solve size=12x12 status=OK kind=KIND verdict=UNIQUE engine=native ms=3.1
 """
 
 from __future__ import annotations
@@ -380,7 +380,7 @@ class NumgridServicer(numgrid_service_pb2_grpc.NumgridServiceServicer):
     def BatchCheckUniqueness(self, request_iterator, context):
         """One result per puzzle as each is done (:mod:`~numgrid.server.batch`); one log
         line per call: ``method=BatchCheckUniqueness puzzles=749 rejected=0 failed=0
-        status=OK kind=kakuro ms=812.4``."""
+        status=OK kind=KIND ms=812.4``."""
         with self._observed("BatchCheckUniqueness", context) as call:
             tally = call.tally = batch.Tally()
             if not self.batch_calls.acquire(blocking=False):

@@ -3,8 +3,10 @@ the service, the engines and the CLI can hold any kind without asking which."""
 
 from __future__ import annotations
 
+import collections.abc
 import enum
 import inspect
+import typing
 
 import pytest
 from numgrid.server.kinds import KINDS, detect
@@ -12,27 +14,33 @@ from numgrid.server.kinds.base import Kind
 from numgrid.v1 import numgrid_service_pb2 as service_pb2
 from numgrid.v1 import puzzle_pb2
 
-METHODS = [
-    name
-    for name, member in vars(Kind).items()
-    if inspect.isfunction(member) and not name.startswith("_")
-]
+
+def _calls() -> dict[str, tuple[list[str], list[str]]]:
+    """Each callable field of ``Kind`` and the fullest call its type allows: its
+    protocol's positional-only parameters by position and the others by name (no self),
+    or as many positional ones as its ``Callable[[...], ...]`` takes."""
+    calls = {}
+    for name, hint in typing.get_type_hints(Kind).items():
+        protocol = typing.get_origin(hint) or hint
+        if protocol is collections.abc.Callable:
+            arguments = typing.get_args(hint)[0]
+            calls[name] = ([f"a{i}" for i in range(len(arguments))], [])
+        elif protocol.__module__ == Kind.__module__ and "__call__" in vars(protocol):
+            params = list(inspect.signature(vars(protocol)["__call__"]).parameters.values())[1:]
+            positional = [p.name for p in params if p.kind is p.POSITIONAL_ONLY]
+            keywords = [p.name for p in params if p.kind is not p.POSITIONAL_ONLY]
+            calls[name] = (positional, keywords)
+    return calls
 
 
-def _call_shape(function) -> tuple[list[str], list[str]]:
-    """The positional and keyword-only parameter names of a protocol method (no self)."""
-    params = list(inspect.signature(function).parameters.values())[1:]
-    positional = [p.name for p in params if p.kind is p.POSITIONAL_OR_KEYWORD]
-    keywords = [p.name for p in params if p.kind is p.KEYWORD_ONLY]
-    return positional, keywords
+CALLS = _calls()
 
 
 @pytest.mark.parametrize("name", sorted(KINDS))
 def test_every_method_accepts_the_protocols_call(name):
     kind = KINDS[name]
-    assert METHODS, "the protocol lists its methods"
-    for method in METHODS:
-        positional, keywords = _call_shape(getattr(Kind, method))
+    assert len(CALLS) >= 13, "the Kind lists its functions"
+    for method, (positional, keywords) in CALLS.items():
         implementation = getattr(kind, method)
         assert callable(implementation), f"{name}.{method} is missing"
         # Binding raises TypeError if the kind cannot be called as the protocol says.

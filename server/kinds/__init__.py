@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-import importlib
 import json
 import re
+from typing import Any
 
 from numgrid.server.core import Finding, PuzzleError, quoted
 from numgrid.server.kinds.base import Kind
@@ -15,14 +15,13 @@ from numgrid.server.kinds.kenken import KENKEN
 from numgrid.server.kinds.skyscraper import SKYSCRAPER
 from numgrid.server.kinds.textformats import unknown_fields, without_bom
 
-# In detection order: a Kakurasu text (two lines of numbers after its header) has a
-# stricter shape than a KenKen one (which claims any square text of more lines than
-# rows, a Kakurasu with marks too), and a KenKen than a Kakuro one; Kakuro, the first
-# kind served, claims any other text with a 'ROWS COLS' header or of comma-separated
-# numbers (its reader says what is wrong). A Skyscraper text is the only one whose header
-# has three numbers ("N N H"), and its Towers IDs the only ones with "/": it comes before
-# KenKen and Kakuro. A text no kind claims is of an unsupported kind.
-KINDS: dict[str, Kind] = {kind.name: kind for kind in (KAKURASU, SKYSCRAPER, KENKEN, KAKURO)}
+# Every kind served, once: the only line that lists them (docs/development.md, "Adding a
+# kind"). Everything else is derived from it, or from the proto descriptor.
+REGISTRY: tuple[Kind[Any], ...] = (KAKURO, KENKEN, KAKURASU, SKYSCRAPER)
+
+# By name, in detection order (each kind's ``rank``: a stricter shape sniffs first). A
+# text no kind claims is of an unsupported kind.
+KINDS: dict[str, Kind[Any]] = {kind.name: kind for kind in sorted(REGISTRY, key=lambda k: k.rank)}
 
 _RULE = re.compile(r"^[-+|=\s]*$")  # a line of a drawn grid's frame: ------+------
 _SEPARATORS = re.compile(r"[\s|,;]")
@@ -121,7 +120,7 @@ def load_engines() -> None:
     a long-running server does it at start, so that neither the first CP-SAT request's
     deadline pays for it nor a broken install shows only then."""
     for kind in KINDS.values():
-        importlib.import_module(f"{type(kind).__module__}.cpsat")
+        kind.cpsat_model.load()
 
 
-__all__ = ["KINDS", "Kind", "detect", "detect_format", "load_engines", "unsupported"]
+__all__ = ["KINDS", "REGISTRY", "Kind", "detect", "detect_format", "load_engines", "unsupported"]

@@ -49,7 +49,7 @@ def without_bom(text: str) -> str:
 
 
 def json_puzzle(text: str, kind: str) -> tuple[dict | None, str]:
-    """A JSON puzzle of ``kind`` (``{"kenken": {...}}``) parsed once: the whole object,
+    """A JSON puzzle of ``kind`` (``{"KIND": {...}}``) parsed once: the whole object,
     or None and why the text is not one (what a sniff says, and a read reports)."""
     try:
         data = json.loads(text)

@@ -7,38 +7,33 @@ sets of weights that make a clue), :mod:`.formats` (the corpus's text, JSON),
 (the ``KakurasuPuzzle`` message of the service).
 """
 
-from numgrid.server.kinds.base import Kind
+from numgrid.server.kinds.base import CpsatModel, Kind
 
-from . import checks, formats, generator, logic, native, picture
-from .techniques import value_text
+from . import checks, formats, generator, logic, messages, native, picture, techniques
+from .model import Puzzle
 
-
-def _cpsat_model(puzzle, fixed=None):
-    """Imported on first use: OR-Tools costs half a second to import."""
-    from . import cpsat
-
-    return cpsat.build(puzzle, fixed)
-
-
-class Kakurasu:
-    name = "kakurasu"
-    techniques = logic.Technique
-    thresholds = logic.THRESHOLDS
-    maker = generator.MAKER
-    sniff = staticmethod(formats.sniff)
-    read = staticmethod(formats.read)
-    write = staticmethod(formats.write)
-    check = staticmethod(checks.check_puzzle)
-    validate = staticmethod(checks.validate_board)
-    cpsat_model = staticmethod(_cpsat_model)
-    native_search = staticmethod(native.search)
-    solution_text = staticmethod(formats.write_solution)
-    value_text = staticmethod(value_text)
-    picture = staticmethod(picture.picture)
-    next_step = staticmethod(logic.next_step)
-    explain = staticmethod(logic.explain)
-    last_resort = staticmethod(logic.last_resort)
-    formats = tuple(formats.FORMATS)  # last: the name shadows the module in this body
-
-
-KAKURASU: Kind = Kakurasu()
+KAKURASU: Kind[Puzzle] = Kind(
+    name="kakurasu",
+    title="Kakurasu",
+    # First: two lines of numbers after its header is the strictest shape (a square
+    # one with marks would otherwise pass for a cage puzzle).
+    rank=10,
+    formats=tuple(formats.FORMATS),
+    wire=messages.WIRE,
+    techniques=logic.Technique,
+    thresholds=logic.THRESHOLDS,
+    maker=generator.MAKER,
+    sniff=formats.sniff,
+    read=formats.read,
+    write=formats.write,
+    check=checks.check_puzzle,
+    validate=checks.validate_board,
+    cpsat_model=CpsatModel(__name__),
+    native_search=native.search,
+    solution_text=formats.write_solution,
+    value_text=techniques.value_text,
+    picture=picture.picture,
+    next_step=logic.next_step,
+    explain=logic.explain,
+    last_resort=logic.last_resort,
+)

@@ -1,13 +1,14 @@
 """The service's ``KakurasuPuzzle`` message: read through the kind's own JSON reader (so
 a structured puzzle passes exactly the checks a text one does), sized up before it is,
-and written back (what ``server/convert.py``'s ``_STRUCTURED`` holds for the kind)."""
+named cell by cell in errors, and written back (the kind's :class:`Wire`)."""
 
 from __future__ import annotations
 
 import json
 
 from google.protobuf import json_format
-from numgrid.server.core import Cell
+from numgrid.server.core import Board, Cell
+from numgrid.server.kinds.base import Wire
 from numgrid.v1 import puzzle_pb2
 
 from .formats import JSON_NO_CLUE
@@ -39,7 +40,7 @@ def _clues(clues) -> list[int]:
     return [JSON_NO_CLUE if clue is None else clue for clue in clues]
 
 
-def to_proto(board) -> puzzle_pb2.Puzzle:
+def to_proto(board: Board) -> puzzle_pb2.Puzzle:
     puzzle = board.puzzle
     message = puzzle_pb2.KakurasuPuzzle(
         rows=puzzle.rows,
@@ -50,3 +51,6 @@ def to_proto(board) -> puzzle_pb2.Puzzle:
     if board.has_entries:
         message.entries.rows.extend(puzzle_pb2.GridRow(values=row) for row in board.entries)
     return puzzle_pb2.Puzzle(kakurasu=message)
+
+
+WIRE = Wire(to_json, shape, parts, cell_field, to_proto)

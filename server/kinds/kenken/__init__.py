@@ -7,37 +7,33 @@ and :mod:`.techniques` (hints, explanations, grades).
 """
 
 from numgrid.server.core import value_text
-from numgrid.server.kinds.base import Kind
+from numgrid.server.kinds.base import CpsatModel, Kind
 
-from . import checks, formats, generator, logic, native, picture
+from . import checks, formats, generator, logic, messages, native, picture
+from .model import Puzzle
 
-
-def _cpsat_model(puzzle, fixed=None):
-    """Imported on first use: OR-Tools costs half a second to import."""
-    from . import cpsat
-
-    return cpsat.build(puzzle, fixed)
-
-
-class KenKen:
-    name = "kenken"
-    techniques = logic.Technique
-    thresholds = logic.THRESHOLDS
-    maker = generator.MAKER
-    sniff = staticmethod(formats.sniff)
-    read = staticmethod(formats.read)
-    write = staticmethod(formats.write)
-    check = staticmethod(checks.check_puzzle)
-    validate = staticmethod(checks.validate_board)
-    cpsat_model = staticmethod(_cpsat_model)
-    native_search = staticmethod(native.search)
-    solution_text = staticmethod(formats.write_solution)
-    value_text = staticmethod(value_text)
-    picture = staticmethod(picture.picture)
-    next_step = staticmethod(logic.next_step)
-    explain = staticmethod(logic.explain)
-    last_resort = staticmethod(logic.last_resort)
-    formats = tuple(formats.FORMATS)  # last: the name shadows the module in this body
-
-
-KENKEN: Kind = KenKen()
+KENKEN: Kind[Puzzle] = Kind(
+    name="kenken",
+    title="KenKen",
+    # It claims any square text of more lines than rows (which a looser reader would
+    # also take), after the stricter shapes.
+    rank=30,
+    formats=tuple(formats.FORMATS),
+    wire=messages.WIRE,
+    techniques=logic.Technique,
+    thresholds=logic.THRESHOLDS,
+    maker=generator.MAKER,
+    sniff=formats.sniff,
+    read=formats.read,
+    write=formats.write,
+    check=checks.check_puzzle,
+    validate=checks.validate_board,
+    cpsat_model=CpsatModel(__name__),
+    native_search=native.search,
+    solution_text=formats.write_solution,
+    value_text=value_text,
+    picture=picture.picture,
+    next_step=logic.next_step,
+    explain=logic.explain,
+    last_resort=logic.last_resort,
+)

@@ -1,14 +1,14 @@
 """The service's ``SkyscraperPuzzle`` message: read through the kind's own JSON reader (so
 a structured puzzle passes exactly the checks a text one does), sized up before it is,
-named field by field in errors, and written back (what ``server/convert.py``'s
-``_STRUCTURED`` holds for the kind)."""
+named field by field in errors, and written back (the kind's :class:`Wire`)."""
 
 from __future__ import annotations
 
 import json
 
 from google.protobuf import json_format
-from numgrid.server.core import Cell
+from numgrid.server.core import Board, Cell
+from numgrid.server.kinds.base import Wire
 from numgrid.v1 import puzzle_pb2
 
 from .model import SIDES
@@ -52,7 +52,7 @@ def _grid(grid) -> puzzle_pb2.Grid:
     return puzzle_pb2.Grid(rows=[puzzle_pb2.GridRow(values=row) for row in grid])
 
 
-def to_proto(board) -> puzzle_pb2.Puzzle:
+def to_proto(board: Board) -> puzzle_pb2.Puzzle:
     puzzle = board.puzzle
     message = puzzle_pb2.SkyscraperPuzzle(
         size=puzzle.size,
@@ -66,3 +66,6 @@ def to_proto(board) -> puzzle_pb2.Puzzle:
     if any(any(row) for row in own):
         message.entries.CopyFrom(_grid(own))
     return puzzle_pb2.Puzzle(skyscraper=message)
+
+
+WIRE = Wire(to_json, shape, parts, cell_field, to_proto)
