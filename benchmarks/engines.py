@@ -29,15 +29,15 @@ import sys
 import time
 from pathlib import Path
 
+from numgrid.server.kinds import KINDS
+
 CORPORA = Path(__file__).resolve().parents[2] / "shared" / "corpus"
-KIND_NAMES = ("kakuro", "kenken", "kakurasu", "skyscraper")
 PUZZLEKIT_NAME = {
     "kakuro": "kakuro",
     "kenken": "ken_ken",
     "kakurasu": "kakurasu",
     "skyscraper": "skyscraper",
 }
-TITLE = {"kakuro": "Kakuro", "kenken": "KenKen", "kakurasu": "Kakurasu", "skyscraper": "Skyscraper"}
 ENGINES = ("native", "cpsat", "cross-check")
 BASELINE = "puzzlekit"
 MEMORY = (
@@ -83,7 +83,6 @@ def _solver(name: str, kind_name: str):
         return solve
     from numgrid.server import engines
     from numgrid.server.core import Verdict
-    from numgrid.server.kinds import KINDS
 
     kind, engine = KINDS[kind_name], engines.Engine(name)
 
@@ -95,21 +94,9 @@ def _solver(name: str, kind_name: str):
     return find
 
 
-def _read_solution(kind_name: str):
-    if kind_name == "kenken":
-        from numgrid.server.kinds.kenken.formats import read_solution
-    elif kind_name == "kakurasu":
-        from numgrid.server.kinds.kakurasu.formats import read_solution
-    elif kind_name == "skyscraper":
-        from numgrid.server.kinds.skyscraper.formats import read_solution
-    else:
-        from numgrid.server.kinds.kakuro.formats import read_solution
-    return read_solution
-
-
 def worker(name: str, kind_name: str, corpus: Path) -> None:
     """Solve the puzzles ``first`` to ``end`` of each line on stdin; one JSON line each."""
-    read_solution = _read_solution(kind_name)
+    read_solution = KINDS[kind_name].read_solution
     solve = _solver(name, kind_name)
     puzzles = list(json.loads(corpus.read_text())["data"].items())
     print(json.dumps({"base_mb": _rss_mb()}), flush=True)
@@ -227,7 +214,7 @@ def targets(
 def report(results: dict[str, dict], checks: list, console, kind_name: str = "kakuro") -> None:
     from rich.table import Table
 
-    title = f"{TITLE[kind_name]} uniqueness (limit=2); puzzlekit: solve only"
+    title = f"{KINDS[kind_name].title} uniqueness (limit=2); puzzlekit: solve only"
     table = Table(title=title, title_justify="left")
     for col in ("engine", "total s", "ratio", "median ms", "p99 ms", "max ms", "max puzzle"):
         table.add_column(col, justify="left" if col in ("engine", "max puzzle") else "right")
@@ -259,7 +246,7 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--engines", default=",".join(ENGINES), help="comma-separated")
     parser.add_argument("--limit", type=int, help="only the first N puzzles")
-    parser.add_argument("--kind", choices=KIND_NAMES, default="kakuro")
+    parser.add_argument("--kind", choices=sorted(KINDS), default="kakuro")
     parser.add_argument("--corpus", type=Path, help="default: shared/corpus/<kind>.json")
     parser.add_argument("--json", action="store_true", help="print results as JSON")
     parser.add_argument("--worker", help=argparse.SUPPRESS)

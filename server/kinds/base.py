@@ -212,6 +212,7 @@ class Kind(Generic[PuzzleT]):
     cpsat_model: CpsatModel
     native_search: NativeSearch[PuzzleT]
     solution_text: Callable[[PuzzleT, Grid], str]  # the solution as the kind publishes it
+    read_solution: Callable[[str], Grid]  # a published solution's text (the corpus's)
     # A cell's value in a sentence: the digit, ``empty`` for -1, or the kind's own word.
     value_text: Callable[[int], str]
     # The puzzle drawn as printed (SVG), with entries, the solution or highlights over it.

@@ -25,6 +25,7 @@ KAKURO: Kind[Puzzle] = Kind(
     cpsat_model=CpsatModel(__name__),
     native_search=native.search,
     solution_text=formats.write_solution,
+    read_solution=formats.read_solution,
     value_text=value_text,
     picture=picture.picture,
     next_step=logic.next_step,
