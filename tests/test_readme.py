@@ -1,6 +1,7 @@
-"""The README's examples are run and must print what it shows, so they cannot drift.
+"""The examples of the README and of the docs it sends a user to first (docs/cli.md,
+docs/api.md) are run and must print what they show, so they cannot drift.
 
-Console examples are the ``$ ...`` lines of the README's unlabelled code blocks: each
+Console examples are the ``$ ...`` lines of those files' unlabelled code blocks: each
 runs as a user runs it (``bash``, in the repository's root, embedded, 80 columns, stdout
 and stderr in the order written), and its output and ``[exit N]`` must match (its first
 lines only, if the last line shown is ``...``), but for times and rates (and the node
@@ -25,6 +26,8 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 README = ROOT / "README.md"
+# The files whose examples run: the README's tour, and the rest of them in docs/.
+DOCUMENTS = (README, ROOT / "docs" / "cli.md", ROOT / "docs" / "api.md")
 UPDATE = bool(os.environ.get("NUMGRID_README_UPDATE"))
 BIN = Path(sys.executable).parent
 
@@ -44,9 +47,10 @@ class Example:
     command: str
     output: list[str]
     exit_code: int
+    path: Path = README  # the file it is in
 
 
-def console_examples(text: str) -> list[Example]:
+def console_examples(text: str, path: Path = README) -> list[Example]:
     examples: list[Example] = []
     block = False
     current: Example | None = None
@@ -58,7 +62,7 @@ def console_examples(text: str) -> list[Example]:
         if not block:
             continue
         if line.startswith("$ "):
-            current = Example(number, line[2:], [], 0)
+            current = Example(number, line[2:], [], 0, path)
             examples.append(current)
         elif current is not None:
             found = re.fullmatch(r"\[exit (\d+)\]", line)
@@ -111,16 +115,28 @@ def run(example: Example) -> tuple[list[str], int]:
     return lines, done.returncode
 
 
-EXAMPLES = console_examples(README.read_text())
+EXAMPLES = [e for path in DOCUMENTS for e in console_examples(path.read_text(), path)]
+PYTHON_EXAMPLES = [
+    (path, number, code) for path in DOCUMENTS for number, code in python_examples(path.read_text())
+]
 
 
-def test_the_readme_has_console_and_python_examples():
+def test_the_readme_and_docs_have_console_and_python_examples():
+    """The README keeps a tour of its own; with docs/ every kind of answer is shown."""
+    in_readme = [e for e in EXAMPLES if e.path == README]
+    assert len(in_readme) >= 5
+    assert {e.exit_code for e in in_readme} >= {0, 1, 2}
+    assert python_examples(README.read_text())
     assert len(EXAMPLES) >= 12
     assert {e.exit_code for e in EXAMPLES} >= {0, 1, 2}
-    assert len(python_examples(README.read_text())) >= 3
+    assert len(PYTHON_EXAMPLES) >= 3
 
 
-@pytest.mark.parametrize("example", EXAMPLES, ids=lambda e: f"line{e.line}")
+def _where(path: Path, line: int) -> str:
+    return f"{path.relative_to(ROOT)}:{line}"
+
+
+@pytest.mark.parametrize("example", EXAMPLES, ids=lambda e: _where(e.path, e.line))
 def test_console_example_prints_what_the_readme_shows(example: Example):
     """An example whose last line is ``...`` shows the first lines of the output only."""
     output, code = run(example)
@@ -129,16 +145,17 @@ def test_console_example_prints_what_the_readme_shows(example: Example):
     if UPDATE and (normalized(output) != normalized(example.output) or code != example.exit_code):
         _rewrite(example, output, code)
         pytest.skip("README example rewritten")
-    assert normalized(output) == normalized(example.output), example.command
-    assert code == example.exit_code, example.command
+    where = f"{_where(example.path, example.line)}: {example.command}"
+    assert normalized(output) == normalized(example.output), where
+    assert code == example.exit_code, where
 
 
 @pytest.mark.parametrize(
-    "number,code",
-    python_examples(README.read_text()),
-    ids=lambda v: f"line{v}" if isinstance(v, int) else "",
+    "path,number,code",
+    PYTHON_EXAMPLES,
+    ids=[_where(path, number) for path, number, _ in PYTHON_EXAMPLES],
 )
-def test_python_example_runs_against_a_real_server(number, code, server_process, tmp_path):
+def test_python_example_runs_against_a_real_server(path, number, code, server_process, tmp_path):
     """Run where the repository's puzzles are at hand, but writing into a scratch folder."""
     (tmp_path / "puzzles").symlink_to(ROOT / "puzzles")
     script = tmp_path / "example.py"
@@ -151,12 +168,12 @@ def test_python_example_runs_against_a_real_server(number, code, server_process,
         text=True,
         timeout=120,
     )
-    assert done.returncode == 0, f"README line {number}:\n{done.stderr}"
+    assert done.returncode == 0, f"{_where(path, number)}:\n{done.stderr}"
 
 
 def _rewrite(example: Example, output: list[str], code: int) -> None:
     """Put what the command printed in place of the example's output."""
-    lines = README.read_text().splitlines()
+    lines = example.path.read_text().splitlines()
     start = lines.index(f"$ {example.command}") + 1  # an earlier rewrite may move it
     end = start  # the example ends as console_examples reads it: [exit N], $ or ```
     while not (lines[end].startswith(("$ ", "```")) or re.fullmatch(r"\[exit \d+\]", lines[end])):
@@ -164,4 +181,4 @@ def _rewrite(example: Example, output: list[str], code: int) -> None:
     ended_by_exit = bool(re.fullmatch(r"\[exit \d+\]", lines[end]))
     gap = [] if ended_by_exit or lines[end].startswith("```") else [""]
     lines[start : end + ended_by_exit] = [*output, *([f"[exit {code}]"] if code else []), *gap]
-    README.write_text("\n".join(lines) + "\n")
+    example.path.write_text("\n".join(lines) + "\n")
