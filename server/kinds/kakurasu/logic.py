@@ -2,71 +2,30 @@
 
 The solver keeps every cell's value (shaded, white or open) and applies named techniques,
 simplest first (:class:`Technique`, defined with the techniques in :mod:`.techniques`),
-each on one row or column:
-
-1. ``SUM_BOUNDS`` - what a line still needs (its clue less its shaded weights) against
-   its open weights: a weight above it stays white; one without which the other open
-   weights fall short is shaded ("column 1 (clue 14) needs 14: its open weights
-   1+2+3+4+5 add up to 15, and without 2, 3, 4 or 5 the rest make less than 14, so ...").
-2. ``COMBINATIONS`` - the sets of weights that make the clue with the line's shaded
-   cells agree on a cell: every one shades it, or none does ("row 3 (clue 7), with r3c3
-   (4) shaded, needs 3 more: 3 = 3 or 1+2, so r3c4 stays white"). The line's white
-   cells are not looked at yet.
-3. ``CROSSING`` - the same once the line's white cells (most often left white by the
-   columns it crosses, or the rows) rule sets out ("row 3 (clue 7) needs 7, and r3c1 is
-   white: 7 = 3+4 only, so r3c2 and r3c3 are shaded; r3c0 and r3c4 stay white"). This is
-   exact for one line: what no set of its weights allows is never left open.
-4. ``TRIAL`` - a last resort: assume a cell shaded (or white), follow techniques 1-3; if
-   they reach a contradiction, the cell is the other way. Assumptions are screened by
-   the native engine's propagation (:func:`.native.closure`, which techniques 1-3 match
-   step by step) and bounded.
-
-Every one of the 210 corpus puzzles is solved by techniques 1-3 alone (exact reasoning
-per line, the lines crossing at the cells they share); a trial is for harder ones.
+each on one row or column: sum bounds (what a line still needs against its open
+weights), combinations (the sets of weights that make the clue agree on a cell),
+crossing (the same once the line's white cells rule sets out: exact for one line), then
+a trial as the last resort, screened by the native engine's propagation
+(:func:`.native.closure`, which techniques 1-3 match step by step). Each technique,
+with an example sentence, and the grade limits (:data:`THRESHOLDS`) are in
+docs/hints.md, "Kakurasu".
 
 API (plain functions; the position is rebuilt per call, nothing is shared):
 
 - ``next_step(puzzle, candidates_or_entries=None, max_technique=TRIAL,
   placements_only=False, budget=None) -> Step | None``: the simplest step from a position
   (every step places cells, so ``placements_only`` changes nothing).
-- ``explain(puzzle, entries=None, max_technique=TRIAL, budget=None) -> Explanation``:
-  every step until the grid is full or the techniques run out, with ``.solved``,
-  ``.grade``, ``.technique_counts`` (and where the chain stopped: ``.final``,
-  ``.candidates``, ``.contradiction``).
-- ``last_resort(puzzle, candidates_or_entries=None, budget=None) -> Step | None``.
-- ``grade(counts_or_explanation) -> Grade``; ``position(puzzle, given) -> Position``.
+- ``explain(puzzle, entries=None, max_technique=TRIAL, budget=None) -> Explanation``,
+  ``last_resort(puzzle, candidates_or_entries=None, budget=None) -> Step | None``,
+  ``grade(counts_or_explanation) -> Grade``, ``position(puzzle, given) -> Position``: as
+  for KenKen (:mod:`..kenken.logic`). A position is a marks grid (1 shaded, -1 white,
+  0 open; checked first), candidates (``{cell: values}``) or a :class:`Position`.
 
-A step places 1 (shaded) or -1 (white) in cells, never eliminates (a cell has two
-values), and says so in one sentence: "..., so r2c1 is shaded; r2c3 and r2c4 stay
-white." Malformed puzzles and marks raise :class:`PuzzleError` (every finding); a
-position that cannot be completed raises :class:`Contradiction` (``explain`` reports it
-in ``.contradiction`` instead). Every step is implied by the rules and the position
-alone (never by assuming that the solution is unique); ``benchmarks/explain.py --kind kakurasu``
-checks every step of every corpus puzzle against its published solution.
-
-Positions
----------
-A position can come from a marks grid (``0`` = open), from candidates (``{cell:
-values}``; a cell with one value counts as decided), or be a :class:`Position`. Marks are
-checked first (1, -1 or 0; no line over its clue, short of it, or decided and wrong).
-
-Difficulty grades
------------------
-A puzzle's grade comes from the chain from its empty grid: the first grade whose limits
-(:data:`THRESHOLDS`) the technique counts meet:
-
-=========  ==========================================================================
-Grade      Needs at most
-=========  ==========================================================================
-EASY       sum bounds and combinations: each line on its own clue and shaded cells
-MEDIUM     crossing, at most 3 steps of it
-HARD       crossing, at most 8 steps of it
-EXPERT     crossing, more than 8 steps
-EXTREME    a trial: techniques 1-3 do not complete the grid
-=========  ==========================================================================
-
-Over the 210 corpus puzzles (``benchmarks/explain.py --kind kakurasu``): EASY 91 (43 %), MEDIUM
-57, HARD 48, EXPERT 14, EXTREME none; 7,711 steps, every one correct.
+A step places 1 (shaded) or -1 (white), never eliminates (a cell has two values).
+Malformed puzzles and marks raise :class:`PuzzleError` (every finding); a position that
+cannot be completed raises :class:`Contradiction`. Every step is implied by the rules and
+the position alone; ``benchmarks/explain.py --kind kakurasu`` checks every step of every
+corpus puzzle against its published solution.
 """
 
 from __future__ import annotations

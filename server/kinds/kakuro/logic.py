@@ -2,20 +2,10 @@
 
 The solver keeps the candidates of every white cell and applies named techniques,
 simplest first (:class:`Technique`, defined with the techniques in :mod:`.techniques`):
-
-1. ``LAST_CELL`` - the last open cell of a run is the clue minus the others.
-2. ``COMBINATIONS`` - a run's cells hold only digits of its combinations ("16 in two = 7+9").
-3. ``CROSSING`` - a cell pinned to one digit by the combinations of its two runs.
-4. ``REQUIRED_DIGIT`` - a digit every combination needs and only one cell can take.
-5. ``NAKED_SUBSET`` - two (three) cells of a run holding two (three) digits between them.
-6. ``COMBINATION_ELIMINATION`` - combinations that cannot be spread over the cells'
-   candidates are dead; each cell keeps the digits a live combination can put there.
-7. ``REGION_SUM`` - the across clues minus the down clues of a set of runs equal the cells
-   counted by only one side (the "isolated neck" of seed 001, generalised; see
-   :mod:`.logic_regions`): one open cell left out is placed, two to four are restricted
-   to the digits that give the right sum or difference.
-8. ``TRIAL`` - a last resort: assume one candidate, follow techniques 1-6 only; if they
-   reach a contradiction, the candidate goes.
+last cell of a run, combinations, crossing runs, required digits, naked subsets,
+combination elimination, region sums (:mod:`.logic_regions`), then a trial as the last
+resort. Each technique, with an example sentence, and the grade limits
+(:data:`THRESHOLDS`, set from the corpus) are in docs/hints.md, "Kakuro".
 
 API (plain functions; the position is rebuilt per call, nothing is shared):
 
@@ -28,55 +18,16 @@ API (plain functions; the position is rebuilt per call, nothing is shared):
 - ``last_resort(puzzle, candidates_or_entries) -> Step | None``: the trial step from a
   position, whatever simpler techniques could still do there (a hint offers it when the
   techniques it may use are stuck).
-- ``grade(counts_or_explanation) -> Grade``; ``position(puzzle, given) -> Position``.
+- ``grade(counts_or_explanation) -> Grade``; ``position(puzzle, given) -> Position``: an
+  entries grid (0 = empty, checked first), candidates (``{cell: digits}``) or a Position.
 
-``next_step``, ``explain`` and ``last_resort`` take an optional ``budget``
-(:class:`~numgrid.server.core.Budget`): region sums and trial poll it (on large grids a
-single search of theirs can take seconds), ``explain`` polls it between steps, and all
-raise :class:`~numgrid.server.core.SearchTimeout` once it has run out.
-
-A :class:`Step` has ``technique``, ``placements`` (``((cell, digit), ...)``, cell = digit),
-``eliminations`` (cell != digit), the ``runs`` and ``cells`` that justify it and a one-
-sentence ``explanation`` with the numbers, e.g. "Across 16 at r4c4 in two cells can only be
-7+9, and Down 10 at r3c5 in three cells cannot hold 9, so r4c5 = 7." Malformed puzzles and
-entries raise :class:`PuzzleError` (every finding); a position that cannot be completed
-raises :class:`Contradiction` (``explain`` reports it in ``.contradiction`` instead).
-
-Every step is implied by the rules and the position alone (never by assuming that the
-solution is unique), so the chain never makes a wrong step; ``benchmarks/explain.py --kind kakuro``
-checks every step of every corpus puzzle against its published solution.
-
-Positions
----------
-A position is the candidates of every white cell. It can come from an entries grid
-(``0`` = empty), from candidates (``{cell: digits}``), or be a :class:`Position`.
-Entries are checked first (digits 1-9, no repeated digit, no run over or at a wrong
-total, no run its entries cannot complete) and then treated as placements; empty cells
-start with all nine digits, narrowed by nothing, so the first step on an empty grid is
-a ``COMBINATIONS`` step. The chain then proceeds from there.
-
-Difficulty grades
------------------
-A puzzle's grade comes from the chain from its empty grid: the hardest technique it
-needed (techniques are only used when every simpler one is stuck) and how many steps
-of the harder ones it took. The first grade whose limits the counts meet:
-
-=========  ==========================================================================
-Grade      Needs at most
-=========  ==========================================================================
-EASY       techniques 1-3, and at most 3 required-digit steps
-MEDIUM     techniques 1-6, at most 3 combination-elimination steps and 2 naked subsets
-HARD       techniques 1-6, at most 12 combination-elimination steps
-EXPERT     a region sum, or more than 12 combination-elimination steps
-EXTREME    a trial: no chain of techniques 1-7 completes the grid
-=========  ==========================================================================
-
-Counts are not scaled by size, so a large grid needing the same technique many times
-grades higher than a small one needing it once. The limits (:data:`THRESHOLDS`) were
-set from the counts over the 749 janko.at puzzles of the corpus, which they split as
-EASY 255 (34 %), MEDIUM 238 (32 %), HARD 201 (27 %), EXPERT 54 (7 %), EXTREME 1.
-All 749 chains are correct step by step and 748 complete without a trial
-(``benchmarks/explain.py --kind kakuro``).
+All take an optional ``budget`` (:class:`~numgrid.server.core.Budget`): region sums and
+trials poll it (on large grids one of their searches can take seconds), ``explain`` polls
+it between steps, and all raise :class:`~numgrid.server.core.SearchTimeout` once it has
+run out. Malformed puzzles and entries raise :class:`PuzzleError` (every finding); a
+position that cannot be completed raises :class:`Contradiction`. Every step is implied
+by the rules and the position alone (never by assuming that the solution is unique);
+``benchmarks/explain.py --kind kakuro`` checks every step of every corpus puzzle.
 """
 
 from __future__ import annotations

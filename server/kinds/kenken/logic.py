@@ -1,36 +1,13 @@
 """Logical KenKen solving: hints, step-by-step explanations and difficulty grades.
 
 The solver keeps the candidates of every cell and applies named techniques, simplest
-first (:class:`Technique`, defined with the techniques in :mod:`.techniques`):
-
-1. ``SINGLE_CELL_CAGE`` - a one-cell cage holds its target.
-2. ``COMBINATIONS`` - a cage's cells keep only the digits some layout of the cage (one
-   that fits the cells' candidates) puts there ("cage 12x at r0c0 in three cells can
-   only be 1·3·4 or 2·2·3"). A cage whose operation is not shown lists the operations
-   that still give its target ("cage 15 at r1c5 in two cells (operation not shown) can
-   only be 3·5 or 7+8"; "... can only be 4·7·8 (so it multiplies)").
-3. ``NAKED_SINGLE`` - a cell with one candidate left is placed.
-4. ``HIDDEN_SINGLE`` - a digit with one place left in a row or column goes there.
-5. ``CAGE_LINE`` - a digit every layout left of a cage puts in one row or column (inside
-   the cage) is removed from the rest of that line.
-6. ``NAKED_SUBSET`` - two to four cells of a line holding as many digits between them.
-7. ``HIDDEN_SUBSET`` - two to four digits of a line with as many places between them.
-8. ``LINE_TOTALS`` - a line adds up to N(N+1)/2 and multiplies to N!: when the cages
-   inside it have a known total, the one to four cells left over make up the rest
-   ("row 3 adds up to 21; ... give 15, so r3c4 + r3c5 = 6"). A cage's total is known
-   when every layout left gives the same sum (product), whatever its operation: a
-   ``+`` cage, a placed one, or one whose operation is not shown but whose digits are
-   narrowed down enough.
-9. ``TRIAL`` - a last resort: assume one candidate, follow techniques 1-5 only; if they
-   reach a contradiction, the candidate goes. When no single assumption fails that way,
-   a two-level trial: assume one candidate, follow techniques 1-5, and show that every
-   candidate of some other cell then fails the same way ("if r6c7 were 5, r1c6 could be
-   neither 7 (then r2c6 = 8, ..., and r0c5 has no candidate left) nor 8 (...)"). Both
-   are screened by a fast propagation (singles, cage combinations, cage lines) and
-   bounded; the chains are summarised in the one sentence.
-
-Placing a digit removes it from the rest of its row and column at once (the rule, not a
-technique); a cell left with one candidate that way waits for a ``NAKED_SINGLE`` step.
+first (:class:`Technique`, defined with the techniques in :mod:`.techniques`): a
+one-cell cage, cage combinations, naked and hidden singles, cage/line interactions,
+naked and hidden subsets, the line totals (a line adds up to N(N+1)/2 and multiplies to
+N!), then a trial, one or two levels deep, as the last resort. Placing a digit removes
+it from the rest of its row and column at once (the rule, not a technique). Each
+technique, with an example sentence, and the grade limits (:data:`THRESHOLDS`) are in
+docs/hints.md, "KenKen".
 
 API (plain functions; the position is rebuilt per call, nothing is shared):
 
@@ -42,52 +19,15 @@ API (plain functions; the position is rebuilt per call, nothing is shared):
   ``.candidates``, ``.contradiction``).
 - ``last_resort(puzzle, candidates_or_entries=None, budget=None) -> Step | None``: the
   trial step from a position, whatever simpler techniques could still do there.
-- ``grade(counts_or_explanation) -> Grade``; ``position(puzzle, given) -> Position``.
+- ``grade(counts_or_explanation) -> Grade``; ``position(puzzle, given) -> Position``: an
+  entries grid (0 = empty, checked first), candidates (``{cell: digits}``) or a Position.
 
-``next_step``, ``explain`` and ``last_resort`` poll the ``budget`` between steps and inside
-trials, and raise :class:`~numgrid.server.core.SearchTimeout` once it has run out.
-
-A step is a :class:`~numgrid.server.core.Step`: ``technique``, ``placements``,
-``eliminations`` (the digits a placement removes from its row and column are implied,
-not listed), the cages and lines (``groups``) and ``cells`` that justify it, and a
-one-sentence ``explanation`` with the numbers. Malformed puzzles and entries raise
-:class:`PuzzleError` (every finding); a position that cannot be completed raises
-:class:`Contradiction` (``explain`` reports it in ``.contradiction`` instead).
-
-Every step is implied by the rules and the position alone (never by assuming that the
-solution is unique); ``benchmarks/explain.py --kind kenken`` checks every step of every corpus
-puzzle against its published solution.
-
-Positions
----------
-A position can come from an entries grid (``0`` = empty), from candidates
-(``{cell: digits}``; a cell with one candidate counts as placed), or be a
-:class:`Position`. Entries are checked first (digits 1-N, no digit twice in a row or
-column, no cage complete and wrong or unable to reach its target) and placed; the other
-cells start with every digit their row and column do not hold.
-
-Difficulty grades
------------------
-A puzzle's grade comes from the chain from its empty grid: the hardest technique it
-needed and how many steps of the harder ones it took. The first grade whose limits
-(:data:`THRESHOLDS`) the counts meet:
-
-=========  ==========================================================================
-Grade      Needs at most
-=========  ==========================================================================
-EASY       techniques 1-4: cage combinations and singles
-MEDIUM     techniques 1-5, at most 4 cage-line steps
-HARD       techniques 1-7: subsets, or more than 4 cage-line steps
-EXPERT     line totals
-EXTREME    a trial: no chain of techniques 1-8 completes the grid
-=========  ==========================================================================
-
-The hardest technique decides, as Tatham's Keen tiers do (its Easy and Normal puzzles
-grade EASY here, Hard ones MEDIUM or HARD, Extreme and Unreasonable ones EXPERT or
-EXTREME: ``benchmarks/tatham_grades.py --kind kenken``). All 322 janko.at corpus puzzles
-complete, every step correct; the limits give EASY 228 (71 %), MEDIUM 48 (15 %), HARD
-11, EXPERT 6 and EXTREME 29, and 293 complete without a trial
-(``benchmarks/explain.py --kind kenken``).
+They poll the ``budget`` between steps and inside trials and raise
+:class:`~numgrid.server.core.SearchTimeout` once it has run out. Malformed puzzles and
+entries raise :class:`PuzzleError` (every finding); a position that cannot be completed
+raises :class:`Contradiction`. Every step is implied by the rules and the position alone
+(never by assuming the solution is unique); ``benchmarks/explain.py --kind kenken``
+checks every step of every corpus puzzle against its published solution.
 """
 
 from __future__ import annotations

@@ -5,211 +5,28 @@ Each cell has an N-bit *candidates* mask (bit ``d - 1`` for digit ``d``). Constr
 narrow them until nothing changes, cheapest first:
 
 - a placed digit leaves the rest of its row and column at once;
-- a *line* (row or column): a digit with one place left goes there (hidden single); a
-  digit with no place, or two digits with one same only place, is a contradiction;
-- a *cage*, by its layouts (:func:`.arith.layouts`; cages without an operation take any
-  that applies): a layout survives while each of its digits is still a candidate of its
-  cell, and while it puts in the cage's cells of each line every digit that the rest of
-  that line can no longer hold (*required*: checked when the line changes); each cell
-  keeps the digits some surviving layout gives it; and a digit that every surviving
-  layout puts in the cage's cells of one line leaves the rest of that line (*claimed*).
-  For each position and digit, the layouts holding it there are the bits of one Python
-  int (a bit per layout), so a revision is a few big-int ANDs and ORs, never a loop over
-  layouts; revisions are memoised per cage kind (target, operation, shape), across
-  puzzles too;
-- a *sum cage* of five cells or more (a 7-cell ``34+`` on 9x9 has 84,000 to 118,000
-  layouts by shape, a quarter of a second to list) goes by reachable partial sums
-  instead (ints as bit sets): a digit stays if some choice in the other cells completes
-  the target. It ignores repeats inside the cage (the lines see those): weaker than
-  layouts, exact once all is placed;
-- a *band*, two adjacent rows (or columns), last, once nothing else is due, and only
-  after a digit is placed in one of its lines (or at the root): each of its
-  lines adds up to N(N+1)/2, and a cage inside or across them puts in each line a sum
-  its live layouts allow (:class:`_Band`). Reachable sums, both lines' in fields of one
-  int used as a bit set, forwards then backwards, narrow each cell and each cage to
-  the sums that some choice of the others completes. With every operation hidden the
-  layouts of a cage spread over few, far apart sums (``15`` on two cells: 15 or 8), and
-  the line totals tie the cages of neighbouring lines together, which no cage or line
-  sees alone. Bands are built only when propagation without them leaves cells open.
+- a *line* (row or column): hidden singles; a digit with no place, or two digits with
+  one same only place, is a contradiction;
+- a *cage*, by its layouts (:func:`.arith.layouts`; a cage without an operation takes
+  any that applies): a layout survives while its digits are candidates of its cells and
+  it puts in each line the digits the rest of that line can no longer hold (*required*);
+  a digit every surviving layout puts in one line leaves the rest of it (*claimed*). The
+  layouts holding a digit at a position are the bits of one int, so a revision is a few
+  big-int ANDs, memoised per cage kind across puzzles;
+- a *sum cage* of five cells or more (a 7-cell ``34+`` has up to 118,000 layouts) goes
+  by reachable partial sums instead: weaker than layouts, exact once all is placed;
+- a *band*, two adjacent rows (or columns), last and only after a placement in it: each
+  line adds up to N(N+1)/2, and reachable sums (both lines' in fields of one int) narrow
+  each cell and cage to what some choice of the others completes (:class:`_Band`). With
+  every operation hidden this ties together cages that no cage or line sees alone.
 
-Search is depth-first with an explicit stack of branch points (depth bounded by memory,
-not Python's recursion limit), on the undecided cell with the fewest candidates per
-weight of its row, column and cage (a constraint weighs 1 + the contradictions it found;
-a band's contradiction weighs on both its lines).
+Search is depth-first with an explicit stack (depth bounded by memory, not Python's
+recursion limit), on the undecided cell with the fewest candidates per weight of its
+row, column and cage (a constraint weighs 1 + the contradictions it found).
 
-Measured on uniqueness (limit 2) over the 322 corpus puzzles, CPU seconds in one process
-(parse excluded), on 2 shared cores, as this module grew::
-
-    line revisions on every change, layouts from arith         4.06 s  13,221 nodes
-    placements pushed to peers; layout tables cached by kind     2.36 s  13,221 nodes
-    + cage-line claims                                           1.37 s   4,332 nodes
-    + dom/wdeg (was: fewest candidates)                          1.41 s   2,745 nodes
-    + memoised revisions, faster + and x listing                 0.85 s   2,761 nodes
-    + required digits; a bit (was: a byte) per layout         0.93-1.18 s  1,918 nodes
-
-The last row is no faster on the whole corpus, within the noise of a loaded machine
-(best of three, fresh processes, the row above measured alongside: 0.83 against 0.93 s
-in one series, 1.23 against 1.18 s in another; the median puzzle about 0.2 ms slower),
-but needs a third fewer nodes, half as many on 20 hard 9x9s from Tatham's Keen
-(``sgt-keen --generate 20 9du``: 329 to 145 nodes, about 0.1-0.15 s either way), and
-takes 50_8x8 from 1,790 to 1,131 nodes (best times 0.36-0.53 s to 0.35-0.42 s). A bit
-per layout makes a memo miss of a large cage cheaper (four hard puzzles with the memo
-off: 0.49 to 0.42 s).
-
-50_8x8 (every operation hidden; 426 of its 512 candidates left after propagation at the
-root) takes more than half of the nodes and of the time: CP-SAT needs 1.6 s and
-puzzlekit 2.4 s on it. How many nodes it takes swings threefold with mere tie-breaks
-(1,131, or 3,349 when the last of equal cells is taken), so a node count on it alone says
-little. Tried and dropped (nodes over the corpus, 50_8x8's in brackets; "+r": measured
-with required digits, the rest before them):
-
-- naked pairs in lines (3,216, slower); naked subsets of any size (3,690); alldiff
-  consistency by matching on every line (50_8x8: 3,273, more than without);
-- probing (place each digit of a cell with two candidates, propagate; drop the digits
-  that fail, keep what the survivors agree on): 927 (486), slower (50_8x8 0.52 s against
-  0.37), +r 750 (314), slower; on cells with three candidates 533 (197); on every cell
-  363 (42) but 2.3 s on 50_8x8; only in the first 3, 6 or 10 levels: no faster;
-  singleton consistency at the root: 426 to 409 candidates;
-- branching: x = d or x != d (3,780); on a digit's places in a line (3,260); dom alone
-  (4,332), by the cage's weight alone (4,273), by the lines' alone (3,430), dom squared
-  (2,921), dom/wdeg with the cage's weight times its open cells (4,044), random
-  tie-breaks (3,598 to 6,208), tie-breaks by degree or cage size (no better); +r weights
-  bumped by a growing amount (x1.02 to x1.3 a contradiction: 1,839 to 3,646, no trend);
-  restarts with kept weights (5,201); +r last-conflict (the cell of the last failed
-  placement next, while open: 2,511 (1,729));
-- +r cages before lines in the queue (2,530: line checks 54k to 10k on 50_8x8, no
-  faster); +r required digits only when a digit of the line has two places or fewer
-  (2,178), or only for cages without an operation (2,017): both slower;
-- branching on a cage's live layouts when it has two (or three) left: 3,364 nodes when
-  a two-layout cage beats a two-candidate cell, 4,033 (3,871) when it must have fewer
-  layouts than the cell has candidates; 50_8x8 two to four times slower.
-- Knuth's Algorithm X (dict of sets) after the root's propagation: an option per live
-  layout of each cage (large sum cages listed over their masks), items each cell and
-  each (row, digit) and (column, digit); the item with the fewest options first. Worse
-  on all but 2 of the 28 corpus puzzles that need search (67_6x6 5.1 to 2.6 ms, 74_4x4
-  0.52 to 0.45 ms): 50_8x8 (3,596 live options) 1,131 nodes 0.18 s against 10,168 and
-  2.7 s, 39_8x8 195 against 1,071, 107_7x7 21 against 564 (2.6 to 57 ms); those 28
-  0.27 s against 2.9 s. Used only up to 150 options (13 of those 28 puzzles), the
-  corpus was no faster within the noise (0.96 against 0.78-1.21 s), and two fresh 9du
-  sets of 20 got slower (0.09 to 0.12 s, 0.19 to 0.21-0.23 s; 54 to 743 and 172 to
-  1,206-1,562 nodes). Switching to it under a search node once at most 10 to 64 cells
-  are open left 50_8x8 at 1,131 nodes up to 40 (it never got there) and took it to
-  2,326-12,461 nodes from 45. Exact cover lacks the cage-line claims and required
-  digits, which prune the most here.
-
-Wall time on this machine (2 shared cores) swings by +-20 % between runs, more than the
-changes below, so they were measured by instructions (``valgrind --tool=cachegrind``, one
-process, whole corpus in order, the benchmark's per-kind memo warmth; 0.89 G of each
-figure is the interpreter, imports and parsing). Node counts are the same in every row::
-
-    before                                                   6.89 G  1,918 nodes
-    + per position, a cache of the layouts a mask allows;
-      "no live layout outside the part" by one AND           6.73 G
-    + cages before lines in the root's pass (164 line checks
-      and 48 cage revisions a puzzle, now 14 and 66; root
-      propagation of the corpus 0.26 to 0.21 s)              6.36 G
-    + tables of small cage kinds (<= 16 layouts) by a loop   6.32 G
-    + per line the digits placed in it, so that a line check
-      looks for hidden singles only when one is new          6.17 G
-    + a placement's peers row, then column, each line made due
-      once, the peers' other lines tabled per size (tabled per
-      puzzle with their cages: 6.43 G)                       5.99 G
-    + a cage's masks, and per part its line's other masks, by
-      one ``itemgetter`` call                                5.89 G
-
-About 17 % fewer instructions in the solver (6.0 to 5.0 G past the fixed 0.89 G), 13-15 %
-on Tatham's 9du sets (two sets of 20, whole process 1.59 to 1.48 G and 1.51 to 1.40 G,
-0.76 G fixed; 191 and 155 nodes, unchanged). ``benchmarks/engines.py``, three runs each,
-interleaved: native 1.11-1.31 s (0.24-0.29x puzzlekit) before, 0.98-1.21 s (0.22-0.29x)
-after, median 1.4-1.6 ms, 50_8x8 0.30-0.48 s either way; peak memory 37 to 40 MB (the
-per-position caches). Also tried: counting a line's digits by a sum of 5-bit
-fields (6.45 G: multi-digit int arithmetic costs more than the loop); the cyclic garbage
-collector off during search (-1 %, not worth a global switch). A per-cage-kind cache of
-the revision from full masks needs nothing new: the memo, shared across puzzles, is
-that. 50_8x8 still spends about
-40 % in revisions of its 6-cell cage (2,906 layouts) that miss the memo, and 20 % in line
-checks; the corpus outside it, ~0.2 s in building cage tables (half in
-:func:`.arith.layouts`) and ~0.2 s in the root's propagation.
-
-Bands (line totals). Nodes on uniqueness; instructions by cachegrind as above (the
-harness's fixed part, 1.61 G, taken off); wall times best of 5, fresh tables, on the
-same loaded machine side by side (load 2-4)::
-
-                                      corpus nodes  50_8x8 nodes   50_8x8 Ir   50_8x8 ms
-    before                                 1,918         1,131      3.43 G    310-316
-    + bands, one sum per band                836           248      1.60 G        -
-    + each line's sum in a field of its
-      own; a band's failure on both lines    641           164      1.56 G    135-153
-    + cages before lines at every node       640           156      1.36 G        -
-
-Whole corpus 5.40 to 4.36 G. The search-needing puzzles (28 of 322; 13 need more than
-one node now) all take fewer nodes or as many: 39_8x8 195 to 58, 70_8x8 87 to 47,
-67_6x6 43 to 16, eleven others solved at the root. But a band check costs about 25 us
-(8 a node on 50_8x8, nine in ten narrow nothing) and a puzzle's bands ~5 ms to build,
-so those other than 50_8x8 went from 0.30 to 0.42 s in one series (70_8x8 49 to
-90 ms, 208_8x8 5 nodes either way, 3 to ~20 ms); the median puzzle is unchanged (bands are
-not built for it). Tatham's Keen (``sgt-keen --generate``; nodes for a set of 20, or
-10 for 9dx): 8du 132/101 to 53/41, 9du 137/136/98 to 50/40/47, 9dx 28 to 18; yet the
-9du sets 10-30 % slower (0.18-0.21 to 0.20-0.27 s at load 4: operations are given there,
-so a cage has fewer sums and the bands less to gain). In
-``benchmarks/engines.py`` at load 4 (puzzlekit 6.8 and 8.0 s, twice its usual): native
-1.47 and 1.60 s, 0.216x and 0.199x, 50_8x8 269 and 224 ms (puzzlekit 1.3-1.7 s, CP-SAT
-1.5-1.7 s on it).
-
-Bands due only after a placement in one of their lines (they were due after any change
-in them): band checks on 50_8x8 1,341 to 537, for 185 nodes instead of 156 (corpus 640
-to 713; 70_8x8 47 to 75). Instructions (cachegrind, one fresh process each, the 1.29 G of
-imports and start taken off): 50_8x8 alone, cold tables, 0.82 to 0.64 G; the whole
-corpus 4.55 to 4.29 G; three sets of 20 from ``sgt-keen`` (9du, 8du, 9dx) 1.81 to 1.78 G.
-Of 50_8x8's 0.64 G, 0.30 G is its first meeting with its cage kinds (tables, memo
-misses): solved again in the same process it takes 0.35 G. Also tried then: revising
-cages of over 100 layouts after the smaller ones and the lines (50_8x8 3.8 M
-instructions a node against 3.5 M); a memo of each band's last quiet check (0.3 %
-fewer); a budget of 65,536 remembered revisions rather than 16,384 (the corpus 7 %
-fewer instructions, 7 MB more held: not taken, the server's memory under load matters
-more).
-
-Tried with bands and dropped: one band sum for both lines (no fields): hard corpus
-puzzles and the Keen sets 559 and 409 nodes against 334 and 249; bands of three lines
-(fields or not): 50_8x8 377 and 1,655 nodes; the bounds of the sums instead of the sets
-(50_8x8 776 against 308 in a prototype), no narrowing, only failure (843); per band also
-the sums of the exponents of 2 and 3 (the product rule; 376 against 352), or of each
-digit's count (538); blaming only a band's first line (50_8x8 337, corpus 809); reach
-masked to the total at each step (no fewer instructions); a memo of the band check by
-its terms (22 % hits). Dom alone with bands: 50_8x8 967; the last of equal cells: 390
-(1,131 and 3,349 before bands). Not reached: the targets of 50_8x8 under 100 ms and
-0.2x puzzlekit on a loaded machine; the band check and the extra propagation rounds it
-causes (51 cage revisions a node, 29 before) eat most of what the nodes saved.
-
-Then the cost of meeting a puzzle at all, which most of the corpus's puzzles are all
-about (319 of 322 take 2.2 G of the 3.0 G below). Instructions by cachegrind, the whole
-corpus in one process in order (as the benchmark runs it), the 1.31 G of imports and
-start-up taken off; the propagation's fixpoints are unchanged (at the root of every
-corpus puzzle), nodes 713 to 697 where the order constraints run in moved the weights::
-
-    before                                                     4.31 G
-    + tables keyed by which cells share a line, not by shape
-      (1,620 cage kinds to 1,198: a row and a column, an L
-      and its transpose, are one kind)                         3.97 G
-    + past the memo budget the memos are forgotten, not the
-      tables (rebuilding them cost more than the misses)       3.84 G
-    + a line check makes its cages due only if a digit not yet
-      placed has no more places there than a cage has cells
-      (before, 72 % of cage revisions changed nothing)         3.56 G  697 nodes
-    + kinds of 16 layouts or fewer (903) revised by a loop
-      over layouts packed into ints (:class:`_Few`)            3.34 G
-    + where a cage lies compiled once per place (6,774 cages
-      in 1,641 places, :class:`_Where`)                        3.19 G
-    + tables built from packed layouts, no tuples              3.06 G
-    + smaller things (one-line cages, listing)                 2.99 G
-
-Three sets of 20 from ``sgt-keen`` (9du, 8du, 9dx): 1.62 to 1.32 G, 135 nodes either
-way; 50_8x8 alone, cold: 0.64 to 0.52 G. ``benchmarks/engines.py --engines native``,
-three runs on a quiet machine: 0.180-0.183x puzzlekit (0.30-0.32 s against about
-1.7 s), 50_8x8 44 ms. Also tried: per cell, the layouts allowed by the low and the
-high half of its mask in two small lists instead of a dict by mask (no fewer
-instructions, more memory); no memo for kinds of few layouts (4.64 to 4.72 G
-whole process); the loop for up to 8, 24, 32 or 64 layouts rather than 16 (all more).
+Why it is built this way, what each part saved and what was tried and dropped (probing,
+subsets, matching, exact cover, other branching and band variants): docs/performance.md,
+"KenKen's native engine".
 """
 
 from __future__ import annotations

@@ -2,71 +2,27 @@
 
 The solver keeps the candidates of every cell and applies named techniques, simplest
 first (:class:`Technique`, defined with the techniques in :mod:`.techniques`; the latin
-ones are shared with KenKen, :mod:`..latin`):
-
-1. ``EDGE_CLUE`` - a clue of 1 sees the tallest tower first ("clue 1 above column 2: the
-   tallest tower (5) hides every other, so it stands first, so r0c2 = 5"; with empty
-   lots the cell may also stay empty); a clue of N sees every tower, rising 1 to N.
-2. ``CLUE_PAIR`` - opposite clues a + b = N + 1: every tower is seen from one end, a - 1
-   of them before the tallest, which stands a-th from the first clue (no empty lots).
-3. ``NAKED_SINGLE`` - a cell with one candidate left is placed.
-4. ``HIDDEN_SINGLE`` - a height with one place left in a line goes there; so do the
-   empty lots a line still needs when exactly that many cells can be empty.
-5. ``VISIBILITY_BOUNDS`` - a clue of c: the k-th cell from it holds at most H - c + k
-   (k - 1 towers before it, and only the H - h taller ones after it, can be seen).
-6. ``NAKED_SUBSET`` - two to four cells of a line whose candidates fill only them.
-7. ``HIDDEN_SUBSET`` - two to four values of a line with only as many places as they need.
-8. ``SEQUENCES`` - a clued row or column keeps, in each cell, the values some whole
-   arrangement fitting its candidates and its clues puts there ("row 2 (clues 3 left and
-   2 right), given its cells' candidates, can only be 2 5 1 3 4 or 3 5 2 1 4").
-9. ``TRIAL`` - a last resort: assume one candidate, follow techniques 1-8; if they reach
-   a contradiction, the candidate goes. Assumptions are screened by the native engine's
-   propagation (the same deductions as techniques 1-8, without the words) and bounded.
-
-Placing a height removes it from the rest of its lines at once, and a line holding its
-N - H empty lots takes the empty lot from its other cells (the rules, not techniques).
+ones are shared with KenKen, :mod:`..latin`): edge clues, clue pairs, naked and hidden
+singles, visibility bounds, naked and hidden subsets, sequences (the arrangements of a
+clued line that fit its candidates), then a trial as the last resort, screened by the
+native engine's propagation. Placing a height removes it from the rest of its lines at
+once, and a line holding its N - H empty lots takes the empty lot from its other cells
+(the rules, not techniques). Each technique, with an example sentence, the grade limits
+(:data:`THRESHOLDS`) and how they pair with Tatham's Towers tiers are in docs/hints.md,
+"Skyscraper".
 
 API (plain functions; the position is rebuilt per call, nothing is shared):
 ``next_step(puzzle, candidates_or_entries=None, max_technique=TRIAL,
 placements_only=False, budget=None)``, ``explain(puzzle, entries=None,
 max_technique=TRIAL, budget=None)``, ``last_resort(puzzle, candidates_or_entries=None,
 budget=None)``, ``grade(counts_or_explanation)``, ``position(puzzle, given)``; as for
-KenKen (:mod:`..kenken.logic`). Every step is implied by the rules and the position alone
-(never by assuming the solution is unique); ``benchmarks/explain.py --kind skyscraper`` checks
-every step of every corpus puzzle against its published solution.
+KenKen (:mod:`..kenken.logic`). A position is an entries grid (0 = open, -1 = an empty
+lot), candidates (``{cell: values}``; one candidate counts as placed) or a
+:class:`Position`; the givens are always placed.
 
-Positions
----------
-An entries grid (0 = open, -1 = an empty lot), candidates (``{cell: values}``; a cell with
-one candidate counts as placed), or a :class:`Position`. The givens are always placed.
-
-Difficulty grades
------------------
-From the chain from the empty grid (the givens placed): the hardest technique it needed
-and how many steps of the harder ones it took; the first grade whose limits
-(:data:`THRESHOLDS`) the counts meet:
-
-=========  ==========================================================================
-Grade      Needs at most
-=========  ==========================================================================
-EASY       techniques 1-5: edge clues, clue pairs, singles and visibility bounds
-MEDIUM     techniques 1-8, at most 2 sequence steps (subsets alone are MEDIUM too)
-HARD       techniques 1-8, at most 8 sequence steps
-EXPERT     techniques 1-8, more sequence steps
-EXTREME    a trial: no chain of techniques 1-8 completes the grid
-=========  ==========================================================================
-
-Techniques 1-5 are Tatham's Towers Easy deductions (its "clue pairs", "lower bounds" and
-"nearly filled clue", and the latin singles), 6-8 its Hard ones (latin subsets and the
-exhaustive clue enumeration); what Towers calls Extreme and Unreasonable (forcing chains,
-recursion) only a trial stands for here. Over ``sgt-towers`` puzzles of sizes 5 and 6,
-20 of each (``benchmarks/tatham_grades.py --kind skyscraper``): Easy 40/40 EASY; Hard 9
-MEDIUM, 27 HARD, 4 EXPERT; Extreme 39 EXTREME and 1 HARD; Unreasonable 40 EXTREME. All
-352 corpus puzzles complete, every step correct, 318 without a trial; EASY 23, MEDIUM
-98, HARD 188, EXPERT 9, EXTREME 34 (the variant with empty lots leans on sequences: 155
-of its 211 are HARD; ``benchmarks/explain.py --kind skyscraper``). A one-level trial has always
-sufficed (the corpus, 120 Towers Extreme and Unreasonable puzzles of sizes 4-7, 552
-random ones); the two-level one is there for the puzzle where it does not.
+Every step is implied by the rules and the position alone (never by assuming the
+solution is unique); ``benchmarks/explain.py --kind skyscraper`` checks every step of
+every corpus puzzle against its published solution.
 """
 
 from __future__ import annotations
