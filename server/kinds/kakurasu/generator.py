@@ -2,35 +2,24 @@
 chain lands on the target grade, and a few clues left out where it is still too easy.
 
 Why this way: a Kakurasu is a shading and the weighted sums of its rows and columns, so a
-candidate is cheap and always well formed; the published ones (the corpus) shade about a
-third of the cells and give nearly every clue (46 of 210 leave out 2 to 4 of 14 to 22).
-A random shading with every clue is most often too easy for its size or has several
-solutions, and no clue can be added to tell those apart; so the maker steers the shading
-itself, grading each change with a *shadow* of the chain (:class:`Shadow`: techniques
-1-3 of :mod:`.logic` on bitmasks, without the sentences, counting crossing steps as the
-chain does; it grades all 210 corpus puzzles as the chain does, about 7 times faster),
-and hands the driver what it found on target:
+candidate is cheap and always well formed; the published ones shade about a third of the
+cells and give nearly every clue. A random shading with every clue is most often too
+easy for its size or has several solutions, and no clue can be added to tell those
+apart; so the maker steers the shading itself, grading each change with a *shadow* of
+the chain (:class:`Shadow`: techniques 1-3 of :mod:`.logic` on bitmasks, without the
+sentences, about 7 times faster):
 
-1. a random shading, each cell shaded with a probability around a third (:data:`DENSITY`);
-2. a hill climb over single flips (a flipped cell changes its row's and its column's
-   clues): while the shadow stalls, a cell it left open is flipped, and kept flipped if
-   no more cells are left open; once it completes the puzzle within the grade, any cell,
-   kept flipped if it takes no fewer crossing steps, until the target grade is met (a
-   puzzle the shadow completes is unique);
-3. while it is graded below the target, clues are left out (None) in random order, each
-   only if the puzzle stays within the grade, a fifth of the lines at most
-   (:func:`omissions`);
+1. a random shading, each cell shaded with a probability around :data:`DENSITY`;
+2. a hill climb over single flips until the shadow completes the puzzle within the
+   target grade (a puzzle the shadow completes is unique);
+3. while it is graded below the target, clues left out (None) in random order, each only
+   if the puzzle stays within the grade, a fifth of the lines at most (:func:`omissions`);
 4. a shading that does not get there is drawn again, a few times at most.
 
-For EXTREME the climb's goal is a puzzle the shadow cannot complete and a one-level
-trial can (:func:`trial_solves`, as the chain's trial: an assumption that exact line
-propagation refutes; a puzzle so completed is unique).
-
-``pressure`` leans within a grade: below 0, each clue has a chance to stay without being
-tried; above 0, the crossing steps allowed for the grade's upper end grow.
-
-:meth:`Maker.repair` gives back a clue the puzzle left out that ``other`` does not meet
-(None when every clue is there: only the shading could change, and with it the solution).
+For EXTREME the climb's goal is a puzzle the shadow cannot complete and a one-level trial
+can (:func:`trial_solves`). ``pressure`` leans within a grade (below 0 more clues, above
+0 more crossing steps). :meth:`Maker.repair` gives back a clue the puzzle left out that
+``other`` does not meet. Each step in full: docs/generate.md, "Each kind's maker".
 """
 
 from __future__ import annotations

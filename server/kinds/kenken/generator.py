@@ -5,35 +5,21 @@ Why this way: the driver (:mod:`numgrid.server.generate`) proves each candidate 
 and explains it with the chain, which costs 10-30 times what drawing one does; random
 candidates land on a given grade 1 to 80 % of the time, and a repair that makes one
 unique mostly makes it easy. So the maker grades its own candidates first, with a
-*shadow* of the chain (:class:`Shadow`: the same techniques on bitmasks, no sentences;
-it agreed with the chain on all of 700 candidates measured), and edits a candidate
-until the shadow gives the target grade. Only then does the driver see it.
+*shadow* of the chain (:class:`Shadow`: the same techniques on bitmasks, no sentences),
+and edits a candidate until the shadow gives the target grade:
 
-1. A draw (:func:`draw`), as Tatham's Keen makes one (``keen.c``, ``new_game_desc``):
-   a random latin square (each row a random perfect matching of the columns to the
-   digits they still lack); dominoes placed at random, then every cell left alone
-   folded into a neighbouring cage under ``max_cage`` cells; clues spread evenly over
-   ``/``, ``-``, ``x`` and ``+`` (``-`` and ``/`` on two cells only), avoiding clues
-   that one pair of digits alone gives (a two-cell ``3+``, ``11+`` or ``5-`` on 6x6)
-   unless ``giveaway`` allows one. The knobs (:class:`Style`) per target grade were
-   measured (:data:`ANCHORS`); some single cells make easy puzzles.
-2. Edits while the shadow grades it off target, at most :data:`EDITS` a draw: where it
-   stalls, an easier one (:func:`_easier`: a cage the stall left open gets another
-   operation, or is cut in two); below the target, a harder one (:func:`_harder`: two
-   cages merged, or an operation changed). For HARD and harder, a stalled candidate is
-   first searched for a second solution, depth first from the shadow's candidates where
-   it stalled (:meth:`Shadow.another`: a few nodes, where the native engine from the
-   empty grid compiles the puzzle first); if there is one, it is repaired where the two
-   differ. A candidate known to be unique stays so through a cut, and is not searched
-   again. Gradings for EXPERT and harder need not tell the easier grades apart, so they
-   run cage lines in bulk from the start (:meth:`Shadow.grade`, ``exact``).
-3. :meth:`KenKenMaker.repair` (also the driver's): a cage where the solutions differ
-   gets an operation that tells them apart, or a differing cell moves to the next cage,
-   or two cages merge; else the cell becomes a cage of its own.
+1. a draw (:func:`draw`), as Tatham's Keen makes one: a random latin square, dominoes
+   and folded single cells as cages, clues spread over the four operations, with knobs
+   per target grade (:class:`Style`, :data:`ANCHORS`);
+2. edits while the shadow grades it off target (:func:`_easier`, :func:`_harder`, at
+   most :data:`EDITS`); a stalled HARD-or-harder candidate is first searched for a
+   second solution (:meth:`Shadow.another`) and repaired where the two differ;
+3. :meth:`KenKenMaker.repair` (also the driver's): an operation that tells the
+   solutions apart, a cell moved to the next cage, two cages merged, or a cell alone.
 
 Every clue is computed from the solution, so it always fits; every random choice comes
 from the driver's ``rng``. ``pressure`` leans the knobs toward the next easier (< 0) or
-harder (> 0) grade's.
+harder (> 0) grade's. Each step in full: docs/generate.md, "Each kind's maker".
 """
 
 from __future__ import annotations

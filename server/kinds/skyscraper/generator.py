@@ -3,37 +3,23 @@ its clues, and clues taken away while the puzzle stays solvable within the targe
 
 Why this way: Towers (``towers.c``, ``new_game_desc``) draws a latin square, computes
 every clue, removes grid numbers and then clues in random order while its solver still
-solves the puzzle at the difficulty asked, and starts again when the result is easier
-than that. Its solver is C; the chain here is Python with sentences, so the maker judges
-"within the grade" with a *shadow* of the chain (:class:`Shadow`: techniques 1-8 of
-:mod:`.logic` on bitmasks, without the sentences, to a fixpoint before each sequence
-step, taking the sequence step the chain takes; it grades every plain puzzle of the
-corpus as the chain does) and tries as few removals as it can:
+solves the puzzle at the difficulty asked. Its solver is C; the chain here is Python with
+sentences, so the maker judges "within the grade" with a *shadow* of the chain
+(:class:`Shadow`: techniques 1-8 of :mod:`.logic` on bitmasks, without the sentences)
+and tries as few removals as it can:
 
-1. a random latin square (:func:`latin_square`: row by row, each row a random perfect
-   matching of columns to the heights they still lack, as Towers' ``latin_generate``);
-2. a random share of its clues (:data:`START_SHARE`; for EASY every clue, as Towers
-   keeps them); while the shadow stalls (or needs more sequence steps than the grade
-   allows), a missing clue of a line through a cell it left open is added and it goes
-   on from there; when every such clue is there, the cell's height is given;
-3. the givens, then the clues, tried one by one in random order and left out when the
-   shadow still solves the puzzle within the grade (for EASY only the givens): what is
-   kept is needed, and a puzzle the shadow solves is unique;
-4. a puzzle graded below the target is drawn again, a few times at most
-   (:data:`REDRAWS`); the driver grades what comes out with the chain.
+1. a random latin square (:func:`latin_square`, as Towers' ``latin_generate``);
+2. a random share of its clues (:data:`START_SHARE`; every clue for EASY), completed
+   where the shadow stalls by a clue through a cell it left open, or that cell's height;
+3. the givens, then the clues, left out one by one while the shadow still solves the
+   puzzle within the grade (a puzzle the shadow solves is unique);
+4. a puzzle graded below the target is drawn again, at most :data:`REDRAWS` times.
 
-For EXTREME the clues go while the puzzle stays unique (:func:`_search`, the native
-engine's propagation and search over the arrangements listed by :func:`support`), from
-a random share of them made unique by the clues (or givens) that rule a second solution
-out; it is EXTREME when the shadow then stalls (a trial is needed).
-
-``pressure`` leans within a grade: below 0, each clue or given has a chance to stay
-without being tried (more clues, easier); above 0, the sequence steps allowed for the
-grade's upper end grow (fewer clues, harder). Only the plain puzzle is made: heights
-1..N, no empty lots, no diagonals.
-
-:meth:`Maker.repair` adds a clue, as computed from the solution, that the second solution
-does not show; when every such clue is there, the height of a differing cell is given.
+For EXTREME the clues go while the puzzle stays unique (:func:`_search`), until the
+shadow stalls. ``pressure`` leans within a grade (below 0 more clues, above 0 fewer).
+Only the plain puzzle is made: heights 1..N, no empty lots, no diagonals.
+:meth:`Maker.repair` adds a clue the second solution does not show, or else a height.
+Each step in full: docs/generate.md, "Each kind's maker".
 """
 
 from __future__ import annotations
