@@ -8,39 +8,23 @@ the corpus and every puzzle transposed (across and down swapped: a different val
 puzzle), 1,498 distinct puzzles, each sent ten times under its own id (14,980).
 
 Modes, each through :func:`numgrid.client.batch.check_many` (the CLI's path):
+``embedded`` (the server in this process), ``one`` (one ``numgrid-server``),
+``workers2`` (``--workers 2``), ``two`` (two servers, round_robin), and, not in the
+default set, ``reuseport`` (two processes sharing a port with ``SO_REUSEPORT``, four
+connections) and ``reuseport1`` (the same over one connection, as the CLI would).
+``machine`` is the reference for ``workers2``: two plain processes doing a worker's work
+(:func:`numgrid.server.batch.check_bytes`), one with all the puzzles, then two with half
+each, at once: what two processes give on this machine with nothing in the way.
 
-- ``embedded``: the server in this process (what ``numgrid unique`` does without
-  ``--server``);
-- ``one``: one ``numgrid-server`` process (``--workers 1``, the puzzles checked in the
-  RPC's thread);
-- ``workers2``: one ``numgrid-server --workers 2`` (a pool of two processes behind the
-  servicer);
-- ``two``: two ``numgrid-server`` processes, ``--server a,b``: round_robin over them;
-- ``reuseport`` (not in the default set): two server processes sharing one port with
-  ``SO_REUSEPORT``, the client opening four connections (one stream each) so that the
-  kernel spreads them: the alternative to ``workers2``, kept here to compare;
-- ``reuseport1`` (not in the default set): the same two processes reached as the CLI
-  reaches a server, ``check_many("host:port")``: one connection.
-
-``machine`` is the reference for ``workers2``: what this machine's two cores give for
-the work itself. Two plain processes (no gRPC, no relay) do what a worker does with
-each puzzle (:func:`numgrid.server.batch.check_bytes`): one process all the puzzles,
-then two processes half each, at once. Their ratio is what two processes give here
-with nothing in the way (2x on an ideal machine; cores shared with other guests of the
-host give less at times, and the rounds show how much it varies); it is measured in the
-same rounds as the modes.
-
-puzzlekit (``puzzlekit.solve(problem, "kakuro")``, solve only) runs on the same
-puzzles in the same process, one after the other. For ``x10`` it solves the 1,498
-distinct puzzles and the time is multiplied by ten (``--puzzlekit full`` runs all).
+puzzlekit (``puzzlekit.solve(problem, "kakuro")``, solve only) runs on the same puzzles
+in the same process; for ``x10`` it solves the distinct puzzles and the time is
+multiplied by ten (``--puzzlekit full`` runs all).
 
 Each mode's servers are started once and warmed up; the modes then take turns, round
-after round, so that other load on the machine hits them alike; before each run the
-benchmark waits (up to ``--quiet-wait`` seconds) for other jobs to leave the CPU idle,
-and says how many runs started so (``quiet``); the best round counts (the median is
-shown too). The corpus, whose runs last a second or two, gets three times ``--rounds``.
-CPU is read from ``/proc``: the servers' processes (workers included) and this client,
-in milliseconds per puzzle.
+after round, each run waiting (up to ``--quiet-wait`` seconds) for an idle CPU; the best
+round counts and the median is shown too. The corpus gets three times ``--rounds``. CPU
+is read from ``/proc`` (servers, workers and this client), in ms per puzzle. The latest
+figures: docs/performance.md, "Batch throughput"; the analysis: docs/batch.md.
 """
 
 from __future__ import annotations

@@ -4,38 +4,26 @@
                               [--target HOST:PORT] [--server-log FILE] [--json]
     python benchmarks/fuzz.py --seed S --replay I [--target HOST:PORT]
 
-Without ``--target`` it starts a real ``numgrid-server`` (the console script beside this
-interpreter) on a free loopback port, its log (stderr) captured to a file, and stops it
-with SIGTERM at the end. Every try draws, from ``random.Random(f"{seed}:{try}")`` (so
-any one try is reproduced by ``--seed S --replay I``, whatever the concurrency, on the
-same checkout: the puzzles mutated are its files), one of:
+Without ``--target`` it starts a real ``numgrid-server`` on a free loopback port, its log
+captured to a file, and stops it with SIGTERM at the end. Every try draws from
+``random.Random(f"{seed}:{try}")`` (so ``--seed S --replay I`` reproduces any one try,
+whatever the concurrency) one of: a unary request (66 %) with text in every kind's
+formats or a structured puzzle, mostly mutated from ``puzzles/`` and ``tests/data/``; a
+BatchCheckUniqueness stream of such puzzles (12 %); a Generate request (4 %); or raw
+bytes through ``unary_unary`` / ``stream_stream`` (18 %: random, cut short, changed, not
+UTF-8). The inputs are those of ``tests/test_fuzz.py`` (``tests/fuzzing.py``). Each call
+has a deadline drawn from 0.2-2 s. Prints the count of each status, and exits 1 if any of:
 
-- a request of Validate, Solve, Hint, CheckUniqueness, Explain or Render (66 %): text in every
-  kind's formats, or a structured puzzle, mostly mutated from the real puzzles of
-  ``puzzles/`` and ``tests/data/`` (characters deleted, inserted, replaced, tokens
-  swapped, numbers made huge or negative, unicode, BOM, NULs, very long lines, JSON
-  values of other types, deep nesting; fields of the message changed), sometimes
-  intact, with a player's entries, or garbage; options and techniques sometimes odd;
-- a BatchCheckUniqueness stream of such puzzles (12 %);
-- a Generate request, mostly of small puzzles, else of odd sizes, counts, seeds, grades
-  and densities, or its bytes mutated (4 %);
-- bytes sent through a raw ``unary_unary`` / ``stream_stream`` (18 %): random bytes, a
-  real request cut short or with bytes changed, or one whose text is not UTF-8;
-
-the inputs are those of ``tests/test_fuzz.py`` (``tests/fuzzing.py``). Each call has a
-deadline drawn from 0.2-2 s. Prints the count of each status, and exits 1 if any of:
-
-- a call ended INTERNAL or UNKNOWN;
-- a call ran past its deadline + 200 ms, measured here;
-- an error's trailers were too large for the client (gRPC ends such a call
-  RESOURCE_EXHAUSTED "received metadata size exceeds ..."), or an INVALID_ARGUMENT
-  came without a message;
+- a call ended INTERNAL or UNKNOWN, or ran past its deadline + 200 ms;
+- an error's trailers were too large for the client, or an INVALID_ARGUMENT came
+  without a message;
 - a batch result was a PuzzleFailure (the server's fault, not the puzzle's);
-- the server's log holds a "Traceback", a handler that ran past the longest deadline
-  + 1 s (its ``ms=``), or the server died or did not stop cleanly (when started here).
+- the server's log holds a "Traceback", a handler past the longest deadline + 1 s, or
+  the server died or did not stop cleanly (when started here).
 
 SIGTERM or Ctrl-C stops it early: the calls in flight finish, the server is stopped and
-the figures so far are printed (exit 2 when nothing above failed).
+the figures so far are printed (exit 2 when nothing above failed). The latest figures:
+docs/performance.md, "Under signals, load and fuzzing".
 """
 
 from __future__ import annotations

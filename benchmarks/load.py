@@ -7,38 +7,25 @@
                               [--warmup 120] [--max-drift PCT] [--seed N] [--json]
 
 Without ``--target`` it starts a real ``numgrid-server`` (the console script beside this
-interpreter, or ``--server-cmd``) on a free loopback port, with ``--server-flags`` and
-``--server-env``, and stops it at the end. The clients are threads spread over
-``--procs`` client processes (the machine has 2 cores: one interpreter per client would
-starve the server), each client with its own channel (connection), calling back to back,
-every call with a deadline (``--deadline``). The mix, on random puzzles of the corpus
-(``../shared/corpus/kakuro.json`` and ``kenken.json``, half each):
-
-- Validate (25 %): a board with 0-100 % of the solution entered, sometimes one digit
-  wrong, half of them with ``compare_with_solution``;
-- Solve and CheckUniqueness (20 % each): engine auto 70 %, native 10 %, CP-SAT 15 %,
-  cross-check 5 %; the answer must be UNIQUE and, for Solve, the published solution;
-- Hint (20 %): a mid-solve board (10-90 % entered, sometimes one digit wrong), a third
-  of them ``placements_only``;
-- Explain (10 %): the logical solution from the empty grid;
-- invalid input (5 %): broken clues, garbage text, a digit out of range, bytes that are
-  no request message, sent to any of the five methods: INVALID_ARGUMENT is expected.
+interpreter, or ``--server-cmd``) on a free loopback port and stops it at the end. The
+clients are threads spread over ``--procs`` client processes (one interpreter per client
+would starve the server on 2 cores), each with its own channel, calling back to back,
+every call with a deadline. The mix, on random puzzles of the Kakuro and KenKen corpora:
+Validate 25 %, Solve and CheckUniqueness 20 % each (all engines), Hint 20 % (mid-solve
+boards), Explain 10 %, and invalid input 5 % (INVALID_ARGUMENT expected).
 
 The same load runs ``--warmup`` seconds (120) before the ``--seconds`` measured, so
-that drift is measured on a server that has met the corpus: its caches fill with what
-the 1,071 puzzles need (cage kinds, layouts, grades; each cache bounded) and its
-allocator's arenas rise with them. At 32 clients that takes about two minutes: six-minute
-runs levelled off there, and a minute still left about 40 % of the KenKens unexplained.
-Prints the calls, calls/s, statuses, p50/p99/max per method and kind (warm-up
-included), and the server's RSS (``VmRSS`` of ``/proc/PID/status``) sampled every second
-from the start, the warm-up's too. Drift is measured against the *warm* RSS, the median
-of the warm-up's last :data:`WARM_SAMPLES` samples (the first sample with
-``--warmup 0``, which measures from the idle server): ``end drift`` = last sample / warm
-- 1, ``max drift`` = highest sample after the warm-up / warm - 1.
+that drift is measured on a server whose bounded caches and allocator arenas have met
+the corpus. Prints the calls, statuses, p50/p99/max per method and kind, and the
+server's RSS sampled every second. Drift is against the *warm* RSS, the median of the
+warm-up's last :data:`WARM_SAMPLES` samples (the first sample with ``--warmup 0``):
+``end drift`` = last sample / warm - 1, ``max drift`` = highest sample after the
+warm-up / warm - 1.
 
 Exits 1 on any error but the expected ones (INVALID_ARGUMENT for invalid input;
-RESOURCE_EXHAUSTED, load shed by the server, is counted apart as "shed"), on a wrong
-answer, or when the max drift passes ``--max-drift`` (10 %; 0 turns the check off).
+RESOURCE_EXHAUSTED, load shed, is counted apart as "shed"), on a wrong answer, or when
+the max drift passes ``--max-drift`` (10 %; 0 turns the check off). The latest figures:
+docs/performance.md, "Under signals, load and fuzzing".
 """
 
 from __future__ import annotations

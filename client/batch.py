@@ -6,33 +6,21 @@
 ...     print(result.id, result.status)
 
 :func:`check_many` streams the puzzles over ``BatchCheckUniqueness`` calls and yields one
-:class:`BatchResult` per puzzle as the servers finish them (in any order).
+:class:`BatchResult` per puzzle as the servers finish them (in any order), each id once.
 
-- **Servers.** ``target`` is one ``host:port``, a list ``host1:port,host2:port`` (made an
-  ``ipv4:///`` or ``ipv6:///`` target, names resolved here) or any gRPC target such as
-  ``dns:///numgrid:50051`` (every address the name has). The channel balances calls
-  with gRPC's own ``round_robin`` policy.
-- **Streams.** One stream sits on one connection, so on one server: ``streams`` calls
-  (default two per server) run at once and take puzzles from one shared feed as they
-  have room, so a faster server gets more. Each keeps at most ``window`` puzzles
-  unanswered (it starts with one and gets one more per answer), sends them several
-  to a message when it has room for several, and is ended after
-  ``per_stream`` puzzles and replaced by a new one, which round_robin places on the
-  next server: the streams spread out again after a start or a failure. The first
-  streams end after ``FIRST_QUOTA`` puzzles: they open as soon as one server is up,
-  so all of them may land on it, and their successors find every server up.
-- **Failures.** When a stream fails (the server went away: UNAVAILABLE; it stopped:
-  CANCELLED; it is full: RESOURCE_EXHAUSTED), the puzzles it had not answered go back
-  to the front of the feed and a new stream takes them (round_robin only picks a
-  server that is up). Each id is yielded once. A puzzle whose stream failed
-  ``max_attempts`` times gets an ERROR result (it may be what kills servers); no answer
-  for ``patience`` seconds while every attempt fails raises UNAVAILABLE. A server that
-  stops answering without closing its connection (a frozen process, a host gone from
-  the network) is found out by keepalive pings (``keepalive`` seconds apart).
-- **Time.** ``timeout`` is the deadline of the whole batch: past it the calls are
-  cancelled (the servers stop their work) and :class:`NumgridError` DEADLINE_EXCEEDED is
-  raised. ``time_limit`` is each puzzle's own limit (VERDICT_TIMEOUT past it).
-- **Memory.** ``items`` is read lazily, as the streams have room.
+- **Servers.** ``target`` is one ``host:port``, a list ``host1:port,host2:port`` or any
+  gRPC target such as ``dns:///numgrid:50051``; calls are balanced by gRPC's
+  ``round_robin``.
+- **Streams.** ``streams`` calls at once take puzzles from one shared feed as they have
+  room (at most ``window`` unanswered each) and are replaced after ``per_stream``
+  puzzles (the first after ``FIRST_QUOTA``), so they spread over the servers again.
+- **Failures.** A failed stream's unanswered puzzles go back to the front of the feed;
+  a puzzle whose stream failed ``max_attempts`` times gets an ERROR result; ``patience``
+  seconds without an answer raise UNAVAILABLE; keepalive pings find a frozen server.
+- **Time and memory.** ``timeout`` is the whole batch's deadline (DEADLINE_EXCEEDED),
+  ``time_limit`` each puzzle's own; ``items`` is read lazily.
+
+The whole story, with the defaults: docs/batch.md.
 """
 
 from __future__ import annotations

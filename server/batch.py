@@ -2,34 +2,24 @@
 
 A request message carries one or more puzzles; a response message carries every result
 finished since the previous one (a gRPC message costs a few thread wake-ups on each side:
-the batch pays them per message, not per puzzle).
+the batch pays them per message, not per puzzle). The servicer method stays thin;
+everything the batch does is here, without gRPC types beyond the ``context`` it is
+handed (``time_remaining``, ``add_callback``):
 
-The servicer method stays thin; everything the batch does is here, without gRPC types
-beyond the ``context`` it is handed (``time_remaining``, ``add_callback``):
-
-- :func:`check_one` answers one puzzle: read and check the puzzle, search for up to
-  two solutions, and build the result (``puzzle`` and ``difficulty`` only when the
-  puzzle asks for them, ``include_puzzle`` and ``grade``: results stay small, and a
-  grade costs several times the check). A puzzle that cannot be read, or bad options,
-  give a *rejection* for its id; the stream goes on. Each puzzle gets its own time:
-  the request's ``time_limit`` or the server's cap, whichever is nearer, and running
-  out of it is a TIMEOUT *result* (one hard puzzle does not end the batch). The call's
-  deadline bounds every puzzle too; past it the call ends with DEADLINE_EXCEEDED.
+- :func:`check_one` answers one puzzle: a result (with ``puzzle`` and ``difficulty``
+  only when asked for), a *rejection* for its id when it cannot be read, or a TIMEOUT
+  result past its own time (the request's ``time_limit`` or the server's cap): one bad
+  or hard puzzle never ends the batch;
 - :func:`serve_inline` (``--workers 1``) checks the puzzles one after the other in the
-  RPC's own thread, each result sent when it is done: the next request is pulled only
-  when the previous message's results are out.
-- :class:`WorkerPool` (``--workers N``, N > 1) is N processes, started with ``spawn`` (gRPC
-  and ``fork`` do not mix) and kept for the server's life. :func:`serve_pooled` keeps a
-  bounded window of the call's puzzles in flight: a reader thread hands the next puzzle
-  to the pool only when a slot frees, results are sent in the order they complete,
-  those that are ready together in one message. The processes get each puzzle as bytes
-  and send back the serialized result. A worker
-  that dies is replaced; the puzzle it held gets a *failure* saying so.
+  RPC's own thread;
+- :class:`WorkerPool` (``--workers N``) is N processes, started with ``spawn`` (gRPC and
+  ``fork`` do not mix) and kept for the server's life; :func:`serve_pooled` keeps a
+  bounded window of the call's puzzles in flight and sends results as they complete. A
+  worker that dies is replaced; the puzzle it held gets a *failure* saying so.
 
 A call that ends early (the client cancels, its deadline passes, the server stops) takes
-its queued puzzles out of the pool and stops the ones running: the in-process budget is
-cancelled (CP-SAT told to stop, the native engine polls it), a worker process is sent a
-cancel for the call.
+its queued puzzles out of the pool and stops the ones running. docs/batch.md has the
+whole story.
 """
 
 from __future__ import annotations
