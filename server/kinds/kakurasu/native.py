@@ -15,17 +15,8 @@ Search is depth-first with an explicit stack: after propagation, the open cell w
 and column have the fewest live options between them is shaded, then (on backtracking)
 left white. Every one of the 210 corpus puzzles is decided by propagation alone (one
 node), so the search only matters for puzzles with several solutions and for hard ones
-made up by hand; the budget is polled every few nodes.
-
-Grids made from random shadings (half the cells shaded) are another matter: most have
-several solutions, and at 12x12 and more the search can take seconds to find a second
-one (20 per size, 10 s allowed: 12x12 13 s in all, at most 5.5 s; 14x14 23 s; four of
-twenty 16x16 ran out). CP-SAT does worse on them (12x12 105 s in all, 14x14 and 16x16
-mostly out of time). Measured on those (12x12, on a loaded machine) and dropped, all
-slower: branching on the live options of the line with the fewest (a whole line per
-branch: 39 s), and, with 5 s allowed a puzzle, scoring cells by dom/wdeg (a line weighs
-1 + the contradictions it met: 26 s), by the smaller of the two lines' counts (57 s) or
-by their product (24 s).
+made up by hand; the budget is polled every few nodes. How it fares on random shadings,
+and the branching rules measured and dropped there: docs/performance.md.
 
 :func:`closure` is also the logical solver's fast screen for its trials.
 """

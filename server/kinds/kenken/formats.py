@@ -2,33 +2,31 @@
 
 - ``janko``: the janko.at text of the corpus: ``N N``, then N lines of clue tokens (a
   cage's target and operation at one cell of the cage: ``12*``, ``12x`` or ``12X`` (or
-  the sign U+00D7), ``3-``, ``2/`` or ``2:`` (or U+00F7), ``7+``, a bare number for a
-  one-cell cage; ``.`` or ``-`` elsewhere), then N lines of cage labels (any token;
-  equal tokens, one cage). numgrid adds an optional third block of N lines: the player's
-  entries (``0``, ``.`` or ``-`` for empty). A bare number on a cage of several cells is
-  read as it stands, without an operation: a *hidden* operation (see :mod:`.checks`); janko.at has
-  puzzles with the operations hidden, and the corpus lost the division signs of others.
+  U+00D7), ``3-``, ``2/`` or ``2:`` (or U+00F7), ``7+``, a bare number for a one-cell
+  cage; ``.`` or ``-`` elsewhere), then N lines of cage labels (equal tokens, one cage).
+  numgrid adds an optional third block of N lines: the player's entries (``0``, ``.`` or
+  ``-`` for empty). A bare number on a cage of several cells is a *hidden* operation
+  (see :mod:`.checks`): janko.at has puzzles with the operations hidden, and the corpus
+  lost the division signs of others.
 - ``tatham``: a game ID of Simon Tatham's Keen, ``6:ab__a_...,m20m36s1a11...`` (a params
   prefix such as ``6dh:`` is accepted). Before the comma, the cage walls: the
   ``N(N-1)`` inner vertical edges in reading order, then the ``N(N-1)`` inner horizontal
   edges column by column, then one closing edge, written as the number of non-walls
   before each wall: ``_`` none, ``a``-``x`` 1-24, ``y`` 25 non-walls *with no wall after
-  them*, ``z`` 26 non-walls then a wall. That is how keen.c's parser reads them (its
-  encoder writes ``z`` for 25 non-walls and ``y`` for 25 and a wall, which its own parser
-  misreads; no generated puzzle has such a run, and ours are written for the parser).
-  A letter followed by a number is that letter repeated. After the comma, one clue per
-  cage, cages in the order of their first cell: ``a`` add, ``s`` subtract, ``m``
-  multiply, ``d`` divide, then the target; a one-cell cage is ``a`` (or ``m``) and its
-  digit (Keen itself never makes one). An ID holds no entries: they are not written.
-  A random-seed ID (``6dh#12345``) names no puzzle and cannot be read.
+  them*, ``z`` 26 non-walls then a wall, as keen.c's parser reads them (its encoder
+  writes ``y`` and ``z`` the other way round, which its own parser misreads; ours are
+  written for the parser). A letter followed by a number is that letter repeated. After
+  the comma, one clue per cage, in the order of their first cell: ``a`` add, ``s``
+  subtract, ``m`` multiply, ``d`` divide, then the target; a one-cell cage is ``a`` (or
+  ``m``) and its digit (Keen never makes one). An ID holds no entries; a random-seed ID
+  (``6dh#12345``) names no puzzle and cannot be read.
 - ``json``: the protobuf JSON of ``numgrid.v1.Puzzle`` with its ``kenken`` field:
   ``{"kenken": {"size": 4, "cages": [{"target": 7, "operation": "CAGE_OPERATION_ADD",
   "cells": [{"column": 1}, {"row": 1, "column": 1}]}], "entries": {"rows": [...]}}}``;
   zero values may be left out (``{}`` is r0c0; no operation is a one-cell cage).
 
-Readers give a faithful :class:`Board`; what is wrong with its structure (cells in no
-cage, cages not connected, impossible targets) is for :mod:`.checks`. They reject only
-what cannot be read, collecting every problem into one :class:`PuzzleError`.
+Readers give a faithful :class:`Board`, rejecting only what cannot be read (every problem
+in one :class:`PuzzleError`); what is wrong with its structure is for :mod:`.checks`.
 """
 
 from __future__ import annotations
