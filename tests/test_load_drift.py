@@ -1,7 +1,7 @@
-"""How ``benchmarks/load.py`` turns the server's RSS samples into the drift figures the
-README reports (issue 12's target): the warm level is the median of the warm-up's last
-ten samples, so one transient sample there moves it neither way, while the end and the
-maximum after it are single samples, spikes included."""
+"""How ``benchmarks/load.py`` turns the server's RSS samples into the drift figures
+docs/performance.md reports (issue 12's target): the warm level is the median of the
+warm-up's last ten samples, so one transient sample there moves it neither way, while
+the end and the maximum after it are single samples, spikes included."""
 
 from __future__ import annotations
 
