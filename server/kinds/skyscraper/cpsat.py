@@ -1,6 +1,6 @@
 """Skyscraper as a CP-SAT model: an IntVar per cell over {-1 (an empty lot)} and 1..H.
 
-Two ways of writing the lines, measured:
+Two ways of writing the lines:
 
 - TABLES: each clued row or column is a table of its arrangements (every line holding
   1..H once and the empty lots that shows its clues, listed once per process by
@@ -11,17 +11,9 @@ Two ways of writing the lines, measured:
   nearer the near end than g": h is seen from the near end when that holds for every
   taller g, from the far end when it holds for none.
 
-Uniqueness (limit 2) over the 352 corpus puzzles through ``cpsat_runner.search``, parse
-excluded, CPU seconds, best of 3 per puzzle (tables already listed), on 2 busy cores::
-
-    lines as                                       total    of it 5x5 with lots   slowest
-    TABLES, lines with empty lots as Booleans      1.85 s   0.94 s                0.44 s
-    TABLES, every line with empty lots a table     0.65 s   0.20 s                0.05 s
-    ORDER                                          5.6 s    1.46 s                0.95 s
-
-On 9x9 (Tatham's Towers, 12 puzzles of every tier) tables lose: up to 362,880
-arrangements a line, 0.6-9.9 s a puzzle against 0.07-0.98 s with ORDER (the native
-engine: 3-178 ms). So TABLES up to ``TABLE_SIZE`` cells a line, ORDER beyond.
+TABLES is several times faster over the corpus, but a 9x9 line has up to 362,880
+arrangements, where ORDER wins; so TABLES up to ``TABLE_SIZE`` cells a line, ORDER
+beyond. The measurements: docs/performance.md, "Skyscraper's CP-SAT model".
 """
 
 from __future__ import annotations
