@@ -136,6 +136,30 @@ def _where(path: Path, line: int) -> str:
     return f"{path.relative_to(ROOT)}:{line}"
 
 
+def _headings(path: Path) -> set[str]:
+    """The anchors GitHub gives a Markdown file's headings (code blocks skipped)."""
+    text = re.sub(r"^```.*?^```", "", path.read_text(), flags=re.S | re.M)
+    titles = re.findall(r"^#+ (.+)$", text, re.M)
+    return {re.sub(r"[^\w\- ]", "", title.strip().lower()).replace(" ", "-") for title in titles}
+
+
+def test_links_between_the_readme_and_docs_resolve():
+    """A relative link names a file that exists and, with ``#``, one of its headings."""
+    broken = []
+    for path in (README, *sorted((ROOT / "docs").glob("*.md"))):
+        text = re.sub(r"^```.*?^```", "", path.read_text(), flags=re.S | re.M)
+        for link in re.findall(r"\]\(([^)\s]+)\)", text):
+            if re.match(r"[a-z]+:", link):
+                continue
+            name, _, anchor = link.partition("#")
+            target = (path.parent / name).resolve() if name else path
+            if not target.exists():
+                broken.append(f"{path.name}: {link}")
+            elif anchor and target.suffix == ".md" and anchor not in _headings(target):
+                broken.append(f"{path.name}: {link} (no such heading)")
+    assert not broken
+
+
 @pytest.mark.parametrize("example", EXAMPLES, ids=lambda e: _where(e.path, e.line))
 def test_console_example_prints_what_the_readme_shows(example: Example):
     """An example whose last line is ``...`` shows the first lines of the output only."""
