@@ -1,5 +1,5 @@
 # syntax=docker/dockerfile:1
-# numgrid-server's image: docker build -t numgrid:0.1.0 .   (README.md, "Deploy")
+# numgrid-server's image: docker build -t numgrid:0.1.0 .   (docs/operations.md, "Deployment")
 #
 # Two stages on the same base image (a venv's python is a link into it):
 # - builder: a venv at $VENV from requirements/server.lock (every runtime dependency,

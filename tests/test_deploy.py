@@ -41,7 +41,7 @@ ROOT = Path(__file__).resolve().parents[1]
 K8S = ROOT / "deploy" / "k8s"
 # The oldest Kubernetes the manifests are for (native gRPC probes: 1.27; preStop's
 # sleep action: 1.30 on by default) and the newest whose schemas kubernetes-validate
-# 1.37 bundles (README.md, "Deploy", names both).
+# 1.37 bundles (docs/operations.md, "Deployment", names both).
 KUBERNETES_VERSIONS = ("1.30.0", "1.37.0")
 # The image's platform, for which scripts/lock resolves (environment markers).
 IMAGE_MARKERS = {
