@@ -13,14 +13,14 @@ kind lives here, once:
 
 A kind describes itself to the chain as a :class:`Ladder`. Its position has ``budget``,
 ``poll()``, ``apply(step)``, ``memo(technique)``, ``solved``, ``grid()`` and
-``candidates()``; a position that cannot be completed raises the kind's contradiction.
+``candidates()``; a position that cannot be completed raises :class:`Contradiction`.
 """
 
 from __future__ import annotations
 
 import enum
 from collections import Counter
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -57,6 +57,15 @@ class Explanation:
 # ---------------------------------------------------------------- positions
 
 
+class Contradiction(Exception):
+    """The position has no completion; ``reason`` says why, with the groups (lines,
+    cages, runs) and cells that show it. Raised by a kind's techniques, never returned."""
+
+    def __init__(self, reason: str, groups: Iterable = (), cells: Iterable[Cell] = ()):
+        super().__init__(reason)
+        self.reason, self.groups, self.cells = reason, tuple(groups), tuple(cells)
+
+
 class Memos:
     """What every kind's position shares besides its candidates: the budget the chain
     and the expensive techniques poll, and one memo per technique (the kind forgets
@@ -81,17 +90,41 @@ class Memos:
 # ---------------------------------------------------------------- words
 
 
-def position_from(given, position_type: type, from_entries, from_candidates, empty):
+def position_from(
+    puzzle: Any,
+    given: Any,
+    position_type: type,
+    from_entries: Callable[[Any, Grid], Any],
+    from_candidates: Callable[[Any, Mapping], Any],
+    empty: Callable[[Any], Any] | None = None,
+) -> Any:
     """The position a kind's logical solver reasons from, whatever form the caller gave:
-    a copy of a ``position_type``, ``empty()`` for None, ``from_candidates`` of a mapping
-    ``{cell: values}``, or ``from_entries`` of an entries grid (rows as tuples)."""
+    a copy of a ``position_type``, ``empty(puzzle)`` for None (by default: the
+    position of ``puzzle.empty_grid()``), ``from_candidates(puzzle, given)`` of a mapping
+    ``{cell: values}``, or ``from_entries(puzzle, given)`` of an entries grid (rows as
+    tuples). A kind's functions raise :class:`~numgrid.server.core.PuzzleError`."""
     if isinstance(given, position_type):
         return given.copy()
     if given is None:
-        return empty()
+        if empty is not None:
+            return empty(puzzle)
+        return from_entries(puzzle, puzzle.empty_grid())
     if isinstance(given, Mapping):
-        return from_candidates(given)
-    return from_entries(tuple(tuple(row) for row in given))
+        return from_candidates(puzzle, given)
+    return from_entries(puzzle, tuple(tuple(row) for row in given))
+
+
+def open_cells(masks: Sequence[int], placed: Sequence | None = None) -> list[int]:
+    """The cells with more than one candidate (and none placed), fewest first: where a
+    trial looks for an assumption to refute."""
+    return sorted(
+        (
+            i
+            for i, m in enumerate(masks)
+            if (placed is None or not placed[i]) and (not m or m & (m - 1))
+        ),
+        key=lambda i: (masks[i].bit_count(), i),
+    )
 
 
 def touched(step: Step) -> set[Cell]:
@@ -154,6 +187,12 @@ def outcome(placements, eliminations, say: Callable[[int], str] = value_text) ->
     return "; ".join(parts)
 
 
+def then(used: list[Step], say: Callable[[int], str] = value_text) -> str:
+    """``then r1c2 = 4 and r3c3 = 1, and `` for the steps a conclusion depends on
+    (nothing when none)."""
+    return f"then {chain_summary(used, say=say)}, and " if used else ""
+
+
 def chain_summary(chain: list[Step], limit: int = 4, say: Callable[[int], str] = value_text) -> str:
     """The placements of a chain (``r0c1 = 4, r2c2 = 1 and 3 more``), or how many
     eliminations it made."""
@@ -178,7 +217,6 @@ class Ladder:
     keys: Callable[[Any, str], int]  # how many keys (cells, groups) a scope has
     position: Callable[[Any, Any], Any]  # (puzzle, entries | candidates | None) -> position
     thresholds: Thresholds
-    contradiction: type[Exception]
     # The steps of a chain the given groups and cells depend on, in order (what a step
     # touches is the kind's: a placement in a latin square also clears its row and column).
     relevant: Callable[[list[Step], tuple, tuple], list[Step]]
@@ -223,6 +261,76 @@ class Ladder:
             if step is not None:
                 return step
         return None
+
+    def follow(
+        self, pos: Any, i: int, value: int, up_to: enum.IntEnum, steps: int
+    ) -> tuple[list[Step], Contradiction | None, Any]:
+        """Assume ``cell i = value`` (``pos.place``) in a copy of ``pos`` and follow the
+        techniques up to ``up_to`` for at most ``steps`` steps: the chain, the
+        contradiction it reached (or None), and the position then."""
+        assumed = pos.copy()
+        chain: list[Step] = []
+        try:
+            assumed.place(i, value)
+            for _ in range(steps):
+                assumed.poll()
+                step = self.first_step(assumed, up_to)
+                if step is None:
+                    break
+                assumed.apply(step)
+                chain.append(step)
+        except Contradiction as found:
+            return chain, found, assumed
+        return chain, None, assumed
+
+    def shortest_refutation(
+        self, pos: Any, assumptions: Iterable[tuple[int, int]], up_to: enum.IntEnum, steps: int
+    ) -> tuple[int, int, list[Step], Contradiction] | None:
+        """Of the assumptions ``(cell, value)``, the one whose chain (techniques up to
+        ``up_to``, at most ``steps`` steps) reaches a contradiction soonest, the first
+        of equals: ``(cell, value, chain, contradiction)``, or None."""
+        best: tuple[int, int, list[Step], Contradiction] | None = None
+        for i, value in assumptions:
+            limit = len(best[2]) if best else steps
+            chain, found, _ = self.follow(pos, i, value, up_to, limit)
+            if found is not None and (best is None or len(chain) < len(best[2])):
+                best = (i, value, chain, found)
+        return best
+
+    def then(self, chain: list[Step], groups: tuple, cells: Iterable[Cell]) -> str:
+        """``then ..., and `` for the steps of ``chain`` that lead to what ``groups``
+        and ``cells`` show (nothing when none)."""
+        return then(self.relevant(chain, groups, tuple(cells)), self.say)
+
+    def two_level(
+        self,
+        pos: Any,
+        i: int,
+        value: int,
+        x: int,
+        up_to: enum.IntEnum,
+        steps: int,
+        values_of: Callable[[int], Iterable[int]],
+    ) -> tuple[str, Contradiction | None] | None:
+        """The sentence of a two-level trial: ``cell i = value`` followed (techniques up
+        to ``up_to``, at most ``steps`` steps), then each value left to cell ``x``
+        (``values_of`` its mask) followed from there. ``(text, contradiction)`` when the
+        first level already fails, ``(text, None)`` when every value of ``x`` fails;
+        None when the techniques do not reach it."""
+        chain, found, assumed = self.follow(pos, i, value, up_to, steps)
+        if found is not None:  # one level after all
+            return f"{self.then(chain, found.groups, found.cells)}{found.reason}", found
+        if assumed.placed[x]:
+            return None
+        branches = []
+        for b in values_of(assumed.masks[x]):
+            sub, why, _ = self.follow(assumed, x, b, up_to, steps)
+            if why is None:
+                return None
+            branches.append(f"{self.say(b)} ({self.then(sub, why.groups, why.cells)}{why.reason})")
+        cell = pos.frame.cells[x]
+        text = f"{self.then(chain, (), [cell])}{cell_name(cell)} could be neither "
+        return text + " nor ".join(branches), None
 
     def summarised(self, chain: list[Step]) -> Step:
         """One step standing for a chain that ends in a placement."""
@@ -326,7 +434,7 @@ class Ladder:
                 pos.poll()
                 pos.apply(step)
                 steps.append(step)
-        except self.contradiction as why:
+        except Contradiction as why:
             contradiction = why.reason
         counts = dict(Counter(step.technique for step in steps))
         solved = pos.solved and not contradiction

@@ -28,11 +28,12 @@ from __future__ import annotations
 
 import functools
 import itertools
+import random
 from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from numgrid.server.chain import listed, names, outcome
+from numgrid.server.chain import Contradiction, listed, names, outcome
 from numgrid.server.core import (
     EMPTY,
     Cell,
@@ -45,6 +46,7 @@ from numgrid.server.core import (
     Step,
     cell_name,
 )
+from numgrid.server.kinds.masks import digits_of, single
 
 WORDS = ("no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine")
 SUBSET_NAMES = {2: "pair", 3: "triple", 4: "quad"}
@@ -85,6 +87,59 @@ def lines(n: int, diagonals: bool = False) -> tuple[Line, ...]:
             Line(GroupType.DIAGONAL, 1, tuple((k, n - 1 - k) for k in range(n))),
         ]
     return (*rows, *cols, *diags)
+
+
+# ---------------------------------------------------------------- random squares
+
+
+def latin_square(n: int, rng: random.Random, reshuffle: bool = False) -> Grid:
+    """A random N x N latin square of 1..N: each row a random perfect matching of the
+    columns to the values they still lack (a latin rectangle always extends, by Hall's
+    theorem), found by augmenting paths from the columns in random order. The values
+    are tried in one random order per row, or (``reshuffle``) in a fresh random order
+    at every column an augmenting path visits."""
+    free = [(1 << n) - 1] * n  # per column, the values (as bits) it still lacks
+    rows = []
+    for _ in range(n):
+        holder = [-1] * n  # per value - 1, the column it goes to in this row
+        columns = list(range(n))
+        rng.shuffle(columns)
+        order = None
+        if not reshuffle:
+            order = list(range(n))
+            rng.shuffle(order)
+        for c in columns:
+            _augment(c, free, holder, [False] * n, rng, order)
+        row = [0] * n
+        for d, c in enumerate(holder):
+            row[c] = d + 1
+            free[c] &= ~(1 << d)
+        rows.append(tuple(row))
+    return tuple(rows)
+
+
+def _augment(
+    c: int,
+    free: list[int],
+    holder: list[int],
+    seen: list[bool],
+    rng: random.Random,
+    order: list[int] | None,
+) -> bool:
+    """Kuhn's augmenting path from column ``c`` (values tried in ``order``, or in a
+    fresh random order when None)."""
+    if order is None:
+        tried = [d for d in range(len(holder)) if free[c] >> d & 1]
+        rng.shuffle(tried)
+    else:
+        tried = [d for d in order if free[c] >> d & 1]
+    for d in tried:
+        if not seen[d]:
+            seen[d] = True
+            if holder[d] < 0 or _augment(holder[d], free, holder, seen, rng, order):
+                holder[d] = c
+                return True
+    return False
 
 
 # ---------------------------------------------------------------- board checks
@@ -155,34 +210,6 @@ def _duplicate_findings(line: Line, entries: Grid) -> list[tuple[Finding, list[C
     ]
 
 
-# ---------------------------------------------------------------- masks
-
-
-def bit(d: int) -> int:
-    return 1 << (d - 1)
-
-
-def single(mask: int) -> bool:
-    return mask != 0 and not mask & (mask - 1)
-
-
-@functools.lru_cache(maxsize=1 << 16)
-def digits_of(mask: int) -> tuple[int, ...]:
-    """The digits of a mask (bit ``d - 1`` for digit ``d``)."""
-    out, d = [], 1
-    while mask:
-        if mask & 1:
-            out.append(d)
-        mask >>= 1
-        d += 1
-    return tuple(out)
-
-
-def digit_of(mask: int) -> int:
-    """The digit of a one-digit mask."""
-    return mask.bit_length()
-
-
 # ---------------------------------------------------------------- frames
 
 
@@ -250,14 +277,6 @@ def frame(n: int, diagonals: bool = False, height: int | None = None) -> Frame:
 
 
 # ---------------------------------------------------------------- steps
-
-
-class Contradiction(Exception):
-    """The position has no completion; ``reason`` says why, with the groups and cells."""
-
-    def __init__(self, reason: str, groups: Iterable = (), cells: Iterable[Cell] = ()):
-        super().__init__(reason)
-        self.reason, self.groups, self.cells = reason, tuple(groups), tuple(cells)
 
 
 def capital(text: str) -> str:

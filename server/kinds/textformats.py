@@ -11,7 +11,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from numgrid.server.core import Cell, Finding, PuzzleError, quoted
+from numgrid.server.core import Cell, Finding, Grid, PuzzleError, cell_name, quoted
 
 
 @dataclass(frozen=True)
@@ -152,3 +152,57 @@ def json_list(value, what: str) -> list:
     if not isinstance(value, list):
         raise JsonShape(f"{what} must be a list, not {json.dumps(value)[:40]}")
     return value
+
+
+def json_grid(
+    raw,
+    what: str,
+    n: int,
+    findings: list[Finding],
+    noun: str | None = None,
+    check: Callable[[Cell, int], Finding | None] | None = None,
+) -> Grid:
+    """A ``Grid`` message (field ``what``) of an N x N puzzle: no rows (all 0), or N rows
+    of N values. A row of another length is named (``ragged_row``) and read as the
+    others are, padded with 0 or cut to N; ``check(cell, value)`` judges each value, and
+    a value it finds wrong reads as 0. ``noun`` names a value in the sentences (``what``
+    by default). A value of the wrong shape: ``bad_value``, and an empty grid."""
+    noun = what if noun is None else noun
+    empty = tuple((0,) * n for _ in range(n))
+    try:
+        rows = json_list(json_object(raw, what, {"rows"}).get("rows", []), f"{what}.rows")
+        if not rows:
+            return empty
+        if len(rows) != n:
+            raise JsonShape(f"{what} has {len(rows)} rows, expected {n} (or none)")
+        grid = []
+        for r, row in enumerate(rows):
+            values = json_list(
+                json_object(row, f"{what}.rows[{r}]", {"values"}).get("values", []),
+                f"{what}.rows[{r}].values",
+            )
+            if len(values) != n:
+                where = (r, min(len(values), n - 1))
+                findings.append(
+                    error(
+                        "ragged_row",
+                        f"{cell_name(where)}: {noun} row {r} has {len(values)} values, "
+                        f"expected {n}",
+                        where,
+                    )
+                )
+            out = []
+            for c, raw_value in enumerate(values):
+                value = json_int(raw_value, f"{cell_name((r, c))}: {noun}")
+                if c >= n:
+                    continue  # past the row's end: named above, read for its shape
+                wrong = check((r, c), value) if check is not None else None
+                if wrong is not None:
+                    findings.append(wrong)
+                    value = 0
+                out.append(value)
+            grid.append(tuple(out + [0] * (n - len(out))))
+    except JsonShape as e:
+        findings.append(error("bad_value", str(e)))
+        return empty
+    return tuple(grid)

@@ -31,18 +31,16 @@ corpus puzzle against its published solution.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from functools import partial
 
 from numgrid.server.chain import (
     WHOLE,
-    Explanation,
     Grade,
     Ladder,
     Thresholds,
-    chain_summary,
     position_from,
     relevant_steps,
 )
+from numgrid.server.chain import Contradiction as Contradiction  # the kind's, for callers
 from numgrid.server.core import Board, Cell, Finding, Grid, PuzzleError, Step, cell_name
 
 from . import native
@@ -50,7 +48,6 @@ from .checks import check_puzzle, validate_board
 from .model import OPEN, SHADED, WHITE, Puzzle
 from .techniques import (
     LINE,
-    Contradiction,
     Position,
     Technique,
     combinations,
@@ -60,22 +57,6 @@ from .techniques import (
     sum_bounds,
     value_text,
 )
-
-__all__ = [
-    "THRESHOLDS",
-    "Contradiction",
-    "Explanation",
-    "Grade",
-    "Position",
-    "Step",
-    "Technique",
-    "explain",
-    "grade",
-    "last_resort",
-    "next_step",
-    "position",
-]
-
 
 THRESHOLDS: Thresholds = {
     Grade.EASY: (Technique.COMBINATIONS, {}),
@@ -127,13 +108,11 @@ def _from_candidates(puzzle: Puzzle, candidates: Mapping[Cell, object]) -> Posit
 def position(puzzle: Puzzle, given: Grid | Mapping | Position | None = None) -> Position:
     """The position to reason from: a marks grid, candidates, a position, or None (an
     empty grid). Raises :class:`PuzzleError` with every problem found."""
-    return position_from(
-        given,
-        Position,
-        partial(_from_entries, puzzle),
-        partial(_from_candidates, puzzle),
-        lambda: Position(layout_of(puzzle), [OPEN] * (puzzle.rows * puzzle.cols)),
-    )
+    return position_from(puzzle, given, Position, _from_entries, _from_candidates, _empty)
+
+
+def _empty(puzzle: Puzzle) -> Position:
+    return Position(layout_of(puzzle), [OPEN] * (puzzle.rows * puzzle.cols))
 
 
 # ---------------------------------------------------------------- 4. trial, and the chain
@@ -197,44 +176,20 @@ def _constrained(puzzle: Puzzle, state: native.State, i: int) -> tuple[int, int]
     return row + col, i
 
 
-def _follow(pos: Position, i: int, value: int) -> tuple[list[Step], Contradiction | None]:
-    """Assume ``cell i = value`` and follow techniques 1-3 for at most ``TRIAL_STEPS``
-    steps: the chain, and the contradiction it reached (or None)."""
-    assumed = pos.copy()
-    chain: list[Step] = []
-    try:
-        assumed.place(i, value)
-        for _ in range(TRIAL_STEPS):
-            assumed.poll()
-            step = first_step(assumed, TRIAL_UP_TO)
-            if step is None:
-                break
-            assumed.apply(step)
-            chain.append(step)
-    except Contradiction as found:
-        return chain, found
-    return chain, None
-
-
 def trial(pos: Position) -> Step | None:
     """Assume a cell shaded or white and follow techniques 1-3; a contradiction decides
     the cell the other way. Of the first few assumptions fast propagation refutes, the one
     with the shortest chain is explained."""
-    best = None
-    for i, value in _screen(pos):
-        chain, found = _follow(pos, i, value)
-        if found is not None and (best is None or len(chain) < len(best[2])):
-            best = (i, value, chain, found)
+    best = LADDER.shortest_refutation(pos, _screen(pos), TRIAL_UP_TO, TRIAL_STEPS)
     if best is None:
         return None
     i, value, chain, found = best
     cell = pos.layout.cells[i]
-    used = relevant(chain, found.groups, found.cells)
-    then = f"then {chain_summary(used, say=value_text)}, and " if used else ""
     placed = {i: -value}
     reason = (
-        f"Trial (a last resort): if {cell_name(cell)} were {value_text(value)}, {then}"
-        f"{found.reason}; so {outcome(pos, placed)}."
+        f"Trial (a last resort): if {cell_name(cell)} were {value_text(value)}, "
+        f"{LADDER.then(chain, found.groups, found.cells)}{found.reason}; "
+        f"so {outcome(pos, placed)}."
     )
     return Step(Technique.TRIAL, ((cell, -value),), (), found.groups, (cell,), reason)
 
@@ -251,19 +206,6 @@ def _keys(pos: Position, scope: str) -> int:
     return len(pos.layout.lines)
 
 
-LADDER = Ladder(
-    techniques=Technique,
-    table=TECHNIQUES,
-    keys=_keys,
-    position=position,
-    thresholds=THRESHOLDS,
-    contradiction=Contradiction,
-    relevant=relevant,
-    say=value_text,
-)
-find = LADDER.find
-first_step = LADDER.first_step
-next_step = LADDER.next_step
-last_resort = LADDER.last_resort
-grade = LADDER.grade
-explain = LADDER.explain
+LADDER = Ladder(Technique, TECHNIQUES, _keys, position, THRESHOLDS, relevant, say=value_text)
+find, first_step, last_resort = LADDER.find, LADDER.first_step, LADDER.last_resort
+next_step, explain, grade = LADDER.next_step, LADDER.explain, LADDER.grade

@@ -12,16 +12,11 @@ from __future__ import annotations
 
 import functools
 
+from numgrid.server.kinds.masks import digits_of
 
-def weights_of(mask: int) -> tuple[int, ...]:
-    """The weights of the positions of ``mask``: bit ``j`` weighs ``j + 1``."""
-    out, w = [], 1
-    while mask:
-        if mask & 1:
-            out.append(w)
-        mask >>= 1
-        w += 1
-    return tuple(out)
+# The weights of the positions of a mask: bit ``j`` weighs ``j + 1``, as bit ``d - 1``
+# stands for the digit ``d``.
+weights_of = digits_of
 
 
 def weight_of(mask: int) -> int:

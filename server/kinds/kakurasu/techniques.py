@@ -26,7 +26,7 @@ import functools
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from numgrid.server.chain import Memos, listed, names
+from numgrid.server.chain import Contradiction, Memos, listed, names
 from numgrid.server.core import Budget, Cell, Grid, PuzzleError, Step, cell_name
 
 from .checks import check_puzzle
@@ -49,14 +49,6 @@ class Technique(enum.IntEnum):
     COMBINATIONS = 2  # the options of a line's clue with its shaded cells agree on a cell
     CROSSING = 3  # ... once the white cells (most often left so by crossing lines) are out
     TRIAL = 4  # last resort: an assumption, techniques 1-3, a contradiction
-
-
-class Contradiction(Exception):
-    """The position has no completion; ``reason`` says why, with the groups and cells."""
-
-    def __init__(self, reason: str, groups: Iterable = (), cells: Iterable[Cell] = ()):
-        super().__init__(reason)
-        self.reason, self.groups, self.cells = reason, tuple(groups), tuple(cells)
 
 
 # ---------------------------------------------------------------- layout

@@ -15,10 +15,11 @@ from __future__ import annotations
 from functools import cache
 
 from numgrid.server.core import Cell, Grid
+from numgrid.server.kinds.masks import digits_of
 from ortools.sat.python import cp_model
 
 from .model import Puzzle
-from .sums import ALL_DIGITS, combos, digits_of
+from .sums import ALL_DIGITS, combos
 
 
 class LeanModel(cp_model.CpModel):

@@ -33,25 +33,24 @@ by the rules and the position alone (never by assuming that the solution is uniq
 from __future__ import annotations
 
 from collections.abc import Mapping
-from functools import partial
 
 from numgrid.server.chain import (
     WHOLE,
-    Explanation,
     Grade,
     Ladder,
     Thresholds,
-    chain_summary,
+    open_cells,
     position_from,
     relevant_steps,
 )
 from numgrid.server.core import Board, Cell, Finding, Grid, PuzzleError, Severity, cell_name
+from numgrid.server.kinds.masks import bit, digits_of
 
 from . import native
 from .checks import validate_board
 from .logic_regions import region_sum
 from .model import Puzzle, Run
-from .sums import ALL_DIGITS, bit, digits_of
+from .sums import ALL_DIGITS
 from .techniques import (
     CELL,
     RUN,
@@ -68,25 +67,8 @@ from .techniques import (
     make_step,
     naked_subset,
     required_digit,
-    single,
     view,
 )
-
-__all__ = [
-    "THRESHOLDS",
-    "Contradiction",
-    "Explanation",
-    "Grade",
-    "Position",
-    "Step",
-    "Technique",
-    "explain",
-    "grade",
-    "last_resort",
-    "next_step",
-    "position",
-]
-
 
 # Per grade: the hardest technique allowed and the most steps allowed of some techniques.
 THRESHOLDS: Thresholds = {
@@ -164,13 +146,7 @@ def _from_candidates(puzzle: Puzzle, candidates: Mapping[Cell, object]) -> Posit
 def position(puzzle: Puzzle, given: Grid | Mapping | Position | None = None) -> Position:
     """The position to reason from: an entries grid, candidates, a position, or None
     (an empty grid). Raises :class:`PuzzleError` with every problem found."""
-    return position_from(
-        given,
-        Position,
-        partial(_from_entries, puzzle),
-        partial(_from_candidates, puzzle),
-        lambda: _from_entries(puzzle, puzzle.empty_grid()),
-    )
+    return position_from(puzzle, given, Position, _from_entries, _from_candidates)
 
 
 # ---------------------------------------------------------------- 8. trial, and the chain
@@ -184,34 +160,14 @@ def relevant(chain: list[Step], runs: tuple[Run, ...], cells: tuple[Cell, ...]) 
     return relevant_steps(chain, runs, cells)
 
 
-def _replay(pos: Position, i: int, digit: int) -> tuple[list[Step], Contradiction | None]:
-    assumed = pos.copy()
-    chain: list[Step] = []
-    try:
-        assumed.set(i, bit(digit))
-        for _ in range(TRIAL_STEPS):
-            assumed.poll()
-            step = first_step(assumed, Technique.COMBINATION_ELIMINATION)
-            if step is None:
-                return chain, None
-            assumed.apply(step)
-            chain.append(step)
-    except Contradiction as found:
-        return chain, found
-    return chain, None
-
-
 def trial(pos: Position) -> Step | None:
     """Assume one candidate and follow techniques 1-6; a contradiction eliminates it.
     Cells with fewest candidates are tried first (screened by the native engine's
     propagation, which reaches the same fixpoint as techniques 1-6); of the first few
     failing assumptions, the one with the shortest chain is explained."""
     layout, masks = pos.layout, pos.masks
-    open_cells = sorted(
-        (i for i, m in enumerate(masks) if not single(m)), key=lambda i: (masks[i].bit_count(), i)
-    )
     failing = []
-    for i in open_cells:
+    for i in open_cells(masks):
         pos.poll()
         for d in digits_of(masks[i]):
             assumed = list(masks)
@@ -220,19 +176,15 @@ def trial(pos: Position) -> Step | None:
                 failing.append((i, d))
         if len(failing) >= TRIAL_SCREEN:
             break
-    best = None
-    for i, d in failing:
-        chain, found = _replay(pos, i, d)
-        if found is not None and (best is None or len(chain) < len(best[2])):
-            best = (i, d, chain, found)
+    up_to = Technique.COMBINATION_ELIMINATION
+    best = LADDER.shortest_refutation(pos, failing, up_to, TRIAL_STEPS)
     if best is None:
         return None
     i, d, chain, found = best
     cell = cell_name(layout.cells[i])
-    used = relevant(chain, found.runs, found.cells)
-    then = f"then {chain_summary(used)}, and " if used else ""
+    then = LADDER.then(chain, found.groups, found.cells)
     reason = f"Trial (a last resort): if {cell} were {d}, {then}{found.reason}"
-    return make_step(pos, Technique.TRIAL, {i: bit(d)}, found.runs, [i], reason, "; so ")
+    return make_step(pos, Technique.TRIAL, {i: bit(d)}, found.groups, [i], reason, "; so ")
 
 
 TECHNIQUES = {
@@ -256,18 +208,13 @@ def _crossing_ahead(pos: Position, step: Step, max_technique: Technique) -> Step
 
 
 LADDER = Ladder(
-    techniques=Technique,
-    table=TECHNIQUES,
-    keys=lambda pos, scope: len(pos.layout.runs) if scope == RUN else len(pos.masks),
-    position=position,
-    thresholds=THRESHOLDS,
-    contradiction=Contradiction,
-    relevant=relevant,
+    Technique,
+    TECHNIQUES,
+    lambda pos, scope: len(pos.layout.runs) if scope == RUN else len(pos.masks),
+    position,
+    THRESHOLDS,
+    relevant,
     lookahead=_crossing_ahead,
 )
-find = LADDER.find
-first_step = LADDER.first_step
-next_step = LADDER.next_step
-last_resort = LADDER.last_resort
-grade = LADDER.grade
-explain = LADDER.explain
+find, first_step, last_resort = LADDER.find, LADDER.first_step, LADDER.last_resort
+next_step, explain, grade = LADDER.next_step, LADDER.explain, LADDER.grade

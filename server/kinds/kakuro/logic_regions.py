@@ -26,9 +26,9 @@ import itertools
 import random
 
 from numgrid.server.core import cell_name
+from numgrid.server.kinds.masks import bit, digits_of, single
 
-from .sums import bit, digits_of
-from .techniques import DIGIT, Position, Step, Technique, make_step, names, single
+from .techniques import DIGIT, Position, Step, Technique, make_step, names
 
 CUT_LIMIT = 2000  # cuts of each size examined per search
 MAX_OPEN = 4  # open cells a region may leave out

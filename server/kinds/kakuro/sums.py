@@ -8,15 +8,9 @@ from __future__ import annotations
 
 from itertools import combinations
 
+from numgrid.server.kinds.masks import bit
+
 ALL_DIGITS = 0x1FF
-
-
-def bit(digit: int) -> int:
-    return 1 << (digit - 1)
-
-
-def digits_of(mask: int) -> tuple[int, ...]:
-    return tuple(d for d in range(1, 10) if mask & (1 << (d - 1)))
 
 
 def _table() -> dict[tuple[int, int], tuple[int, ...]]:

@@ -29,7 +29,7 @@ import itertools
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from numgrid.server.chain import Memos, listed, names, outcome
+from numgrid.server.chain import Contradiction, Memos, listed, names, outcome
 from numgrid.server.core import (
     Budget,
     Cell,
@@ -38,18 +38,15 @@ from numgrid.server.core import (
     Step,
     cell_name,
 )
+from numgrid.server.kinds.masks import bit, digits_of, single
 
 from . import native
 from .checks import check_puzzle
 from .model import Puzzle, Run
-from .sums import ALL_DIGITS, bit, combos, digits_of
+from .sums import ALL_DIGITS, combos
 
 DIGIT = {1 << (d - 1): d for d in range(1, 10)}  # one-digit mask -> digit
 WORDS = ("no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine")
-
-
-def single(mask: int) -> bool:
-    return mask != 0 and not mask & (mask - 1)
 
 
 class Technique(enum.IntEnum):
@@ -63,14 +60,6 @@ class Technique(enum.IntEnum):
     COMBINATION_ELIMINATION = 6  # combinations that no longer fit the cells' candidates
     REGION_SUM = 7  # across clues minus down clues of a region ("innies and outies")
     TRIAL = 8  # last resort: one assumption, techniques 1-6, a contradiction
-
-
-class Contradiction(Exception):
-    """The position has no completion; ``reason`` says why, with the runs and cells."""
-
-    def __init__(self, reason: str, runs: Iterable[Run] = (), cells: Iterable[Cell] = ()):
-        super().__init__(reason)
-        self.reason, self.runs, self.cells = reason, tuple(runs), tuple(cells)
 
 
 # ---------------------------------------------------------------- layout and position
@@ -176,6 +165,9 @@ class Position(Memos):
             changed[i] = changed.get(i, self.masks[i]) & ~bit(digit)
         for i, mask in changed.items():
             self.set(i, mask)
+
+    def place(self, i: int, digit: int) -> None:
+        self.set(i, bit(digit))
 
     def set(self, i: int, mask: int) -> None:
         if mask == self.masks[i]:

@@ -41,6 +41,7 @@ from numgrid.server.kinds.textformats import (
     Formats,
     JsonShape,
     error,
+    json_grid,
     json_int,
     json_list,
     json_object,
@@ -653,42 +654,10 @@ def _json_cage(i: int, raw, n: int, findings: list[Finding]) -> Cage | None:
 
 
 def _json_entries(raw, n: int, findings: list[Finding]) -> Grid:
-    empty = tuple((0,) * n for _ in range(n))
-    try:
-        rows = json_list(json_object(raw, "entries", {"rows"}).get("rows", []), "entries.rows")
-        if not rows:
-            return empty
-        if len(rows) != n:
-            raise JsonShape(f"entries has {len(rows)} rows, expected {n} (or none)")
-        grid = []
-        for r, row in enumerate(rows):
-            values = json_list(
-                json_object(row, f"entries.rows[{r}]", {"values"}).get("values", []),
-                f"entries.rows[{r}].values",
-            )
-            if len(values) != n:
-                where = (r, min(len(values), n - 1))
-                findings.append(
-                    error(
-                        "ragged_row",
-                        f"{cell_name(where)}: entry row {r} has {len(values)} values, expected {n}",
-                        where,
-                    )
-                )
-                grid.append((0,) * n)
-                continue
-            out = []
-            for c, value in enumerate(values):
-                value = json_int(value, f"{cell_name((r, c))}: entry")
-                if not 0 <= value <= n:
-                    findings.append(_entry_finding((r, c), value, n))
-                    value = 0
-                out.append(value)
-            grid.append(tuple(out))
-    except JsonShape as e:
-        findings.append(error("bad_value", str(e)))
-        return empty
-    return tuple(grid)
+    def check(cell: Cell, value: int) -> Finding | None:
+        return None if 0 <= value <= n else _entry_finding(cell, value, n)
+
+    return json_grid(raw, "entries", n, findings, "entry", check)
 
 
 def read_json(text: str, max_cells: int = DEFAULT_MAX_CELLS) -> Board:

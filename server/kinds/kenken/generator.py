@@ -35,6 +35,7 @@ from numgrid.server.chain import Grade
 from numgrid.server.core import Budget, Cell, Grid, SearchTimeout
 from numgrid.server.kinds import latin
 from numgrid.server.kinds.base import Spec
+from numgrid.server.kinds.latin import latin_square
 
 from . import arith, logic, native
 from .checks import connected_parts
@@ -128,43 +129,6 @@ def style(size: int, grade, pressure: float) -> Style:
         giveaway=mix(here.giveaway, there.giveaway),
         turns=tuple(mix(a, b) for a, b in zip(here.turns, there.turns, strict=True)),
     )
-
-
-# ---------------------------------------------------------------- the latin square
-
-
-def latin_square(n: int, rng: random.Random) -> Grid:
-    """A random latin square: each row a random perfect matching of the columns to the
-    digits they still lack (a latin rectangle always extends, by Hall's theorem); the
-    columns are matched in random order, each trying the digits in the row's random
-    order."""
-    free = [(1 << n) - 1] * n  # per column, the digits (as bits) it still lacks
-    rows = []
-    for _ in range(n):
-        holder = [-1] * n  # per digit - 1, the column it goes to
-        columns, digits = list(range(n)), list(range(n))
-        rng.shuffle(columns)
-        rng.shuffle(digits)
-        for c in columns:
-            _augment(c, free, holder, digits, [False] * n)
-        row = [0] * n
-        for d, c in enumerate(holder):
-            row[c] = d + 1
-            free[c] &= ~(1 << d)
-        rows.append(tuple(row))
-    return tuple(rows)
-
-
-def _augment(c: int, free: list[int], holder: list[int], digits: list[int], seen) -> bool:
-    """Kuhn's augmenting path from column ``c``."""
-    for d in digits:
-        if seen[d] or not free[c] >> d & 1:
-            continue
-        seen[d] = True
-        if holder[d] < 0 or _augment(holder[d], free, holder, digits, seen):
-            holder[d] = c
-            return True
-    return False
 
 
 # ---------------------------------------------------------------- cages

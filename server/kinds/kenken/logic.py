@@ -33,16 +33,15 @@ checks every step of every corpus puzzle against its published solution.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from functools import partial
 from operator import itemgetter
 
 from numgrid.server.chain import (
     WHOLE,
-    Explanation,
+    Contradiction,
     Grade,
     Ladder,
     Thresholds,
-    chain_summary,
+    open_cells,
     position_from,
     relevant_steps,
     touched,
@@ -57,7 +56,8 @@ from numgrid.server.core import (
     Step,
     cell_name,
 )
-from numgrid.server.kinds.latin import Contradiction, bit, digits_of, make_step, single
+from numgrid.server.kinds.latin import make_step
+from numgrid.server.kinds.masks import bit, digits_of, single
 
 from . import native
 from .checks import check_puzzle, validate_board
@@ -80,22 +80,6 @@ from .techniques import (
     naked_subset,
     single_cell_cage,
 )
-
-__all__ = [
-    "THRESHOLDS",
-    "Contradiction",
-    "Explanation",
-    "Grade",
-    "Position",
-    "Step",
-    "Technique",
-    "explain",
-    "grade",
-    "last_resort",
-    "next_step",
-    "position",
-]
-
 
 # Per grade: the hardest technique allowed and the most steps allowed of some techniques.
 THRESHOLDS: Thresholds = {
@@ -172,13 +156,7 @@ def _from_candidates(puzzle: Puzzle, candidates: Mapping[Cell, object]) -> Posit
 def position(puzzle: Puzzle, given: Grid | Mapping | Position | None = None) -> Position:
     """The position to reason from: an entries grid, candidates, a position, or None
     (an empty grid). Raises :class:`PuzzleError` with every problem found."""
-    return position_from(
-        given,
-        Position,
-        partial(_from_entries, puzzle),
-        partial(_from_candidates, puzzle),
-        lambda: _from_entries(puzzle, puzzle.empty_grid()),
-    )
+    return position_from(puzzle, given, Position, _from_entries, _from_candidates)
 
 
 # ---------------------------------------------------------------- 9. trial, and the chain
@@ -378,34 +356,6 @@ def _or_all(column: tuple[int, ...], mask: int) -> int:
     return found
 
 
-def _follow(
-    pos: Position, i: int, digit: int, up_to: Technique, steps: int
-) -> tuple[list[Step], Contradiction | None, Position]:
-    """Assume ``cell i = digit`` and follow techniques up to ``up_to`` for at most
-    ``steps`` steps: the chain, the contradiction it reached (or None), the position."""
-    assumed = pos.copy()
-    chain: list[Step] = []
-    try:
-        assumed.place(i, digit)
-        for _ in range(steps):
-            assumed.poll()
-            step = first_step(assumed, up_to)
-            if step is None:
-                break
-            assumed.apply(step)
-            chain.append(step)
-    except Contradiction as found:
-        return chain, found, assumed
-    return chain, None, assumed
-
-
-def _replay(
-    pos: Position, i: int, digit: int, up_to: Technique, steps: int
-) -> tuple[list[Step], Contradiction | None]:
-    chain, found, _ = _follow(pos, i, digit, up_to, steps)
-    return chain, found
-
-
 def _screen(pos: Position) -> list[tuple[int, int, int]]:
     """Assumptions ``(depth, cell, digit)`` that fast propagation refutes: cells with
     fewest candidates first, until ``TRIAL_SCREEN`` are found (fewer if there are not so
@@ -418,12 +368,8 @@ def _screen(pos: Position) -> list[tuple[int, int, int]]:
     known = [(depth, i, d) for depth, i, d in pos.refuted if not placed[i] and masks[i] & bit(d)]
     if not known:
         seen = {(i, d) for _, i, d in known}
-        open_cells = sorted(
-            (i for i, m in enumerate(masks) if not placed[i] and not single(m)),
-            key=lambda i: (masks[i].bit_count(), i),
-        )
         witness = _witness(pos)
-        for i in open_cells:
+        for i in open_cells(masks, placed):
             pos.poll()
             for d in digits_of(masks[i]):
                 if witness[i] == bit(d) or (i, d) in seen:
@@ -464,12 +410,8 @@ def trial(pos: Position) -> Step | None:
     candidates first); of the first few it refutes, the one with the shortest chain is
     explained. When the screen refutes none, a two-level trial (:func:`_two_level`)."""
     layout = pos.layout
-    best = None
-    for _, i, d in _screen(pos):
-        limit = len(best[2]) if best else TRIAL_STEPS
-        chain, found = _replay(pos, i, d, TRIAL_UP_TO, limit)
-        if found is not None and (best is None or len(chain) < len(best[2])):
-            best = (i, d, chain, found)
+    screened = ((i, d) for _, i, d in _screen(pos))
+    best = LADDER.shortest_refutation(pos, screened, TRIAL_UP_TO, TRIAL_STEPS)
     if best is None:
         deeper = _two_level(pos)
         if deeper is None:
@@ -481,8 +423,7 @@ def trial(pos: Position) -> Step | None:
         return make_step(pos, Technique.TRIAL, {i: bit(d)}, groups, named, reason, "; so ")
     i, d, chain, found = best
     cell = cell_name(layout.cells[i])
-    used = relevant(chain, found.groups, found.cells)
-    then = f"then {chain_summary(used)}, and " if used else ""
+    then = LADDER.then(chain, found.groups, found.cells)
     reason = f"Trial (a last resort): if {cell} were {d}, {then}{found.reason}"
     return make_step(pos, Technique.TRIAL, {i: bit(d)}, found.groups, [i], reason, "; so ")
 
@@ -519,14 +460,11 @@ def _two_level(pos: Position) -> tuple[int, int, str, list[Cell], tuple] | None:
 
 def _scan_two(pos: Position) -> list[tuple[int, int, int]]:
     layout, masks = pos.layout, pos.masks
-    open_cells = sorted(
-        (i for i, m in enumerate(masks) if not pos.placed[i] and not single(m)),
-        key=lambda i: (masks[i].bit_count(), i),
-    )
+    cells = open_cells(masks, pos.placed)
     found: list[tuple[int, int, int]] = []
     witness = _witness(pos)
     for low, high in TWO_LEVEL_PASSES:
-        for i in open_cells:
+        for i in cells:
             for d in digits_of(masks[i]):
                 if witness[i] == bit(d):
                     continue
@@ -548,29 +486,18 @@ def _scan_two(pos: Position) -> list[tuple[int, int, int]]:
     return found
 
 
-def _explain_two(pos: Position, i: int, d: int, x: int):
+def _explain_two(
+    pos: Position, i: int, d: int, x: int
+) -> tuple[int, int, str, list[Cell], tuple] | None:
     """The sentence of a two-level trial, or None if techniques 1-5 do not reach it."""
-    layout = pos.layout
-    chain, found, assumed = _follow(pos, i, d, TRIAL_UP_TO, TRIAL_STEPS)
-    if found is not None:  # one level after all
-        used = relevant(chain, found.groups, found.cells)
-        then = f"then {chain_summary(used)}, and " if used else ""
-        return i, d, f"{then}{found.reason}", list(found.cells), found.groups
-    if assumed.placed[x]:
+    told = LADDER.two_level(pos, i, d, x, TRIAL_UP_TO, TRIAL_STEPS, digits_of)
+    if told is None:
         return None
-    branches = []
-    for b in digits_of(assumed.masks[x]):
-        sub, why, _ = _follow(assumed, x, b, TRIAL_UP_TO, TRIAL_STEPS)
-        if why is None:
-            return None
-        used = relevant(sub, why.groups, why.cells)
-        then = f"then {chain_summary(used)}, and " if used else ""
-        branches.append(f"{b} ({then}{why.reason})")
-    cell = layout.cells[x]
-    used = relevant(chain, (), [cell])
-    then = f"then {chain_summary(used)}, and " if used else ""
-    text = f"{then}{cell_name(cell)} could be neither {' nor '.join(branches)}"
-    return i, d, text, [cell], tuple(layout.lines[k] for k in layout.cell_lines[x])
+    text, found = told
+    if found is not None:  # one level after all
+        return i, d, text, list(found.cells), found.groups
+    layout = pos.layout
+    return i, d, text, [layout.cells[x]], tuple(layout.lines[k] for k in layout.cell_lines[x])
 
 
 def cells_of(layout, cells) -> list[int]:
@@ -596,18 +523,6 @@ def _keys(pos: Position, scope: str) -> int:
     return {CAGE: len(layout.cages), LINE: len(layout.lines), CELL: len(layout.cells)}[scope]
 
 
-LADDER = Ladder(
-    techniques=Technique,
-    table=TECHNIQUES,
-    keys=_keys,
-    position=position,
-    thresholds=THRESHOLDS,
-    contradiction=Contradiction,
-    relevant=relevant,
-)
-find = LADDER.find
-first_step = LADDER.first_step
-next_step = LADDER.next_step
-last_resort = LADDER.last_resort
-grade = LADDER.grade
-explain = LADDER.explain
+LADDER = Ladder(Technique, TECHNIQUES, _keys, position, THRESHOLDS, relevant)
+find, first_step, last_resort = LADDER.find, LADDER.first_step, LADDER.last_resort
+next_step, explain, grade = LADDER.next_step, LADDER.explain, LADDER.grade

@@ -37,26 +37,18 @@ from collections import OrderedDict
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-from numgrid.server.chain import Memos, listed
+from numgrid.server.chain import Contradiction, Memos, listed
 from numgrid.server.core import Budget, Cell, Grid, PuzzleError, Step
 from numgrid.server.core import cell_name as _cell_name
 from numgrid.server.kinds import latin
-from numgrid.server.kinds.latin import (
-    WORDS,
-    Contradiction,
-    Frame,
-    bit,
-    capital,
-    digit_of,
-    digits_of,
-    make_step,
-)
+from numgrid.server.kinds.latin import WORDS, Frame, capital, make_step
 
 # The latin techniques, shared with Skyscraper: KenKen's ladder steps with them too.
 from numgrid.server.kinds.latin import hidden_single as hidden_single
 from numgrid.server.kinds.latin import hidden_subset as hidden_subset
 from numgrid.server.kinds.latin import naked_single as naked_single
 from numgrid.server.kinds.latin import naked_subset as naked_subset
+from numgrid.server.kinds.masks import bit, digit_of, digits_of
 
 from . import arith
 from .checks import check_puzzle

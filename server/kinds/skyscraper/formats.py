@@ -36,6 +36,7 @@ from numgrid.server.kinds.textformats import (
     Formats,
     JsonShape,
     error,
+    json_grid,
     json_int,
     json_list,
     json_object,
@@ -383,39 +384,6 @@ def sniff_json(text: str) -> str | None:
     return json_puzzle(text, "skyscraper")[1] or None
 
 
-def _json_grid(raw, what: str, n: int, findings: list[Finding]) -> Grid:
-    """A ``Grid`` message: no rows, or N rows of N values."""
-    empty = tuple((0,) * n for _ in range(n))
-    try:
-        rows = json_list(json_object(raw, what, {"rows"}).get("rows", []), f"{what}.rows")
-        if not rows:
-            return empty
-        if len(rows) != n:
-            raise JsonShape(f"{what} has {len(rows)} rows, expected {n} (or none)")
-        grid = []
-        for r, row in enumerate(rows):
-            values = json_list(
-                json_object(row, f"{what}.rows[{r}]", {"values"}).get("values", []),
-                f"{what}.rows[{r}].values",
-            )
-            if len(values) != n:
-                where = (r, min(len(values), n - 1))
-                findings.append(
-                    error(
-                        "ragged_row",
-                        f"{cell_name(where)}: {what} row {r} has {len(values)} values, "
-                        f"expected {n}",
-                        where,
-                    )
-                )
-            row_values = [json_int(v, f"{cell_name((r, c))}: {what}") for c, v in enumerate(values)]
-            grid.append(tuple((row_values + [0] * n)[:n]))
-    except JsonShape as e:
-        findings.append(error("bad_value", str(e)))
-        return empty
-    return tuple(grid)
-
-
 def _json_clues(raw, side: Side, n: int, findings: list[Finding]) -> tuple[int, ...]:
     try:
         values = json_list(raw, side.value)
@@ -445,8 +413,8 @@ def read_json(text: str, max_cells: int = DEFAULT_MAX_CELLS) -> Board:
         raise PuzzleError([error("bad_shape", str(e))]) from None
     findings: list[Finding] = []
     clues = [_json_clues(sky.get(side.value, []), side, n, findings) for side in SIDES]
-    givens = _json_grid(sky.get("givens", {}), "givens", n, findings)
-    entries = _json_grid(sky.get("entries", {}), "entries", n, findings)
+    givens = json_grid(sky.get("givens", {}), "givens", n, findings)
+    entries = json_grid(sky.get("entries", {}), "entries", n, findings)
     puzzle = Puzzle(n, height, diagonals, *clues, givens)
     if findings:
         raise _fail(findings, puzzle)

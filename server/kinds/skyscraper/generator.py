@@ -31,6 +31,7 @@ from dataclasses import dataclass
 
 from numgrid.server.chain import Grade
 from numgrid.server.core import Budget, Grid, SearchTimeout, smallest_domain
+from numgrid.server.kinds import latin
 from numgrid.server.kinds.base import Spec
 
 from . import native
@@ -65,37 +66,10 @@ def _bits(mask: int):
 # ---------------------------------------------------------------- the latin square
 
 
-def _augment(c: int, lacking: list[int], owner: list[int], seen: list[bool], rng) -> bool:
-    """Match column ``c`` to a height it lacks, moving other columns along a path."""
-    heights = [h for h in range(len(owner)) if lacking[c] >> h & 1]
-    rng.shuffle(heights)
-    for h in heights:
-        if not seen[h]:
-            seen[h] = True
-            if owner[h] < 0 or _augment(owner[h], lacking, owner, seen, rng):
-                owner[h] = c
-                return True
-    return False
-
-
 def latin_square(n: int, rng: random.Random) -> Grid:
-    """A random N x N latin square of 1..N: each row a random perfect matching of the
-    columns to the heights their column still lacks (Hall's theorem: one always exists
-    for a latin rectangle), found by augmenting paths tried in random order."""
-    lacking = [(1 << n) - 1] * n  # per column: the heights it still lacks, as bits
-    rows = []
-    for _ in range(n):
-        owner = [-1] * n  # per height - 1: the column that holds it in this row
-        columns = list(range(n))
-        rng.shuffle(columns)
-        for c in columns:
-            _augment(c, lacking, owner, [False] * n, rng)
-        row = [0] * n
-        for h, c in enumerate(owner):
-            row[c] = h + 1
-            lacking[c] &= ~(1 << h)
-        rows.append(tuple(row))
-    return tuple(rows)
+    """A random N x N latin square of heights 1..N, as Towers' ``latin_generate``: the
+    heights tried in a fresh random order at every column (:func:`.latin.latin_square`)."""
+    return latin.latin_square(n, rng, reshuffle=True)
 
 
 def clues_of(grid: Grid) -> tuple[int, ...]:

@@ -33,11 +33,12 @@ from functools import partial
 
 from numgrid.server.chain import (
     WHOLE,
+    Contradiction,
     Explanation,
     Grade,
     Ladder,
     Thresholds,
-    chain_summary,
+    open_cells,
     position_from,
     relevant_steps,
     touched,
@@ -52,16 +53,16 @@ from numgrid.server.core import (
     Severity,
     Step,
     cell_name,
+    value_text,
 )
 from numgrid.server.kinds.latin import (
-    Contradiction,
     hidden_single,
     hidden_subset,
     make_step,
     naked_single,
     naked_subset,
-    single,
 )
+from numgrid.server.kinds.masks import single
 
 from . import native
 from .checks import check_puzzle, validate_board
@@ -78,22 +79,6 @@ from .techniques import (
     sequences,
     visibility_bounds,
 )
-
-__all__ = [
-    "THRESHOLDS",
-    "Contradiction",
-    "Explanation",
-    "Grade",
-    "Position",
-    "Step",
-    "Technique",
-    "explain",
-    "grade",
-    "last_resort",
-    "next_step",
-    "position",
-]
-
 
 THRESHOLDS: Thresholds = {
     Grade.EASY: (Technique.VISIBILITY_BOUNDS, {}),
@@ -190,13 +175,7 @@ def _from_candidates(puzzle: Puzzle, candidates: Mapping[Cell, object]) -> Posit
 def position(puzzle: Puzzle, given: Grid | Mapping | Position | None = None) -> Position:
     """The position to reason from: an entries grid, candidates, a position, or None
     (the givens alone). Raises :class:`PuzzleError` with every problem found."""
-    return position_from(
-        given,
-        Position,
-        partial(_from_entries, puzzle),
-        partial(_from_candidates, puzzle),
-        lambda: _from_entries(puzzle, puzzle.empty_grid()),
-    )
+    return position_from(puzzle, given, Position, _from_entries, _from_candidates)
 
 
 # ---------------------------------------------------------------- 9. trial, and the chain
@@ -258,11 +237,7 @@ def _screen(pos: Position) -> list[tuple[int, int]]:
     known = [(i, v) for i, v in pos.refuted if not pos.placed[i] and masks[i] & frame.bit(v)]
     if not known:
         base = _closure(pos, masks) or masks
-        open_cells = sorted(
-            (i for i, m in enumerate(masks) if not pos.placed[i] and not single(m)),
-            key=lambda i: (masks[i].bit_count(), i),
-        )
-        for i in open_cells:
+        for i in open_cells(masks, pos.placed):
             pos.poll()
             known.extend(
                 (i, v) for v in frame.values_of(masks[i]) if _closure(pos, base, i, v) is None
@@ -273,53 +248,17 @@ def _screen(pos: Position) -> list[tuple[int, int]]:
     return known
 
 
-def _follow(pos: Position, i: int, value: int, steps: int):
-    """Assume ``cell i = value`` and follow techniques 1-8 for at most ``steps`` steps:
-    the chain, the contradiction it reached (or None), and the position then."""
-    assumed = pos.copy()
-    chain: list[Step] = []
-    ladder = _ladder(pos.frame.size, pos.layout.puzzle.diagonals)
-    try:
-        assumed.place(i, value)
-        for _ in range(steps):
-            assumed.poll()
-            step = ladder.first_step(assumed, TRIAL_UP_TO)
-            if step is None:
-                break
-            assumed.apply(step)
-            chain.append(step)
-    except Contradiction as found:
-        return chain, found, assumed
-    return chain, None, assumed
-
-
-def _said(value: int) -> str:
-    return "empty" if value == EMPTY else str(value)
-
-
-def _then(pos: Position, chain: list[Step], groups, cells) -> str:
-    """``then r1c2 = 4 and r3c3 = 1, and `` for the steps of a chain that lead to what
-    ``groups`` and ``cells`` say (nothing when none)."""
-    size = pos.frame.size if pos.layout.puzzle.diagonals else 0
-    used = relevant(chain, groups, cells, size)
-    return f"then {chain_summary(used)}, and " if used else ""
-
-
 def trial(pos: Position) -> Step | None:
     """Assume one candidate, follow techniques 1-8; a contradiction eliminates it. Of the
     first few assumptions the screen refutes, the one with the shortest chain is told.
     When the screen refutes none, a two-level trial (:func:`_two_level`)."""
     frame = pos.frame
-    best = None
-    for i, value in _screen(pos):
-        limit = len(best[2]) if best else TRIAL_STEPS
-        chain, found, _ = _follow(pos, i, value, limit)
-        if found is not None and (best is None or len(chain) < len(best[2])):
-            best = (i, value, chain, found)
+    chain_of = ladder(pos.layout.puzzle)
+    best = chain_of.shortest_refutation(pos, _screen(pos), TRIAL_UP_TO, TRIAL_STEPS)
     if best is not None:
         i, value, chain, found = best
         text, groups, named = (
-            f"{_then(pos, chain, found.groups, found.cells)}{found.reason}",
+            f"{chain_of.then(chain, found.groups, found.cells)}{found.reason}",
             found.groups,
             [],
         )
@@ -329,7 +268,7 @@ def trial(pos: Position) -> Step | None:
             return None
         i, value, text, groups, named = deeper
     cell = cell_name(frame.cells[i])
-    reason = f"Trial (a last resort): if {cell} were {_said(value)}, {text}"
+    reason = f"Trial (a last resort): if {cell} were {value_text(value)}, {text}"
     removal = {i: frame.bit(value)}
     return make_step(pos, Technique.TRIAL, removal, groups, [i, *named], reason, "; so ")
 
@@ -340,13 +279,10 @@ def _two_level(pos: Position):
     candidates (in later passes: three, then any); when all fail, both levels are
     replayed with techniques 1-8 for the sentence. (cell, value, text, groups, cells)."""
     masks = pos.masks
-    open_cells = sorted(
-        (i for i, m in enumerate(masks) if not pos.placed[i] and not single(m)),
-        key=lambda i: (masks[i].bit_count(), i),
-    )
+    cells = open_cells(masks, pos.placed)
     base = _closure(pos, masks) or masks
     for low, high in TWO_LEVEL_PASSES:
-        for i in open_cells:
+        for i in cells:
             for value in pos.frame.values_of(masks[i]):
                 pos.poll()
                 after = _closure(pos, base, i, value)
@@ -365,21 +301,13 @@ def _two_level(pos: Position):
 def _explain_two(pos: Position, i: int, value: int, x: int):
     """The sentence of a two-level trial, or None if techniques 1-8 do not reach it."""
     frame = pos.frame
-    chain, found, assumed = _follow(pos, i, value, TRIAL_STEPS)
-    if found is not None:  # one level after all
-        text = f"{_then(pos, chain, found.groups, found.cells)}{found.reason}"
-        return i, value, text, found.groups, []
-    if assumed.placed[x]:
+    chain_of = ladder(pos.layout.puzzle)
+    told = chain_of.two_level(pos, i, value, x, TRIAL_UP_TO, TRIAL_STEPS, frame.values_of)
+    if told is None:
         return None
-    branches = []
-    for b in frame.values_of(assumed.masks[x]):
-        sub, why, _ = _follow(assumed, x, b, TRIAL_STEPS)
-        if why is None:
-            return None
-        branches.append(f"{_said(b)} ({_then(pos, sub, why.groups, why.cells)}{why.reason})")
-    cell = frame.cells[x]
-    then = _then(pos, chain, (), [cell])
-    text = f"{then}{cell_name(cell)} could be neither {' nor '.join(branches)}"
+    text, found = told
+    if found is not None:  # one level after all
+        return i, value, text, found.groups, []
     return i, value, text, tuple(frame.lines[k] for k in frame.cell_lines[x]), [x]
 
 
@@ -404,15 +332,8 @@ def _keys(pos: Position, scope: str) -> int:
 @functools.cache
 def _ladder(size: int, diagonals: bool) -> Ladder:
     """The chain for puzzles of one size and variant (what a placement touches differs)."""
-    return Ladder(
-        techniques=Technique,
-        table=TECHNIQUES,
-        keys=_keys,
-        position=position,
-        thresholds=THRESHOLDS,
-        contradiction=Contradiction,
-        relevant=functools.partial(relevant, size=size if diagonals else 0),
-    )
+    touches = functools.partial(relevant, size=size if diagonals else 0)
+    return Ladder(Technique, TECHNIQUES, _keys, position, THRESHOLDS, touches)
 
 
 def ladder(puzzle: Puzzle) -> Ladder:

@@ -28,10 +28,10 @@ import itertools
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from numgrid.server.chain import Memos, listed, names
+from numgrid.server.chain import Contradiction, Memos, listed, names
 from numgrid.server.core import EMPTY, Budget, Cell, Grid, GroupType, PuzzleError, Step, cell_name
 from numgrid.server.kinds import latin
-from numgrid.server.kinds.latin import WORDS, Contradiction, Frame, Line, make_step
+from numgrid.server.kinds.latin import WORDS, Frame, Line, make_step
 
 from .checks import check_puzzle
 from .model import Puzzle, Side, View, arrangements
