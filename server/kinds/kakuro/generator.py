@@ -613,14 +613,14 @@ MEMO_SIZE = 1 << 13  # runs kept per rule, ~3 MB each: as fast as 1 << 16, 40 MB
 def _cheap(masks: tuple[int, ...], clue: int) -> tuple[int, ...] | None:
     """The native engine's cheap rules on one run (combinations, placed digits, hidden
     singles: about techniques 1-4)."""
-    new = native._narrow(masks, combos(clue, len(masks)))
+    new = native.narrow(masks, combos(clue, len(masks)))
     return None if new is None else tuple(new)
 
 
 @functools.lru_cache(maxsize=MEMO_SIZE)
 def _exact(masks: tuple[int, ...], clue: int) -> tuple[int, ...] | None:
     """The native engine's exact run check (with the cheap rules, techniques 1-6)."""
-    new = native._exact(masks, combos(clue, len(masks)))
+    new = native.exact(masks, combos(clue, len(masks)))
     return None if new is None else tuple(new)
 
 

@@ -124,7 +124,7 @@ def exact_support(masks: Sequence[int], run_combos: tuple[int, ...]) -> list[int
     return support
 
 
-def _narrow(masks: Sequence[int], run_combos: tuple[int, ...]) -> list[int] | None:
+def narrow(masks: Sequence[int], run_combos: tuple[int, ...]) -> list[int] | None:
     """The cheap rules: live combinations, placed digits, hidden singles."""
     placed = union = 0
     for m in masks:
@@ -168,10 +168,10 @@ def propagate(
     ``budget``, it is polled every :data:`POLL_EXACT` exact checks (SearchTimeout): the
     first propagation of a 30x30 grid takes a quarter of a second.
     """
-    return fixpoint(compiled, cand, pending, compiled.run_combos, _narrow, _exact, budget)
+    return fixpoint(compiled, cand, pending, compiled.run_combos, narrow, exact, budget)
 
 
-def _exact(masks: tuple[int, ...], run_combos: tuple[int, ...]):
+def exact(masks: tuple[int, ...], run_combos: tuple[int, ...]):
     """The exact run check, needless once every cell is placed (the cheap rules saw it)."""
     if all(not m & (m - 1) for m in masks):
         return masks

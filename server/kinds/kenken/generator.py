@@ -40,7 +40,7 @@ from numgrid.server.kinds.latin import latin_square
 from . import arith, logic, native
 from .checks import connected_parts
 from .model import ADD, DIVIDE, MULTIPLY, SUBTRACT, Cage, Puzzle
-from .techniques import LINE_TOTALS_CELLS, Technique, _assignments
+from .techniques import LINE_TOTALS_CELLS, Technique, assignments
 
 MIN_SIZE, MAX_SIZE = 3, 9  # as Tatham's Keen
 REMEMBERED = 1024  # layouts of a cage whose shadow tables remember masks
@@ -707,7 +707,7 @@ class Shadow:
                     raise _Broken
                 want = total - known if adding else total // known
                 op = ADD if adding else MULTIPLY
-                support = _assignments([masks[c] for c in rest], want, op)
+                support = assignments([masks[c] for c in rest], want, op)
                 if support is None:
                     raise _Broken
                 for c, keep in zip(rest, support, strict=True):

@@ -666,7 +666,7 @@ def cage_line(pos: Position, k: int) -> Step | None:
 LINE_TOTALS_CELLS = 4  # most cells left over that a line total restricts
 
 
-def _assignments(masks: list[int], want: int, op: str) -> list[int] | None:
+def assignments(masks: list[int], want: int, op: str) -> list[int] | None:
     """Per cell, the digits of some assignment (distinct digits, within the masks) whose
     sum (``+``) or product (``x``) is ``want``; None when there is none."""
     n = len(masks)
@@ -757,7 +757,7 @@ def line_totals(pos: Position, x: int) -> Step | None:
         else:
             reason, joiner = f"{reason}, so {rest_text} = {want}", ": "
         groups = [line, *(layout.cages[k] for k, _ in known_cages)]
-        if (op == MULTIPLY and total % known) or (support := _assignments(masks, want, op)) is None:
+        if (op == MULTIPLY and total % known) or (support := assignments(masks, want, op)) is None:
             raise Contradiction(
                 f"{capital(reason)}, which no digits of {rest_text} can make",
                 groups,

@@ -15,8 +15,9 @@ and tries as few removals as it can:
    puzzle within the grade (a puzzle the shadow solves is unique);
 4. a puzzle graded below the target is drawn again, at most :data:`REDRAWS` times.
 
-For EXTREME the clues go while the puzzle stays unique (:func:`_search`), until the
-shadow stalls. ``pressure`` leans within a grade (below 0 more clues, above 0 fewer).
+For EXTREME the clues go while the puzzle stays unique (:func:`_solutions`, the native
+engine's search), until the shadow stalls. ``pressure`` leans within a grade (below 0
+more clues, above 0 fewer).
 Only the plain puzzle is made: heights 1..N, no empty lots, no diagonals.
 :meth:`Maker.repair` adds a clue the second solution does not show, or else a height.
 Each step in full: docs/generate.md, "Each kind's maker".
@@ -25,12 +26,11 @@ Each step in full: docs/generate.md, "Each kind's maker".
 from __future__ import annotations
 
 import functools
-import itertools
 import random
 from dataclasses import dataclass
 
 from numgrid.server.chain import Grade
-from numgrid.server.core import Budget, Grid, SearchTimeout, smallest_domain
+from numgrid.server.core import Budget, Grid, SearchTimeout
 from numgrid.server.kinds import latin
 from numgrid.server.kinds.base import Spec
 
@@ -47,6 +47,7 @@ SEQUENCE_LIMITS = {Grade.EASY: -1, Grade.MEDIUM: 2, Grade.HARD: 8, Grade.EXPERT:
 STRETCH = {Grade.MEDIUM: 1, Grade.HARD: 3, Grade.EXPERT: 0}
 POLL_EVERY = 16  # removals tried, or search branches, between budget checks
 SEARCH_NODES = 40  # branches of a search for a second solution before a removal is not made
+TABLE_SIZE = 6  # up to this size EXTREME starts from a share of the clues, beyond from all
 _COUNTS = tuple(k.bit_count() for k in range(1 << (MAX_SIZE + 1)))
 # Per number m of open cells in a line: the sizes of naked subsets the chain finds (2
 # to 4, and the complements of hidden ones of 2 to 4: m - 4 to m - 2), short of m - 1.
@@ -86,51 +87,6 @@ def _puzzle(n: int, clues, givens) -> Puzzle:
     sides = [tuple(clues[k * n : k * n + n]) for k in range(len(SIDES))]
     rows = tuple(tuple(givens[r * n : r * n + n]) for r in range(n))
     return Puzzle(n, n, False, *sides, rows)
-
-
-# ---------------------------------------------------------------- line support
-
-TABLE_SIZE = 6  # up to this size, a line's support comes from its arrangements listed
-SUPPORT_MEMO = 1 << 16  # line supports remembered before the memo starts over
-_support_memo: dict = {}
-
-
-@functools.cache
-def _arrangements(n: int, near: int, far: int) -> tuple[int, ...]:
-    """Every line of 1..N showing the clues (0: none), each as one int: the bit of its
-    height at position k, shifted by k * N."""
-    out = []
-    for line in itertools.permutations(range(1, n + 1)):
-        if (near and visible(line) != near) or (far and visible(reversed(line)) != far):
-            continue
-        out.append(sum(1 << (h - 1 + k * n) for k, h in enumerate(line)))
-    return tuple(out)
-
-
-def support(masks: tuple[int, ...], near: int, far: int) -> tuple[int, ...] | None:
-    """What :func:`.native.line_support` finds (per cell of a line, the heights some
-    arrangement fitting ``masks`` and the clues puts there; None when none fits), from
-    the arrangements listed up to :data:`TABLE_SIZE`, by the native engine beyond."""
-    n = len(masks)
-    if n > TABLE_SIZE:
-        return native.revise(masks, near, far, n)
-    key = (masks, near, far)
-    found = _support_memo.get(key, key)
-    if found is not key:
-        return found
-    packed = 0
-    for k, m in enumerate(masks):
-        packed |= m << (k * n)
-    union = 0
-    for a in _arrangements(n, near, far):
-        if a & packed == a:
-            union |= a
-    full = (1 << n) - 1
-    found = tuple(union >> (k * n) & full for k in range(n)) if union else None
-    if len(_support_memo) >= SUPPORT_MEMO:
-        _support_memo.clear()
-    _support_memo[key] = found
-    return found
 
 
 # ---------------------------------------------------------------- the shadow chain
@@ -388,7 +344,7 @@ class _Run:
             if not near and not far:
                 continue
             old = tuple(masks[i] for i in cells)
-            found = support(old, near, far)
+            found = native.revise(old, near, far, sh.n)
             if found is None:
                 raise Broken
             if found == old:
@@ -445,92 +401,16 @@ def shadow(n: int) -> Shadow:
 
 
 def _solutions(n: int, clues, givens, budget: Budget, most: int | None = None):
-    """Up to two solutions (:func:`_search`); None when that takes more than ``most``
-    branches."""
-    return _search(shadow(n), clues, givens, budget, most)
-
-
-def _propagate(sh: Shadow, clues, masks: list[int], queue: list[int], due: list[bool]) -> bool:
-    """The native engine's propagation (:func:`.native.propagate`) in place: a cell left
-    with one height takes it from its lines; a clued line keeps what some arrangement
-    puts in each cell (:func:`support`), another its hidden singles. False on a
-    contradiction."""
-    lines, ends, peers, cell_lines = sh.lines, sh.ends, sh.peers, sh.cell_lines
-    while True:
-        while queue:
-            i = queue.pop()
-            m = masks[i]
-            for j in peers[i]:
-                if masks[j] & m:
-                    new = masks[j] & ~m
-                    if not new:
-                        return False
-                    masks[j] = new
-                    if not new & (new - 1):
-                        queue.append(j)
-                    row, col = cell_lines[j]
-                    due[row] = due[col] = True
-        x = next((x for x, flag in enumerate(due) if flag), -1)
-        if x < 0:
-            return True
-        due[x] = False
-        cells = lines[x]
-        near, far = clues[ends[x][0]], clues[ends[x][1]]
-        old = tuple(masks[i] for i in cells)
-        if near or far:
-            new_line = support(old, near, far)
-            if new_line is None:
-                return False
-        else:
-            once = twice = 0
-            for m in old:
-                twice |= once & m
-                once |= m
-            if once != sh.full:
-                return False
-            alone = once & ~twice
-            new_line = tuple(m & alone or m for m in old) if alone else old
-        for i, m, new in zip(cells, old, new_line, strict=True):
-            if new != m:
-                masks[i] = new
-                if not new & (new - 1):
-                    queue.append(i)
-                row, col = cell_lines[i]
-                due[row] = due[col] = True
-
-
-def _search(sh: Shadow, clues, givens, budget: Budget, most: int | None = None):
-    """Up to two solutions, depth first on the open cell with the fewest candidates (the
-    native engine's search, with :func:`support`); None past ``most`` branches."""
-    n = sh.n
-    masks = [1 << (v - 1) if v else sh.full for v in givens]
-    stack = [(masks, [i for i, v in enumerate(givens) if v], [True] * (2 * n))]
-    found: list[Grid] = []
-    nodes = 0
-    while stack:
-        nodes += 1
-        if not nodes % POLL_EVERY and budget.expired():
+    """Up to two solutions, by the native engine (tallest heights tried first); None
+    when that takes more than ``most`` branches."""
+    result = native.search(
+        _puzzle(n, clues, givens), limit=2, budget=budget, most=most, tallest_first=True
+    )
+    if not result.complete:
+        if budget.expired():
             raise SearchTimeout()
-        if most is not None and nodes > most:
-            return None
-        masks, queue, due = stack.pop()
-        if not _propagate(sh, clues, masks, queue, due):
-            continue
-        i = smallest_domain(masks)
-        if i < 0:
-            values = [m.bit_length() for m in masks]
-            found.append(tuple(tuple(values[r * n : r * n + n]) for r in range(n)))
-            if len(found) == 2:
-                break
-            continue
-        row, col = sh.cell_lines[i]
-        for b in _bits(masks[i]):
-            child = masks.copy()
-            child[i] = b
-            due = [False] * (2 * n)
-            due[row] = due[col] = True
-            stack.append((child, [i], due))
-    return tuple(found)
+        return None
+    return result.solutions
 
 
 def _order(n: int, clues: list[int], givens: list[int], rng: random.Random):

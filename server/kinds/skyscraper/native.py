@@ -278,21 +278,32 @@ def propagate(comp: Compiled, cand: list[int], placed: list[int], due: set[int])
 
 
 def search(
-    puzzle: Puzzle, *, limit: int = 2, fixed: Grid | None = None, budget: Budget | None = None
+    puzzle: Puzzle,
+    *,
+    limit: int = 2,
+    fixed: Grid | None = None,
+    budget: Budget | None = None,
+    most: int | None = None,
+    tallest_first: bool = False,
 ) -> SearchResult:
     """Find up to ``limit`` distinct solutions (honouring the givens and ``fixed``
-    entries) within ``budget``. On timeout or cancel: the solutions found so far,
-    ``complete=False``."""
+    entries) within ``budget`` and (if given) ``most`` nodes. On timeout, cancel or past
+    ``most``: the solutions found so far, ``complete=False``. A branch tries its cell's
+    values lowest first, or with ``tallest_first`` the other way round (the maker's
+    order, which decides which two of many solutions are found)."""
     start = time.perf_counter()
     budget = budget or Budget()
     comp = compiled(puzzle)
     solutions: list[Grid] = []
     branches: list[tuple[list[int], int, int]] = []
     nodes = 0
+    cap = -1 if most is None else most
 
     def visit(cand: list[int], placed: list[int], due: set[int]) -> None:
         nonlocal nodes
         if not nodes % POLL_EVERY and budget.expired():
+            raise SearchTimeout
+        if nodes == cap:
             raise SearchTimeout
         nodes += 1
         if propagate(comp, cand, placed, due) >= 0:
@@ -311,7 +322,7 @@ def search(
             visit(cand, placed, set(range(len(comp.lines))))
         while branches and len(solutions) < limit:
             cand, cell, untried = branches.pop()
-            value = untried & -untried
+            value = 1 << (untried.bit_length() - 1) if tallest_first else untried & -untried
             if untried != value:
                 branches.append((cand, cell, untried ^ value))
             child = cand.copy()
