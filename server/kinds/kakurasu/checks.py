@@ -24,24 +24,12 @@ from numgrid.server.core import (
     GroupReport,
     GroupState,
     GroupType,
-    Severity,
     cell_name,
-    cell_statuses,
-    wrong_entries,
 )
+from numgrid.server.kinds.judging import board_report, finding
 
 from .model import MAX_SIZE, OPEN, SHADED, VALUES, Line, Puzzle, total
 from .sums import sizes
-
-
-def _finding(code: str, message: str, cells=(), group=None) -> Finding:
-    return Finding(
-        code=code,
-        message=message,
-        cells=tuple(cells),
-        severity=Severity.ERROR,
-        group=group.name if group is not None else "",
-    )
 
 
 def _count_findings(puzzle: Puzzle) -> list[Finding]:
@@ -52,7 +40,7 @@ def _count_findings(puzzle: Puzzle) -> list[Finding]:
     ):
         if len(clues) != lines:
             found.append(
-                _finding(
+                finding(
                     "clue_count",
                     f"{len(clues)} {what} clue{'s' if len(clues) != 1 else ''} for {lines} "
                     f"{what}s (a '-' stands for a clue not given)",
@@ -66,10 +54,10 @@ def _clue_findings(line: Line) -> list[Finding]:
     if clue is None:
         return []
     if clue < 0:
-        return [_finding("bad_clue", f"{line.name}: a clue is not negative", group=line)]
+        return [finding("bad_clue", f"{line.name}: a clue is not negative", group=line)]
     if clue > total(count):
         return [
-            _finding(
+            finding(
                 "impossible_clue",
                 f"{line.name}: no set of the weights 1-{count} adds up to {clue}: they add "
                 f"up to {total(count)} at most",
@@ -156,14 +144,12 @@ def _counts(counts: set[int]) -> str:
 def _entry_findings(puzzle: Puzzle, entries: Grid) -> list[Finding]:
     found = []
     if len(entries) != puzzle.rows:
-        found.append(
-            _finding("bad_entries", f"{len(entries)} rows of marks for {puzzle.rows} rows")
-        )
+        found.append(finding("bad_entries", f"{len(entries)} rows of marks for {puzzle.rows} rows"))
     for r, row in enumerate(entries[: puzzle.rows]):
         if len(row) != puzzle.cols:
             where = (r, min(len(row), puzzle.cols - 1))
             found.append(
-                _finding(
+                finding(
                     "ragged_row",
                     f"{cell_name(where)}: row {r} has {len(row)} marks, expected {puzzle.cols}",
                     [where],
@@ -173,7 +159,7 @@ def _entry_findings(puzzle: Puzzle, entries: Grid) -> list[Finding]:
         for c, value in enumerate(row):
             if isinstance(value, bool) or value not in VALUES:
                 found.append(
-                    _finding(
+                    finding(
                         "bad_mark",
                         f"{cell_name((r, c))}: mark {value!r} is not 1 (shaded), -1 (white) "
                         "or 0 (undecided)",
@@ -190,10 +176,10 @@ def check_puzzle(
     Kakurasu is legal but odd)."""
     rows, cols = puzzle.rows, puzzle.cols
     if not (1 <= rows <= MAX_SIZE and 1 <= cols <= MAX_SIZE):
-        return [_finding("bad_size", f"a {rows}x{cols} grid is not 1 to {MAX_SIZE} each way")]
+        return [finding("bad_size", f"a {rows}x{cols} grid is not 1 to {MAX_SIZE} each way")]
     if max_cells is not None and rows * cols > max_cells:
         return [
-            _finding(
+            finding(
                 "grid_too_large",
                 f"grid of {rows}x{cols} = {rows * cols} cells is over the limit of "
                 f"{max_cells} cells",
@@ -205,7 +191,7 @@ def check_puzzle(
     if not found:
         why = disagreement(puzzle)
         if why:
-            found.append(_finding("clues_disagree", f"the clues cannot all hold: {why}"))
+            found.append(finding("clues_disagree", f"the clues cannot all hold: {why}"))
     if entries is not None:
         found.extend(_entry_findings(puzzle, entries))
     return found
@@ -231,18 +217,18 @@ def _judge(line: Line, entries: Grid) -> tuple[GroupReport, list[Finding]]:
     elif weight > clue:
         state = GroupState.OVER
         message = f"{line.name}: the shaded cells weigh {weights} = {weight}, more than {clue}"
-        findings.append(_finding("line_over", message, shaded, line))
+        findings.append(finding("line_over", message, shaded, line))
     elif not open_cells:
         state = GroupState.WRONG
         message = f"{line.name}: every cell is decided but the shaded ones weigh {weight}"
-        findings.append(_finding("wrong_line", message, line.cells, line))
+        findings.append(finding("wrong_line", message, line.cells, line))
     elif weight + room < clue:
         state = GroupState.OVER
         message = (
             f"{line.name}: the shaded cells weigh {weight} and the undecided ones "
             f"{room} at most, short of {clue}"
         )
-        findings.append(_finding("line_short", message, line.cells, line))
+        findings.append(finding("line_short", message, line.cells, line))
     else:
         state = GroupState.INCOMPLETE
     return GroupReport(line, state, weight, ()), findings
@@ -261,25 +247,17 @@ def validate_board(board: Board, solution: Grid | None = None) -> BoardReport:
         if report.state is GroupState.CORRECT
         for cell in line.cells
     }
-    reports, findings = [], []
-    for line in puzzle.lines:
+
+    def judge(line: Line) -> tuple[GroupReport, list[Finding]]:
         if line in judged:
-            report, line_findings = judged[line]
-            findings.extend(line_findings)
-        else:
-            decided = all(cell in met or entries[cell[0]][cell[1]] for cell in line.cells)
-            state = GroupState.CORRECT if decided else GroupState.INCOMPLETE
-            weight = sum(line.weight(cell) for cell in _shaded(line, entries))
-            report = GroupReport(line, state, weight, ())
-        reports.append(report)
-    solved = all(report.state is GroupState.CORRECT for report in reports)
-    return BoardReport(
-        tuple(reports),
-        cell_statuses(puzzle.cells, entries, tuple(reports)),
-        tuple(findings),
-        solved,
-        wrong_entries(puzzle.cells, entries, solution),
-    )
+            return judged[line]
+        decided = all(cell in met or entries[cell[0]][cell[1]] for cell in line.cells)
+        state = GroupState.CORRECT if decided else GroupState.INCOMPLETE
+        weight = sum(line.weight(cell) for cell in _shaded(line, entries))
+        return GroupReport(line, state, weight, ()), []
+
+    lines = [judge(line) for line in puzzle.lines]
+    return board_report(board, puzzle.cells, entries, lines, solution)
 
 
 __all__ = ["check_puzzle", "disagreement", "validate_board"]

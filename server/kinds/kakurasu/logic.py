@@ -42,6 +42,7 @@ from numgrid.server.chain import (
 )
 from numgrid.server.chain import Contradiction as Contradiction  # the kind's, for callers
 from numgrid.server.core import Board, Cell, Finding, Grid, PuzzleError, Step, cell_name
+from numgrid.server.kinds.judging import judge_entries
 
 from . import native
 from .checks import check_puzzle, validate_board
@@ -72,12 +73,7 @@ def _from_entries(puzzle: Puzzle, entries: Grid) -> Position:
     """Marks checked as a board is (1, -1 or 0; no line over, short or wrong), then
     decided."""
     layout = layout_of(puzzle)
-    errors = [f for f in check_puzzle(puzzle, entries) if f.is_error]
-    if errors:
-        raise PuzzleError(errors)
-    broken = validate_board(Board(puzzle, entries)).findings
-    if broken:
-        raise PuzzleError(broken)
+    judge_entries(Board(puzzle, entries), validate_board, check_puzzle)
     return Position(layout, [entries[r][c] for r, c in layout.cells])
 
 

@@ -15,26 +15,14 @@ from numgrid.server.core import (
     Grid,
     GroupReport,
     GroupState,
-    Severity,
     cell_name,
-    cell_statuses,
-    wrong_entries,
 )
+from numgrid.server.kinds.judging import board_report, finding
 
 from .model import WHITE, Puzzle, Run
 from .sums import combos, sum_range
 
 MAX_RUN = 9
-
-
-def _finding(code: str, message: str, cells, run: Run | None = None, warning=False) -> Finding:
-    return Finding(
-        code=code,
-        message=message,
-        cells=tuple(cells),
-        severity=Severity.WARNING if warning else Severity.ERROR,
-        group=run.name if run else "",
-    )
 
 
 def _run_findings(run: Run) -> list[Finding]:
@@ -43,7 +31,7 @@ def _run_findings(run: Run) -> list[Finding]:
     if run.clue is None:
         if n == 1:
             return [
-                _finding(
+                finding(
                     "cell_without_run",
                     f"white cell {first} has no {run.direction} run (no clue before it)",
                     run.cells,
@@ -51,7 +39,7 @@ def _run_findings(run: Run) -> list[Finding]:
             ]
         where = f"at the edge before {first}" if run.clue_cell is None else "before it"
         return [
-            _finding(
+            finding(
                 "run_without_clue",
                 f"{run.direction} run of {n} cells from {first} has no clue ({where})",
                 run.cells,
@@ -61,7 +49,7 @@ def _run_findings(run: Run) -> list[Finding]:
     found = []
     if n > MAX_RUN:
         found.append(
-            _finding(
+            finding(
                 "run_too_long",
                 f"{run.name}: run of {n} cells is longer than {MAX_RUN}",
                 (run.clue_cell, *run.cells),
@@ -71,7 +59,7 @@ def _run_findings(run: Run) -> list[Finding]:
     elif not combos(run.clue, n):
         low, high = sum_range(n)
         found.append(
-            _finding(
+            finding(
                 "impossible_clue",
                 f"{run.name}: {run.clue} cannot be made from {n} different digits "
                 f"(possible: {low}-{high})",
@@ -81,7 +69,7 @@ def _run_findings(run: Run) -> list[Finding]:
         )
     if n == 1:
         found.append(
-            _finding("one_cell_run", f"{run.name}: run of a single cell", run.cells, run, True)
+            finding("one_cell_run", f"{run.name}: run of a single cell", run.cells, run, True)
         )
     return found
 
@@ -105,7 +93,7 @@ def _dangling_clues(puzzle: Puzzle) -> list[Finding]:
                 else:
                     continue
                 found.append(
-                    _finding(
+                    finding(
                         "clue_without_run",
                         f"{direction} clue {clue} at {cell_name((r, c))} points at {why}",
                         [(r, c)],
@@ -119,7 +107,7 @@ def check_puzzle(puzzle: Puzzle, entries: Grid | None = None, max_cells: int | N
     found: list[Finding] = []
     if max_cells is not None and puzzle.rows * puzzle.cols > max_cells:
         found.append(
-            _finding(
+            finding(
                 "grid_too_large",
                 f"grid of {puzzle.rows}x{puzzle.cols} = {puzzle.rows * puzzle.cols} cells "
                 f"is over the limit of {max_cells} cells",
@@ -128,7 +116,7 @@ def check_puzzle(puzzle: Puzzle, entries: Grid | None = None, max_cells: int | N
         )
         return found
     if not puzzle.white_cells:
-        found.append(_finding("no_white_cells", "the puzzle has no white cells", []))
+        found.append(finding("no_white_cells", "the puzzle has no white cells", []))
     for run in puzzle.runs:
         found.extend(_run_findings(run))
     found.extend(_dangling_clues(puzzle))
@@ -137,7 +125,7 @@ def check_puzzle(puzzle: Puzzle, entries: Grid | None = None, max_cells: int | N
             digit = entries[cell[0]][cell[1]]
             if not 0 <= digit <= 9:
                 found.append(
-                    _finding(
+                    finding(
                         "bad_digit",
                         f"{cell_name(cell)}: entered value {digit} is not a digit 1-9",
                         [cell],
@@ -161,7 +149,7 @@ def _judge_run(run: Run, entries: Grid) -> tuple[GroupReport, list[Finding]]:
     for d, cells in sorted(by_digit.items()):
         if len(cells) > 1:
             findings.append(
-                _finding(
+                finding(
                     "duplicate",
                     f"{run.name}: {d} appears {len(cells)} times "
                     f"({', '.join(cell_name(c) for c in cells)})",
@@ -174,7 +162,7 @@ def _judge_run(run: Run, entries: Grid) -> tuple[GroupReport, list[Finding]]:
     if run.clue is not None and complete and total != run.clue:
         state = GroupState.WRONG
         findings.append(
-            _finding(
+            finding(
                 "wrong_sum",
                 f"{run.name}: complete but adds up to {total}, not {run.clue}",
                 run.cells,
@@ -184,7 +172,7 @@ def _judge_run(run: Run, entries: Grid) -> tuple[GroupReport, list[Finding]]:
     elif run.clue is not None and not complete and total >= run.clue:
         state = GroupState.OVER
         findings.append(
-            _finding(
+            finding(
                 "over_sum",
                 f"{run.name}: entries already add up to {total} with cells still empty",
                 [cell for cell, _ in filled],
@@ -198,20 +186,12 @@ def _judge_run(run: Run, entries: Grid) -> tuple[GroupReport, list[Finding]]:
 
 def validate_board(board: Board, solution: Grid | None = None) -> BoardReport:
     """Judge every run and cell of a board; with ``solution``, also list wrong entries."""
-    reports, findings = [], []
-    for run in board.puzzle.runs:
-        report, run_findings = _judge_run(run, board.entries)
-        reports.append(report)
-        findings.extend(run_findings)
-    cells = board.puzzle.white_cells
-    solved = all(rep.state is GroupState.CORRECT and rep.group.clue is not None for rep in reports)
-    return BoardReport(
-        tuple(reports),
-        cell_statuses(cells, board.entries, tuple(reports)),
-        tuple(findings),
-        solved,
-        wrong_entries(cells, board.entries, solution),
+    judged = [_judge_run(run, board.entries) for run in board.puzzle.runs]
+    solved = all(
+        report.state is GroupState.CORRECT and report.group.clue is not None for report, _ in judged
     )
+    cells = board.puzzle.white_cells
+    return board_report(board, cells, board.entries, judged, solution, solved)
 
 
 __all__ = ["check_puzzle", "validate_board"]

@@ -43,7 +43,8 @@ from numgrid.server.chain import (
     position_from,
     relevant_steps,
 )
-from numgrid.server.core import Board, Cell, Finding, Grid, PuzzleError, Severity, cell_name
+from numgrid.server.core import Board, Cell, Finding, Grid, PuzzleError, cell_name
+from numgrid.server.kinds.judging import candidate_masks, finding, judge_entries
 from numgrid.server.kinds.masks import bit, digits_of
 
 from . import native
@@ -85,24 +86,11 @@ THRESHOLDS: Thresholds = {
 # ---------------------------------------------------------------- positions
 
 
-def _finding(code: str, message: str, cells=()) -> Finding:
-    return Finding(code=code, message=message, cells=tuple(cells), severity=Severity.ERROR)
-
-
 def _from_entries(puzzle: Puzzle, entries: Grid) -> Position:
     layout = layout_of(puzzle)
-    if len(entries) != puzzle.rows or any(len(row) != puzzle.cols for row in entries):
-        raise PuzzleError([_finding("bad_shape", f"entries must be {puzzle.rows}x{puzzle.cols}")])
+    shape = (puzzle.rows, puzzle.cols)
+    judge_entries(Board(puzzle, entries), validate_board, _bad_digits, shape)
     findings = []
-    for cell in layout.cells:
-        d = entries[cell[0]][cell[1]]
-        if not isinstance(d, int) or not 0 <= d <= 9:
-            findings.append(_finding("bad_digit", f"{cell_name(cell)}: {d!r} is not 0-9", [cell]))
-    if findings:
-        raise PuzzleError(findings)
-    findings = list(validate_board(Board(puzzle, entries)).findings)
-    if findings:
-        raise PuzzleError(findings)
     masks = [bit(entries[r][c]) if entries[r][c] else ALL_DIGITS for r, c in layout.cells]
     pos = Position(layout, masks)
     for r, run in enumerate(layout.runs):
@@ -110,7 +98,7 @@ def _from_entries(puzzle: Puzzle, entries: Grid) -> Position:
             view(pos, r)
         except Contradiction as why:
             findings.append(
-                _finding(
+                finding(
                     "entries_impossible",
                     f"{label(run)}: the entries cannot be completed ({why.reason})",
                     [c for c in run.cells if entries[c[0]][c[1]]],
@@ -124,23 +112,22 @@ def _from_entries(puzzle: Puzzle, entries: Grid) -> Position:
 def _from_candidates(puzzle: Puzzle, candidates: Mapping[Cell, object]) -> Position:
     """``{cell: digits}`` (an iterable of digits, or a 9-bit mask); missing cells: all."""
     layout = layout_of(puzzle)
-    masks, findings = [ALL_DIGITS] * len(layout.cells), []
-    for cell, given in candidates.items():
-        if cell not in layout.index:
-            findings.append(_finding("not_white", f"{cell_name(cell)} is not a white cell"))
-            continue
-        digits = set(digits_of(given) if isinstance(given, int) else given)
-        if (isinstance(given, int) and not 0 < given <= ALL_DIGITS) or not digits:
-            findings.append(_finding("no_candidates", f"{cell_name(cell)}: no candidate", [cell]))
-        elif not digits <= set(range(1, 10)):
-            findings.append(
-                _finding("bad_digit", f"{cell_name(cell)}: candidates must be digits 1-9", [cell])
-            )
-        else:
-            masks[layout.index[cell]] = sum(bit(d) for d in digits)
-    if findings:
-        raise PuzzleError(findings)
+    masks = [ALL_DIGITS] * len(layout.cells)
+    masks = candidate_masks(candidates, layout.index, masks, 9, _not_white, "digits 1-9")
     return Position(layout, masks)
+
+
+def _bad_digits(puzzle: Puzzle, entries: Grid) -> list[Finding]:
+    found = []
+    for cell in layout_of(puzzle).cells:
+        d = entries[cell[0]][cell[1]]
+        if not isinstance(d, int) or not 0 <= d <= 9:
+            found.append(finding("bad_digit", f"{cell_name(cell)}: {d!r} is not 0-9", [cell]))
+    return found
+
+
+def _not_white(cell: object) -> Finding:
+    return finding("not_white", f"{cell_name(cell)} is not a white cell")
 
 
 def position(puzzle: Puzzle, given: Grid | Mapping | Position | None = None) -> Position:

@@ -18,11 +18,9 @@ from numgrid.server.core import (
     Grid,
     GroupReport,
     GroupState,
-    Severity,
     cell_name,
-    cell_statuses,
-    wrong_entries,
 )
+from numgrid.server.kinds.judging import board_report, cell_list, finding
 from numgrid.server.kinds.latin import duplicates, judge_line
 
 from . import arith
@@ -48,20 +46,6 @@ def _value(cage: Cage, digits) -> int | None:
 
 def _hidden_symbols(cells: int) -> str:
     return ", ".join(_SYMBOL[op] for op in arith.operations_of(NONE, cells))
-
-
-def _finding(code: str, message: str, cells, group=None, warning: bool = False) -> Finding:
-    return Finding(
-        code=code,
-        message=message,
-        cells=tuple(cells),
-        severity=Severity.WARNING if warning else Severity.ERROR,
-        group=group.name if group is not None else "",
-    )
-
-
-def _names(cells) -> str:
-    return ", ".join(cell_name(c) for c in cells)
 
 
 def _listing(values) -> str:
@@ -125,15 +109,15 @@ def _why_impossible(cage: Cage, n: int) -> str:
 
 def _cage_findings(index: int, cage: Cage, n: int) -> list[Finding]:
     if not cage.cells:
-        return [_finding("empty_cage", f"cage {index} ({cage.label}) has no cells", [])]
+        return [finding("empty_cage", f"cage {index} ({cage.label}) has no cells", [])]
     found = []
     inside = [(r, c) for r, c in cage.cells if 0 <= r < n and 0 <= c < n]
     outside = [cell for cell in cage.cells if cell not in inside]
     if outside:
         found.append(
-            _finding(
+            finding(
                 "cell_outside_grid",
-                f"{cage.name}: {_names(outside)} outside the {n}x{n} grid",
+                f"{cage.name}: {cell_list(outside)} outside the {n}x{n} grid",
                 outside,
                 cage,
             )
@@ -141,18 +125,18 @@ def _cage_findings(index: int, cage: Cage, n: int) -> list[Finding]:
     repeated = sorted({cell for cell in cage.cells if cage.cells.count(cell) > 1})
     if repeated:
         found.append(
-            _finding(
+            finding(
                 "duplicate_cell",
-                f"{cage.name}: lists {_names(repeated)} more than once",
+                f"{cage.name}: lists {cell_list(repeated)} more than once",
                 repeated,
                 cage,
             )
         )
     parts = connected_parts(inside)
     if len(parts) > 1:
-        shown = "; ".join(_names(part) for part in parts)
+        shown = "; ".join(cell_list(part) for part in parts)
         found.append(
-            _finding(
+            finding(
                 "cage_not_connected",
                 f"{cage.name}: its cells are not connected ({len(parts)} separate parts: {shown})",
                 inside,
@@ -163,7 +147,7 @@ def _cage_findings(index: int, cage: Cage, n: int) -> list[Finding]:
     sound = not (outside or repeated)
     if cage.operation not in OPERATIONS:
         found.append(
-            _finding(
+            finding(
                 "unknown_operation",
                 f"{cage.name}: unknown operation {cage.operation!r} (expected +, -, x, / or none)",
                 cage.cells,
@@ -173,7 +157,7 @@ def _cage_findings(index: int, cage: Cage, n: int) -> list[Finding]:
         sound = False
     elif cage.operation in (SUBTRACT, DIVIDE) and k != 2:
         found.append(
-            _finding(
+            finding(
                 "operation_needs_two_cells",
                 f"{cage.name}: {cage.operation} needs exactly two cells, not {k}",
                 cage.cells,
@@ -184,7 +168,7 @@ def _cage_findings(index: int, cage: Cage, n: int) -> list[Finding]:
     elif hidden(cage):
         ops = _hidden_symbols(k)
         found.append(
-            _finding(
+            finding(
                 "operation_missing",
                 f"{cage.name}: {k} cells but no operation; read as hidden (any of {ops} "
                 f"that gives {cage.target})",
@@ -195,7 +179,7 @@ def _cage_findings(index: int, cage: Cage, n: int) -> list[Finding]:
         )
     elif k == 1 and cage.operation != NONE:
         found.append(
-            _finding(
+            finding(
                 "one_cell_operation",
                 f"{cage.name}: a one-cell cage with an operation; its digit is the target",
                 cage.cells,
@@ -205,7 +189,7 @@ def _cage_findings(index: int, cage: Cage, n: int) -> list[Finding]:
         )
     if cage.target < 1:
         found.append(
-            _finding(
+            finding(
                 "bad_target",
                 f"{cage.name}: target {cage.target} is not a positive number",
                 cage.cells[:1],
@@ -213,7 +197,7 @@ def _cage_findings(index: int, cage: Cage, n: int) -> list[Finding]:
             )
         )
     elif sound and not arith.count(cage, n):
-        found.append(_finding("impossible_target", _why_impossible(cage, n), cage.cells, cage))
+        found.append(finding("impossible_target", _why_impossible(cage, n), cage.cells, cage))
     return found
 
 
@@ -226,10 +210,10 @@ def _coverage_findings(puzzle: Puzzle) -> list[Finding]:
     for cell in puzzle.cells:
         mine = cages_of.get(cell, [])
         if not mine:
-            found.append(_finding("cell_without_cage", f"{cell_name(cell)} is in no cage", [cell]))
+            found.append(finding("cell_without_cage", f"{cell_name(cell)} is in no cage", [cell]))
         elif len(mine) > 1:
             found.append(
-                _finding(
+                finding(
                     "cell_in_two_cages",
                     f"{cell_name(cell)} is in {len(mine)} cages "
                     f"({_listing([cage.name for cage in mine[:3]])}"
@@ -244,13 +228,13 @@ def _entry_findings(puzzle: Puzzle, entries) -> list[Finding]:
     n = puzzle.size
     if len(entries) != n or any(len(row) != n for row in entries):
         shape = f"{len(entries)} rows of {', '.join(sorted({str(len(r)) for r in entries}))}"
-        return [_finding("bad_entries", f"the entries are not {n}x{n} ({shape})", [])]
+        return [finding("bad_entries", f"the entries are not {n}x{n} ({shape})", [])]
     found = []
     for cell in puzzle.cells:
         digit = entries[cell[0]][cell[1]]
         if isinstance(digit, bool) or not isinstance(digit, int) or not 0 <= digit <= n:
             found.append(
-                _finding(
+                finding(
                     "bad_digit",
                     f"{cell_name(cell)}: entered value {digit!r} is not a digit 1-{n}",
                     [cell],
@@ -265,10 +249,10 @@ def check_puzzle(
     """Every structural problem (errors) and oddity (warnings) of a puzzle and its entries."""
     n = puzzle.size
     if not 1 <= n <= MAX_SIZE:
-        return [_finding("bad_size", f"size {n} is not 1 to {MAX_SIZE}", [])]
+        return [finding("bad_size", f"size {n} is not 1 to {MAX_SIZE}", [])]
     if max_cells is not None and n * n > max_cells:
         return [
-            _finding(
+            finding(
                 "grid_too_large",
                 f"grid of {n}x{n} = {n * n} cells is over the limit of {max_cells} cells",
                 [],
@@ -361,12 +345,12 @@ def _judge_cage(cage: Cage, entries: Grid, n: int) -> tuple[GroupReport, list[Fi
         state = GroupState.CORRECT if value == cage.target else GroupState.WRONG
         if state is GroupState.WRONG:
             message = _complete_message(cage, digits, value)
-            findings.append(_finding("wrong_cage", message, cage.cells, cage))
+            findings.append(finding("wrong_cage", message, cage.cells, cage))
     elif filled and not arith.completes(cage, n, digits):
         state = GroupState.OVER
         message = _over_message(cage, filled, len(digits) - len(filled), n)
         filled_cells = [cell for cell, d in zip(cage.cells, digits, strict=True) if d]
-        findings.append(_finding("cage_impossible", message, filled_cells, cage))
+        findings.append(finding("cage_impossible", message, filled_cells, cage))
     else:
         state = GroupState.INCOMPLETE
     if dups:
@@ -378,24 +362,10 @@ def validate_board(board: Board, solution: Grid | None = None) -> BoardReport:
     """Judge every row, column and cage and every cell of a board; with ``solution``,
     also list the entries that differ from it."""
     puzzle, entries = board.puzzle, board.entries
-    reports: list[GroupReport] = []
-    findings: list[Finding] = []
-    for line in puzzle.lines:
-        report, line_findings = judge_line(line, entries)
-        reports.append(report)
-        findings.extend(line_findings)
-    for cage in puzzle.cages:
-        report, cage_findings = _judge_cage(cage, entries, puzzle.size)
-        reports.append(report)
-        findings.extend(cage_findings)
-    solved = bool(reports) and all(rep.state is GroupState.CORRECT for rep in reports)
-    return BoardReport(
-        tuple(reports),
-        cell_statuses(puzzle.cells, entries, tuple(reports)),
-        tuple(findings),
-        solved,
-        wrong_entries(puzzle.cells, entries, solution),
-    )
+    judged = [judge_line(line, entries) for line in puzzle.lines]
+    judged += [_judge_cage(cage, entries, puzzle.size) for cage in puzzle.cages]
+    solved = None if judged else False
+    return board_report(board, puzzle.cells, entries, judged, solution, solved)
 
 
 __all__ = ["check_puzzle", "hidden", "validate_board"]

@@ -52,10 +52,10 @@ from numgrid.server.core import (
     Finding,
     Grid,
     PuzzleError,
-    Severity,
     Step,
     cell_name,
 )
+from numgrid.server.kinds.judging import candidate_masks, finding, judge_entries
 from numgrid.server.kinds.latin import make_step
 from numgrid.server.kinds.masks import bit, digits_of, single
 
@@ -93,25 +93,12 @@ THRESHOLDS: Thresholds = {
 # ---------------------------------------------------------------- positions
 
 
-def _finding(code: str, message: str, cells=(), group: str = "") -> Finding:
-    return Finding(
-        code=code, message=message, cells=tuple(cells), severity=Severity.ERROR, group=group
-    )
-
-
 def _from_entries(puzzle: Puzzle, entries: Grid) -> Position:
     """Entries checked as a board is (digits 1..N, no repeat in a line, no cage broken or
     impossible to complete), then placed."""
     layout = layout_of(puzzle)
     n = layout.size
-    if len(entries) != n or any(len(row) != n for row in entries):
-        raise PuzzleError([_finding("bad_shape", f"entries must be {n}x{n}")])
-    errors = [f for f in check_puzzle(puzzle, entries) if f.is_error]
-    if errors:
-        raise PuzzleError(errors)
-    broken = validate_board(Board(puzzle, entries)).findings
-    if broken:
-        raise PuzzleError(broken)
+    judge_entries(Board(puzzle, entries), validate_board, check_puzzle, (n, n))
     pos = Position(layout, [layout.full] * (n * n))
     for i, (r, c) in enumerate(layout.cells):
         if entries[r][c]:
@@ -124,33 +111,20 @@ def _from_candidates(puzzle: Puzzle, candidates: Mapping[Cell, object]) -> Posit
     A cell with one candidate is placed, and its digit leaves its row and column."""
     layout = layout_of(puzzle)
     n = layout.size
-    masks, findings = [layout.full] * (n * n), []
-    for cell, given in candidates.items():
-        if not (isinstance(cell, tuple) and len(cell) == 2 and cell in set(layout.cells)):
-            findings.append(_finding("not_a_cell", f"{cell!r} is not a cell of the grid"))
-            continue
-        digits = set(digits_of(given) if isinstance(given, int) else given)
-        if (isinstance(given, int) and not 0 < given <= layout.full) or not digits:
-            findings.append(_finding("no_candidates", f"{cell_name(cell)}: no candidate", [cell]))
-        elif not digits <= set(range(1, n + 1)):
-            findings.append(
-                _finding("bad_digit", f"{cell_name(cell)}: candidates must be 1-{n}", [cell])
-            )
-        else:
-            masks[cell[0] * n + cell[1]] = sum(bit(d) for d in digits)
-    if findings:
-        raise PuzzleError(findings)
+    index = {cell: i for i, cell in enumerate(layout.cells)}
+    masks = candidate_masks(candidates, index, [layout.full] * (n * n), n, _outside, f"1-{n}")
     pos = Position(layout, masks)
-    for i, mask in enumerate(masks):
-        if single(mask):
-            try:
+    try:
+        for i, mask in enumerate(masks):
+            if single(mask):
                 pos.place(i, mask.bit_length())
-            except Contradiction as why:
-                findings.append(_finding("conflicting_candidates", why.reason, why.cells))
-                break
-    if findings:
-        raise PuzzleError(findings)
+    except Contradiction as why:
+        raise PuzzleError([finding("conflicting_candidates", why.reason, why.cells)]) from None
     return pos
+
+
+def _outside(cell: object) -> Finding:
+    return finding("not_a_cell", f"{cell!r} is not a cell of the grid")
 
 
 def position(puzzle: Puzzle, given: Grid | Mapping | Position | None = None) -> Position:

@@ -16,28 +16,12 @@ from numgrid.server.core import (
     Grid,
     GroupReport,
     GroupState,
-    Severity,
     cell_name,
-    cell_statuses,
-    wrong_entries,
 )
+from numgrid.server.kinds.judging import board_report, cell_list, finding
 from numgrid.server.kinds.latin import duplicates, judge_line
 
 from .model import MAX_SIZE, SIDES, Puzzle, Side, View, visible
-
-
-def _finding(code: str, message: str, cells=(), group=None, warning: bool = False) -> Finding:
-    return Finding(
-        code=code,
-        message=message,
-        cells=tuple(cells),
-        severity=Severity.WARNING if warning else Severity.ERROR,
-        group=group.name if group is not None else "",
-    )
-
-
-def _names(cells) -> str:
-    return ", ".join(cell_name(c) for c in cells)
 
 
 def _values(puzzle: Puzzle) -> str:
@@ -59,7 +43,7 @@ def _clue_findings(puzzle: Puzzle) -> list[Finding]:
         clues = puzzle.clues(side)
         if len(clues) != n:
             found.append(
-                _finding(
+                finding(
                     "clue_count",
                     f"{len(clues)} clues {side.where}s, expected {n} (0 or '-' for none)",
                 )
@@ -68,12 +52,12 @@ def _clue_findings(puzzle: Puzzle) -> list[Finding]:
             where = [side.clue_cell(i, n)]
             if clue < 0:
                 found.append(
-                    _finding("bad_clue", f"clue {clue} {side.where} {i} is negative", where)
+                    finding("bad_clue", f"clue {clue} {side.where} {i} is negative", where)
                 )
             elif clue > height:
                 most = f"a line has {height} towers" if height < n else f"the grid is {n}x{n}"
                 found.append(
-                    _finding(
+                    finding(
                         "clue_too_large",
                         f"clue {clue} {side.where} {i}: no more than {height} towers can be "
                         f"seen ({most})",
@@ -105,7 +89,7 @@ def _pair_findings(puzzle: Puzzle, view: View) -> list[Finding]:
         why = "are both 1, but only one tower can be first from both sides"
     else:
         return []
-    return [_finding("clues_clash", f"{both} {view.index} {why}", cells)]
+    return [finding("clues_clash", f"{both} {view.index} {why}", cells)]
 
 
 def _grid_findings(puzzle: Puzzle, grid, what: str) -> tuple[list[Finding], bool]:
@@ -113,14 +97,14 @@ def _grid_findings(puzzle: Puzzle, grid, what: str) -> tuple[list[Finding], bool
     n = puzzle.size
     if len(grid) != n or any(len(row) != n for row in grid):
         shape = f"{len(grid)} rows of {', '.join(sorted({str(len(r)) for r in grid}))}"
-        return [_finding(f"bad_{what}", f"the {what} are not {n}x{n} ({shape})")], False
+        return [finding(f"bad_{what}", f"the {what} are not {n}x{n} ({shape})")], False
     found = []
     one = "given" if what == "givens" else "entered value"
     for r, c in puzzle.cells:
         value = grid[r][c]
         if not _in_range(puzzle, value):
             found.append(
-                _finding(
+                finding(
                     "bad_given" if what == "givens" else "bad_digit",
                     f"{cell_name((r, c))}: {one} {value!r} is not {_values(puzzle)}",
                     [(r, c)],
@@ -134,9 +118,9 @@ def _given_line_findings(puzzle: Puzzle) -> list[Finding]:
     for line in puzzle.lines:
         for value, cells in sorted(duplicates(line.cells, puzzle.givens).items()):
             found.append(
-                _finding(
+                finding(
                     "duplicate_given",
-                    f"{line.name}: {value} is given {len(cells)} times ({_names(cells)})",
+                    f"{line.name}: {value} is given {len(cells)} times ({cell_list(cells)})",
                     cells,
                     line,
                 )
@@ -144,9 +128,9 @@ def _given_line_findings(puzzle: Puzzle) -> list[Finding]:
         empty = [(r, c) for r, c in line.cells if puzzle.givens[r][c] == EMPTY]
         if len(empty) > puzzle.empties:
             found.append(
-                _finding(
+                finding(
                     "too_many_empty",
-                    f"{line.name}: {len(empty)} empty lots are given ({_names(empty)}), but a "
+                    f"{line.name}: {len(empty)} empty lots are given ({cell_list(empty)}), but a "
                     f"{line.type.value} has {puzzle.empties}",
                     empty,
                     line,
@@ -163,7 +147,7 @@ def _entry_findings(puzzle: Puzzle, entries) -> list[Finding]:
         given, entry = puzzle.givens[r][c], entries[r][c]
         if given and entry and entry != given:
             found.append(
-                _finding(
+                finding(
                     "given_changed",
                     f"{cell_name((r, c))}: entry {entry} over the given {given}",
                     [(r, c)],
@@ -179,17 +163,17 @@ def check_puzzle(
     is (a warning, unless plain)."""
     n = puzzle.size
     if not 1 <= n <= MAX_SIZE:
-        return [_finding("bad_size", f"size {n} is not 1 to {MAX_SIZE}")]
+        return [finding("bad_size", f"size {n} is not 1 to {MAX_SIZE}")]
     if max_cells is not None and n * n > max_cells:
         return [
-            _finding(
+            finding(
                 "grid_too_large",
                 f"grid of {n}x{n} = {n * n} cells is over the limit of {max_cells} cells",
             )
         ]
     if not 1 <= puzzle.height <= n:
         return [
-            _finding(
+            finding(
                 "bad_height",
                 f"the tallest height {puzzle.height} is not 1 to {n} (the grid is {n}x{n})",
             )
@@ -202,7 +186,7 @@ def check_puzzle(
         if entries is not None:
             found.extend(_entry_findings(puzzle, entries))
     if puzzle.variant != "plain":
-        found.append(_finding("variant", f"a Skyscraper with {puzzle.variant}", warning=True))
+        found.append(finding("variant", f"a Skyscraper with {puzzle.variant}", warning=True))
     return found
 
 
@@ -219,7 +203,7 @@ def _judge_view(view: View, values: Grid, height: int) -> tuple[GroupReport, lis
         state = GroupState.CORRECT if seen == view.clue else GroupState.WRONG
         if state is GroupState.WRONG:
             findings.append(
-                _finding(
+                finding(
                     "wrong_view",
                     f"{view.name}: the complete line shows {seen} tower"
                     f"{'s' if seen != 1 else ''}, not {view.clue}",
@@ -239,7 +223,7 @@ def _judge_view(view: View, values: Grid, height: int) -> tuple[GroupReport, lis
         why = f"the tallest tower ({height}) at {at} hides the rest, and {seen} are seen"
     else:
         return GroupReport(view, GroupState.INCOMPLETE, seen, ()), findings
-    findings.append(_finding("view_impossible", f"{view.name}: {why}", shown, view))
+    findings.append(finding("view_impossible", f"{view.name}: {why}", shown, view))
     return GroupReport(view, GroupState.OVER, seen, ()), findings
 
 
@@ -248,24 +232,9 @@ def validate_board(board: Board, solution: Grid | None = None) -> BoardReport:
     ``solution``, also list the entries that differ from it."""
     puzzle = board.puzzle
     values = puzzle.filled(board.entries)
-    reports: list[GroupReport] = []
-    findings: list[Finding] = []
-    for line in puzzle.lines:
-        report, found = judge_line(line, values, puzzle.empties)
-        reports.append(report)
-        findings.extend(found)
-    for view in puzzle.views:
-        report, found = _judge_view(view, values, puzzle.height)
-        reports.append(report)
-        findings.extend(found)
-    solved = all(rep.state is GroupState.CORRECT for rep in reports)
-    return BoardReport(
-        tuple(reports),
-        cell_statuses(puzzle.cells, values, tuple(reports)),
-        tuple(findings),
-        solved,
-        wrong_entries(puzzle.cells, board.entries, solution),
-    )
+    judged = [judge_line(line, values, puzzle.empties) for line in puzzle.lines]
+    judged += [_judge_view(view, values, puzzle.height) for view in puzzle.views]
+    return board_report(board, puzzle.cells, values, judged, solution)
 
 
 __all__ = ["check_puzzle", "validate_board"]

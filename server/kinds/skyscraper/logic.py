@@ -47,14 +47,13 @@ from numgrid.server.core import (
     EMPTY,
     Board,
     Cell,
-    Finding,
     Grid,
     PuzzleError,
-    Severity,
     Step,
     cell_name,
     value_text,
 )
+from numgrid.server.kinds.judging import finding, judge_entries
 from numgrid.server.kinds.latin import (
     hidden_single,
     hidden_subset,
@@ -90,24 +89,13 @@ THRESHOLDS: Thresholds = {
 # ---------------------------------------------------------------- positions
 
 
-def _finding(code: str, message: str, cells=()) -> Finding:
-    return Finding(code=code, message=message, cells=tuple(cells), severity=Severity.ERROR)
-
-
 def _from_entries(puzzle: Puzzle, entries: Grid) -> Position:
     """Entries checked as a board is (values in range, none over a given, no repeat in a
     line, no clue already broken), then placed with the givens."""
     layout = layout_of(puzzle)
     frame = layout.frame
     n = frame.size
-    if len(entries) != n or any(len(row) != n for row in entries):
-        raise PuzzleError([_finding("bad_shape", f"entries must be {n}x{n}")])
-    errors = [f for f in check_puzzle(puzzle, entries) if f.is_error]
-    if errors:
-        raise PuzzleError(errors)
-    broken = validate_board(Board(puzzle, entries)).findings
-    if broken:
-        raise PuzzleError(broken)
+    judge_entries(Board(puzzle, entries), validate_board, check_puzzle, (n, n))
     pos = Position(layout, [frame.full] * (n * n))
     for i, (r, c) in enumerate(frame.cells):
         value = puzzle.givens[r][c] or entries[r][c]
@@ -141,16 +129,16 @@ def _from_candidates(puzzle: Puzzle, candidates: Mapping[Cell, object]) -> Posit
     cells = set(frame.cells)
     for cell, given in candidates.items():
         if not (isinstance(cell, tuple) and len(cell) == 2 and cell in cells):
-            findings.append(_finding("not_a_cell", f"{cell!r} is not a cell of the grid"))
+            findings.append(finding("not_a_cell", f"{cell!r} is not a cell of the grid"))
             continue
         mask = _mask_of(frame, given)
         if mask is None:
             allowed = f"1-{frame.height}" + (" or -1" if frame.empties else "")
             findings.append(
-                _finding("bad_digit", f"{cell_name(cell)}: candidates must be {allowed}", [cell])
+                finding("bad_digit", f"{cell_name(cell)}: candidates must be {allowed}", [cell])
             )
         elif not mask:
-            findings.append(_finding("no_candidates", f"{cell_name(cell)}: no candidate", [cell]))
+            findings.append(finding("no_candidates", f"{cell_name(cell)}: no candidate", [cell]))
         else:
             masks[cell[0] * n + cell[1]] = mask
     for i, (r, c) in enumerate(frame.cells):
@@ -158,7 +146,7 @@ def _from_candidates(puzzle: Puzzle, candidates: Mapping[Cell, object]) -> Posit
             masks[i] &= frame.bit(puzzle.givens[r][c])
             if not masks[i]:
                 findings.append(
-                    _finding("no_candidates", f"{cell_name((r, c))}: not its given", [(r, c)])
+                    finding("no_candidates", f"{cell_name((r, c))}: not its given", [(r, c)])
                 )
     if findings:
         raise PuzzleError(findings)
@@ -168,7 +156,7 @@ def _from_candidates(puzzle: Puzzle, candidates: Mapping[Cell, object]) -> Posit
             if single(mask):
                 pos.place(i, frame.value_of(mask))
     except Contradiction as why:
-        raise PuzzleError([_finding("conflicting_candidates", why.reason, why.cells)]) from None
+        raise PuzzleError([finding("conflicting_candidates", why.reason, why.cells)]) from None
     return pos
 
 
