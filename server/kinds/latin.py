@@ -26,16 +26,19 @@ the position; every step is implied by the rules and the position alone.
 
 from __future__ import annotations
 
+import enum
 import functools
 import itertools
 import random
 from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import Any
 
-from numgrid.server.chain import Contradiction, listed, names, outcome
+from numgrid.server.chain import Contradiction, Memos, listed, names, outcome
 from numgrid.server.core import (
     EMPTY,
+    Budget,
     Cell,
     Finding,
     Grid,
@@ -274,6 +277,90 @@ def frame(n: int, diagonals: bool = False, height: int | None = None) -> Frame:
         cell_lines=tuple(map(tuple, of)),
         peers=peers,
     )
+
+
+# ---------------------------------------------------------------- positions
+
+
+class LatinPosition(Memos):
+    """What a latin kind's position holds: per cell of its layout's ``frame`` the
+    candidates (``masks``) and the value placed (0 while open), what each technique
+    found (:class:`~numgrid.server.chain.Memos`, a slot per technique of the kind's
+    ``techniques``) and the assumptions its trial's screen refuted (still refuted later,
+    as candidates only shrink). Techniques memoise their findings per group or cell;
+    changing a cell forgets those it could change (:meth:`_forget_cell`, the kind's), so
+    a chain of steps only re-examines what changed. The expensive techniques
+    :meth:`poll` the position's ``budget``. A kind says what placing a value does
+    (:meth:`place`) and what else its position holds (:meth:`_more`)."""
+
+    techniques: type[enum.IntEnum]  # the kind's, as the latin techniques step with them
+    refuted: list
+
+    def __init__(
+        self,
+        layout: Any,
+        masks: Iterable[int],
+        placed: Iterable[int] | None = None,
+        budget: Budget | None = None,
+    ):
+        super().__init__(budget, len(self.techniques) + 1)
+        self.layout = layout
+        self.frame: Frame = layout.frame
+        self.masks = list(masks)
+        self.placed = list(placed) if placed is not None else [0] * len(self.masks)
+        self.refuted = []
+        self._more()
+
+    def _more(self) -> None:
+        """What a kind's position holds besides (nothing here)."""
+
+    def copy(self) -> Any:
+        other = type(self)(self.layout, self.masks, self.placed, self.budget)
+        self.copy_memos(other)
+        other.refuted = list(self.refuted)
+        return other
+
+    @property
+    def solved(self) -> bool:
+        return all(self.placed)
+
+    def candidates(self) -> dict[Cell, tuple[int, ...]]:
+        values_of = self.frame.values_of
+        return {cell: values_of(m) for cell, m in zip(self.frame.cells, self.masks, strict=True)}
+
+    def grid(self) -> Grid:
+        """Placed values, ``0`` for open cells."""
+        n = self.frame.size
+        return tuple(tuple(self.placed[r * n : r * n + n]) for r in range(n))
+
+    def apply(self, step: Step) -> None:
+        """Make the step's placements (each with what the rules then remove) and
+        eliminations."""
+        n = self.frame.size
+        for (r, c), value in step.placements:
+            self.place(r * n + c, value)
+        for (r, c), value in step.eliminations:
+            i = r * n + c
+            self.set(i, self.masks[i] & ~self.frame.bit(value))
+
+    def place(self, i: int, value: int) -> None:
+        raise NotImplementedError
+
+    def set(self, i: int, mask: int) -> None:
+        """Cell ``i`` keeps the candidates of ``mask``."""
+        if mask == self.masks[i]:
+            return
+        if not mask:
+            cell = self.frame.cells[i]
+            raise Contradiction(f"{cell_name(cell)} has no candidate left", self._lines(i), [cell])
+        self.masks[i] = mask
+        self._forget_cell(i)
+
+    def _lines(self, i: int) -> list[Line]:
+        return [self.frame.lines[x] for x in self.frame.cell_lines[i]]
+
+    def _forget_cell(self, i: int) -> None:
+        raise NotImplementedError
 
 
 # ---------------------------------------------------------------- steps

@@ -32,14 +32,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from numgrid.server.chain import (
-    WHOLE,
-    Grade,
-    Ladder,
-    Thresholds,
-    position_from,
-    relevant_steps,
-)
+from numgrid.server.chain import WHOLE, Grade, Ladder, Thresholds, position_from, relevant_steps
 from numgrid.server.chain import Contradiction as Contradiction  # the kind's, for callers
 from numgrid.server.core import Board, Cell, Finding, Grid, PuzzleError, Step, cell_name
 from numgrid.server.kinds.judging import judge_entries

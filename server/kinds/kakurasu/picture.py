@@ -5,15 +5,7 @@ when not given), a shaded cell filled dark, a cell the player marked white dotte
 from __future__ import annotations
 
 from numgrid.server import pictures
-from numgrid.server.pictures import (
-    CELL,
-    EDGE_SIZE,
-    GREY,
-    SHADE,
-    WEIGHT_SIZE,
-    Contents,
-    Picture,
-)
+from numgrid.server.pictures import CELL, EDGE_SIZE, GREY, SHADE, WEIGHT_SIZE, Contents, Picture
 
 from .model import SHADED, WHITE, Puzzle
 

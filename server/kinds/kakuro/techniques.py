@@ -30,14 +30,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from numgrid.server.chain import Contradiction, Memos, listed, names, outcome
-from numgrid.server.core import (
-    Budget,
-    Cell,
-    Grid,
-    PuzzleError,
-    Step,
-    cell_name,
-)
+from numgrid.server.core import Budget, Cell, Grid, PuzzleError, Step, cell_name
 from numgrid.server.kinds.masks import bit, digits_of, single
 
 from . import native

@@ -46,15 +46,7 @@ from numgrid.server.chain import (
     relevant_steps,
     touched,
 )
-from numgrid.server.core import (
-    Board,
-    Cell,
-    Finding,
-    Grid,
-    PuzzleError,
-    Step,
-    cell_name,
-)
+from numgrid.server.core import Board, Cell, Finding, Grid, PuzzleError, Step, cell_name
 from numgrid.server.kinds.judging import candidate_masks, finding, judge_entries
 from numgrid.server.kinds.latin import make_step
 from numgrid.server.kinds.masks import bit, digits_of, single

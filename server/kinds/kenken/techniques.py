@@ -37,11 +37,11 @@ from collections import OrderedDict
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-from numgrid.server.chain import Contradiction, Memos, listed
-from numgrid.server.core import Budget, Cell, Grid, PuzzleError, Step
+from numgrid.server.chain import Contradiction, listed
+from numgrid.server.core import Cell, PuzzleError, Step
 from numgrid.server.core import cell_name as _cell_name
 from numgrid.server.kinds import latin
-from numgrid.server.kinds.latin import WORDS, Frame, capital, make_step
+from numgrid.server.kinds.latin import WORDS, Frame, LatinPosition, capital, make_step
 
 # The latin techniques, shared with Skyscraper: KenKen's ladder steps with them too.
 from numgrid.server.kinds.latin import hidden_single as hidden_single
@@ -288,77 +288,38 @@ LINE_SLOTS = (
 )
 
 
-class Position(Memos):
-    """The candidates and placed digits of every cell, plus what each technique found.
+class Position(LatinPosition):
+    """A KenKen position (:class:`~numgrid.server.kinds.latin.LatinPosition`): per cage
+    also its layouts live when last filtered, and for trials a witness solution."""
 
-    Techniques memoise their findings per cage, line or cell; changing a cell forgets
-    those it could change, so a chain of steps only re-examines what changed. The
-    expensive techniques :meth:`poll` the position's ``budget``, if any, and raise
-    :class:`SearchTimeout` once it runs out.
-    """
+    techniques = Technique
+    layout: Layout
+    refuted: list[tuple[int, int, int]]  # (depth, cell, digit)
+    refuted2: list[tuple[int, int, int]]  # (cell, digit, second cell)
+    # per cage: the layouts live when last filtered, and the cells' masks then
+    lives: list[tuple[tuple, tuple[int, ...]]]
+    # per cell, the digit (as a bit) of one solution agreeing with the candidates, all 0
+    # when there is none; None until a trial asks (see logic.py's _witness)
+    witness: list[int] | None
 
-    techniques = Technique  # what the latin techniques (:mod:`..latin`) step with
-
-    def __init__(
-        self,
-        layout: Layout,
-        masks: Iterable[int],
-        placed: Iterable[int] | None = None,
-        budget: Budget | None = None,
-    ):
-        super().__init__(budget, len(Technique) + 1)
-        self.layout = layout
-        self.masks = list(masks)
-        self.placed = list(placed) if placed is not None else [0] * len(self.masks)
-        # per cage: the layouts live when last filtered, and the cells' masks then
-        self.lives: list[tuple[tuple, tuple[int, ...]]] = [
+    def _more(self) -> None:
+        layout = self.layout
+        self.lives = [
             (bits, (layout.full,) * len(cells))
             for bits, cells in zip(layout.cage_bits, layout.cage_cells, strict=True)
         ]
-        # assumptions (depth, cell, digit) a trial's screen refuted: still refuted later,
-        # as candidates only shrink
-        self.refuted: list[tuple[int, int, int]] = []
-        self.refuted2: list[tuple[int, int, int]] = []  # (cell, digit, second cell)
-        # per cell, the digit (as a bit) of one solution agreeing with the candidates,
-        # all 0 when there is none; None until a trial asks (see logic.py's _witness)
-        self.witness: list[int] | None = None
+        self.refuted2 = []
+        self.witness = None
 
     def copy(self) -> Position:
-        other = Position(self.layout, self.masks, self.placed, self.budget)
-        self.copy_memos(other)
+        other = super().copy()
         other.lives = list(self.lives)
-        other.refuted = list(self.refuted)
         other.refuted2 = list(self.refuted2)
         other.witness = self.witness
         return other
 
-    @property
-    def frame(self) -> Frame:
-        return self.layout.frame
-
-    @property
-    def solved(self) -> bool:
-        return all(self.placed)
-
-    def candidates(self) -> dict[Cell, tuple[int, ...]]:
-        return {cell: digits_of(m) for cell, m in zip(self.layout.cells, self.masks, strict=True)}
-
-    def grid(self) -> Grid:
-        """Placed digits, ``0`` for open cells."""
-        n = self.layout.size
-        return tuple(tuple(self.placed[r * n : r * n + n]) for r in range(n))
-
-    def apply(self, step: Step) -> None:
-        """Make the step's placements (each removing its digit from its row and column)
-        and eliminations."""
-        n = self.layout.size
-        for (r, c), digit in step.placements:
-            self.place(r * n + c, digit)
-        for (r, c), digit in step.eliminations:
-            i = r * n + c
-            self.set(i, self.masks[i] & ~bit(digit))
-
     def place(self, i: int, digit: int) -> None:
+        """Place ``digit`` in cell ``i``: it leaves the rest of its row and column."""
         if self.placed[i] == digit:
             return
         cell = self.layout.cells[i]
@@ -371,18 +332,6 @@ class Position(Memos):
         for j in self.layout.peers[i]:
             if self.masks[j] & b:
                 self.set(j, self.masks[j] & ~b)
-
-    def set(self, i: int, mask: int) -> None:
-        if mask == self.masks[i]:
-            return
-        if not mask:
-            cell = self.layout.cells[i]
-            raise Contradiction(f"{cell_name(cell)} has no candidate left", self._lines(i), [cell])
-        self.masks[i] = mask
-        self._forget_cell(i)
-
-    def _lines(self, i: int) -> list[Line]:
-        return [self.layout.lines[x] for x in self.layout.cell_lines[i]]
 
     def _forget_cell(self, i: int) -> None:
         layout, memo = self.layout, self._memo

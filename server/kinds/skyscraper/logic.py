@@ -43,16 +43,7 @@ from numgrid.server.chain import (
     relevant_steps,
     touched,
 )
-from numgrid.server.core import (
-    EMPTY,
-    Board,
-    Cell,
-    Grid,
-    PuzzleError,
-    Step,
-    cell_name,
-    value_text,
-)
+from numgrid.server.core import EMPTY, Board, Cell, Grid, PuzzleError, Step, cell_name, value_text
 from numgrid.server.kinds.judging import finding, judge_entries
 from numgrid.server.kinds.latin import (
     hidden_single,

@@ -28,10 +28,10 @@ import itertools
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from numgrid.server.chain import Contradiction, Memos, listed, names
-from numgrid.server.core import EMPTY, Budget, Cell, Grid, GroupType, PuzzleError, Step, cell_name
+from numgrid.server.chain import Contradiction, listed, names
+from numgrid.server.core import EMPTY, GroupType, PuzzleError, Step, cell_name
 from numgrid.server.kinds import latin
-from numgrid.server.kinds.latin import WORDS, Frame, Line, make_step
+from numgrid.server.kinds.latin import WORDS, Frame, LatinPosition, Line, make_step
 
 from .checks import check_puzzle
 from .model import Puzzle, Side, View, arrangements
@@ -109,59 +109,13 @@ LINE_SLOTS = (
 )
 
 
-class Position(Memos):
-    """The candidates and placed values of every cell, plus what each technique found.
+class Position(LatinPosition):
+    """A Skyscraper position (:class:`~numgrid.server.kinds.latin.LatinPosition`): its
+    techniques memoise their findings per view, line or cell."""
 
-    Techniques memoise their findings per view, line or cell; changing a cell forgets
-    those it could change, so a chain of steps only re-examines what changed. The
-    expensive techniques :meth:`poll` the position's ``budget``.
-    """
-
-    techniques = Technique  # what the latin techniques (:mod:`..latin`) step with
-
-    def __init__(
-        self,
-        layout: Layout,
-        masks: Iterable[int],
-        placed: Iterable[int] | None = None,
-        budget: Budget | None = None,
-    ):
-        super().__init__(budget, len(Technique) + 1)
-        self.layout = layout
-        self.frame = layout.frame
-        self.masks = list(masks)
-        self.placed = list(placed) if placed is not None else [0] * len(self.masks)
-        # assumptions (cell, value) a trial's screen refuted: still refuted later, as
-        # candidates only shrink
-        self.refuted: list[tuple[int, int]] = []
-
-    def copy(self) -> Position:
-        other = Position(self.layout, self.masks, self.placed, self.budget)
-        self.copy_memos(other)
-        other.refuted = list(self.refuted)
-        return other
-
-    @property
-    def solved(self) -> bool:
-        return all(self.placed)
-
-    def candidates(self) -> dict[Cell, tuple[int, ...]]:
-        values_of = self.frame.values_of
-        return {cell: values_of(m) for cell, m in zip(self.frame.cells, self.masks, strict=True)}
-
-    def grid(self) -> Grid:
-        """Placed values, ``0`` for open cells."""
-        n = self.frame.size
-        return tuple(tuple(self.placed[r * n : r * n + n]) for r in range(n))
-
-    def apply(self, step: Step) -> None:
-        """Make the step's placements (each a rule's eliminations too) and eliminations."""
-        n = self.frame.size
-        for (r, c), value in step.placements:
-            self.place(r * n + c, value)
-        for (r, c), value in step.eliminations:
-            i = r * n + c
-            self.set(i, self.masks[i] & ~self.frame.bit(value))
+    techniques = Technique
+    layout: Layout
+    refuted: list[tuple[int, int]]  # (cell, value)
 
     def place(self, i: int, value: int) -> None:
         if self.placed[i] == value:
@@ -189,18 +143,6 @@ class Position(Memos):
             for j in cells:
                 if j != i and self.masks[j] & b and self.placed[j] != EMPTY:
                     self.set(j, self.masks[j] & ~b)
-
-    def set(self, i: int, mask: int) -> None:
-        if mask == self.masks[i]:
-            return
-        if not mask:
-            cell = self.frame.cells[i]
-            raise Contradiction(f"{cell_name(cell)} has no candidate left", self._lines(i), [cell])
-        self.masks[i] = mask
-        self._forget_cell(i)
-
-    def _lines(self, i: int) -> list[Line]:
-        return [self.frame.lines[x] for x in self.frame.cell_lines[i]]
 
     def _forget_cell(self, i: int) -> None:
         memo = self._memo
