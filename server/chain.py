@@ -114,6 +114,39 @@ def position_from(
     return from_entries(puzzle, tuple(tuple(row) for row in given))
 
 
+def reader(
+    position_type: type,
+    from_entries: Callable[[Any, Grid], Any],
+    from_candidates: Callable[[Any, Mapping], Any],
+    empty: Callable[[Any], Any] | None = None,
+) -> Callable[..., Any]:
+    """A kind's ``position(puzzle, given=None)``: :func:`position_from` with its readers."""
+
+    def position(puzzle: Any, given: Any = None) -> Any:
+        """The position to reason from: an entries grid, candidates (``{cell: values}``),
+        a position, or None (no entries). Raises
+        :class:`~numgrid.server.core.PuzzleError` with every problem found."""
+        return position_from(puzzle, given, position_type, from_entries, from_candidates, empty)
+
+    return position
+
+
+def technique_table(
+    techniques: type[enum.IntEnum], scopes: Mapping[str, Iterable[Callable]]
+) -> dict[enum.IntEnum, tuple[str, Callable]]:
+    """A :class:`Ladder`'s table from each scope's technique functions, each named as
+    its technique (``naked_single`` finds NAKED_SINGLE steps); every technique has one."""
+    table = {
+        techniques[function.__name__.upper()]: (scope, function)
+        for scope, functions in scopes.items()
+        for function in functions
+    }
+    missing = [t.name for t in techniques if t not in table]
+    if missing:
+        raise ValueError(f"no function for {', '.join(missing)}")
+    return table
+
+
 def open_cells(masks: Sequence[int], placed: Sequence | None = None) -> list[int]:
     """The cells with more than one candidate (and none placed), fewest first: where a
     trial looks for an assumption to refute."""

@@ -145,6 +145,30 @@ def _augment(
     return False
 
 
+# ---------------------------------------------------------------- puzzles
+
+
+class Square:
+    """What a latin kind's puzzle (a dataclass with an N x N grid of ``size``) has."""
+
+    size: int
+
+    @property
+    def rows(self) -> int:
+        return self.size
+
+    @property
+    def cols(self) -> int:
+        return self.size
+
+    @functools.cached_property
+    def cells(self) -> tuple[Cell, ...]:
+        return tuple((r, c) for r in range(self.size) for c in range(self.size))
+
+    def empty_grid(self) -> Grid:
+        return tuple((0,) * self.size for _ in range(self.size))
+
+
 # ---------------------------------------------------------------- board checks
 
 

@@ -60,6 +60,16 @@ def json_puzzle(text: str, kind: str) -> tuple[dict | None, str]:
     return data, ""
 
 
+def json_writer(to_dict: Callable[[Any], dict], ensure_ascii: bool = True) -> Callable[[Any], str]:
+    """A kind's ``write_json``: the board as its proto's JSON (``to_dict``), on one line."""
+
+    def write_json(board: Any) -> str:
+        text = json.dumps(to_dict(board), separators=(",", ":"), ensure_ascii=ensure_ascii)
+        return text + "\n"
+
+    return write_json
+
+
 class Formats(dict[str, Format]):
     """The formats of one kind by name, tried in this order when detecting."""
 

@@ -27,8 +27,6 @@ as one).
 
 from __future__ import annotations
 
-import json
-
 from numgrid.server.core import Board, Cell, Finding, Grid, PuzzleError, cell_name, quoted
 from numgrid.server.kinds.textformats import (
     Format,
@@ -38,6 +36,7 @@ from numgrid.server.kinds.textformats import (
     json_list,
     json_object,
     json_puzzle,
+    json_writer,
 )
 
 from .model import MAX_SIZE, OPEN, SHADED, WHITE, Puzzle
@@ -297,8 +296,7 @@ def board_to_dict(board: Board) -> dict:
     return {"kakurasu": out}
 
 
-def write_json(board: Board) -> str:
-    return json.dumps(board_to_dict(board), separators=(",", ":")) + "\n"
+write_json = json_writer(board_to_dict)
 
 
 # ---------------------------------------------------------------- registry and detection

@@ -32,7 +32,15 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from numgrid.server.chain import WHOLE, Grade, Ladder, Thresholds, position_from, relevant_steps
+from numgrid.server.chain import (
+    WHOLE,
+    Grade,
+    Ladder,
+    Thresholds,
+    reader,
+    relevant_steps,
+    technique_table,
+)
 from numgrid.server.chain import Contradiction as Contradiction  # the kind's, for callers
 from numgrid.server.core import Board, Cell, Finding, Grid, PuzzleError, Step, cell_name
 from numgrid.server.kinds.judging import judge_entries
@@ -94,14 +102,11 @@ def _from_candidates(puzzle: Puzzle, candidates: Mapping[Cell, object]) -> Posit
     )
 
 
-def position(puzzle: Puzzle, given: Grid | Mapping | Position | None = None) -> Position:
-    """The position to reason from: a marks grid, candidates, a position, or None (an
-    empty grid). Raises :class:`PuzzleError` with every problem found."""
-    return position_from(puzzle, given, Position, _from_entries, _from_candidates, _empty)
-
-
 def _empty(puzzle: Puzzle) -> Position:
     return Position(layout_of(puzzle), [OPEN] * (puzzle.rows * puzzle.cols))
+
+
+position = reader(Position, _from_entries, _from_candidates, _empty)
 
 
 # ---------------------------------------------------------------- 4. trial, and the chain
@@ -183,12 +188,9 @@ def trial(pos: Position) -> Step | None:
     return Step(Technique.TRIAL, ((cell, -value),), (), found.groups, (cell,), reason)
 
 
-TECHNIQUES = {
-    Technique.SUM_BOUNDS: (LINE, sum_bounds),
-    Technique.COMBINATIONS: (LINE, combinations),
-    Technique.CROSSING: (LINE, crossing),
-    Technique.TRIAL: (WHOLE, trial),
-}
+TECHNIQUES = technique_table(
+    Technique, {LINE: (sum_bounds, combinations, crossing), WHOLE: (trial,)}
+)
 
 
 def _keys(pos: Position, scope: str) -> int:

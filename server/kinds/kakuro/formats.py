@@ -12,7 +12,6 @@ Parsers collect every problem they meet and raise one :class:`PuzzleError`.
 
 from __future__ import annotations
 
-import json
 import re
 
 from numgrid.server.core import Board, Cell, Finding, PuzzleError, cell_name, quoted
@@ -20,6 +19,7 @@ from numgrid.server.kinds.textformats import (
     Format,
     Formats,
     json_puzzle,
+    json_writer,
     unknown_fields,
     without_bom,
 )
@@ -361,8 +361,7 @@ def board_to_dict(board: Board) -> dict:
     }
 
 
-def write_json(board: Board) -> str:
-    return json.dumps(board_to_dict(board), separators=(",", ":")) + "\n"
+write_json = json_writer(board_to_dict)
 
 
 # ---------------------------------------------------------------- registry and detection

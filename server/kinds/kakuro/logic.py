@@ -40,8 +40,9 @@ from numgrid.server.chain import (
     Ladder,
     Thresholds,
     open_cells,
-    position_from,
+    reader,
     relevant_steps,
+    technique_table,
 )
 from numgrid.server.core import Board, Cell, Finding, Grid, PuzzleError, cell_name
 from numgrid.server.kinds.judging import candidate_masks, finding, judge_entries
@@ -130,10 +131,7 @@ def _not_white(cell: object) -> Finding:
     return finding("not_white", f"{cell_name(cell)} is not a white cell")
 
 
-def position(puzzle: Puzzle, given: Grid | Mapping | Position | None = None) -> Position:
-    """The position to reason from: an entries grid, candidates, a position, or None
-    (an empty grid). Raises :class:`PuzzleError` with every problem found."""
-    return position_from(puzzle, given, Position, _from_entries, _from_candidates)
+position = reader(Position, _from_entries, _from_candidates)
 
 
 # ---------------------------------------------------------------- 8. trial, and the chain
@@ -174,16 +172,14 @@ def trial(pos: Position) -> Step | None:
     return make_step(pos, Technique.TRIAL, {i: bit(d)}, found.groups, [i], reason, "; so ")
 
 
-TECHNIQUES = {
-    Technique.LAST_CELL: (RUN, last_cell),
-    Technique.COMBINATIONS: (RUN, combinations),
-    Technique.CROSSING: (CELL, crossing),
-    Technique.REQUIRED_DIGIT: (RUN, required_digit),
-    Technique.NAKED_SUBSET: (RUN, naked_subset),
-    Technique.COMBINATION_ELIMINATION: (RUN, combination_elimination),
-    Technique.REGION_SUM: (WHOLE, region_sum),
-    Technique.TRIAL: (WHOLE, trial),
-}
+TECHNIQUES = technique_table(
+    Technique,
+    {
+        RUN: (last_cell, combinations, required_digit, naked_subset, combination_elimination),
+        CELL: (crossing,),
+        WHOLE: (region_sum, trial),
+    },
+)
 
 
 def _crossing_ahead(pos: Position, step: Step, max_technique: Technique) -> Step | None:

@@ -46,6 +46,7 @@ from numgrid.server.kinds.textformats import (
     json_list,
     json_object,
     json_puzzle,
+    json_writer,
     square_size_errors,
 )
 
@@ -717,8 +718,7 @@ def board_to_dict(board: Board) -> dict:
     return {"kenken": kenken}
 
 
-def write_json(board: Board) -> str:
-    return json.dumps(board_to_dict(board), separators=(",", ":"), ensure_ascii=False) + "\n"
+write_json = json_writer(board_to_dict, ensure_ascii=False)
 
 
 # ---------------------------------------------------------------- registry and detection

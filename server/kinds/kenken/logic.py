@@ -42,8 +42,9 @@ from numgrid.server.chain import (
     Ladder,
     Thresholds,
     open_cells,
-    position_from,
+    reader,
     relevant_steps,
+    technique_table,
     touched,
 )
 from numgrid.server.core import Board, Cell, Finding, Grid, PuzzleError, Step, cell_name
@@ -119,10 +120,7 @@ def _outside(cell: object) -> Finding:
     return finding("not_a_cell", f"{cell!r} is not a cell of the grid")
 
 
-def position(puzzle: Puzzle, given: Grid | Mapping | Position | None = None) -> Position:
-    """The position to reason from: an entries grid, candidates, a position, or None
-    (an empty grid). Raises :class:`PuzzleError` with every problem found."""
-    return position_from(puzzle, given, Position, _from_entries, _from_candidates)
+position = reader(Position, _from_entries, _from_candidates)
 
 
 # ---------------------------------------------------------------- 9. trial, and the chain
@@ -471,17 +469,15 @@ def cells_of(layout, cells) -> list[int]:
     return [r * n + c for r, c in cells]
 
 
-TECHNIQUES = {
-    Technique.SINGLE_CELL_CAGE: (CAGE, single_cell_cage),
-    Technique.COMBINATIONS: (CAGE, combinations),
-    Technique.NAKED_SINGLE: (CELL, naked_single),
-    Technique.HIDDEN_SINGLE: (LINE, hidden_single),
-    Technique.CAGE_LINE: (CAGE, cage_line),
-    Technique.NAKED_SUBSET: (LINE, naked_subset),
-    Technique.HIDDEN_SUBSET: (LINE, hidden_subset),
-    Technique.LINE_TOTALS: (LINE, line_totals),
-    Technique.TRIAL: (WHOLE, trial),
-}
+TECHNIQUES = technique_table(
+    Technique,
+    {
+        CAGE: (single_cell_cage, combinations, cage_line),
+        CELL: (naked_single,),
+        LINE: (hidden_single, naked_subset, hidden_subset, line_totals),
+        WHOLE: (trial,),
+    },
+)
 
 
 def _keys(pos: Position, scope: str) -> int:

@@ -20,7 +20,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import cached_property
 
-from numgrid.server.core import Cell, Grid, GroupType, cell_name
+from numgrid.server.core import Cell, GroupType, cell_name
 from numgrid.server.kinds import latin
 from numgrid.server.kinds.latin import Line
 
@@ -60,21 +60,9 @@ class Cage:
 
 
 @dataclass(frozen=True)
-class Puzzle:
+class Puzzle(latin.Square):
     size: int
     cages: tuple[Cage, ...]
-
-    @property
-    def rows(self) -> int:
-        return self.size
-
-    @property
-    def cols(self) -> int:
-        return self.size
-
-    @cached_property
-    def cells(self) -> tuple[Cell, ...]:
-        return tuple((r, c) for r in range(self.size) for c in range(self.size))
 
     @property
     def lines(self) -> tuple[Line, ...]:
@@ -85,9 +73,6 @@ class Puzzle:
     def cage_of(self) -> dict[Cell, int]:
         """The index of the cage each cell is in (the last one, if in several)."""
         return {cell: i for i, cage in enumerate(self.cages) for cell in cage.cells}
-
-    def empty_grid(self) -> Grid:
-        return tuple((0,) * self.size for _ in range(self.size))
 
     def transposed(self) -> Puzzle:
         """Swap rows and columns: a different valid puzzle with the transposed solution."""

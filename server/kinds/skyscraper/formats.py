@@ -41,6 +41,7 @@ from numgrid.server.kinds.textformats import (
     json_list,
     json_object,
     json_puzzle,
+    json_writer,
     square_size_errors,
 )
 
@@ -442,8 +443,7 @@ def board_to_dict(board: Board) -> dict:
     return {"skyscraper": out}
 
 
-def write_json(board: Board) -> str:
-    return json.dumps(board_to_dict(board), separators=(",", ":")) + "\n"
+write_json = json_writer(board_to_dict)
 
 
 # ---------------------------------------------------------------- registry and detection

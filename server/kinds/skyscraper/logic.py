@@ -39,8 +39,9 @@ from numgrid.server.chain import (
     Ladder,
     Thresholds,
     open_cells,
-    position_from,
+    reader,
     relevant_steps,
+    technique_table,
     touched,
 )
 from numgrid.server.core import EMPTY, Board, Cell, Grid, PuzzleError, Step, cell_name, value_text
@@ -151,10 +152,7 @@ def _from_candidates(puzzle: Puzzle, candidates: Mapping[Cell, object]) -> Posit
     return pos
 
 
-def position(puzzle: Puzzle, given: Grid | Mapping | Position | None = None) -> Position:
-    """The position to reason from: an entries grid, candidates, a position, or None
-    (the givens alone). Raises :class:`PuzzleError` with every problem found."""
-    return position_from(puzzle, given, Position, _from_entries, _from_candidates)
+position = reader(Position, _from_entries, _from_candidates)
 
 
 # ---------------------------------------------------------------- 9. trial, and the chain
@@ -290,17 +288,15 @@ def _explain_two(pos: Position, i: int, value: int, x: int):
     return i, value, text, tuple(frame.lines[k] for k in frame.cell_lines[x]), [x]
 
 
-TECHNIQUES = {
-    Technique.EDGE_CLUE: (VIEW, edge_clue),
-    Technique.CLUE_PAIR: (LINE, clue_pair),
-    Technique.NAKED_SINGLE: (CELL, naked_single),
-    Technique.HIDDEN_SINGLE: (LINE, hidden_single),
-    Technique.VISIBILITY_BOUNDS: (VIEW, visibility_bounds),
-    Technique.NAKED_SUBSET: (LINE, naked_subset),
-    Technique.HIDDEN_SUBSET: (LINE, hidden_subset),
-    Technique.SEQUENCES: (LINE, sequences),
-    Technique.TRIAL: (WHOLE, trial),
-}
+TECHNIQUES = technique_table(
+    Technique,
+    {
+        VIEW: (edge_clue, visibility_bounds),
+        LINE: (clue_pair, hidden_single, naked_subset, hidden_subset, sequences),
+        CELL: (naked_single,),
+        WHOLE: (trial,),
+    },
+)
 
 
 def _keys(pos: Position, scope: str) -> int:

@@ -115,7 +115,7 @@ def visible(heights) -> int:
 
 
 @dataclass(frozen=True)
-class Puzzle:
+class Puzzle(latin.Square):
     size: int
     height: int  # the tallest tower, H; N - H empty lots per line
     diagonals: bool
@@ -126,24 +126,12 @@ class Puzzle:
     givens: Grid  # heights, EMPTY for a given empty lot, 0 elsewhere
 
     @property
-    def rows(self) -> int:
-        return self.size
-
-    @property
-    def cols(self) -> int:
-        return self.size
-
-    @property
     def empties(self) -> int:
         """Empty lots per line."""
         return self.size - self.height
 
     def clues(self, side: Side) -> tuple[int, ...]:
         return getattr(self, side.value)
-
-    @cached_property
-    def cells(self) -> tuple[Cell, ...]:
-        return tuple((r, c) for r in range(self.size) for c in range(self.size))
 
     @property
     def lines(self) -> tuple[Line, ...]:
@@ -189,9 +177,6 @@ class Puzzle:
             tuple(0 if g else e for g, e in zip(grow, erow, strict=True))
             for grow, erow in zip(self.givens, entries, strict=True)
         )
-
-    def empty_grid(self) -> Grid:
-        return tuple((0,) * self.size for _ in range(self.size))
 
 
 def arrangements(n: int, height: int, near: int, far: int, allowed=None):
