@@ -13,7 +13,8 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from numgrid.server.core import Budget, Grid, SearchResult, SearchTimeout, Stats, smallest_domain
+from numgrid.server.core import Budget, Grid, SearchResult, SearchTimeout, smallest_domain
+from numgrid.server.kinds.branching import Branch, depth_first
 
 from .model import ACROSS, Puzzle
 from .sums import ALL_DIGITS, combos
@@ -232,15 +233,18 @@ def search(
     start = time.perf_counter()
     budget = budget or Budget()
     compiled = Compiled.of(puzzle)
+    run_cells = compiled.run_cells
     solutions: list[Grid] = []
-    branches: list[tuple[list[int], int, int]] = []
+    branches: list[Branch] = []
     nodes = 0
 
-    def visit(cand: list[int], pending: set[int]) -> None:
+    def visit(cand: list[int], cell: int) -> None:
+        """The root (``cell`` -1, every run due) or the child that decided ``cell``."""
         nonlocal nodes
         nodes += 1
         if budget.expired():  # every node: one node of a large grid can take 10 ms
             raise SearchTimeout
+        pending = set(compiled.cell_runs[cell]) if cell >= 0 else set(range(len(run_cells)))
         if not propagate(compiled, cand, pending, budget):
             return
         cell = smallest_domain(cand)
@@ -249,19 +253,8 @@ def search(
         else:
             branches.append((cand, cell, cand[cell]))
 
-    complete = True
-    try:
+    def root() -> None:
         if compiled.totals_agree():
-            visit(compiled.initial(fixed), set(range(len(compiled.run_cells))))
-        while branches and len(solutions) < limit:
-            cand, cell, untried = branches.pop()
-            digit = untried & -untried
-            if untried != digit:
-                branches.append((cand, cell, untried ^ digit))
-            child = cand.copy()
-            child[cell] = digit
-            visit(child, set(compiled.cell_runs[cell]))
-    except SearchTimeout:
-        complete = False
-    stats = Stats("native", time.perf_counter() - start, nodes)
-    return SearchResult(tuple(solutions), complete or len(solutions) >= limit, stats)
+            visit(compiled.initial(fixed), -1)
+
+    return depth_first(root, visit, branches, solutions, limit, start, lambda: nodes)

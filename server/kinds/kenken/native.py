@@ -39,7 +39,8 @@ from dataclasses import dataclass, field
 from functools import reduce
 from operator import itemgetter, or_
 
-from numgrid.server.core import Budget, Grid, SearchResult, SearchTimeout, Stats
+from numgrid.server.core import Budget, Grid, SearchResult, SearchTimeout
+from numgrid.server.kinds.branching import Branch, depth_first
 
 from . import arith
 from .model import ADD, Puzzle
@@ -914,23 +915,25 @@ def search(
     comp = compiled(puzzle)
     n = comp.size
     solutions: list[Grid] = []
-    branches: list[tuple[list[int], int, int]] = []
+    branches: list[Branch] = []
     nodes = 0
     weights = [1] * (2 * n + len(comp.cages))
 
-    def visit(
-        cand: list[int], placed: list[int], lines: set[int], cages: set[int], root: bool = False
-    ) -> None:
+    def visit(cand: list[int], cell: int) -> None:
+        """The root (``cell`` -1) or the child that decided ``cell``."""
         nonlocal nodes
         if not nodes % POLL_EVERY and budget.expired():
             raise SearchTimeout
         nodes += 1
-        if root:  # the bands only if propagation alone leaves cells open (most puzzles: none)
+        if cell < 0:  # the bands only if propagation alone leaves cells open (most: none)
+            placed = [i for i, m in enumerate(cand[: n * n]) if not m & (m - 1)]
+            lines, cages = set(range(2 * n)), set(range(len(comp.cages)))
             culprit = propagate(comp, cand, placed, lines, cages, None)
             if culprit < 0 and _branch_cell(cand, weights, comp) >= 0:
                 culprit = propagate(comp, cand, [], set(), set(), set(range(len(comp.bands))))
         else:
-            culprit = propagate(comp, cand, placed, lines, cages, set())
+            lines, cages = {cell // n, n + cell % n}, {comp.cage_of[cell]}
+            culprit = propagate(comp, cand, [cell], lines, cages, set())
         if culprit >= 0:
             for at in comp.blamed(culprit):
                 weights[at] += 1
@@ -941,22 +944,10 @@ def search(
         else:
             branches.append((cand, cell, cand[cell]))
 
-    complete = True
-    try:
+    def root() -> None:
         if limit > 0:
             cand = comp.initial(fixed)
             if all(cand[: n * n]):
-                placed = [i for i, m in enumerate(cand[: n * n]) if not m & (m - 1)]
-                visit(cand, placed, set(range(2 * n)), set(range(len(comp.cages))), True)
-        while branches and len(solutions) < limit:
-            cand, cell, untried = branches.pop()
-            digit = untried & -untried
-            if untried != digit:
-                branches.append((cand, cell, untried ^ digit))
-            child = cand.copy()
-            child[cell] = digit
-            visit(child, [cell], {cell // n, n + cell % n}, {comp.cage_of[cell]})
-    except SearchTimeout:
-        complete = False
-    stats = Stats("native", time.perf_counter() - start, nodes)
-    return SearchResult(tuple(solutions), complete or len(solutions) >= limit, stats)
+                visit(cand, -1)
+
+    return depth_first(root, visit, branches, solutions, limit, start, lambda: nodes)

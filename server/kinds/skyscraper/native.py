@@ -41,9 +41,9 @@ from numgrid.server.core import (
     Grid,
     SearchResult,
     SearchTimeout,
-    Stats,
     smallest_domain,
 )
+from numgrid.server.kinds.branching import Branch, depth_first
 
 from .model import Puzzle, Side
 
@@ -295,17 +295,24 @@ def search(
     budget = budget or Budget()
     comp = compiled(puzzle)
     solutions: list[Grid] = []
-    branches: list[tuple[list[int], int, int]] = []
+    branches: list[Branch] = []
     nodes = 0
     cap = -1 if most is None else most
 
-    def visit(cand: list[int], placed: list[int], due: set[int]) -> None:
+    def visit(cand: list[int], cell: int) -> None:
+        """The root (``cell`` -1: every single placed, every line due) or the child that
+        decided ``cell``."""
         nonlocal nodes
         if not nodes % POLL_EVERY and budget.expired():
             raise SearchTimeout
         if nodes == cap:
             raise SearchTimeout
         nodes += 1
+        if cell >= 0:
+            placed, due = [cell], set(comp.cell_lines[cell])
+        else:
+            placed = [i for i, m in enumerate(cand) if not m & (m - 1)]
+            due = set(range(len(comp.lines)))
         if propagate(comp, cand, placed, due) >= 0:
             return
         cell = smallest_domain(cand)
@@ -314,21 +321,9 @@ def search(
         else:
             branches.append((cand, cell, cand[cell]))
 
-    complete = True
-    try:
+    def root() -> None:
         cand = comp.initial(fixed) if limit > 0 else None
         if cand is not None:
-            placed = [i for i, m in enumerate(cand) if not m & (m - 1)]
-            visit(cand, placed, set(range(len(comp.lines))))
-        while branches and len(solutions) < limit:
-            cand, cell, untried = branches.pop()
-            value = 1 << (untried.bit_length() - 1) if tallest_first else untried & -untried
-            if untried != value:
-                branches.append((cand, cell, untried ^ value))
-            child = cand.copy()
-            child[cell] = value
-            visit(child, [cell], set(comp.cell_lines[cell]))
-    except SearchTimeout:
-        complete = False
-    stats = Stats("native", time.perf_counter() - start, nodes)
-    return SearchResult(tuple(solutions), complete or len(solutions) >= limit, stats)
+            visit(cand, -1)
+
+    return depth_first(root, visit, branches, solutions, limit, start, lambda: nodes, tallest_first)
