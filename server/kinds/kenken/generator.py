@@ -31,16 +31,17 @@ import operator
 import random
 from dataclasses import dataclass
 
-from numgrid.server.chain import Grade
+from numgrid.server.chain import Grade, open_cells
 from numgrid.server.core import Budget, Cell, Grid, SearchTimeout
 from numgrid.server.kinds import latin
 from numgrid.server.kinds.base import Spec
 from numgrid.server.kinds.latin import latin_square
+from numgrid.server.kinds.masks import bit, digits_of
 
 from . import arith, logic, native
 from .checks import connected_parts
 from .model import ADD, DIVIDE, MULTIPLY, SUBTRACT, Cage, Puzzle
-from .techniques import LINE_TOTALS_CELLS, Technique, assignments
+from .techniques import LINE_TOTALS_CELLS, Technique, assignments, layout_of
 
 MIN_SIZE, MAX_SIZE = 3, 9  # as Tatham's Keen
 REMEMBERED = 1024  # layouts of a cage whose shadow tables remember masks
@@ -425,7 +426,7 @@ class Shadow:
     then one cage-line step as the chain takes it (the one with most placements, then
     most eliminations, the first cage of equals), counted; when none is left, every
     naked and hidden subset, then every line total, then the candidates of a cell that
-    the chain's fast propagation (its trial's screen, :func:`.logic._closure`; here
+    the chain's fast propagation (its trial's screen, :func:`.logic.closure`; here
     :meth:`settle` with cage lines) refutes. Once the count of cage-line steps no longer
     matters (a subset was used), cage lines run in bulk with techniques 1-4. The grade
     is the chain's rule on what was used (:data:`.logic.THRESHOLDS`). It agreed with
@@ -773,36 +774,19 @@ class Shadow:
 
     def trial(self) -> bool:
         """The candidates of the first cell (fewest candidates first) that the chain's
-        fast propagation refutes, removed (the chain removes one a trial step).
-
-        The chain's propagation (:func:`.logic._closure`: singles, cage combinations,
-        cage lines, hidden singles, to a fixpoint) is :meth:`settle` in bulk: the same
-        rules, so the same fixpoint, and the same contradictions (an empty cell, a cage
-        with no layout, a digit with no place in a line, a cell the only place of two)."""
+        fast propagation (:func:`.logic.closure`, its trial's screen) refutes, removed
+        (the chain removes one a trial step). Called where every step up to cage lines
+        has stalled: the shadow's singles have left their lines, as the chain's have."""
         masks, done = self.masks, self.done
-        open_cells = sorted(
-            (c for c in range(len(masks)) if not done[c]),
-            key=lambda c: (masks[c].bit_count(), c),
-        )
-        saved = masks, done, self.left, self.dirty, self.pointing
-        self.pointing = True  # after every step up to cage lines stalled: none is due
+        state = logic.Candidates(layout_of(self.puzzle), masks)
         c, refuted = -1, 0
-        try:
-            for c in open_cells:
-                m, refuted = masks[c], 0
-                while m:
-                    low = m & -m
-                    m ^= low
-                    self.masks, self.done, self.left = list(masks), list(done), saved[2]
-                    self.masks[c], self.dirty = low, {c}
-                    try:
-                        self.settle()
-                    except _Broken:
-                        refuted |= low
-                if refuted:
-                    break
-        finally:
-            self.masks, self.done, self.left, self.dirty, self.pointing = saved
+        for c in open_cells(masks, done):
+            refuted = 0
+            for d in digits_of(masks[c]):
+                if logic.closure(state, c, d)[1] is None:
+                    refuted |= bit(d)
+            if refuted:
+                break
         if not refuted:
             return False
         self._remove({c: refuted})

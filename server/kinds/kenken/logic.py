@@ -59,6 +59,7 @@ from .techniques import (
     CAGE,
     CELL,
     LINE,
+    Layout,
     Position,
     Technique,
     cage_index,
@@ -145,7 +146,7 @@ def _reaches(step: Step, needed: set[Cell]) -> bool:
     return any(r in lines[0] or c in lines[1] for r, c in needed)
 
 
-def _closure(pos: Position, i: int, digit: int) -> tuple[int, list[int] | None]:
+def closure(pos: Position, i: int, digit: int) -> tuple[int, list[int] | None]:
     """Assume ``cell i = digit`` and carry singles, cage combinations and cage lines to a
     fixpoint: the rounds it took, and the candidates then (None on a contradiction). A
     fast screen on plain masks (techniques 1-5 reach the same contradictions, step by
@@ -240,9 +241,9 @@ def line_singles(masks: list[int], ids, full: int, changed: set[int]) -> bool:
 
 
 def _propagate(pos: Position, i: int, digit: int) -> int:
-    """The rounds a fast propagation (:func:`_closure`) takes to refute ``cell i = digit``;
+    """The rounds a fast propagation (:func:`closure`) takes to refute ``cell i = digit``;
     0 when it does not."""
-    rounds, masks = _closure(pos, i, digit)
+    rounds, masks = closure(pos, i, digit)
     return 0 if masks is not None else rounds
 
 
@@ -392,10 +393,11 @@ def trial(pos: Position) -> Step | None:
     return make_step(pos, Technique.TRIAL, {i: bit(d)}, found.groups, [i], reason, "; so ")
 
 
-class _Masks:
-    """Candidates after a fast propagation, as :func:`_closure` reads a position."""
+class Candidates:
+    """Candidates whose singles have left their lines (as after a fast propagation), as
+    :func:`closure` reads a position."""
 
-    def __init__(self, layout, masks: list[int]):
+    def __init__(self, layout: Layout, masks: list[int]):
         self.layout, self.masks = layout, masks
         self.placed = [single(m) for m in masks]  # singles have left their lines already
 
@@ -433,13 +435,13 @@ def _scan_two(pos: Position) -> list[tuple[int, int, int]]:
                 if witness[i] == bit(d):
                     continue
                 pos.poll()
-                _, after = _closure(pos, i, d)
+                _, after = closure(pos, i, d)
                 if after is None:
                     continue
-                state = _Masks(layout, after)
+                state = Candidates(layout, after)
                 for x, m in enumerate(after):
                     if low <= m.bit_count() <= high and all(
-                        _closure(state, x, b)[1] is None for b in digits_of(m)
+                        closure(state, x, b)[1] is None for b in digits_of(m)
                     ):
                         found.append((i, d, x))
                         break
