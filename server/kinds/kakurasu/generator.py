@@ -31,6 +31,7 @@ from dataclasses import dataclass
 from numgrid.server.chain import Grade
 from numgrid.server.core import Budget, Grid, SearchTimeout
 from numgrid.server.kinds.base import Spec
+from numgrid.server.kinds.making import unreachable
 
 from . import native
 from .model import MAX_SIZE, SHADED, WHITE, Puzzle
@@ -340,17 +341,10 @@ class Maker:
                 found.append(
                     (field, f"a Kakurasu is made {MIN_SIZE} to {MAX_SIZE} {what}, not {size}")
                 )
-        if found or spec.grade is None or spec.grade in reachable(spec.rows, spec.cols):
+        if found:
             return found
-        grades = ", ".join(g.name for g in reachable(spec.rows, spec.cols))
-        found.append(
-            (
-                "grade",
-                f"no {spec.rows}x{spec.cols} Kakurasu is {spec.grade.name}: "
-                f"{grades} ones can be made",
-            )
-        )
-        return found
+        size, grades = f"{spec.rows}x{spec.cols}", reachable(spec.rows, spec.cols)
+        return unreachable("Kakurasu", size, spec.grade, grades)
 
     def candidate(
         self, spec: Spec, rng: random.Random, pressure: float, budget: Budget

@@ -36,6 +36,7 @@ from numgrid.server.core import Budget, Cell, Grid, SearchTimeout
 from numgrid.server.kinds import latin
 from numgrid.server.kinds.base import Spec
 from numgrid.server.kinds.latin import latin_square
+from numgrid.server.kinds.making import unreachable
 from numgrid.server.kinds.masks import bit, digits_of
 
 from . import arith, logic, native
@@ -926,10 +927,7 @@ class KenKenMaker:
         if not MIN_SIZE <= n <= MAX_SIZE:
             return [("rows", f"a KenKen is {MIN_SIZE} to {MAX_SIZE} cells wide, not {n}")]
         hardest = HARDEST.get(n, Grade.EXTREME)
-        if spec.grade is not None and spec.grade > hardest:
-            made = ", ".join(g.name for g in Grade if g <= hardest)
-            return [("grade", f"no {n}x{n} KenKen is {spec.grade.name}: {made} ones can be made")]
-        return []
+        return unreachable("KenKen", f"{n}x{n}", spec.grade, [g for g in Grade if g <= hardest])
 
     def candidate(
         self, spec: Spec, rng: random.Random, pressure: float, budget: Budget

@@ -33,6 +33,7 @@ from numgrid.server.chain import Grade
 from numgrid.server.core import Budget, Grid, SearchTimeout
 from numgrid.server.kinds import latin
 from numgrid.server.kinds.base import Spec
+from numgrid.server.kinds.making import unreachable
 
 from . import native
 from .model import MAX_SIZE, SIDES, Puzzle, Side, visible
@@ -434,15 +435,9 @@ class Maker:
             found.append(
                 ("rows", f"a Skyscraper is {MIN_SIZE} to {MAX_SIZE} cells wide, not {spec.rows}")
             )
-        elif spec.grade is not None and spec.grade not in reachable(spec.rows):
-            grades = ", ".join(g.name for g in reachable(spec.rows))
-            found.append(
-                (
-                    "grade",
-                    f"no {spec.rows}x{spec.rows} Skyscraper is {spec.grade.name}: "
-                    f"{grades} ones can be made",
-                )
-            )
+        else:
+            size = f"{spec.rows}x{spec.rows}"
+            found += unreachable("Skyscraper", size, spec.grade, reachable(spec.rows))
         return found
 
     def candidate(

@@ -1,0 +1,19 @@
+"""What the makers (each kind's generator) share."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from numgrid.server.chain import Grade
+
+
+def unreachable(
+    title: str, size: str, grade: Grade | None, grades: Iterable[Grade]
+) -> list[tuple[str, str]]:
+    """The problem of a spec asking for a ``grade`` that no ``size`` (``5x5``) puzzle
+    is made at (none when it asks for no grade or one of ``grades``)."""
+    grades = list(grades)
+    if grade is None or grade in grades:
+        return []
+    made = ", ".join(g.name for g in grades)
+    return [("grade", f"no {size} {title} is {grade.name}: {made} ones can be made")]
