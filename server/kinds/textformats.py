@@ -9,7 +9,7 @@ import json
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 from numgrid.server.core import Cell, Finding, Grid, PuzzleError, cell_name, quoted
 
@@ -22,12 +22,26 @@ class Format:
     write: Callable[[Any], str]
 
 
+_T = TypeVar("_T")
 BOM = "\ufeff"  # what Excel and Notepad put before UTF-8 text
 
 
 def error(code: str, message: str, *cells: Cell) -> Finding:
     """A reading error, naming its cells."""
     return Finding(code=code, message=message, cells=tuple(cells))
+
+
+def refuse(findings: list[Finding]) -> None:
+    """Raise :class:`PuzzleError` with the findings, if there are any."""
+    if findings:
+        raise PuzzleError(findings)
+
+
+def header_of(header: _T | str) -> _T:
+    """What a reader made of a header, or (given why it could not) ``bad_header``."""
+    if isinstance(header, str):
+        raise PuzzleError([error("bad_header", header)])
+    return header
 
 
 def square_size_errors(n: int, max_cells: int, max_size: int) -> list[Finding]:

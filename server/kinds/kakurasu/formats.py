@@ -27,16 +27,19 @@ as one).
 
 from __future__ import annotations
 
-from numgrid.server.core import Board, Cell, Finding, Grid, PuzzleError, cell_name, quoted
+from numgrid.server.core import Board, Finding, Grid, PuzzleError, cell_name, quoted
 from numgrid.server.kinds.textformats import (
     Format,
     Formats,
     JsonShape,
+    error,
+    header_of,
     json_int,
     json_list,
     json_object,
     json_puzzle,
     json_writer,
+    refuse,
 )
 
 from .model import MAX_SIZE, OPEN, SHADED, WHITE, Puzzle
@@ -49,17 +52,13 @@ MARKS = {"x": SHADED, "X": SHADED, "-": WHITE, ".": OPEN}
 MARK_OF = {SHADED: "x", WHITE: "-", OPEN: "."}
 
 
-def _error(code: str, message: str, *cells: Cell) -> Finding:
-    return Finding(code=code, message=message, cells=tuple(cells))
-
-
 def size_errors(rows: int, cols: int, max_cells: int) -> list[Finding]:
     """Checked before anything of the grid's size is allocated."""
     if not (1 <= rows <= MAX_SIZE and 1 <= cols <= MAX_SIZE):
-        return [_error("bad_size", f"a {rows}x{cols} grid is not 1 to {MAX_SIZE} each way")]
+        return [error("bad_size", f"a {rows}x{cols} grid is not 1 to {MAX_SIZE} each way")]
     if rows * cols > max_cells:
         return [
-            _error(
+            error(
                 "grid_too_large",
                 f"grid of {rows}x{cols} = {rows * cols} cells is over the limit of "
                 f"{max_cells} cells",
@@ -110,7 +109,7 @@ def _clues(tokens: list[str], what: str, findings: list[Finding]) -> tuple[int |
             out.append(int(token))
         else:
             message = f"{what} {i}: {quoted(token)} is not a clue (a number or '-')"
-            findings.append(_error("unknown_token", message))
+            findings.append(error("unknown_token", message))
             out.append(None)
     return tuple(out)
 
@@ -122,7 +121,7 @@ def _marks(lines: list[list[str]], findings: list[Finding]) -> Grid:
         for c, token in enumerate(tokens):
             if token not in MARKS:
                 findings.append(
-                    _error(
+                    error(
                         "unknown_token",
                         f"{cell_name((r, c))}: mark {quoted(token)} is not 'x' (shaded), "
                         "'-' (white) or '.' (undecided)",
@@ -136,17 +135,12 @@ def _marks(lines: list[list[str]], findings: list[Finding]) -> Grid:
 
 def read_janko(text: str, max_cells: int = DEFAULT_MAX_CELLS) -> Board:
     lines = _lines(text)
-    header = _header(lines)
-    if isinstance(header, str):
-        raise PuzzleError([_error("bad_header", header)])
-    rows, cols = header
-    errors = size_errors(rows, cols, max_cells)
-    if errors:
-        raise PuzzleError(errors)
+    rows, cols = header_of(_header(lines))
+    refuse(size_errors(rows, cols, max_cells))
     if len(lines) - 1 not in (2, 2 + rows):
         raise PuzzleError(
             [
-                _error(
+                error(
                     "line_count",
                     f"expected 2 lines after the header (the column clues, then the row "
                     f"clues; {2 + rows} with a line of marks per row), not {len(lines) - 1}",
@@ -157,8 +151,7 @@ def read_janko(text: str, max_cells: int = DEFAULT_MAX_CELLS) -> Board:
     column_clues = _clues(lines[1], "column clue", findings)
     row_clues = _clues(lines[2], "row clue", findings)
     entries = _marks(lines[3:], findings) if len(lines) > 3 else None
-    if findings:
-        raise PuzzleError(findings)
+    refuse(findings)
     puzzle = Puzzle(rows, cols, row_clues, column_clues)
     return Board(puzzle, entries if entries is not None else puzzle.empty_grid())
 
@@ -191,16 +184,16 @@ def read_solution(text: str) -> Grid:
     lines = _lines(text)
     header = _header(lines)
     if isinstance(header, str):
-        raise PuzzleError([_error("bad_header", "a solution starts with 'ROWS COLS'")])
+        raise PuzzleError([error("bad_header", "a solution starts with 'ROWS COLS'")])
     rows, cols = header
     findings = []
     if len(lines) - 1 != rows:
-        findings.append(_error("row_count", f"header says {rows} rows but {len(lines) - 1} follow"))
+        findings.append(error("row_count", f"header says {rows} rows but {len(lines) - 1} follow"))
     grid = []
     for r, tokens in enumerate(lines[1 : rows + 1]):
         if len(tokens) != cols or any(t not in ("x", "-") for t in tokens):
             findings.append(
-                _error(
+                error(
                     "bad_row",
                     f"solution row {r} is not {cols} of 'x' and '-': {quoted(' '.join(tokens))}",
                     (r, 0),
@@ -208,8 +201,7 @@ def read_solution(text: str) -> Grid:
             )
             continue
         grid.append(tuple(SHADED if t == "x" else WHITE for t in tokens))
-    if findings:
-        raise PuzzleError(findings)
+    refuse(findings)
     return tuple(grid)
 
 
@@ -257,21 +249,19 @@ def _json_entries(raw, rows: int, cols: int) -> Grid:
 def read_json(text: str, max_cells: int = DEFAULT_MAX_CELLS) -> Board:
     data, reason = json_puzzle(text, "kakurasu")
     if data is None:
-        raise PuzzleError([_error("not_json", reason)])
+        raise PuzzleError([error("not_json", reason)])
     try:
         json_object(data, "the JSON", {"kakurasu"})
         names = {name for given in _FIELDS.values() for name in given}
         inner = json_object(data["kakurasu"], "'kakurasu'", names)
         rows = json_int(_field(inner, "rows", 0), "rows")
         cols = json_int(_field(inner, "columns", 0), "columns")
-        errors = size_errors(rows, cols, max_cells)
-        if errors:
-            raise PuzzleError(errors)
+        refuse(size_errors(rows, cols, max_cells))
         row_clues = _json_clues(_field(inner, "rowClues", []), "rowClues")
         column_clues = _json_clues(_field(inner, "columnClues", []), "columnClues")
         entries = _json_entries(_field(inner, "entries", {}), rows, cols)
     except JsonShape as e:
-        raise PuzzleError([_error("bad_shape", str(e))]) from None
+        raise PuzzleError([error("bad_shape", str(e))]) from None
     return Board(Puzzle(rows, cols, row_clues, column_clues), entries)
 
 

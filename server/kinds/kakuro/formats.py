@@ -18,8 +18,11 @@ from numgrid.server.core import Board, Cell, Finding, PuzzleError, cell_name, qu
 from numgrid.server.kinds.textformats import (
     Format,
     Formats,
+    error,
+    header_of,
     json_puzzle,
     json_writer,
+    refuse,
     unknown_fields,
     without_bom,
 )
@@ -30,13 +33,9 @@ DEFAULT_MAX_CELLS = 20_000  # admits 124x90 (11,160), the largest published Kaku
 _CLUE_TOKEN = re.compile(r"^(\d{0,6}),(\d{0,6})$")  # no sum needs more digits
 
 
-def _error(code: str, message: str, *cells: Cell) -> Finding:
-    return Finding(code=code, message=message, cells=tuple(cells))
-
-
 def _size_finding(rows: int, cols: int, max_cells: int) -> Finding | None:
     if rows * cols > max_cells:
-        return _error(
+        return error(
             "grid_too_large",
             f"grid of {rows}x{cols} = {rows * cols} cells is over the limit of {max_cells} cells",
         )
@@ -45,10 +44,9 @@ def _size_finding(rows: int, cols: int, max_cells: int) -> Finding | None:
 
 def _build(rows: list[list], findings: list[Finding]) -> Board:
     """Turn per-cell ``(square, digit)`` pairs into a board, or raise with all findings."""
-    if findings:
-        raise PuzzleError(findings)
+    refuse(findings)
     if not rows or not rows[0]:
-        raise PuzzleError([_error("empty", "the puzzle has no cells")])
+        raise PuzzleError([error("empty", "the puzzle has no cells")])
     puzzle = Puzzle(tuple(tuple(sq for sq, _ in row) for row in rows))
     entries = tuple(tuple(digit for _, digit in row) for row in rows)
     return Board(puzzle, entries)
@@ -58,7 +56,7 @@ def _check_ragged(lines: list[list[str]], width: int, findings: list[Finding]) -
     for r, tokens in enumerate(lines):
         if len(tokens) != width:
             findings.append(
-                _error(
+                error(
                     "ragged_row",
                     f"row {r} has {len(tokens)} cells, expected {width}",
                     (r, min(len(tokens), width)),
@@ -94,18 +92,14 @@ def _janko_square(token: str) -> tuple[object, int] | None:
 
 
 def read_janko(text: str, max_cells: int = DEFAULT_MAX_CELLS) -> Board:
-    header = _janko_header(text)
-    if isinstance(header, str):
-        raise PuzzleError([_error("bad_header", header)])
-    rows, cols = header
+    rows, cols = header_of(_janko_header(text))
     too_big = _size_finding(rows, cols, max_cells)
-    if too_big:
-        raise PuzzleError([too_big])
+    refuse([too_big] if too_big else [])
     body = text.strip().splitlines()[1:]
     findings: list[Finding] = []
     if len(body) != rows:
         findings.append(
-            _error("row_count", f"header says {rows} rows but {len(body)} follow", (len(body), 0))
+            error("row_count", f"header says {rows} rows but {len(body)} follow", (len(body), 0))
         )
     # Read no more than the header promises (the size check above bounds it): the
     # findings of the first rows say enough, and the rest would cost unbounded time.
@@ -119,7 +113,7 @@ def read_janko(text: str, max_cells: int = DEFAULT_MAX_CELLS) -> Board:
             square = _janko_square(token)
             if square is None:
                 findings.append(
-                    _error(
+                    error(
                         "unknown_token",
                         f"{cell_name((r, c))}: unknown token {quoted(token)} "
                         "(expected 0-9, '-' or 'DOWN,ACROSS')",
@@ -220,7 +214,7 @@ def read_csv(text: str, max_cells: int = DEFAULT_MAX_CELLS) -> Board:
     lines = _csv_lines(text)
     reason = _mostly_numbers(lines) if lines else "no rows"
     if reason:
-        raise PuzzleError([_error("not_csv", reason)])
+        raise PuzzleError([error("not_csv", reason)])
     width = len(lines[0])
     too_big = _size_finding(len(lines), max(len(line) for line in lines), max_cells)
     if too_big:
@@ -234,7 +228,7 @@ def read_csv(text: str, max_cells: int = DEFAULT_MAX_CELLS) -> Board:
             square = _csv_square(token)
             if square is None:
                 findings.append(
-                    _error(
+                    error(
                         "unknown_token",
                         f"{cell_name((r, c))}: {quoted(token)} is not a cell "
                         "(expected 0 for empty, a digit 1-9, or 1VVHH with VV, HH <= 45)",
@@ -250,7 +244,7 @@ def read_csv(text: str, max_cells: int = DEFAULT_MAX_CELLS) -> Board:
 def write_csv(board: Board) -> str:
     """1VVHH has two digits per clue: a clue over 45 (never valid) cannot be written."""
     too_big = [
-        _error(
+        error(
             "clue_too_large",
             f"{cell_name((r, c))}: clue over 45 cannot be written as 1VVHH",
             (r, c),
@@ -288,7 +282,7 @@ def _json_int(cell: dict, key: str, where: Cell, findings: list[Finding]) -> int
     if value is None:
         return None
     if isinstance(value, bool) or not isinstance(value, int):
-        findings.append(_error("bad_value", f"{cell_name(where)}: {key} must be an integer", where))
+        findings.append(error("bad_value", f"{cell_name(where)}: {key} must be an integer", where))
         return None
     return value
 
@@ -296,15 +290,15 @@ def _json_int(cell: dict, key: str, where: Cell, findings: list[Finding]) -> int
 def read_json(text: str, max_cells: int = DEFAULT_MAX_CELLS) -> Board:
     data, reason = json_puzzle(text, "kakuro")
     if data is None:
-        raise PuzzleError([_error("not_json", reason)])
+        raise PuzzleError([error("not_json", reason)])
     kakuro = data["kakuro"]
     if not isinstance(kakuro, dict):
-        raise PuzzleError([_error("bad_shape", "'kakuro' must be an object with 'rows'")])
+        raise PuzzleError([error("bad_shape", "'kakuro' must be an object with 'rows'")])
     rows = kakuro.get("rows", [])
     if not isinstance(rows, list) or not all(
         isinstance(row, dict) and isinstance(row.get("cells", []), list) for row in rows
     ):
-        raise PuzzleError([_error("bad_shape", "'rows' must be a list of {\"cells\": [...]}")])
+        raise PuzzleError([error("bad_shape", "'rows' must be a list of {\"cells\": [...]}")])
     lines = [row.get("cells", []) for row in rows]
     width = len(lines[0]) if lines else 0
     too_big = _size_finding(len(lines), max((len(x) for x in lines), default=0), max_cells)
@@ -317,13 +311,13 @@ def read_json(text: str, max_cells: int = DEFAULT_MAX_CELLS) -> Board:
         row = []
         for c, cell in enumerate(cells):
             if not isinstance(cell, dict):
-                findings.append(_error("bad_value", f"{cell_name((r, c))}: not an object", (r, c)))
+                findings.append(error("bad_value", f"{cell_name((r, c))}: not an object", (r, c)))
                 row.append((WHITE, 0))
                 continue
             unknown = set(cell) - {"black", "down", "across", "digit"}
             if unknown:
                 findings.append(
-                    _error(
+                    error(
                         "unknown_token",
                         f"{cell_name((r, c))}: unknown field(s) {unknown_fields(unknown)}",
                         (r, c),

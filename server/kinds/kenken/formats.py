@@ -41,12 +41,14 @@ from numgrid.server.kinds.textformats import (
     Formats,
     JsonShape,
     error,
+    header_of,
     json_grid,
     json_int,
     json_list,
     json_object,
     json_puzzle,
     json_writer,
+    refuse,
     square_size_errors,
 )
 
@@ -141,13 +143,8 @@ def _janko_entry(token: str, cell: Cell, n: int, findings: list[Finding]) -> int
 
 def read_janko(text: str, max_cells: int = DEFAULT_MAX_CELLS) -> Board:
     lines = _janko_lines(text)
-    shape = _janko_shape(lines)
-    if isinstance(shape, str):
-        raise PuzzleError([error("bad_header", shape)])
-    n, count = shape
-    errors = square_size_errors(n, max_cells, MAX_SIZE)
-    if errors:
-        raise PuzzleError(errors)
+    n, count = header_of(_janko_shape(lines))
+    refuse(square_size_errors(n, max_cells, MAX_SIZE))
     if count not in (2 * n, 3 * n):
         raise PuzzleError(
             [
@@ -171,8 +168,7 @@ def read_janko(text: str, max_cells: int = DEFAULT_MAX_CELLS) -> Board:
                     where,
                 )
             )
-    if findings:
-        raise PuzzleError(findings)
+    refuse(findings)
     clues: dict[Cell, tuple[int, str] | None] = {}  # None: unreadable, already reported
     members: dict[str, list[Cell]] = defaultdict(list)
     entries = [[0] * n for _ in range(n)]
@@ -222,8 +218,7 @@ def read_janko(text: str, max_cells: int = DEFAULT_MAX_CELLS) -> Board:
             continue
         target, operation = clue
         cages.append(Cage(target, operation, tuple(sorted(cells))))
-    if findings:
-        raise PuzzleError(findings)
+    refuse(findings)
     cages.sort(key=lambda cage: cage.cells)
     return Board(Puzzle(n, tuple(cages)), tuple(map(tuple, entries)))
 
@@ -260,8 +255,7 @@ def _cage_labels(puzzle: Puzzle) -> list[list[str]]:
         for c in range(n)
         if not label[r][c]
     )
-    if findings:
-        raise PuzzleError(findings)
+    refuse(findings)
     return label
 
 
@@ -340,8 +334,7 @@ def read_solution(text: str) -> Grid:
             else:
                 row.append(int(token))
         grid.append(tuple(row))
-    if findings:
-        raise PuzzleError(findings)
+    refuse(findings)
     return tuple(grid)
 
 
@@ -442,9 +435,7 @@ def read_tatham(text: str, max_cells: int = DEFAULT_MAX_CELLS) -> Board:
             ]
         )
     w = int(m.group(1))
-    errors = square_size_errors(w, max_cells, MAX_SIZE)
-    if errors:
-        raise PuzzleError(errors)
+    refuse(square_size_errors(w, max_cells, MAX_SIZE))
     walls, comma, clue_text = desc.partition(",")
     if not comma:
         raise PuzzleError(
@@ -507,8 +498,7 @@ def read_tatham(text: str, max_cells: int = DEFAULT_MAX_CELLS) -> Board:
                 f"({quoted(clue_text[i:])} left over)",
             )
         )
-    if findings:
-        raise PuzzleError(findings)
+    refuse(findings)
     return Board(Puzzle(w, tuple(cages)), tuple((0,) * w for _ in range(w)))
 
 
@@ -561,8 +551,7 @@ def write_tatham(board: Board) -> str:
                     *cage.cells,
                 )
             )
-    if findings:
-        raise PuzzleError(findings)
+    refuse(findings)
     clues = "".join(
         f"{_KEEN_LETTER[cage.operation]}{cage.target}"
         for cage in sorted(p.cages, key=lambda cage: min(cage.cells))
@@ -669,17 +658,14 @@ def read_json(text: str, max_cells: int = DEFAULT_MAX_CELLS) -> Board:
         json_object(data, "the JSON", {"kenken"})
         kenken = json_object(data["kenken"], "'kenken'", {"size", "cages", "entries"})
         n = json_int(kenken.get("size", 0), "size")
-        errors = square_size_errors(n, max_cells, MAX_SIZE)
-        if errors:
-            raise PuzzleError(errors)
+        refuse(square_size_errors(n, max_cells, MAX_SIZE))
         raw_cages = json_list(kenken.get("cages", []), "cages")
     except JsonShape as e:
         raise PuzzleError([error("bad_shape", str(e))]) from None
     findings: list[Finding] = []
     cages = [_json_cage(i, raw, n, findings) for i, raw in enumerate(raw_cages)]
     entries = _json_entries(kenken.get("entries", {}), n, findings)
-    if findings:
-        raise PuzzleError(findings)
+    refuse(findings)
     kept = sorted((cage for cage in cages if cage is not None), key=lambda cage: cage.cells)
     return Board(Puzzle(n, tuple(kept)), entries)
 

@@ -36,12 +36,14 @@ from numgrid.server.kinds.textformats import (
     Formats,
     JsonShape,
     error,
+    header_of,
     json_grid,
     json_int,
     json_list,
     json_object,
     json_puzzle,
     json_writer,
+    refuse,
     square_size_errors,
 )
 
@@ -154,13 +156,8 @@ def _grid(rows: list[list[str]], what: str, n: int, findings: list[Finding]) -> 
 
 def read_janko(text: str, max_cells: int = DEFAULT_MAX_CELLS) -> Board:
     lines = _lines(text)
-    header = _header(lines)
-    if isinstance(header, str):
-        raise PuzzleError([error("bad_header", header)])
-    n, height, diagonals, flag = header
-    errors = square_size_errors(n, max_cells, MAX_SIZE)
-    if errors:
-        raise PuzzleError(errors)
+    n, height, diagonals, flag = header_of(_header(lines))
+    refuse(square_size_errors(n, max_cells, MAX_SIZE))
     findings: list[Finding] = []
     if flag:
         findings.append(
@@ -227,8 +224,7 @@ def read_solution(text: str) -> Grid:
     if len(lines) - 1 != n:
         findings.append(error("row_count", f"header says {n} rows but {len(lines) - 1} follow"))
     grid = _grid([line.split() for line in lines[1 : n + 1]], "solution", n, findings)
-    if findings:
-        raise PuzzleError(findings)
+    refuse(findings)
     return grid
 
 
@@ -312,9 +308,7 @@ def read_tatham(text: str, max_cells: int = DEFAULT_MAX_CELLS) -> Board:
     if found is None:
         raise PuzzleError([error("bad_tatham_id", sniff_tatham(text) or "not a Towers game ID")])
     n = int(found.group(1))
-    errors = square_size_errors(n, max_cells, MAX_SIZE)
-    if errors:
-        raise PuzzleError(errors)
+    refuse(square_size_errors(n, max_cells, MAX_SIZE))
     findings: list[Finding] = []
     clues = _tatham_clues(found.group(2), n, findings)
     if found.group(3) is None:
@@ -360,8 +354,7 @@ def write_tatham(board: Board) -> str:
         )
     if p.diagonals:
         findings.append(error("not_towers", "a Towers game ID holds no diagonal rule"))
-    if findings:
-        raise PuzzleError(findings)
+    refuse(findings)
     clues = "/".join(str(c) if c else "" for side in SIDES for c in p.clues(side))
     values = [v for row in p.givens for v in row]
     givens = f",{_runs(values)}" if any(values) else ""
@@ -403,9 +396,7 @@ def read_json(text: str, max_cells: int = DEFAULT_MAX_CELLS) -> Board:
         json_object(data, "the JSON", {"skyscraper"})
         sky = json_object(data["skyscraper"], "'skyscraper'", _FIELDS)
         n = json_int(sky.get("size", 0), "size")
-        errors = square_size_errors(n, max_cells, MAX_SIZE)
-        if errors:
-            raise PuzzleError(errors)
+        refuse(square_size_errors(n, max_cells, MAX_SIZE))
         height = json_int(sky.get("maxHeight", sky.get("max_height", 0)), "maxHeight") or n
         diagonals = sky.get("diagonals", False)
         if not isinstance(diagonals, bool):
