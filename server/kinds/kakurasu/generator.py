@@ -33,7 +33,7 @@ from numgrid.server.core import Budget, Grid, SearchTimeout
 from numgrid.server.kinds.base import Spec
 from numgrid.server.kinds.making import unreachable
 
-from . import native
+from . import logic, native
 from .model import MAX_SIZE, SHADED, WHITE, Puzzle
 
 MIN_SIZE = 3  # up to the reader's MAX_SIZE (16: a 16x16 takes about a second, 10 s EXTREME)
@@ -48,7 +48,6 @@ SKIP_SHARE = 0.5  # at pressure -1, the share of clues kept without being tried
 CROSSING_LIMITS = {Grade.EASY: 0, Grade.MEDIUM: 3, Grade.HARD: 8, Grade.EXPERT: 1 << 30}
 STRETCH = {Grade.MEDIUM: 1, Grade.HARD: 2}
 POLL_EVERY = 8  # flips or removals between budget checks
-TRIAL_SCREEN = 4  # as logic.TRIAL_SCREEN: refuted assumptions a trial step looks at
 
 
 def shading(rows: int, cols: int, density: float, rng: random.Random) -> list[list[int]]:
@@ -294,28 +293,10 @@ def trial_solves(puzzle: Puzzle, budget: Budget) -> bool:
 
 
 def _screen(puzzle: Puzzle, run: _Run, open_cells) -> list[tuple[int, int]]:
-    """The assumptions (cell, value) exact line propagation refutes, as the chain's
-    screen finds them (:func:`.logic._screen`)."""
-    rows, cols = puzzle.rows, puzzle.cols
+    """The assumptions (cell, value) the chain's screen refutes (:func:`.logic.screen`)."""
+    rows = puzzle.rows
     state = native.State(run.shaded[:rows], run.white[:rows], run.shaded[rows:], run.white[rows:])
-
-    def constrained(i: int) -> tuple[int, int]:
-        r, c = divmod(i, cols)
-        row = native.lives(cols, puzzle.row_clues[r], state.row_shaded[r], state.row_white[r])
-        col = native.lives(rows, puzzle.column_clues[c], state.col_shaded[c], state.col_white[c])
-        return row + col, i
-
-    known: list[tuple[int, int]] = []
-    for i in sorted(open_cells, key=constrained):
-        r, c = divmod(i, cols)
-        for value in (SHADED, WHITE):
-            assumed = state.copy()
-            assumed.set(r, c, value)
-            if not native.closure(puzzle, assumed, {r, rows + c}):
-                known.append((i, value))
-        if len(known) >= TRIAL_SCREEN:
-            break
-    return known
+    return logic.screen(puzzle, state, open_cells)
 
 
 # ---------------------------------------------------------------- the maker

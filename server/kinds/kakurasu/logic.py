@@ -30,7 +30,7 @@ corpus puzzle against its published solution.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Iterable, Mapping
 
 from numgrid.server.chain import (
     WHOLE,
@@ -134,30 +134,36 @@ def _state(pos: Position) -> native.State:
     return state
 
 
-def _refuted(pos: Position, state: native.State, i: int, value: int) -> bool:
-    """Does fast propagation (exact per line, techniques 1-3's fixpoint) refute
-    ``cell i = value``?"""
-    r, c = pos.layout.cells[i]
-    assumed = state.copy()
-    assumed.set(r, c, value)
-    return not native.closure(pos.layout.puzzle, assumed, {r, pos.layout.puzzle.rows + c})
+def screen(
+    puzzle: Puzzle,
+    state: native.State,
+    open_cells: Iterable[int],
+    poll: Callable[[], None] = lambda: None,
+) -> list[tuple[int, int]]:
+    """Assumptions ``(cell, value)`` that fast propagation (exact per line, techniques
+    1-3's fixpoint) refutes, the cells the native engine would branch on first, until
+    ``TRIAL_SCREEN`` are found (``poll`` called before each cell)."""
+    known: list[tuple[int, int]] = []
+    for i in sorted(open_cells, key=lambda i: _constrained(puzzle, state, i)):
+        poll()
+        r, c = divmod(i, puzzle.cols)
+        for value in (SHADED, WHITE):
+            assumed = state.copy()
+            assumed.set(r, c, value)
+            if not native.closure(puzzle, assumed, {r, puzzle.rows + c}):
+                known.append((i, value))
+        if len(known) >= TRIAL_SCREEN:
+            break
+    return known
 
 
 def _screen(pos: Position) -> list[tuple[int, int]]:
-    """Assumptions ``(cell, value)`` that fast propagation refutes, the cells the native
-    engine would branch on first, until ``TRIAL_SCREEN`` are found. Refutations found by
-    earlier trials still hold (a position only gains decided cells) and are used first."""
+    """The screen's refutations (:func:`screen`) from a position. Those found by earlier
+    trials still hold (a position only gains decided cells) and are used first."""
     known = [(i, v) for i, v in pos.refuted if pos.values[i] == OPEN]
     if not known:
-        state = _state(pos)
-        puzzle = pos.layout.puzzle
         open_cells = [i for i, v in enumerate(pos.values) if v == OPEN]
-        order = sorted(open_cells, key=lambda i: _constrained(puzzle, state, i))
-        for i in order:
-            pos.poll()
-            known.extend((i, v) for v in (SHADED, WHITE) if _refuted(pos, state, i, v))
-            if len(known) >= TRIAL_SCREEN:
-                break
+        known = screen(pos.layout.puzzle, _state(pos), open_cells, pos.poll)
     pos.refuted = known
     return known
 
