@@ -91,6 +91,21 @@ class Formats(dict[str, Format]):
         super().__init__((f.name, f) for f in formats)
         self.kind, self.default_max_cells = kind, default_max_cells
 
+    @classmethod
+    def of(
+        cls, kind: str, default_max_cells: int, namespace: dict[str, Any], *names: str
+    ) -> Formats:
+        """The formats ``names``, in that order, each from its functions in a kind's
+        formats module (``namespace``): ``sniff_<name>``, ``read_<name>``, ``write_<name>``."""
+        return cls(
+            kind,
+            default_max_cells,
+            *(
+                Format(name, *(namespace[f"{verb}_{name}"] for verb in ("sniff", "read", "write")))
+                for name in names
+            ),
+        )
+
     def _error(self, message: str) -> PuzzleError:
         return PuzzleError([Finding(code="unknown_format", message=message)])
 

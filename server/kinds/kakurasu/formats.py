@@ -29,7 +29,6 @@ from __future__ import annotations
 
 from numgrid.server.core import Board, Finding, Grid, PuzzleError, cell_name, quoted
 from numgrid.server.kinds.textformats import (
-    Format,
     Formats,
     JsonShape,
     error,
@@ -291,10 +290,5 @@ write_json = json_writer(board_to_dict)
 
 # ---------------------------------------------------------------- registry and detection
 
-FORMATS = Formats(
-    "Kakurasu",
-    DEFAULT_MAX_CELLS,
-    Format("json", sniff_json, read_json, write_json),
-    Format("janko", sniff_janko, read_janko, write_janko),
-)
+FORMATS = Formats.of("Kakurasu", DEFAULT_MAX_CELLS, globals(), "json", "janko")
 detect, sniff, read, write = FORMATS.detect, FORMATS.sniff, FORMATS.read, FORMATS.write

@@ -16,7 +16,6 @@ import re
 
 from numgrid.server.core import Board, Cell, Finding, PuzzleError, cell_name, quoted
 from numgrid.server.kinds.textformats import (
-    Format,
     Formats,
     error,
     header_of,
@@ -361,13 +360,7 @@ write_json = json_writer(board_to_dict)
 # ---------------------------------------------------------------- registry and detection
 
 
-FORMATS = Formats(
-    "Kakuro",
-    DEFAULT_MAX_CELLS,
-    Format("json", sniff_json, read_json, write_json),
-    Format("janko", sniff_janko, read_janko, write_janko),
-    Format("csv", sniff_csv, read_csv, write_csv),
-)
+FORMATS = Formats.of("Kakuro", DEFAULT_MAX_CELLS, globals(), "json", "janko", "csv")
 detect, read, write = FORMATS.detect, FORMATS.read, FORMATS.write
 
 

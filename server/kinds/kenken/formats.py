@@ -37,7 +37,6 @@ from collections import defaultdict
 
 from numgrid.server.core import Board, Cell, Finding, Grid, PuzzleError, cell_name, quoted
 from numgrid.server.kinds.textformats import (
-    Format,
     Formats,
     JsonShape,
     error,
@@ -710,11 +709,5 @@ write_json = json_writer(board_to_dict, ensure_ascii=False)
 # ---------------------------------------------------------------- registry and detection
 
 
-FORMATS = Formats(
-    "KenKen",
-    DEFAULT_MAX_CELLS,
-    Format("json", sniff_json, read_json, write_json),
-    Format("tatham", sniff_tatham, read_tatham, write_tatham),
-    Format("janko", sniff_janko, read_janko, write_janko),
-)
+FORMATS = Formats.of("KenKen", DEFAULT_MAX_CELLS, globals(), "json", "tatham", "janko")
 detect, sniff, read, write = FORMATS.detect, FORMATS.sniff, FORMATS.read, FORMATS.write

@@ -32,7 +32,6 @@ import re
 
 from numgrid.server.core import EMPTY, Board, Cell, Finding, Grid, PuzzleError, cell_name, quoted
 from numgrid.server.kinds.textformats import (
-    Format,
     Formats,
     JsonShape,
     error,
@@ -440,11 +439,5 @@ write_json = json_writer(board_to_dict)
 # ---------------------------------------------------------------- registry and detection
 
 
-FORMATS = Formats(
-    "Skyscraper",
-    DEFAULT_MAX_CELLS,
-    Format("json", sniff_json, read_json, write_json),
-    Format("tatham", sniff_tatham, read_tatham, write_tatham),
-    Format("janko", sniff_janko, read_janko, write_janko),
-)
+FORMATS = Formats.of("Skyscraper", DEFAULT_MAX_CELLS, globals(), "json", "tatham", "janko")
 detect, sniff, read, write = FORMATS.detect, FORMATS.sniff, FORMATS.read, FORMATS.write
