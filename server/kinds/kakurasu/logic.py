@@ -48,17 +48,7 @@ from numgrid.server.kinds.judging import judge_entries
 from . import native
 from .checks import check_puzzle, validate_board
 from .model import OPEN, SHADED, WHITE, Puzzle
-from .techniques import (
-    LINE,
-    Position,
-    Technique,
-    combinations,
-    crossing,
-    layout_of,
-    outcome,
-    sum_bounds,
-    value_text,
-)
+from .techniques import SCOPES, Position, Technique, layout_of, outcome, value_text
 
 THRESHOLDS: Thresholds = {
     Grade.EASY: (Technique.COMBINATIONS, {}),
@@ -194,9 +184,7 @@ def trial(pos: Position) -> Step | None:
     return Step(Technique.TRIAL, ((cell, -value),), (), found.groups, (cell,), reason)
 
 
-TECHNIQUES = technique_table(
-    Technique, {LINE: (sum_bounds, combinations, crossing), WHOLE: (trial,)}
-)
+TECHNIQUES = technique_table(Technique, {**SCOPES, WHOLE: (trial,)})
 
 
 def _keys(pos: Position, scope: str) -> int:

@@ -380,3 +380,4 @@ def crossing(pos: Position, x: int) -> Step | None:
 
 
 LINE = "line"  # what a technique looks at (or chain.WHOLE)
+SCOPES = {LINE: (sum_bounds, combinations, crossing)}  # the trial is :mod:`.logic`'s

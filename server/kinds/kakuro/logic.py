@@ -54,21 +54,15 @@ from .logic_regions import region_sum
 from .model import Puzzle, Run
 from .sums import ALL_DIGITS
 from .techniques import (
-    CELL,
     RUN,
+    SCOPES,
     Contradiction,
     Position,
     Step,
     Technique,
-    combination_elimination,
-    combinations,
-    crossing,
     label,
-    last_cell,
     layout_of,
     make_step,
-    naked_subset,
-    required_digit,
     view,
 )
 
@@ -172,14 +166,7 @@ def trial(pos: Position) -> Step | None:
     return make_step(pos, Technique.TRIAL, {i: bit(d)}, found.groups, [i], reason, "; so ")
 
 
-TECHNIQUES = technique_table(
-    Technique,
-    {
-        RUN: (last_cell, combinations, required_digit, naked_subset, combination_elimination),
-        CELL: (crossing,),
-        WHOLE: (region_sum, trial),
-    },
-)
+TECHNIQUES = technique_table(Technique, {**SCOPES, WHOLE: (region_sum, trial)})
 
 
 def _crossing_ahead(pos: Position, step: Step, max_technique: Technique) -> Step | None:

@@ -537,3 +537,8 @@ def combination_elimination(pos: Position, r: int) -> Step | None:
 
 
 RUN, CELL = "run", "cell"  # what a technique looks at, one at a time
+# Techniques 1-6 by what they look at (region sums and the trial, elsewhere: the whole).
+SCOPES = {
+    RUN: (last_cell, combinations, required_digit, naked_subset, combination_elimination),
+    CELL: (crossing,),
+}

@@ -59,20 +59,13 @@ from .techniques import (
     CAGE,
     CELL,
     LINE,
+    SCOPES,
     Layout,
     Position,
     Technique,
     cage_index,
-    cage_line,
     cage_table,
-    combinations,
-    hidden_single,
-    hidden_subset,
     layout_of,
-    line_totals,
-    naked_single,
-    naked_subset,
-    single_cell_cage,
 )
 
 # Per grade: the hardest technique allowed and the most steps allowed of some techniques.
@@ -471,15 +464,7 @@ def cells_of(layout, cells) -> list[int]:
     return [r * n + c for r, c in cells]
 
 
-TECHNIQUES = technique_table(
-    Technique,
-    {
-        CAGE: (single_cell_cage, combinations, cage_line),
-        CELL: (naked_single,),
-        LINE: (hidden_single, naked_subset, hidden_subset, line_totals),
-        WHOLE: (trial,),
-    },
-)
+TECHNIQUES = technique_table(Technique, {**SCOPES, WHOLE: (trial,)})
 
 
 def _keys(pos: Position, scope: str) -> int:

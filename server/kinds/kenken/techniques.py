@@ -724,3 +724,9 @@ def line_totals(pos: Position, x: int) -> Step | None:
 
 
 CAGE, LINE, CELL = "cage", "line", "cell"  # what a technique looks at (or chain.WHOLE)
+# The techniques by what they look at (the trial, in :mod:`.logic`, at the whole position).
+SCOPES = {
+    CAGE: (single_cell_cage, combinations, cage_line),
+    CELL: (naked_single,),
+    LINE: (hidden_single, naked_subset, hidden_subset, line_totals),
+}

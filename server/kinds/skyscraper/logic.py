@@ -46,30 +46,13 @@ from numgrid.server.chain import (
 )
 from numgrid.server.core import EMPTY, Board, Cell, Grid, PuzzleError, Step, cell_name, value_text
 from numgrid.server.kinds.judging import finding, judge_entries
-from numgrid.server.kinds.latin import (
-    hidden_single,
-    hidden_subset,
-    make_step,
-    naked_single,
-    naked_subset,
-)
+from numgrid.server.kinds.latin import make_step
 from numgrid.server.kinds.masks import single
 
 from . import native
 from .checks import check_puzzle, validate_board
 from .model import Puzzle
-from .techniques import (
-    CELL,
-    LINE,
-    VIEW,
-    Position,
-    Technique,
-    clue_pair,
-    edge_clue,
-    layout_of,
-    sequences,
-    visibility_bounds,
-)
+from .techniques import CELL, LINE, SCOPES, VIEW, Position, Technique, layout_of
 
 THRESHOLDS: Thresholds = {
     Grade.EASY: (Technique.VISIBILITY_BOUNDS, {}),
@@ -288,15 +271,7 @@ def _explain_two(pos: Position, i: int, value: int, x: int):
     return i, value, text, tuple(frame.lines[k] for k in frame.cell_lines[x]), [x]
 
 
-TECHNIQUES = technique_table(
-    Technique,
-    {
-        VIEW: (edge_clue, visibility_bounds),
-        LINE: (clue_pair, hidden_single, naked_subset, hidden_subset, sequences),
-        CELL: (naked_single,),
-        WHOLE: (trial,),
-    },
-)
+TECHNIQUES = technique_table(Technique, {**SCOPES, WHOLE: (trial,)})
 
 
 def _keys(pos: Position, scope: str) -> int:

@@ -31,7 +31,17 @@ from dataclasses import dataclass
 from numgrid.server.chain import Contradiction, listed, names
 from numgrid.server.core import EMPTY, GroupType, PuzzleError, Step, cell_name
 from numgrid.server.kinds import latin
-from numgrid.server.kinds.latin import WORDS, Frame, LatinPosition, Line, make_step
+from numgrid.server.kinds.latin import (
+    WORDS,
+    Frame,
+    LatinPosition,
+    Line,
+    hidden_single,
+    hidden_subset,
+    make_step,
+    naked_single,
+    naked_subset,
+)
 
 from .checks import check_puzzle
 from .model import Puzzle, Side, View, arrangements
@@ -364,3 +374,11 @@ def sequences(pos: Position, x: int) -> Step | None:
             f"{listed(lost[:3])}{more}"
         )
     return make_step(pos, Technique.SEQUENCES, removals, [line, *views], cells, reason)
+
+
+# The techniques by what they look at (the trial, in :mod:`.logic`, at the whole position).
+SCOPES = {
+    VIEW: (edge_clue, visibility_bounds),
+    LINE: (clue_pair, hidden_single, naked_subset, hidden_subset, sequences),
+    CELL: (naked_single,),
+}
