@@ -93,7 +93,7 @@ class Memos:
 def position_from(
     puzzle: Any,
     given: Any,
-    position_type: type,
+    position_type: type[Any],
     from_entries: Callable[[Any, Grid], Any],
     from_candidates: Callable[[Any, Mapping], Any],
     empty: Callable[[Any], Any] | None = None,
@@ -115,7 +115,7 @@ def position_from(
 
 
 def reader(
-    position_type: type,
+    position_type: type[Any],
     from_entries: Callable[[Any, Grid], Any],
     from_candidates: Callable[[Any, Mapping], Any],
     empty: Callable[[Any], Any] | None = None,
@@ -214,9 +214,9 @@ def outcome(placements, eliminations, say: Callable[[int], str] = value_text) ->
     by_digits: dict[tuple[int, ...], list[Cell]] = {}
     for cell, ds in lost.items():
         by_digits.setdefault(tuple(ds), []).append(cell)
-    for ds, cells in by_digits.items():
+    for values, cells in by_digits.items():
         verb = "loses" if len(cells) == 1 else "lose"
-        parts.append(f"{names(cells)} {verb} {listed(map(say, ds), 'and')}")
+        parts.append(f"{names(cells)} {verb} {listed(map(say, values), 'and')}")
     return "; ".join(parts)
 
 

@@ -98,11 +98,11 @@ def judge_entries(
 
 
 def candidate_masks(
-    candidates: Mapping[Cell, object],
+    candidates: Mapping[Cell, Any],
     index: Mapping[Cell, int],
     masks: list[int],
     largest: int,
-    outside: Callable[[object], Finding],
+    outside: Callable[[Any], Finding],
     allowed: str,
 ) -> list[int]:
     """``masks`` (per cell of ``index``) with the cells of ``candidates`` given as

@@ -411,7 +411,7 @@ def make_step(
     ``place[i]`` (a value); cells left with one value are placed."""
     frame = pos.frame
     placed = dict(place or {})
-    eliminations = []
+    eliminations: list[tuple[Cell, int]] = []
     for i in sorted(removals):
         mask = pos.masks[i]
         left = mask & ~removals[i]

@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
+import enum
 from collections.abc import Iterable
-
-from numgrid.server.chain import Grade
 
 
 def unreachable(
-    title: str, size: str, grade: Grade | None, grades: Iterable[Grade]
+    title: str, size: str, grade: enum.IntEnum | None, grades: Iterable[enum.IntEnum]
 ) -> list[tuple[str, str]]:
     """The problem of a spec asking for a ``grade`` that no ``size`` (``5x5``) puzzle
     is made at (none when it asks for no grade or one of ``grades``)."""

@@ -324,8 +324,8 @@ class Maker:
                 )
         if found:
             return found
-        size, grades = f"{spec.rows}x{spec.cols}", reachable(spec.rows, spec.cols)
-        return unreachable("Kakurasu", size, spec.grade, grades)
+        shape, grades = f"{spec.rows}x{spec.cols}", reachable(spec.rows, spec.cols)
+        return unreachable("Kakurasu", shape, spec.grade, grades)
 
     def candidate(
         self, spec: Spec, rng: random.Random, pressure: float, budget: Budget

@@ -121,7 +121,7 @@ def _bad_digits(puzzle: Puzzle, entries: Grid) -> list[Finding]:
     return found
 
 
-def _not_white(cell: object) -> Finding:
+def _not_white(cell: Cell) -> Finding:
     return finding("not_white", f"{cell_name(cell)} is not a white cell")
 
 
