@@ -1,12 +1,12 @@
-"""What the latin-square kinds share (KenKen, Skyscraper), as Tatham's Keen and Towers
-share ``latin.c``: the lines of an N x N grid, their duplicate checks, and the latin
-techniques of the logical solvers.
+"""What the latin-square kinds share, as Simon Tatham's puzzles share ``latin.c``: the
+lines of an N x N grid, their duplicate checks, a random latin square, the positions and
+the latin techniques of the logical solvers.
 
 Vocabulary, named once:
 
-- *line*: a row, a column, or (Skyscraper's diagonal variant) a main diagonal. Each
-  *value* appears in a line a fixed number of times, its *quota*: a digit (a height)
-  once; in Skyscraper's variant with empty lots (heights 1..H on an N x N grid),
+- *line*: a row, a column, or (a diagonal variant) a main diagonal. Each *value*
+  appears in a line a fixed number of times, its *quota*: a digit (a height) once; in a
+  variant with empty lots (heights 1..H on an N x N grid),
   :data:`~numgrid.server.core.EMPTY` N - H times.
 - *mask*: a set of values as bits: bit ``d - 1`` is the digit ``d``, the bit after the
   largest digit is EMPTY.
