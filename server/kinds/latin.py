@@ -45,10 +45,11 @@ from numgrid.server.core import (
     GroupReport,
     GroupState,
     GroupType,
-    Severity,
+    PuzzleError,
     Step,
     cell_name,
 )
+from numgrid.server.kinds.judging import finding
 from numgrid.server.kinds.masks import digits_of, single
 
 WORDS = ("no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine")
@@ -172,10 +173,6 @@ class Square:
 # ---------------------------------------------------------------- board checks
 
 
-def _finding(code: str, message: str, cells, group) -> Finding:
-    return Finding(code, message, tuple(cells), Severity.ERROR, group.name)
-
-
 def duplicates(cells, entries: Grid, apart=None) -> dict[int, list[Cell]]:
     """Value -> the cells holding it, for values entered more than once (EMPTY aside;
     ``apart`` says which pairs of cells may hold the same value)."""
@@ -204,7 +201,7 @@ def judge_line(line: Line, entries: Grid, empties: int = 0) -> tuple[GroupReport
     if len(empty) > empties:
         holds = f"only {empties}" if empties else "none"
         findings.append(
-            _finding(
+            finding(
                 "too_many_empty",
                 f"{line.name}: {len(empty)} empty cells ({names(empty)}), but a "
                 f"{line.type.value} holds {holds}",
@@ -224,7 +221,7 @@ def judge_line(line: Line, entries: Grid, empties: int = 0) -> tuple[GroupReport
 def _duplicate_findings(line: Line, entries: Grid) -> list[tuple[Finding, list[Cell]]]:
     return [
         (
-            _finding(
+            finding(
                 "duplicate",
                 f"{line.name}: {value} appears {len(cells)} times "
                 f"({', '.join(cell_name(c) for c in cells)})",
@@ -337,6 +334,19 @@ class LatinPosition(Memos):
 
     def _more(self) -> None:
         """What a kind's position holds besides (nothing here)."""
+
+    @classmethod
+    def placing_singles(cls, layout: Any, masks: list[int]) -> Any:
+        """The position of these candidates, each cell left one placed (its value leaves
+        its lines); :class:`~numgrid.server.core.PuzzleError` when they clash."""
+        pos = cls(layout, masks)
+        try:
+            for i, mask in enumerate(masks):
+                if single(mask):
+                    pos.place(i, pos.frame.value_of(mask))
+        except Contradiction as why:
+            raise PuzzleError([finding("conflicting_candidates", why.reason, why.cells)]) from None
+        return pos
 
     def copy(self) -> Any:
         other = type(self)(self.layout, self.masks, self.placed, self.budget)

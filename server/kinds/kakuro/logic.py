@@ -107,8 +107,12 @@ def _from_entries(puzzle: Puzzle, entries: Grid) -> Position:
 def _from_candidates(puzzle: Puzzle, candidates: Mapping[Cell, object]) -> Position:
     """``{cell: digits}`` (an iterable of digits, or a 9-bit mask); missing cells: all."""
     layout = layout_of(puzzle)
+
+    def outside(cell: Cell) -> Finding:
+        return finding("not_white", f"{cell_name(cell)} is not a white cell")
+
     masks = [ALL_DIGITS] * len(layout.cells)
-    masks = candidate_masks(candidates, layout.index, masks, 9, _not_white, "digits 1-9")
+    masks = candidate_masks(candidates, layout.index, masks, 9, outside, "digits 1-9")
     return Position(layout, masks)
 
 
@@ -119,10 +123,6 @@ def _bad_digits(puzzle: Puzzle, entries: Grid) -> list[Finding]:
         if not isinstance(d, int) or not 0 <= d <= 9:
             found.append(finding("bad_digit", f"{cell_name(cell)}: {d!r} is not 0-9", [cell]))
     return found
-
-
-def _not_white(cell: Cell) -> Finding:
-    return finding("not_white", f"{cell_name(cell)} is not a white cell")
 
 
 position = reader(Position, _from_entries, _from_candidates)

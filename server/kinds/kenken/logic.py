@@ -37,7 +37,6 @@ from operator import itemgetter
 
 from numgrid.server.chain import (
     WHOLE,
-    Contradiction,
     Grade,
     Ladder,
     Thresholds,
@@ -47,7 +46,7 @@ from numgrid.server.chain import (
     technique_table,
     touched,
 )
-from numgrid.server.core import Board, Cell, Finding, Grid, PuzzleError, Step, cell_name
+from numgrid.server.core import Board, Cell, Finding, Grid, Step, cell_name
 from numgrid.server.kinds.judging import candidate_masks, finding, judge_entries
 from numgrid.server.kinds.latin import make_step
 from numgrid.server.kinds.masks import bit, digits_of, single
@@ -99,19 +98,12 @@ def _from_candidates(puzzle: Puzzle, candidates: Mapping[Cell, object]) -> Posit
     layout = layout_of(puzzle)
     n = layout.size
     index = {cell: i for i, cell in enumerate(layout.cells)}
-    masks = candidate_masks(candidates, index, [layout.full] * (n * n), n, _outside, f"1-{n}")
-    pos = Position(layout, masks)
-    try:
-        for i, mask in enumerate(masks):
-            if single(mask):
-                pos.place(i, mask.bit_length())
-    except Contradiction as why:
-        raise PuzzleError([finding("conflicting_candidates", why.reason, why.cells)]) from None
-    return pos
 
+    def outside(cell: object) -> Finding:
+        return finding("not_a_cell", f"{cell!r} is not a cell of the grid")
 
-def _outside(cell: object) -> Finding:
-    return finding("not_a_cell", f"{cell!r} is not a cell of the grid")
+    masks = candidate_masks(candidates, index, [layout.full] * (n * n), n, outside, f"1-{n}")
+    return Position.placing_singles(layout, masks)
 
 
 position = reader(Position, _from_entries, _from_candidates)

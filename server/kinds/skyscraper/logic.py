@@ -33,7 +33,6 @@ from functools import partial
 
 from numgrid.server.chain import (
     WHOLE,
-    Contradiction,
     Explanation,
     Grade,
     Ladder,
@@ -125,14 +124,7 @@ def _from_candidates(puzzle: Puzzle, candidates: Mapping[Cell, object]) -> Posit
                 )
     if findings:
         raise PuzzleError(findings)
-    pos = Position(layout, masks)
-    try:
-        for i, mask in enumerate(masks):
-            if single(mask):
-                pos.place(i, frame.value_of(mask))
-    except Contradiction as why:
-        raise PuzzleError([finding("conflicting_candidates", why.reason, why.cells)]) from None
-    return pos
+    return Position.placing_singles(layout, masks)
 
 
 position = reader(Position, _from_entries, _from_candidates)
