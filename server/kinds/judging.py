@@ -25,7 +25,7 @@ from numgrid.server.kinds.masks import bit, digits_of
 
 
 def finding(
-    code: str, message: str, cells: Iterable[Cell] = (), group=None, warning: bool = False
+    code: str, message: str, cells: Iterable = (), group=None, warning: bool = False
 ) -> Finding:
     """An error (or a ``warning``) about ``cells``, in ``group`` (named) if given."""
     return Finding(

@@ -131,7 +131,7 @@ def _reaches(step: Step, needed: set[Cell]) -> bool:
     return any(r in lines[0] or c in lines[1] for r, c in needed)
 
 
-def closure(pos: Position, i: int, digit: int) -> tuple[int, list[int] | None]:
+def closure(pos: Position | Candidates, i: int, digit: int) -> tuple[int, list[int] | None]:
     """Assume ``cell i = digit`` and carry singles, cage combinations and cage lines to a
     fixpoint: the rounds it took, and the candidates then (None on a contradiction). A
     fast screen on plain masks (techniques 1-5 reach the same contradictions, step by
