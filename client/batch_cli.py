@@ -409,8 +409,8 @@ def read_report(path: str) -> set[str]:
 
 def janko_solution(grid: Grid) -> str:
     """A solution as janko text without the puzzle (a result from a server that does not
-    send the puzzle back): ``-`` where the grid has 0 (Kakuro black cells) or -1 (a cell
-    decided empty: a Kakurasu's white one, shaded ones being 1), the digits elsewhere."""
+    send the puzzle back): ``-`` where the grid has 0 (a black cell) or -1 (a cell decided
+    empty, e.g. a white one where shaded ones are 1), the digits elsewhere."""
     rows = len(grid)
     cols = len(grid[0]) if grid else 0
     lines = [f"{rows} {cols}"]

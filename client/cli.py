@@ -32,6 +32,7 @@ from .cli_args import BadSetting, positive_seconds
 from .cli_connection import connection, credentials
 from .cli_output import FAILURE, PROG, NoServer, UsageError
 from .client import ENGINES, FORMATS, KINDS
+from .kinds import DRAWINGS
 from .play import command as play_command
 from .render import terminal_width
 
@@ -130,15 +131,21 @@ _HELP = {
 }
 
 
+def _and(names: list[str]) -> str:
+    """``a, b and c``."""
+    return " and ".join(filter(None, [", ".join(names[:-1]), names[-1]]))
+
+
 def build_parser() -> argparse.ArgumentParser:
+    files = [k.files for k in DRAWINGS.values() if k.files]  # formats of one kind's own
     parser = cli_args.Parser(
         prog=PROG,
         usage="%(prog)s [OPTIONS] COMMAND [COMMAND OPTIONS] FILE...",
-        description="Solve, validate, hint, explain and check Kakuro, KenKen, Kakurasu and "
-        "Skyscraper puzzles through a numgrid server.",
-        epilog="Files: janko text, Kakuro's 1VVHH CSV, Tatham game IDs (KenKen) or JSON; the "
-        "kind and format are detected; '-' reads stdin; solve, unique and explain also "
-        "read directories, JSONL and datasets. Exit codes: "
+        description="Solve, validate, hint, explain and check "
+        f"{_and([k.title for k in DRAWINGS.values()])} puzzles through a numgrid server.",
+        epilog=f"Files: {', '.join(['janko text', *files])} or JSON; the kind and format are "
+        "detected; '-' reads stdin; solve, unique and explain also read directories, JSONL "
+        "and datasets. Exit codes: "
         "0 success, 1 the answer is not the happy one (multiple, none, invalid, "
         "timeout), 2 usage, unreadable input or no server.",
     )

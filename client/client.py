@@ -73,13 +73,14 @@ FORMATS = {
     "json": puzzle_pb2.PUZZLE_FORMAT_JSON,
     "tatham": puzzle_pb2.PUZZLE_FORMAT_TATHAM,
 }
-KINDS = {
+# The kinds: each field of the Puzzle oneof, in the proto's order, with its PuzzleKind.
+KINDS: dict[str | None, int] = {
     None: puzzle_pb2.PUZZLE_KIND_UNSPECIFIED,
     "auto": puzzle_pb2.PUZZLE_KIND_UNSPECIFIED,
-    "kakuro": puzzle_pb2.PUZZLE_KIND_KAKURO,
-    "kenken": puzzle_pb2.PUZZLE_KIND_KENKEN,
-    "kakurasu": puzzle_pb2.PUZZLE_KIND_KAKURASU,
-    "skyscraper": puzzle_pb2.PUZZLE_KIND_SKYSCRAPER,
+    **{
+        field.name: puzzle_pb2.PuzzleKind.Value(f"PUZZLE_KIND_{field.name.upper()}")
+        for field in puzzle_pb2.Puzzle.DESCRIPTOR.oneofs_by_name["kind"].fields
+    },
 }
 # The logical techniques, simplest first: "LAST_CELL", ..., "REGION_SUM", "TRIAL".
 TECHNIQUES = tuple(
@@ -496,7 +497,8 @@ def generate_request(
 ) -> service_pb2.GenerateRequest:
     """``grade``: one of :data:`GRADES` (any case), None for any grade."""
     if kind not in KINDS or kind in (None, "auto"):
-        raise ValueError(f"unknown kind {kind!r}; known: kakuro, kakurasu, kenken, skyscraper")
+        known = ", ".join(sorted(str(k) for k in KINDS if k and k != "auto"))
+        raise ValueError(f"unknown kind {kind!r}; known: {known}")
     grade_value = service_pb2.GRADE_UNSPECIFIED
     if grade is not None:
         if grade.upper() not in GRADES:
@@ -741,8 +743,9 @@ class NumgridClient:
         """New puzzles, each as soon as the server has made it: unique (proven by both
         engines), of ``grade`` (EASY ... EXTREME; None: any), puzzle *i* reproducible
         from ``seed + i``. ``timeout`` bounds the whole stream; closing the iterator
-        cancels the call. Kakuro: ``rows`` and ``columns`` count the clue row and column;
-        ``density`` is the share of white cells (0: the default)."""
+        cancels the call. ``rows`` and ``columns`` count what the kind counts (a clue row
+        and column, e.g.); ``density`` is the share of white cells, for the kinds that
+        take it (0: the default)."""
         request = generate_request(
             kind,
             rows,

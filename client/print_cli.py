@@ -27,10 +27,13 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
+from numgrid.v1 import puzzle_pb2
+
 from .batch_cli import _Order, expand, items
 from .cli_args import positive_int
 from .cli_output import DEFAULT_DEADLINE, FAILURE, NOT_HAPPY, OK, PROG, NoServer, UsageError
 from .progress import ProgressBar
+from .render import kind_of, shape
 from .types import NumgridError, Picture
 
 SVG_NS = "http://www.w3.org/2000/svg"
@@ -43,12 +46,6 @@ HEADER = 8.0  # mm: the page's heading ("Puzzles", "Solutions") and its number
 CAPTION = 6.0  # mm under each picture
 GAP = 6.0  # mm between pictures
 FONT = "DejaVu Sans, Helvetica, Arial, sans-serif"
-KIND_NAMES = {
-    "kakuro": "Kakuro",
-    "kenken": "KenKen",
-    "skyscraper": "Skyscraper",
-    "kakurasu": "Kakurasu",
-}
 CALLS_AT_ONCE = 4  # Render calls in flight
 
 
@@ -101,23 +98,11 @@ class Entry:
     solution: Picture
 
 
-def shape(puzzle) -> tuple[int, int]:
-    """Rows and columns of a structured puzzle (``numgrid.v1.Puzzle``)."""
-    which = puzzle.WhichOneof("kind")
-    inner = getattr(puzzle, which)
-    if which == "kakuro":
-        return len(inner.rows), max((len(row.cells) for row in inner.rows), default=0)
-    if which == "kakurasu":
-        return inner.rows, inner.columns
-    return inner.size, inner.size
-
-
-def caption(number: int, source: str, puzzle) -> str:
-    """``3. 02_4x4 · KenKen 4x4``: a file's name without its folders."""
+def caption(number: int, source: str, puzzle: puzzle_pb2.Puzzle) -> str:
+    """``3. 02_4x4 · Title 4x4``: a file's name without its folders, the kind's title."""
     name = os.path.basename(source) if os.sep in source else source
     rows, cols = shape(puzzle)
-    kind = KIND_NAMES.get(puzzle.WhichOneof("kind"), puzzle.WhichOneof("kind"))
-    return f"{number}. {name} \u00b7 {kind} {rows}x{cols}"
+    return f"{number}. {name} \u00b7 {kind_of(puzzle).title} {rows}x{cols}"
 
 
 def layout(per_page: int) -> tuple[int, int]:

@@ -47,7 +47,7 @@ class EngineStat:
 
 @dataclass(frozen=True)
 class GroupRef:
-    """A group of cells under one rule: a Kakuro run, a row, a column, a KenKen cage."""
+    """A group of cells under one rule: a run under a sum clue, a row, a column, a cage."""
 
     type: str  # "across", "down", "row", "column" or "cage"
     clue_cell: Cell | None  # where the clue is written; None for a row or column

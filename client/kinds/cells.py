@@ -1,11 +1,13 @@
-"""What every kind's drawing shares: a digit's text, and a board's :class:`Layout`."""
+"""What every kind's drawing shares: a digit's text, a board's :class:`Layout`, and the
+:class:`Drawing` each kind module builds as its ``KIND``."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from typing import Any
 
-from ..types import Cell
+from ..types import Cell, Grid
 
 
 def digit_text(value: int, marked: bool, width: int) -> str:
@@ -23,8 +25,8 @@ class Layout:
     screen that plays (``numgrid play``) draws every kind from this alone.
 
     Values are those of the kind's grids (:func:`numgrid.client.render.entries`): 0 is
-    an open cell, digits are digits, and a kind's own codes (Kakurasu's shaded 1 and
-    white -1, Skyscraper's empty lot -1) are written as ``symbols`` says.
+    an open cell, digits are digits, and a kind's own codes (e.g. shaded 1 and white -1,
+    or an empty lot -1) are written as ``symbols`` says.
     """
 
     rows: int
@@ -54,3 +56,23 @@ def digits(high: int) -> tuple[tuple[int, ...], dict[str, int], dict[int, str]]:
     """``values``, ``keys`` and ``symbols`` of a :class:`Layout` played with 1..high."""
     values = tuple(range(1, high + 1))
     return values, {str(v): v for v in values}, {v: str(v) for v in values}
+
+
+@dataclass(frozen=True)
+class Drawing:
+    """One kind on the client: how it is drawn, played and named. Each module of
+    :mod:`numgrid.client.kinds` builds one as ``KIND``; the functions take the kind's own
+    message (the ``Puzzle`` oneof field named ``name``)."""
+
+    name: str  # the Puzzle oneof field
+    title: str  # its name as printed: captions, help texts
+    default_size: str  # ``numgrid generate``'s size when none is given: "6", "12x12"
+    draw: Callable[[Any, Grid, set[Cell], int, str], str]  # (puzzle, values, marks, width, shade)
+    entries: Callable[[Any], Grid]  # the player's digits as a grid
+    with_entries: Callable[[Any, Grid], Any]  # a copy whose player's digits are the grid's
+    solution_text: Callable[[Any, Grid], str]  # a solution as the kind publishes it
+    layout: Callable[[Any, str], Layout]  # the board as a player sees it (shade)
+    shape: Callable[[Any], tuple[int, int]]  # rows and columns of the board
+    size_note: str = ""  # how ``--size`` counts, when not plainly
+    files: str = ""  # the CLI's words for a text format of its own, if any
+    generate_options: tuple[str, ...] = ()  # GenerateRequest fields it reads besides size

@@ -16,7 +16,7 @@ from __future__ import annotations
 from numgrid.v1 import puzzle_pb2
 
 from ..types import Cell, Grid
-from .cells import Layout
+from .cells import Drawing, Layout
 
 NO_CLUE = -1  # a clue not given, in the message
 SHADED, WHITE = 1, -1
@@ -104,3 +104,20 @@ def draw(
     lines.append(rule)
     lines.append(" " * (left + 2) + grid_row([_clue(puzzle.column_clues, c) for c in range(cols)]))
     return "\n".join(line.rstrip() for line in lines) + "\n"
+
+
+def shape(puzzle: puzzle_pb2.KakurasuPuzzle) -> tuple[int, int]:
+    return puzzle.rows, puzzle.columns
+
+
+KIND = Drawing(
+    name="kakurasu",
+    title="Kakurasu",
+    default_size="6",
+    draw=draw,
+    entries=entries,
+    with_entries=with_entries,
+    solution_text=solution_text,
+    layout=layout,
+    shape=shape,
+)

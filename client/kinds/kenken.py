@@ -13,7 +13,7 @@ from __future__ import annotations
 from numgrid.v1 import puzzle_pb2
 
 from ..types import Cell, Grid
-from .cells import Layout, digit_text, digits
+from .cells import Drawing, Layout, digit_text, digits
 
 _SIGN = {
     puzzle_pb2.CAGE_OPERATION_ADD: "+",
@@ -119,3 +119,21 @@ def draw(
         lines.extend(("".join(top), "".join(bottom)))
     lines.append(border(n))
     return "\n".join(line.rstrip() for line in lines) + "\n"
+
+
+def shape(puzzle: puzzle_pb2.KenKenPuzzle) -> tuple[int, int]:
+    return puzzle.size, puzzle.size
+
+
+KIND = Drawing(
+    name="kenken",
+    title="KenKen",
+    default_size="6",
+    draw=draw,
+    entries=entries,
+    with_entries=with_entries,
+    solution_text=solution_text,
+    layout=layout,
+    shape=shape,
+    files="Tatham game IDs (KenKen)",
+)

@@ -17,7 +17,7 @@ from __future__ import annotations
 from numgrid.v1 import puzzle_pb2
 
 from ..types import Cell, Grid
-from .cells import Layout, digits
+from .cells import Drawing, Layout, digits
 
 EMPTY = -1  # an empty lot (no tower), in a grid
 WIDTH = 3  # of a cell, brackets included
@@ -145,3 +145,20 @@ def draw(
         lines.append(f"{_clue(puzzle.left, r):>{edge}} |{cells}| {_clue(puzzle.right, r)}")
     lines += [rule, clue_row(puzzle.bottom)]
     return "\n".join(line.rstrip() for line in lines) + "\n"
+
+
+def shape(puzzle: puzzle_pb2.SkyscraperPuzzle) -> tuple[int, int]:
+    return puzzle.size, puzzle.size
+
+
+KIND = Drawing(
+    name="skyscraper",
+    title="Skyscraper",
+    default_size="5",
+    draw=draw,
+    entries=entries,
+    with_entries=with_entries,
+    solution_text=solution_text,
+    layout=layout,
+    shape=shape,
+)

@@ -3,8 +3,8 @@ and pencil marks, the cursor, the undo/redo history of every move, the counters 
 hints, checks) and the game file (JSON) that saves and resumes it.
 
 Every kind is played through its :class:`~numgrid.client.kinds.cells.Layout`: which
-cells are played and with what values (digits; Skyscraper's empty lot; Kakurasu's
-shaded and white). Nothing here judges the board: that is the server's (Validate, Hint;
+cells are played and with what values (digits, or a kind's own codes: an empty lot,
+a shaded or white cell). Nothing here judges the board: that is the server's (Validate, Hint;
 see :mod:`.referee`).
 """
 
@@ -172,7 +172,7 @@ class Game:
         )
 
     def cycle(self, cell: Cell | None = None) -> Move | None:
-        """Step the cell through the values and back to open (Kakurasu: shaded, white)."""
+        """Step the cell through the values and back to open (e.g. shaded, white)."""
         cell = self._target(cell)
         order = (*self.layout.values, 0)
         current = self.values[cell]
