@@ -1,5 +1,7 @@
 """``numgrid solve``, ``unique`` and ``explain`` over any number of puzzles: inputs, the
-streamed batch, the order of the output, progress, report, resume.
+streamed batch, the order of the output, progress, report, resume. The commands
+(:mod:`.commands.solve`, ...) take their options from :func:`many_options` and run
+:func:`stream` or :func:`explain_each`; ``print`` reads its inputs with :func:`items`.
 
 The inputs are files, directories (every puzzle file under them), JSONL files (one
 ``{"id", "format", "puzzle"}`` per line), dataset JSON files (``{"name", "count",
@@ -30,12 +32,11 @@ import textwrap
 import threading
 import time
 from collections import Counter, deque
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 from .batch import BatchItem, BatchResult, check_many
 from .cli_args import positive_int, positive_seconds
-from .cli_commands import Context, explain
 from .cli_output import (
     FAILURE,
     MAX_ERRORS,
@@ -60,13 +61,13 @@ from .cli_output import (
     wrap,
 )
 from .client import FORMATS, KINDS
+from .commands.base import Connect, Context, OneFile
 from .progress import ProgressBar
 from .render import solution_text
 from .types import Grid, NumgridError
 
 PUZZLE_SUFFIXES = (".txt", ".csv", ".json", ".jsonl")  # what a directory is searched for
 SOLUTION_MARK = ".solution."  # `x.solution.txt` is a published solution, not a puzzle
-COMMANDS = ("solve", "unique", "explain")  # the commands this module runs
 STREAMED = ("solve", "unique")  # ... through BatchCheckUniqueness
 COUNTS = {
     "solve": ("UNIQUE", "MULTIPLE", "NO_SOLUTION", "INVALID", "TIMEOUT", "ERROR"),
@@ -86,7 +87,7 @@ _NO_ANSWER = {  # the text of a result without a solution
 # ---------------------------------------------------------------- options
 
 
-def add_options(sub: argparse.ArgumentParser, name: str) -> None:
+def many_options(sub: argparse.ArgumentParser, name: str) -> None:
     """The options of ``solve``, ``unique`` and ``explain`` over any number of puzzles."""
     how = (
         "one Explain call per puzzle"
@@ -208,7 +209,7 @@ def _empty_extra(command: str) -> dict:
     return {"grade": None, "difficulty": None} if command in STREAMED else {}
 
 
-class _Order:
+class Order:
     """Outcomes in the order of the inputs, whatever order they are found in.
 
     The thread that reads the inputs numbers each puzzle as it is read (:meth:`item`) and
@@ -267,7 +268,7 @@ class _Order:
 
 
 def _jsonl_items(
-    path: str, fmt: str | None, kind: str | None, problems: _Order
+    path: str, fmt: str | None, kind: str | None, problems: Order
 ) -> Iterator[BatchItem]:
     try:
         f = open(path, encoding="utf-8")  # noqa: SIM115 - read lazily, closed below
@@ -318,7 +319,7 @@ def items(
     fmt: str | None,
     kind: str | None,
     skip: set[str],
-    problems: _Order,
+    problems: Order,
 ) -> Iterator[BatchItem]:
     """The puzzles of ``sources`` read lazily and numbered in order, ids in ``skip`` (and
     repeats) left out; what cannot be read goes to ``problems``."""
@@ -536,7 +537,7 @@ class _Run:
     """What ``solve``, ``unique`` and ``explain`` share: the inputs in order, the output
     in order, the report, the progress bar, the exit code and the summary."""
 
-    def __init__(self, args: argparse.Namespace, connect: Callable, width: int):
+    def __init__(self, args: argparse.Namespace, connect: Connect, width: int):
         self.args, self.connect, self.width = args, connect, width
         self.command = args.command
         report = getattr(args, "report", None)
@@ -549,7 +550,7 @@ class _Run:
         if done_before:  # count what is left
             self.skipped = sum(1 for s in sources for key in _ids(s) if key in done_before)
             self.total -= self.skipped
-        self.order = _Order(self.command)
+        self.order = Order(self.command)
         fmt = None if args.format == "auto" else args.format
         kind = None if args.kind == "auto" else args.kind
         self.todo = items(sources, fmt, kind, done_before, self.order)
@@ -626,17 +627,10 @@ class _Run:
         return self.command == "explain" or bool(getattr(self.args, "grade", False))
 
 
-def run(args: argparse.Namespace, connect: Callable, width: int) -> int:
-    """``numgrid solve``, ``unique`` or ``explain`` over the inputs; the exit code."""
+def stream(args: argparse.Namespace, connect: Connect, width: int) -> int:
+    """``solve`` and ``unique`` over the inputs: every puzzle through
+    BatchCheckUniqueness; the exit code."""
     state = _Run(args, connect, width)
-    if args.command == "explain":
-        return _explain_all(state)
-    return _stream(state)
-
-
-def _stream(state: _Run) -> int:
-    """``solve`` and ``unique``: every puzzle through BatchCheckUniqueness."""
-    args = state.args
     start, resent = time.monotonic(), 0
     try:
         with state.progress as progress:
@@ -694,9 +688,11 @@ def _reachable(client) -> None:
             raise NoServer(e.message) from None
 
 
-def _explain_all(state: _Run) -> int:
-    """``explain``: one Explain call per puzzle, in order."""
-    args, start = state.args, time.monotonic()
+def explain_each(args: argparse.Namespace, connect: Connect, width: int, one: OneFile) -> int:
+    """``explain`` over the inputs: ``one`` (an Explain call) per puzzle, in order; the
+    exit code."""
+    state = _Run(args, connect, width)
+    start = time.monotonic()
     try:
         with state.progress:
             for item in state.todo:
@@ -711,7 +707,7 @@ def _explain_all(state: _Run) -> int:
                         ctx.ascii_only,
                     )
                 try:
-                    out = explain(ctx, item.id, item.puzzle)
+                    out = one(ctx, item.id, item.puzzle)
                 except NumgridError as e:
                     out = rejected("explain", item.id, e, state.width)
                 state.found(state.order.number(item.id), out)

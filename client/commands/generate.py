@@ -16,16 +16,16 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from collections.abc import Callable
 from pathlib import Path
 
-from .cli_args import positive_int
-from .cli_output import FAILURE, NOT_HAPPY, OK, PROG, NoServer
-from .client import GRADES
-from .kinds import DRAWINGS
-from .progress import ProgressBar
-from .render import render
-from .types import GeneratedPuzzle, NumgridError
+from ..cli_args import choice, positive_int
+from ..cli_output import FAILURE, NOT_HAPPY, OK, PROG, NoServer
+from ..client import GRADES
+from ..kinds import DRAWINGS
+from ..progress import ProgressBar
+from ..render import render
+from ..types import GeneratedPuzzle, NumgridError
+from .base import Command, Connect
 
 SIZES = {name: kind.default_size for name, kind in DRAWINGS.items()}  # without --size
 EXTENSIONS = {"janko": ".txt", "csv": ".csv", "json": ".json", "tatham": ".tatham"}
@@ -71,12 +71,12 @@ def _for(option: str) -> str:
     return f"{', '.join(titles)}: " if titles else ""
 
 
-def add_arguments(sub: argparse.ArgumentParser) -> None:
+def arguments(sub: argparse.ArgumentParser) -> None:
     notes = "".join(f" ({k.size_note})" for k in DRAWINGS.values() if k.size_note)
     sub.add_argument(
         "generate_kind",
         metavar="KIND",
-        choices=list(DRAWINGS),
+        type=choice("KIND", "kind", list(DRAWINGS)),
         help=_either(list(DRAWINGS)),
     )
     sub.add_argument(
@@ -173,7 +173,7 @@ def _line(made: GeneratedPuzzle, size) -> str:
     )
 
 
-def run(args: argparse.Namespace, connect: Callable, width: int) -> int:
+def run(args: argparse.Namespace, connect: Connect, width: int) -> int:
     kind = args.generate_kind
     size = args.size or _size(SIZES[kind])
     fmt = None if args.format == "auto" else args.format
@@ -229,3 +229,11 @@ def run(args: argparse.Namespace, connect: Callable, width: int) -> int:
         print(f"{PROG}: made {made_count} of {args.count} puzzles", file=sys.stderr)
         return NOT_HAPPY
     return OK
+
+
+COMMAND = Command(
+    "generate",
+    "make new unique puzzles of a kind, size and grade (files with --out DIR)",
+    arguments,
+    run,
+)
