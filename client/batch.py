@@ -102,23 +102,26 @@ class BatchResult:
     attempts: int = 1  # streams it was sent on
     response: service_pb2.BatchPuzzleResult | None = field(default=None, repr=False, compare=False)
 
+    def _result(self) -> service_pb2.CheckUniquenessResponse | None:
+        """The verdict's message; None for a puzzle rejected or failed."""
+        if self.response is None or not self.response.HasField("result"):
+            return None
+        return self.response.result
+
     @cached_property
     def solutions(self) -> tuple[Grid, ...]:
-        if self.response is None or not self.response.HasField("result"):
-            return ()
-        return tuple(_grid(g) for g in self.response.result.solutions)
+        result = self._result()
+        return () if result is None else tuple(_grid(g) for g in result.solutions)
 
     @cached_property
     def differing_cells(self) -> tuple[Cell, ...]:
-        if self.response is None or not self.response.HasField("result"):
-            return ()
-        return _cells(self.response.result.differing_cells)
+        result = self._result()
+        return () if result is None else _cells(result.differing_cells)
 
     @cached_property
     def stats(self) -> tuple[EngineStat, ...]:
-        if self.response is None or not self.response.HasField("result"):
-            return ()
-        return _stats(self.response.result.stats)
+        result = self._result()
+        return () if result is None else _stats(result.stats)
 
     @cached_property
     def findings(self) -> tuple[Finding, ...]:
@@ -130,21 +133,19 @@ class BatchResult:
     def difficulty(self) -> Difficulty | None:
         """The grade, when the batch asked for it (``grade=True``) and the puzzle is UNIQUE
         and graded in time; else None."""
-        if self.response is None or not self.response.HasField("result"):
+        result = self._result()
+        if result is None or not result.HasField("difficulty"):
             return None
-        if not self.response.result.HasField("difficulty"):
-            return None
-        return _difficulty(self.response.result.difficulty)
+        return _difficulty(result.difficulty)
 
     @cached_property
     def puzzle(self) -> puzzle_pb2.Puzzle | None:
         """The puzzle as the server read it, when the batch asked for it
         (``include_puzzle=True``); else None."""
-        if self.response is None or not self.response.HasField("result"):
+        result = self._result()
+        if result is None or not result.HasField("puzzle"):
             return None
-        if not self.response.result.HasField("puzzle"):
-            return None
-        return self.response.result.puzzle
+        return result.puzzle
 
 
 def result_of(response: service_pb2.BatchPuzzleResult, attempts: int = 1) -> BatchResult:
@@ -341,20 +342,17 @@ class _Window:
         self._cond = threading.Condition(threading.Lock())
 
     def acquire(self, timeout: float) -> bool:
+        """A slot, waiting up to ``timeout`` seconds for one to be free (0: not at all)."""
         with self._cond:
-            if self.count >= self.limit:
+            if self.count >= self.limit and timeout > 0:
                 self._cond.wait(timeout)
-                if self.count >= self.limit:
-                    return False
-            self.count += 1
-            return True
-
-    def try_acquire(self) -> bool:
-        with self._cond:
             if self.count >= self.limit:
                 return False
             self.count += 1
             return True
+
+    def try_acquire(self) -> bool:
+        return self.acquire(0)
 
     def undo(self) -> None:
         with self._cond:

@@ -142,18 +142,26 @@ class Adds(Protocol):
 @dataclass(frozen=True)
 class Setting:
     """A global option (taken before or after the command) and the environment variable
-    that gives it when the option is not: declared once, in :data:`GLOBALS`."""
+    that gives it when the option is not: declared once, in :data:`GLOBALS`. The option
+    is ``--dest`` (``_`` as ``-``), the variable ``NUMGRID_DEST``."""
 
     dest: str  # the Namespace attribute
-    help: str = ""
-    flag: str = ""  # "--server"; "" for a setting only a variable gives
-    variable: str = ""  # NUMGRID_SERVER; its value stands in for the option's
+    help: str = ""  # "": no option, only the variable gives it
+    env: bool = False  # whether NUMGRID_<DEST> gives it
     metavar: str | None = None
     switch: bool = False  # on when given (the variable: on or off, see flag())
     choices: Sequence[str] = ()  # its values, refused in one sentence (choice())
-    what: str = ""  # what a value is called in messages: "engine"; a file: "CA file"
     default: Any = None
     type: Callable[[str], Any] | None = None
+    what: str = ""  # the file it names, in messages: "CA file"
+
+    @property
+    def flag(self) -> str:
+        return f"--{self.dest.replace('_', '-')}" if self.help else ""
+
+    @property
+    def variable(self) -> str:
+        return f"NUMGRID_{self.dest.upper()}" if self.env else ""
 
     def add_to(self, parser: Adds, shown: bool) -> None:
         """Add the option to ``parser`` (a parser or an argument group); not ``shown``:
@@ -170,10 +178,15 @@ class Setting:
         else:
             options["metavar"] = braces(self.choices) if self.choices else self.metavar
             if self.choices:
-                options["type"] = choice(self.flag, self.what, self.choices)
+                options["type"] = choice(self.flag, self.dest, self.choices)
             elif self.type is not None:
                 options["type"] = self.type
         parser.add_argument(self.flag, dest=self.dest, **options)
+
+
+def _named(table: Mapping[str | None, object]) -> list[str]:
+    """The names of a client table (``ENGINES``, ...) but None."""
+    return [name for name in table if name]
 
 
 GLOBALS: tuple[Setting, ...] = (
@@ -181,84 +194,54 @@ GLOBALS: tuple[Setting, ...] = (
         "server",
         "a running numgrid server (env NUMGRID_SERVER); several: HOST:PORT,HOST:PORT "
         "or dns:///NAME:PORT (unique spreads its batch over them); default: an embedded one",
-        "--server",
-        "NUMGRID_SERVER",
+        env=True,
         metavar="HOST:PORT",
     ),
     Setting(
         "tls",
         "talk TLS to --server (env NUMGRID_TLS=1; implied by --ca and --cert)",
-        "--tls",
-        "NUMGRID_TLS",
+        env=True,
         switch=True,
     ),
     Setting(
         "ca",
         "PEM CA certificate to trust (env NUMGRID_CA; default: the system's)",
-        "--ca",
-        "NUMGRID_CA",
+        env=True,
         metavar="FILE",
         what="CA file",
     ),
     Setting(
         "cert",
         "PEM client certificate, for servers that ask for one (env NUMGRID_CERT)",
-        "--cert",
-        "NUMGRID_CERT",
-        metavar="FILE",
+        True,
+        "FILE",
         what="certificate file",
     ),
-    Setting(
-        "key",
-        "PEM private key of --cert (env NUMGRID_KEY)",
-        "--key",
-        "NUMGRID_KEY",
-        metavar="FILE",
-        what="key file",
-    ),
+    Setting("key", "PEM private key of --cert (env NUMGRID_KEY)", True, "FILE", what="key file"),
     Setting(
         "token_file",
         "file holding a bearer token for the server (env NUMGRID_TOKEN_FILE, or the "
         "token itself in NUMGRID_TOKEN); sent only over TLS or loopback",
-        "--token-file",
-        "NUMGRID_TOKEN_FILE",
+        env=True,
         metavar="FILE",
         what="token file",
     ),
-    Setting("token", variable="NUMGRID_TOKEN"),  # the token itself; checked, never shown
+    Setting("token", env=True),  # the token itself; checked, never shown
     Setting(
-        "engine",
-        "which engine answers (default auto)",
-        "--engine",
-        choices=list(ENGINES),
-        what="engine",
-        default="auto",
+        "engine", "which engine answers (default auto)", choices=_named(ENGINES), default="auto"
     ),
+    Setting("kind", "the puzzles' kind (default: detected)", choices=_named(KINDS), default="auto"),
     Setting(
-        "kind",
-        "the puzzles' kind (default: detected)",
-        "--kind",
-        choices=[str(k) for k in KINDS if k],
-        what="kind",
-        default="auto",
-    ),
-    Setting(
-        "format",
-        "the files' format (default: detected)",
-        "--format",
-        choices=[str(f) for f in FORMATS if f],
-        what="format",
-        default="auto",
+        "format", "the files' format (default: detected)", choices=_named(FORMATS), default="auto"
     ),
     Setting(
         "timeout",
         "time limit of each search (answer TIMEOUT past it)",
-        "--timeout",
         metavar="SECONDS",
         type=positive_seconds,
     ),
-    Setting("json", "one JSON object per puzzle per line (JSONL)", "--json", switch=True),
-    Setting("debug", variable="NUMGRID_DEBUG"),  # a bug's traceback, not one line
+    Setting("json", "one JSON object per puzzle per line (JSONL)", switch=True),
+    Setting("debug", env=True),  # a bug's traceback, not one line
 )
 FILES = ("ca", "cert", "key", "token_file")  # the settings that name a file the CLI reads
 _BY_DEST = {setting.dest: setting for setting in GLOBALS}

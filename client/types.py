@@ -16,6 +16,28 @@ from dataclasses import dataclass, field
 
 from numgrid.v1 import puzzle_pb2
 
+# What ``numgrid.client`` exports of this module (besides the two clients).
+__all__ = [
+    "Cell",
+    "Difficulty",
+    "EngineStat",
+    "Explanation",
+    "Finding",
+    "GeneratedPuzzle",
+    "Grid",
+    "GroupRef",
+    "GroupStatus",
+    "Hint",
+    "NumgridError",
+    "Picture",
+    "Solution",
+    "SolveResult",
+    "Step",
+    "Uniqueness",
+    "Validation",
+    "Violation",
+]
+
 Cell = tuple[int, int]
 Grid = tuple[tuple[int, ...], ...]
 

@@ -90,9 +90,5 @@ def run(args: argparse.Namespace, connect: Connect, width: int) -> int:
     return explain_each(args, connect, width, outcome)
 
 
-COMMAND = Command(
-    "explain",
-    "the whole logical solution step by step, and the puzzle's grade",
-    arguments,
-    run,
-)
+HELP = "the whole logical solution step by step, and the puzzle's grade"
+COMMAND = Command("explain", HELP, arguments, run)

@@ -231,9 +231,5 @@ def run(args: argparse.Namespace, connect: Connect, width: int) -> int:
     return OK
 
 
-COMMAND = Command(
-    "generate",
-    "make new unique puzzles of a kind, size and grade (files with --out DIR)",
-    arguments,
-    run,
-)
+HELP = "make new unique puzzles of a kind, size and grade (files with --out DIR)"
+COMMAND = Command("generate", HELP, arguments, run)

@@ -120,10 +120,5 @@ def run(args: argparse.Namespace, connect: Connect, width: int) -> int:
     return each_file(args, connect, width, outcome)
 
 
-COMMAND = Command(
-    "hint",
-    "the next step for the digits entered: a mistake or a logical step",
-    arguments,
-    run,
-    usage=usage,
-)
+HELP = "the next step for the digits entered: a mistake or a logical step"
+COMMAND = Command("hint", HELP, arguments, run, usage=usage)

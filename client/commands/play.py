@@ -120,9 +120,5 @@ def run(args: argparse.Namespace, connect: Connect, width: int) -> int:
     return OK
 
 
-COMMAND = Command(
-    "play",
-    "play a puzzle in the terminal: keys, pencil marks, undo, hints, checks",
-    arguments,
-    run,
-)
+HELP = "play a puzzle in the terminal: keys, pencil marks, undo, hints, checks"
+COMMAND = Command("play", HELP, arguments, run)

@@ -344,12 +344,10 @@ def _pages(first: int, last: int) -> str:
     return f"page {first}" if first == last else f"pages {first}-{last}"
 
 
-COMMAND = Command(
-    "print",
-    "a print sheet (PDF or SVG pages): puzzles, then their solutions on later pages",
-    arguments,
-    run,
-    more="FILE may also be a directory (its puzzle files), a JSONL file or a dataset JSON, "
+HELP = "a print sheet (PDF or SVG pages): puzzles, then their solutions on later pages"
+MORE = (
+    "FILE may also be a directory (its puzzle files), a JSONL file or a dataset JSON, "
     "as for unique. Each puzzle is drawn by the server (Render); a puzzle without a unique "
-    "solution is left out.",
+    "solution is left out."
 )
+COMMAND = Command("print", HELP, arguments, run, more=MORE)

@@ -107,10 +107,5 @@ def run(args: argparse.Namespace, connect: Connect, width: int) -> int:
     return each_file(args, connect, width, outcome)
 
 
-COMMAND = Command(
-    "render",
-    "draw puzzles (with their digits) as text, or as SVG pictures (--svg)",
-    arguments,
-    run,
-    usage=usage,
-)
+HELP = "draw puzzles (with their digits) as text, or as SVG pictures (--svg)"
+COMMAND = Command("render", HELP, arguments, run, usage=usage)

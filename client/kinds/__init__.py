@@ -1,5 +1,8 @@
 """Each puzzle kind's drawing: one module per kind, named as its ``Puzzle`` oneof field,
-whose ``KIND`` (a :class:`~.cells.Drawing`) says how it is drawn, played and named.
+that says how the kind is drawn, played and named: its functions (``draw``,
+``entries``, ``with_entries``, ``solution_text``, ``layout``, ``shape``) and its values
+in capitals (``TITLE``, ``DEFAULT_SIZE``, and where it has them ``SIZE_NOTE``,
+``FILES``, ``GENERATE_OPTIONS``), gathered here into a :class:`~.cells.Drawing`.
 
 :data:`DRAWINGS` is derived from the proto descriptor: every field of the ``Puzzle``
 oneof ``kind``, in the proto's order, with the module of that name. A new kind adds
@@ -9,6 +12,7 @@ its module here and its field to the proto; nothing else on the client names it.
 from __future__ import annotations
 
 import importlib
+from dataclasses import MISSING, fields
 
 from numgrid.v1 import puzzle_pb2
 
@@ -21,12 +25,20 @@ NAMES: tuple[str, ...] = tuple(
 
 
 def _drawing(name: str) -> Drawing:
-    """The ``KIND`` of the module named as the oneof field (imported by name: the list of
-    kinds is the proto's, not this package's)."""
-    drawing = importlib.import_module(f"{__name__}.{name}").KIND
-    if not isinstance(drawing, Drawing) or drawing.name != name:
-        raise TypeError(f"{__name__}.{name}.KIND is not the Drawing of {name!r}")
-    return drawing
+    """The drawing of the module named as the oneof field (imported by name: the list of
+    kinds is the proto's, not this package's): each field of :class:`Drawing` from the
+    module's function of that name, or its value of that name in capitals."""
+    module = importlib.import_module(f"{__name__}.{name}")
+    found = {}
+    for field in fields(Drawing):
+        attribute = (
+            field.name if callable(getattr(module, field.name, None)) else field.name.upper()
+        )
+        if hasattr(module, attribute):
+            found[field.name] = getattr(module, attribute)
+        elif field.default is MISSING and field.name != "name":
+            raise TypeError(f"{module.__name__} has no {field.name} (or {attribute})")
+    return Drawing(**{**found, "name": name})
 
 
 DRAWINGS: dict[str, Drawing] = {name: _drawing(name) for name in NAMES}

@@ -3,11 +3,16 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
+
+from google.protobuf.message import Message
+from numgrid.v1 import puzzle_pb2
 
 from ..types import Cell, Grid
+
+M = TypeVar("M", bound=Message)
 
 
 def digit_text(value: int, marked: bool, width: int) -> str:
@@ -16,6 +21,27 @@ def digit_text(value: int, marked: bool, width: int) -> str:
     if marked:
         text = f"[{text}]"
     return text.center(width)
+
+
+def grid_of(message: puzzle_pb2.Grid, rows: int, columns: int) -> Grid:
+    """A ``Grid`` message's values, all 0 when it has none."""
+    if not message.rows:
+        return tuple((0,) * columns for _ in range(rows))
+    return tuple(tuple(row.values) for row in message.rows)
+
+
+def with_grid(puzzle: M, grid: Sequence[Sequence[int]], rows: int, columns: int) -> M:
+    """A copy of ``puzzle`` whose ``entries`` (a ``Grid``) hold ``grid``, left empty when
+    it is all 0; ValueError when the grid is not ``rows`` x ``columns``."""
+    if len(grid) != rows or any(len(row) != columns for row in grid):
+        raise ValueError(f"the grid is not {rows}x{columns}")
+    out = type(puzzle)()
+    out.CopyFrom(puzzle)
+    out.ClearField("entries")
+    if any(any(row) for row in grid):
+        entries: puzzle_pb2.Grid = getattr(out, "entries")  # noqa: B009 - any kind's message
+        entries.rows.extend(puzzle_pb2.GridRow(values=row) for row in grid)
+    return out
 
 
 @dataclass(frozen=True)
@@ -60,9 +86,9 @@ def digits(high: int) -> tuple[tuple[int, ...], dict[str, int], dict[int, str]]:
 
 @dataclass(frozen=True)
 class Drawing:
-    """One kind on the client: how it is drawn, played and named. Each module of
-    :mod:`numgrid.client.kinds` builds one as ``KIND``; the functions take the kind's own
-    message (the ``Puzzle`` oneof field named ``name``)."""
+    """One kind on the client: how it is drawn, played and named, gathered from its
+    module of :mod:`numgrid.client.kinds`; the functions take the kind's own message
+    (the ``Puzzle`` oneof field named ``name``)."""
 
     name: str  # the Puzzle oneof field
     title: str  # its name as printed: captions, help texts

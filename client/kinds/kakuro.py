@@ -14,7 +14,13 @@ from __future__ import annotations
 from numgrid.v1 import puzzle_pb2
 
 from ..types import Cell, Grid
-from .cells import Drawing, Layout, digit_text, digits
+from .cells import Layout, digit_text, digits
+
+TITLE = "Kakuro"  # as printed: captions, help texts
+DEFAULT_SIZE = "12x12"  # numgrid generate without --size
+SIZE_NOTE = "Kakuro counts its clue row and column"  # how --size counts
+FILES = "Kakuro's 1VVHH CSV"  # its own text format, for the CLI's help
+GENERATE_OPTIONS = ("density", "single_cell_runs")  # GenerateRequest fields it reads
 
 
 def _is_black(cell: puzzle_pb2.KakuroCell) -> bool:
@@ -132,19 +138,3 @@ def layout(puzzle: puzzle_pb2.KakuroPuzzle, shade: str = "▓") -> Layout:
 def shape(puzzle: puzzle_pb2.KakuroPuzzle) -> tuple[int, int]:
     """Rows and columns, the clue row and column counted."""
     return len(puzzle.rows), max((len(row.cells) for row in puzzle.rows), default=0)
-
-
-KIND = Drawing(
-    name="kakuro",
-    title="Kakuro",
-    default_size="12x12",
-    draw=draw,
-    entries=entries,
-    with_entries=with_entries,
-    solution_text=solution_text,
-    layout=layout,
-    shape=shape,
-    size_note="Kakuro counts its clue row and column",
-    files="Kakuro's 1VVHH CSV",
-    generate_options=("density", "single_cell_runs"),
-)

@@ -11,9 +11,10 @@ end screen shows the time, the hints and the checks used.
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import ClassVar
+from typing import ClassVar, TypeVar
 
 from rich.text import Text
 from textual import events
@@ -29,6 +30,8 @@ from ..types import Cell, NumgridError, cell_name
 from . import board
 from .game import Game
 from .referee import Referee
+
+T = TypeVar("T")
 
 
 def clock(seconds: float) -> str:
@@ -239,6 +242,16 @@ class PlayApp(App[Outcome]):
             self.say(f"the server failed: {e.code}: {e.message}")
             return None
 
+    def _consult(self, call: Callable[[Game], T]) -> T | None:
+        """The referee's answer about the game (counted as a change), or None when the
+        game is solved or the call failed."""
+        if self.game.solved:
+            return None
+        answer = self._ask(call, self.game)
+        if answer is not None:
+            self.changes += 1
+        return answer
+
     def judge(self) -> None:
         """Each cell's status, from Validate; the end when the board is solved."""
         judgement = self._ask(self.referee.judge, self.game)
@@ -321,13 +334,10 @@ class PlayApp(App[Outcome]):
     # ------------------------------------------------------------ hint, check, save
 
     def action_hint(self) -> None:
-        if self.game.solved:
-            return
-        hint = self._ask(self.referee.hint, self.game)
+        hint = self._consult(self.referee.hint)
         if hint is None:
             return
         self.game.hints += 1
-        self.changes += 1
         if hint.kind == "STEP" and hint.step is not None:
             lead = hint.step.technique.lower().replace("_", " ")
         else:
@@ -342,13 +352,10 @@ class PlayApp(App[Outcome]):
         self.refresh_board()
 
     def action_check(self) -> None:
-        if self.game.solved:
-            return
-        check = self._ask(self.referee.check, self.game)
+        check = self._consult(self.referee.check)
         if check is None:
             return
         self.game.checks += 1
-        self.changes += 1
         if check.verdict != "UNIQUE":
             self.say(f"check: no unique solution to compare with ({check.verdict})")
         elif check.wrong:

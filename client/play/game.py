@@ -204,17 +204,18 @@ class Game:
         )
 
     def undo(self) -> Move | None:
-        if not self.done:
-            return None
-        move = self._apply(self.done.pop(), False)
-        self.undone.append(move)
-        return move
+        return self._replay(self.done, self.undone, False)
 
     def redo(self) -> Move | None:
-        if not self.undone:
+        return self._replay(self.undone, self.done, True)
+
+    def _replay(self, source: list[Move], target: list[Move], forward: bool) -> Move | None:
+        """The last move of ``source`` undone (or done again, ``forward``), kept in
+        ``target``; None when there is none."""
+        if not source:
             return None
-        move = self._apply(self.undone.pop(), True)
-        self.done.append(move)
+        move = self._apply(source.pop(), forward)
+        target.append(move)
         return move
 
     # ------------------------------------------------------------ the game file
