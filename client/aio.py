@@ -21,6 +21,7 @@ batch over one ``BatchCheckUniqueness`` call; :func:`numgrid.client.batch.check_
 from __future__ import annotations
 
 from collections.abc import AsyncIterable, AsyncIterator, Iterable, Mapping
+from typing import Any
 
 import grpc
 from grpc_health.v1 import health_pb2, health_pb2_grpc
@@ -99,7 +100,7 @@ class AsyncNumgridClient:
         self.options = channel_options(retries)
         self._channel = channel or open_aio_channel(target, self.options, credentials)
         self._stub = service_grpc.NumgridServiceStub(self._channel)
-        self._health = health_pb2_grpc.HealthStub(self._channel)
+        self._health: Any = health_pb2_grpc.HealthStub(self._channel)  # stubs: no methods
 
     async def __aenter__(self) -> AsyncNumgridClient:
         return self

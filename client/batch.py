@@ -33,9 +33,10 @@ import socket
 import threading
 import time
 from collections import deque
-from collections.abc import Iterable, Iterator
+from collections.abc import Generator, Iterable, Iterator
 from dataclasses import dataclass, field
 from functools import cached_property
+from typing import Any
 
 import grpc
 from numgrid.v1 import numgrid_service_pb2 as service_pb2
@@ -248,7 +249,7 @@ def batch_channel_options(keepalive: float | None = KEEPALIVE) -> list[tuple[str
     connection (a frozen process, a host gone from the network) is noticed after that
     and ``KEEPALIVE_TIMEOUT``, and its puzzles go to the others.
     """
-    config = {"loadBalancingConfig": [{"round_robin": {}}]}
+    config: dict[str, Any] = {"loadBalancingConfig": [{"round_robin": {}}]}
     pings: list[tuple[str, object]] = []
     if keepalive is not None:
         pings = [
@@ -378,7 +379,7 @@ class _Stream:
         # A stream that replaces another starts where that one had got to.
         self.window = _Window(initial, batch.window)
         self.closed = threading.Event()  # stop sending: the call is over or cancelled
-        self.call = None
+        self.call: Any = None  # the BatchCheckUniqueness call, once started
 
     def start(self, stub, timeout: float | None) -> None:
         self.call = stub.BatchCheckUniqueness(self._requests(), timeout=timeout)
@@ -421,7 +422,8 @@ class _Stream:
     def _take(self, sent: int) -> tuple[list[_Pending], bool]:
         """The puzzles for the next message (one window slot is held for the first),
         and whether the feed ran out."""
-        batch, taken, size = self.batch, [], 0
+        batch, size = self.batch, 0
+        taken: list[_Pending] = []
         while True:
             pending = batch.feed.take()
             if pending is None:
@@ -639,7 +641,7 @@ def check_many(
     keepalive: float | None = KEEPALIVE,
     channel: grpc.Channel | None = None,
     credentials: Credentials = PLAINTEXT,
-) -> Iterator[BatchResult]:
+) -> Generator[BatchResult, None, None]:
     """Check every puzzle of ``items``; yield one :class:`BatchResult` per id as each is
     done. See the module's documentation for servers, streams, failures and time.
 
@@ -653,7 +655,7 @@ def check_many(
     own = channel is None
     channel = channel or open_channel(address, batch_channel_options(keepalive), credentials)
     try:
-        wait = connect_timeout if deadline is None else min(connect_timeout, timeout)
+        wait = connect_timeout if timeout is None else min(connect_timeout, timeout)
         try:
             grpc.channel_ready_future(channel).result(timeout=wait)
         except grpc.FutureTimeoutError:

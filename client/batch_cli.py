@@ -33,7 +33,8 @@ import threading
 import time
 from collections import Counter, deque
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from typing import Any
 
 from .batch import BatchItem, BatchResult, check_many
 from .cli_args import positive_int, positive_seconds
@@ -153,7 +154,7 @@ class _Source:
     path: str
     kind: str  # "file", "stdin", "jsonl", "dataset"
     count: int
-    data: dict | None = None  # a dataset's puzzles
+    data: dict[str, Any] = field(default_factory=dict)  # a dataset's puzzles
 
 
 def _is_dataset(value) -> bool:
@@ -195,7 +196,8 @@ def _walk(directory: str) -> list[str]:
 
 def expand(paths: list[str]) -> list[_Source]:
     """Every input argument as its sources; a directory as the puzzle files under it."""
-    sources, stdin = [], {}
+    sources: list[_Source] = []
+    stdin: dict[str, str] = {}
     for path in paths:
         if path != STDIN and os.path.isdir(path):
             sources.extend(_classify(p, stdin) for p in _walk(path))
@@ -540,10 +542,12 @@ class _Run:
     def __init__(self, args: argparse.Namespace, connect: Connect, width: int):
         self.args, self.connect, self.width = args, connect, width
         self.command = args.command
-        report = getattr(args, "report", None)
-        if getattr(args, "resume", False) and not report:
-            raise UsageError("--resume needs --report FILE")
-        done_before = read_report(report) if getattr(args, "resume", False) else set()
+        report: str | None = getattr(args, "report", None)
+        done_before: set[str] = set()
+        if getattr(args, "resume", False):
+            if not report:
+                raise UsageError("--resume needs --report FILE")
+            done_before = read_report(report)
         sources = expand(args.files)
         self.total = sum(s.count for s in sources)
         self.skipped = 0

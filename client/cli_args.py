@@ -19,7 +19,7 @@ import difflib
 import ipaddress
 import os
 import re
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from importlib import metadata
 from pathlib import Path
@@ -184,7 +184,7 @@ class Setting:
         parser.add_argument(self.flag, dest=self.dest, **options)
 
 
-def _named(table: Mapping[str | None, object]) -> list[str]:
+def _named(table: Iterable[str | None]) -> list[str]:
     """The names of a client table (``ENGINES``, ...) but None."""
     return [name for name in table if name]
 

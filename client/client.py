@@ -15,9 +15,10 @@ from __future__ import annotations
 import json
 from collections.abc import Iterator, Mapping
 from datetime import timedelta
+from typing import Any, cast
 
 import grpc
-from google.rpc import error_details_pb2
+from google.rpc import error_details_pb2  # type: ignore[import-untyped]  # (no stubs)
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 from grpc_status import rpc_status
 from numgrid.v1 import numgrid_service_pb2 as service_pb2
@@ -74,11 +75,14 @@ FORMATS = {
     "tatham": puzzle_pb2.PUZZLE_FORMAT_TATHAM,
 }
 # The kinds: each field of the Puzzle oneof, in the proto's order, with its PuzzleKind.
-KINDS: dict[str | None, int] = {
+KINDS: dict[str | None, puzzle_pb2.PuzzleKind] = {
     None: puzzle_pb2.PUZZLE_KIND_UNSPECIFIED,
     "auto": puzzle_pb2.PUZZLE_KIND_UNSPECIFIED,
     **{
-        field.name: puzzle_pb2.PuzzleKind.Value(f"PUZZLE_KIND_{field.name.upper()}")
+        field.name: cast(
+            puzzle_pb2.PuzzleKind,
+            puzzle_pb2.PuzzleKind.Value(f"PUZZLE_KIND_{field.name.upper()}"),
+        )
         for field in puzzle_pb2.Puzzle.DESCRIPTOR.oneofs_by_name["kind"].fields
     },
 }
@@ -196,14 +200,14 @@ def _technique(value: int) -> str | None:
     return _name(service_pb2.Technique, value, "TECHNIQUE_")
 
 
-def technique_value(name: str | None) -> int:
+def technique_value(name: str | None) -> service_pb2.Technique:
     """``"REGION_SUM"`` (any case, ``-`` for ``_``) -> the Technique; None -> unspecified."""
     if name is None:
         return service_pb2.TECHNIQUE_UNSPECIFIED
     key = name.upper().replace("-", "_")
     if key not in TECHNIQUES:
         raise ValueError(f"unknown technique {name!r}; known: {', '.join(TECHNIQUES)}")
-    return service_pb2.Technique.Value(f"TECHNIQUE_{key}")
+    return cast(service_pb2.Technique, service_pb2.Technique.Value(f"TECHNIQUE_{key}"))
 
 
 def _step(s: service_pb2.Step) -> Step:
@@ -235,7 +239,7 @@ def error_from_rpc(error: grpc.RpcError) -> NumgridError:
     problems = None
     retry_after = None
     try:
-        status = rpc_status.from_call(error)
+        status = rpc_status.from_call(cast(grpc.Call, error))  # a failed call is a Call
     except (ValueError, AttributeError):
         status = None
     if status is not None:
@@ -503,7 +507,7 @@ def generate_request(
     if grade is not None:
         if grade.upper() not in GRADES:
             raise ValueError(f"unknown grade {grade!r}; known: {', '.join(GRADES).lower()}")
-        grade_value = service_pb2.Grade.Value(f"GRADE_{grade.upper()}")
+        grade_value = cast(service_pb2.Grade, service_pb2.Grade.Value(f"GRADE_{grade.upper()}"))
     request = service_pb2.GenerateRequest(
         kind=KINDS[kind],
         rows=rows,
@@ -573,7 +577,7 @@ class NumgridClient:
         self.options = channel_options(retries)
         self._channel = channel or open_channel(target, self.options, credentials)
         self._stub = service_grpc.NumgridServiceStub(self._channel)
-        self._health = health_pb2_grpc.HealthStub(self._channel)
+        self._health: Any = health_pb2_grpc.HealthStub(self._channel)  # stubs: no methods
 
     def __enter__(self) -> NumgridClient:
         return self

@@ -30,7 +30,7 @@ from ..cli_output import (
     rejected,
     stdout_ascii_only,
 )
-from ..client import TECHNIQUES, NumgridClient
+from ..client import TECHNIQUES, NumgridClient, PuzzleLike
 from ..render import render
 from ..types import Grid, NumgridError
 
@@ -102,7 +102,7 @@ class Context:
         return render(puzzle, values, marks=marks, width=self.width, ascii_only=self.ascii_only)
 
 
-OneFile = Callable[[Context, str, str], Outcome]  # (context, source, text) -> its outcome
+OneFile = Callable[[Context, str, PuzzleLike], Outcome]  # (context, source, puzzle) -> outcome
 
 
 def each_file(args: argparse.Namespace, connect: Connect, width: int, one: OneFile) -> int:

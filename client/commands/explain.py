@@ -9,6 +9,7 @@ from typing import Any
 
 from ..batch_cli import explain_each, many_options
 from ..cli_output import NOT_HAPPY, OK, Outcome, step_json, words, wrap
+from ..client import PuzzleLike
 from ..render import entries, with_entries
 from ..types import Cell
 from .base import Command, Connect, Context, files_argument, technique_option
@@ -20,7 +21,7 @@ def arguments(sub: argparse.ArgumentParser) -> None:
     files_argument(sub)
 
 
-def outcome(ctx: Context, source: str, text: str) -> Outcome:
+def outcome(ctx: Context, source: str, text: PuzzleLike) -> Outcome:
     """One puzzle's whole logical solution (Explain): a JSON line per step and a summary
     line, the steps and the board where the chain stops as text."""
     timeout = ctx.call_options()["timeout"]

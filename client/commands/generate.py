@@ -218,8 +218,8 @@ def run(args: argparse.Namespace, connect: Connect, width: int) -> int:
             if e.code == "UNAVAILABLE":
                 raise NoServer(e.message) from None
             if e.code == "INVALID_ARGUMENT":
-                for v in e.violations or [None]:
-                    print(f"{PROG}: {v.description if v else e.message}", file=sys.stderr)
+                for line in [v.description for v in e.violations] or [e.message]:
+                    print(f"{PROG}: {line}", file=sys.stderr)
                 return FAILURE
             progress.error(f"{PROG}: {e.code}: {e.message}")
         except OSError as e:

@@ -22,6 +22,7 @@ from ..cli_output import (
     words,
     wrap,
 )
+from ..client import PuzzleLike
 from ..render import entries, with_entries
 from ..types import NumgridError
 from .base import Command, Connect, Context, each_file, files_argument, technique_option
@@ -57,7 +58,7 @@ def _bare(puzzle: Any) -> Any:
     return with_entries(puzzle, tuple(tuple(0 for _ in row) for row in entries(puzzle)))
 
 
-def _merge_entries(ctx: Context, source: str, text: str) -> Any:
+def _merge_entries(ctx: Context, source: str, text: PuzzleLike) -> Any:
     """With ``--entries PATH``: the structured puzzle of ``text`` with the digits of the
     file at PATH (the same puzzle, in any format) entered over its own. Both are read by
     the server (Validate), so the client parses no format itself."""
@@ -85,7 +86,7 @@ def _merge_entries(ctx: Context, source: str, text: str) -> Any:
     return with_entries(puzzle, merged)
 
 
-def outcome(ctx: Context, source: str, text: str) -> Outcome:
+def outcome(ctx: Context, source: str, text: PuzzleLike) -> Outcome:
     """One puzzle's hint: its explanation, and the board with the hint's cells marked."""
     r = ctx.client.hint(
         _merge_entries(ctx, source, text),

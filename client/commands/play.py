@@ -98,12 +98,13 @@ def run(args: argparse.Namespace, connect: Connect, width: int) -> int:
     )
     if not args.resume:
         try:
-            game, code = new_game(args, referee, width)
+            made, code = new_game(args, referee, width)
         except UsageError as e:
             print(f"{PROG}: {e}", file=sys.stderr)
             return FAILURE
-        if game is None:
+        if made is None:
             return code
+        game = made
         save = Path(args.save) if args.save else default_save(game.source)
     if not (sys.stdin.isatty() and sys.stdout.isatty()):
         print(f"{PROG}: play needs a terminal (stdin and stdout)", file=sys.stderr)

@@ -172,7 +172,7 @@ def page(
 def pages(entries: list[Entry], per_page: int, paper: str = "a4") -> list[str]:
     """The puzzles' pages, then the solutions' pages, numbered from 1."""
     chunks = [entries[i : i + per_page] for i in range(0, len(entries), per_page)]
-    out = []
+    out: list[str] = []
     for solutions in (False, True):
         for chunk in chunks:
             number = len(out) + 1
@@ -184,7 +184,7 @@ def pages(entries: list[Entry], per_page: int, paper: str = "a4") -> list[str]:
 
 def pdf(pages_svg: list[str]) -> bytes:
     """The pages as one PDF: each SVG page drawn by cairosvg, joined by pypdf."""
-    import cairosvg
+    import cairosvg  # type: ignore[import-untyped]  # (no stubs)
     from pypdf import PdfReader, PdfWriter
 
     writer = PdfWriter()

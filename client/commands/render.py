@@ -9,6 +9,7 @@ from pathlib import Path
 
 from ..cli_args import cells_arg
 from ..cli_output import DEFAULT_DEADLINE, OK, STDIN_SOURCE, Outcome, UsageError, finding_json
+from ..client import PuzzleLike
 from .base import Command, Connect, Context, each_file, files_argument
 
 
@@ -49,7 +50,7 @@ def usage(args: argparse.Namespace) -> str | None:
     return None
 
 
-def outcome(ctx: Context, source: str, text: str) -> Outcome:
+def outcome(ctx: Context, source: str, text: PuzzleLike) -> Outcome:
     """One puzzle drawn: the text board, and the picture with ``--svg``."""
     if ctx.args.svg is not None:
         return _render_svg(ctx, source, text)
@@ -73,7 +74,7 @@ def _svg_path(args: argparse.Namespace, source: str) -> Path:
     return out / f"{name}.svg"
 
 
-def _render_svg(ctx: Context, source: str, text: str) -> Outcome:
+def _render_svg(ctx: Context, source: str, text: PuzzleLike) -> Outcome:
     """``render --svg OUT``: the server's picture (Render) written to a file; the text
     board as without --svg, drawn from the puzzle the server sent back."""
     args = ctx.args

@@ -16,6 +16,7 @@ from ..cli_output import (
     finding_json,
     stats_json,
 )
+from ..client import PuzzleLike
 from ..types import cell_name
 from .base import Command, Connect, Context, each_file, files_argument
 
@@ -29,7 +30,7 @@ def arguments(sub: argparse.ArgumentParser) -> None:
     files_argument(sub)
 
 
-def outcome(ctx: Context, source: str, text: str) -> Outcome:
+def outcome(ctx: Context, source: str, text: PuzzleLike) -> Outcome:
     """One puzzle's check: VALID, SOLVED, INVALID (what is wrong, and where on the board)."""
     compare = ctx.args.solution
     r = ctx.client.validate(text, compare_with_solution=compare, **ctx.call_options())

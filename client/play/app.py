@@ -14,15 +14,16 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import ClassVar, TypeVar
+from typing import ClassVar, TypeVar, cast
 
 from rich.text import Text
 from textual import events
 from textual.app import App, ComposeResult
-from textual.binding import Binding
+from textual.binding import Binding, BindingType
 from textual.containers import ScrollableContainer, Vertical
 from textual.geometry import Region
 from textual.screen import ModalScreen
+from textual.timer import Timer
 from textual.widget import Widget
 from textual.widgets import Footer, Header, Static
 
@@ -83,13 +84,13 @@ class BoardView(Widget):
     def on_click(self, event: events.Click) -> None:
         cell = self.geometry.cell_at(event.x, event.y)
         if cell is not None:
-            self.app.select(cell)
+            cast("PlayApp", self.app).select(cell)
 
 
 class EndScreen(ModalScreen[None]):
     """The end: solved, the time, the hints and checks used."""
 
-    BINDINGS: ClassVar[list[Binding]] = [
+    BINDINGS: ClassVar[list[BindingType]] = [
         Binding("q,enter,escape", "app.quit_game", "quit"),
         Binding("b", "dismiss", "look at the board"),
     ]
@@ -118,7 +119,7 @@ class PlayApp(App[Outcome]):
     #message { height: auto; max-height: 8; padding: 0 1; }
     #status { height: auto; padding: 0 1; background: $boost; }
     """
-    BINDINGS: ClassVar[list[Binding]] = [
+    BINDINGS: ClassVar[list[BindingType]] = [
         # Every key is a priority binding: handled as it comes, in the order typed.
         *(Binding(k, f"value('{k}')", "value", show=False, priority=True) for k in "123456789"),
         Binding("x", "value('x')", "value", show=False, priority=True),
@@ -153,7 +154,7 @@ class PlayApp(App[Outcome]):
         self.saved: Path | None = None  # where the game was last saved
         self._base = game.elapsed
         self._started: float | None = None
-        self._timer = None
+        self._timer: Timer | None = None
 
     # ------------------------------------------------------------ layout
 
@@ -402,7 +403,7 @@ class PlayApp(App[Outcome]):
         g = self.game
         self.exit(Outcome(g.solved, self.elapsed, g.hints, g.checks, g.moves, self.saved))
 
-    def action_quit(self) -> None:  # ctrl+q, textual's own quit key
+    async def action_quit(self) -> None:  # ctrl+q, textual's own quit key
         self.action_quit_game()
 
     def finish(self) -> None:
