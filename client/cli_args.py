@@ -268,11 +268,8 @@ def command_word(argv: Sequence[str]) -> str | None:
     None when there is none, when help or the version is asked for first, or when the
     options before it are refused (the parser says why)."""
     words = _Words(prog=PACKAGE, add_help=False)
-    for setting in GLOBALS:
-        if setting.flag:
-            words.add_argument(
-                setting.flag, dest=setting.dest, action="store_true" if setting.switch else "store"
-            )
+    for setting in GLOBALS:  # their values taken as the parser takes them, in order
+        setting.add_to(words, shown=True)
     words.add_argument("-h", "--help", "--version", dest="asks", action="store_true")
     words.add_argument("words", nargs=argparse.REMAINDER)
     try:
