@@ -286,7 +286,7 @@ def from_environment(args: argparse.Namespace, environ: Mapping[str, str] = os.e
     origins: dict[str, str] = {}
     for setting in GLOBALS:
         value = getattr(args, setting.dest, None)
-        if (value is None or value is False) and setting.variable and environ.get(setting.variable):
+        if value is None and setting.variable and environ.get(setting.variable):
             text = environ[setting.variable]
             value = flag(setting.variable, text) if setting.switch else text
             origins[setting.dest] = setting.variable

@@ -21,7 +21,7 @@ from numgrid.v1 import puzzle_pb2
 
 from ..kinds.cells import Layout
 from ..render import entries, layout, with_entries
-from ..types import Cell, Grid, cell_name
+from ..types import Cell, Grid, cell_name, parse_cell
 
 FORMAT = "numgrid-game"  # the game file's "format" key
 VERSION = 1
@@ -256,8 +256,6 @@ class Game:
             lay = game.layout
 
             def cell(name: str) -> Cell:
-                from ..types import parse_cell
-
                 found = parse_cell(name)
                 if found is None or found not in lay.playable:
                     raise GameFileError(f"{name!r} is not a cell played in this puzzle")
