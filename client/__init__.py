@@ -12,46 +12,7 @@ It imports no solver code: only gRPC, protobuf and the generated ``numgrid.v1`` 
 
 from .aio import AsyncNumgridClient
 from .client import NumgridClient
-from .types import (
-    Cell,
-    Difficulty,
-    EngineStat,
-    Explanation,
-    Finding,
-    GeneratedPuzzle,
-    Grid,
-    GroupRef,
-    GroupStatus,
-    Hint,
-    NumgridError,
-    Picture,
-    Solution,
-    SolveResult,
-    Step,
-    Uniqueness,
-    Validation,
-    Violation,
-)
+from .types import *  # noqa: F403 - the values the clients answer with, as types.__all__ lists
+from .types import __all__ as _values
 
-__all__ = [
-    "AsyncNumgridClient",
-    "Cell",
-    "Difficulty",
-    "EngineStat",
-    "Explanation",
-    "Finding",
-    "GeneratedPuzzle",
-    "Grid",
-    "GroupRef",
-    "GroupStatus",
-    "Hint",
-    "NumgridClient",
-    "NumgridError",
-    "Picture",
-    "Solution",
-    "SolveResult",
-    "Step",
-    "Uniqueness",
-    "Validation",
-    "Violation",
-]
+__all__ = ["AsyncNumgridClient", "NumgridClient", *_values]

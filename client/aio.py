@@ -20,10 +20,12 @@ batch over one ``BatchCheckUniqueness`` call; :func:`numgrid.client.batch.check_
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterable, AsyncIterator, Iterable, Mapping
+import functools
+from collections.abc import AsyncIterable, AsyncIterator, Callable, Coroutine, Iterable
+from typing import Any, Concatenate, ParamSpec, TypeVar
 
 import grpc
-from grpc_health.v1 import health_pb2, health_pb2_grpc
+from grpc_health.v1 import health_pb2_grpc
 from numgrid.v1 import numgrid_service_pb2 as service_pb2
 from numgrid.v1 import numgrid_service_pb2_grpc as service_grpc
 
@@ -39,37 +41,45 @@ from .batch import (
 from .channels import PLAINTEXT, Credentials, open_aio_channel
 from .client import (
     DEFAULT_RETRIES,
-    PuzzleLike,
+    Call,
     channel_options,
+    check_uniqueness_call,
+    client_method,
     error_from_rpc,
-    explain_request,
-    explanation_from,
-    generate_request,
-    generated_from,
-    health_status_from,
-    hint_from,
-    hint_request,
-    picture_from,
+    explain_call,
+    generate_call,
+    health_call,
+    hint_call,
     puzzle_input,
-    render_request,
+    render_call,
     search_options,
-    solve_request,
-    solve_result_from,
-    uniqueness_from,
-    uniqueness_request,
-    validate_request,
-    validation_from,
+    solve_call,
+    validate_call,
 )
-from .types import (
-    Cell,
-    Explanation,
-    GeneratedPuzzle,
-    Hint,
-    Picture,
-    SolveResult,
-    Uniqueness,
-    Validation,
-)
+
+P = ParamSpec("P")
+T = TypeVar("T")
+
+
+def unary(build: Callable[P, Call[T]]) -> Callable[Concatenate[Any, P], Coroutine[Any, Any, T]]:
+    """A method of :class:`AsyncNumgridClient` that answers once, awaited."""
+
+    async def method(client: AsyncNumgridClient, /, *args: P.args, **kwargs: P.kwargs) -> T:
+        return await client._answer(functools.partial(build, *args, **kwargs))
+
+    return client_method(method, build, "{}")
+
+
+def streamed(build: Callable[P, Call[T]]) -> Callable[Concatenate[Any, P], AsyncIterator[T]]:
+    """A method of :class:`AsyncNumgridClient` that yields each answer as it comes."""
+
+    async def method(
+        client: AsyncNumgridClient, /, *args: P.args, **kwargs: P.kwargs
+    ) -> AsyncIterator[T]:
+        async for answer in client._stream(functools.partial(build, *args, **kwargs)):
+            yield answer
+
+    return client_method(method, build, "AsyncIterator[{}]")
 
 
 class AsyncNumgridClient:
@@ -99,7 +109,7 @@ class AsyncNumgridClient:
         self.options = channel_options(retries)
         self._channel = channel or open_aio_channel(target, self.options, credentials)
         self._stub = service_grpc.NumgridServiceStub(self._channel)
-        self._health = health_pb2_grpc.HealthStub(self._channel)
+        self._health: Any = health_pb2_grpc.HealthStub(self._channel)  # stubs: no methods
 
     async def __aenter__(self) -> AsyncNumgridClient:
         return self
@@ -110,183 +120,39 @@ class AsyncNumgridClient:
     async def close(self) -> None:
         await self._channel.close()
 
-    async def _call(self, method, request, timeout: float | None):
+    def _method(self, call: Call[Any]) -> Any:
+        return getattr(self._health if call.service == "health" else self._stub, call.method)
+
+    async def _answer(self, make: Callable[[], Call[T]]) -> T:
+        call = make()
+        timeout = self.timeout if call.timeout is None else call.timeout
         try:
-            return await method(request, timeout=self.timeout if timeout is None else timeout)
+            return call.read(await self._method(call)(call.request, timeout=timeout))
         except grpc.RpcError as e:
             raise error_from_rpc(e) from None
 
-    # ------------------------------------------------------------ the RPCs
-
-    async def validate(
-        self,
-        puzzle: PuzzleLike,
-        *,
-        format: str | None = None,
-        kind: str | None = None,
-        compare_with_solution: bool = False,
-        engine: str = "auto",
-        time_limit: float | None = None,
-        timeout: float | None = None,
-    ) -> Validation:
-        """Check a puzzle and the player's board; optionally compare with the solution."""
-        request = validate_request(
-            puzzle,
-            format=format,
-            kind=kind,
-            compare_with_solution=compare_with_solution,
-            engine=engine,
-            time_limit=time_limit,
-        )
-        return validation_from(await self._call(self._stub.Validate, request, timeout))
-
-    async def solve(
-        self,
-        puzzle: PuzzleLike,
-        *,
-        format: str | None = None,
-        kind: str | None = None,
-        engine: str = "auto",
-        time_limit: float | None = None,
-        hold_entries: bool = False,
-        timeout: float | None = None,
-    ) -> SolveResult:
-        """Find the solution (``solution`` is None for NO_SOLUTION and TIMEOUT)."""
-        request = solve_request(
-            puzzle,
-            format=format,
-            kind=kind,
-            engine=engine,
-            time_limit=time_limit,
-            hold_entries=hold_entries,
-        )
-        return solve_result_from(await self._call(self._stub.Solve, request, timeout))
-
-    async def hint(
-        self,
-        puzzle: PuzzleLike,
-        *,
-        format: str | None = None,
-        kind: str | None = None,
-        engine: str = "auto",
-        time_limit: float | None = None,
-        timeout: float | None = None,
-        max_technique: str | None = None,
-        placements_only: bool = False,
-    ) -> Hint:
-        """The next step for the player whose entries are in ``puzzle`` (see
-        :meth:`NumgridClient.hint <numgrid.client.NumgridClient.hint>`)."""
-        request = hint_request(
-            puzzle,
-            format=format,
-            kind=kind,
-            engine=engine,
-            time_limit=time_limit,
-            max_technique=max_technique,
-            placements_only=placements_only,
-        )
-        return hint_from(await self._call(self._stub.Hint, request, timeout))
-
-    async def explain(
-        self,
-        puzzle: PuzzleLike,
-        *,
-        format: str | None = None,
-        kind: str | None = None,
-        max_technique: str | None = None,
-        timeout: float | None = None,
-    ) -> Explanation:
-        """Every logical step from the puzzle's entries (an empty grid if none)."""
-        request = explain_request(puzzle, format=format, kind=kind, max_technique=max_technique)
-        return explanation_from(await self._call(self._stub.Explain, request, timeout))
-
-    async def check_uniqueness(
-        self,
-        puzzle: PuzzleLike,
-        *,
-        format: str | None = None,
-        kind: str | None = None,
-        engine: str = "auto",
-        time_limit: float | None = None,
-        hold_entries: bool = False,
-        timeout: float | None = None,
-    ) -> Uniqueness:
-        """UNIQUE (one solution), MULTIPLE (two, and where they differ), NO_SOLUTION, TIMEOUT."""
-        request = uniqueness_request(
-            puzzle,
-            format=format,
-            kind=kind,
-            engine=engine,
-            time_limit=time_limit,
-            hold_entries=hold_entries,
-        )
-        return uniqueness_from(await self._call(self._stub.CheckUniqueness, request, timeout))
-
-    async def render(
-        self,
-        puzzle: PuzzleLike,
-        *,
-        format: str | None = None,
-        kind: str | None = None,
-        show_entries: bool = False,
-        show_solution: bool = False,
-        highlights: Mapping[Cell, str] | None = None,
-        engine: str = "auto",
-        time_limit: float | None = None,
-        timeout: float | None = None,
-    ) -> Picture:
-        """The puzzle drawn by the server as an SVG picture (see
-        :meth:`NumgridClient.render <numgrid.client.NumgridClient.render>`)."""
-        request = render_request(
-            puzzle,
-            format=format,
-            kind=kind,
-            show_entries=show_entries,
-            show_solution=show_solution,
-            highlights=highlights,
-            engine=engine,
-            time_limit=time_limit,
-        )
-        return picture_from(await self._call(self._stub.Render, request, timeout))
-
-    async def generate(
-        self,
-        kind: str,
-        rows: int,
-        columns: int = 0,
-        *,
-        grade: str | None = None,
-        count: int = 1,
-        seed: int | None = None,
-        density: float = 0.0,
-        single_cell_runs: bool = False,
-        timeout: float | None = None,
-    ) -> AsyncIterator[GeneratedPuzzle]:
-        """New puzzles as the server makes them (see
-        :meth:`NumgridClient.generate <numgrid.client.NumgridClient.generate>`)."""
-        request = generate_request(
-            kind,
-            rows,
-            columns,
-            grade=grade,
-            count=count,
-            seed=seed,
-            density=density,
-            single_cell_runs=single_cell_runs,
-        )
-        call = self._stub.Generate(request, timeout=self.timeout if timeout is None else timeout)
+    async def _stream(self, make: Callable[[], Call[T]]) -> AsyncIterator[T]:
+        call = make()
+        timeout = self.timeout if call.timeout is None else call.timeout
+        stream = self._method(call)(call.request, timeout=timeout)
         try:
-            async for response in call:
-                yield generated_from(response)
+            async for response in stream:
+                yield call.read(response)
         except grpc.RpcError as e:
             raise error_from_rpc(e) from None
         finally:
-            call.cancel()
+            stream.cancel()
 
-    async def health(self, service: str = "", *, timeout: float | None = None) -> str:
-        """The standard gRPC health status: ``"SERVING"``, ``"NOT_SERVING"``, ..."""
-        request = health_pb2.HealthCheckRequest(service=service)
-        return health_status_from(await self._call(self._health.Check, request, timeout))
+    # ------------------------------------------------------------ the RPCs
+
+    validate = unary(validate_call)
+    solve = unary(solve_call)
+    hint = unary(hint_call)
+    explain = unary(explain_call)
+    check_uniqueness = unary(check_uniqueness_call)
+    render = unary(render_call)
+    generate = streamed(generate_call)
+    health = unary(health_call)
 
     # ------------------------------------------------------------ a batch
 

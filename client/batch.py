@@ -33,9 +33,10 @@ import socket
 import threading
 import time
 from collections import deque
-from collections.abc import Iterable, Iterator
+from collections.abc import Generator, Iterable, Iterator
 from dataclasses import dataclass, field
 from functools import cached_property
+from typing import Any
 
 import grpc
 from numgrid.v1 import numgrid_service_pb2 as service_pb2
@@ -102,23 +103,26 @@ class BatchResult:
     attempts: int = 1  # streams it was sent on
     response: service_pb2.BatchPuzzleResult | None = field(default=None, repr=False, compare=False)
 
+    def _result(self) -> service_pb2.CheckUniquenessResponse | None:
+        """The verdict's message; None for a puzzle rejected or failed."""
+        if self.response is None or not self.response.HasField("result"):
+            return None
+        return self.response.result
+
     @cached_property
     def solutions(self) -> tuple[Grid, ...]:
-        if self.response is None or not self.response.HasField("result"):
-            return ()
-        return tuple(_grid(g) for g in self.response.result.solutions)
+        result = self._result()
+        return () if result is None else tuple(_grid(g) for g in result.solutions)
 
     @cached_property
     def differing_cells(self) -> tuple[Cell, ...]:
-        if self.response is None or not self.response.HasField("result"):
-            return ()
-        return _cells(self.response.result.differing_cells)
+        result = self._result()
+        return () if result is None else _cells(result.differing_cells)
 
     @cached_property
     def stats(self) -> tuple[EngineStat, ...]:
-        if self.response is None or not self.response.HasField("result"):
-            return ()
-        return _stats(self.response.result.stats)
+        result = self._result()
+        return () if result is None else _stats(result.stats)
 
     @cached_property
     def findings(self) -> tuple[Finding, ...]:
@@ -130,21 +134,19 @@ class BatchResult:
     def difficulty(self) -> Difficulty | None:
         """The grade, when the batch asked for it (``grade=True``) and the puzzle is UNIQUE
         and graded in time; else None."""
-        if self.response is None or not self.response.HasField("result"):
+        result = self._result()
+        if result is None or not result.HasField("difficulty"):
             return None
-        if not self.response.result.HasField("difficulty"):
-            return None
-        return _difficulty(self.response.result.difficulty)
+        return _difficulty(result.difficulty)
 
     @cached_property
     def puzzle(self) -> puzzle_pb2.Puzzle | None:
         """The puzzle as the server read it, when the batch asked for it
         (``include_puzzle=True``); else None."""
-        if self.response is None or not self.response.HasField("result"):
+        result = self._result()
+        if result is None or not result.HasField("puzzle"):
             return None
-        if not self.response.result.HasField("puzzle"):
-            return None
-        return self.response.result.puzzle
+        return result.puzzle
 
 
 def result_of(response: service_pb2.BatchPuzzleResult, attempts: int = 1) -> BatchResult:
@@ -247,7 +249,7 @@ def batch_channel_options(keepalive: float | None = KEEPALIVE) -> list[tuple[str
     connection (a frozen process, a host gone from the network) is noticed after that
     and ``KEEPALIVE_TIMEOUT``, and its puzzles go to the others.
     """
-    config = {"loadBalancingConfig": [{"round_robin": {}}]}
+    config: dict[str, Any] = {"loadBalancingConfig": [{"round_robin": {}}]}
     pings: list[tuple[str, object]] = []
     if keepalive is not None:
         pings = [
@@ -341,20 +343,17 @@ class _Window:
         self._cond = threading.Condition(threading.Lock())
 
     def acquire(self, timeout: float) -> bool:
+        """A slot, waiting up to ``timeout`` seconds for one to be free (0: not at all)."""
         with self._cond:
-            if self.count >= self.limit:
+            if self.count >= self.limit and timeout > 0:
                 self._cond.wait(timeout)
-                if self.count >= self.limit:
-                    return False
-            self.count += 1
-            return True
-
-    def try_acquire(self) -> bool:
-        with self._cond:
             if self.count >= self.limit:
                 return False
             self.count += 1
             return True
+
+    def try_acquire(self) -> bool:
+        return self.acquire(0)
 
     def undo(self) -> None:
         with self._cond:
@@ -380,7 +379,7 @@ class _Stream:
         # A stream that replaces another starts where that one had got to.
         self.window = _Window(initial, batch.window)
         self.closed = threading.Event()  # stop sending: the call is over or cancelled
-        self.call = None
+        self.call: Any = None  # the BatchCheckUniqueness call, once started
 
     def start(self, stub, timeout: float | None) -> None:
         self.call = stub.BatchCheckUniqueness(self._requests(), timeout=timeout)
@@ -423,7 +422,8 @@ class _Stream:
     def _take(self, sent: int) -> tuple[list[_Pending], bool]:
         """The puzzles for the next message (one window slot is held for the first),
         and whether the feed ran out."""
-        batch, taken, size = self.batch, [], 0
+        batch, size = self.batch, 0
+        taken: list[_Pending] = []
         while True:
             pending = batch.feed.take()
             if pending is None:
@@ -641,7 +641,7 @@ def check_many(
     keepalive: float | None = KEEPALIVE,
     channel: grpc.Channel | None = None,
     credentials: Credentials = PLAINTEXT,
-) -> Iterator[BatchResult]:
+) -> Generator[BatchResult, None, None]:
     """Check every puzzle of ``items``; yield one :class:`BatchResult` per id as each is
     done. See the module's documentation for servers, streams, failures and time.
 
@@ -655,7 +655,7 @@ def check_many(
     own = channel is None
     channel = channel or open_channel(address, batch_channel_options(keepalive), credentials)
     try:
-        wait = connect_timeout if deadline is None else min(connect_timeout, timeout)
+        wait = connect_timeout if timeout is None else min(connect_timeout, timeout)
         try:
             grpc.channel_ready_future(channel).result(timeout=wait)
         except grpc.FutureTimeoutError:

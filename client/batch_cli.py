@@ -1,5 +1,7 @@
 """``numgrid solve``, ``unique`` and ``explain`` over any number of puzzles: inputs, the
-streamed batch, the order of the output, progress, report, resume.
+streamed batch, the order of the output, progress, report, resume. The commands
+(:mod:`.commands.solve`, ...) take their options from :func:`many_options` and run
+:func:`stream` or :func:`explain_each`; ``print`` reads its inputs with :func:`items`.
 
 The inputs are files, directories (every puzzle file under them), JSONL files (one
 ``{"id", "format", "puzzle"}`` per line), dataset JSON files (``{"name", "count",
@@ -30,12 +32,12 @@ import textwrap
 import threading
 import time
 from collections import Counter, deque
-from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import Any
 
 from .batch import BatchItem, BatchResult, check_many
 from .cli_args import positive_int, positive_seconds
-from .cli_commands import Context, explain
 from .cli_output import (
     FAILURE,
     MAX_ERRORS,
@@ -60,13 +62,13 @@ from .cli_output import (
     wrap,
 )
 from .client import FORMATS, KINDS
+from .commands.base import Connect, Context, OneFile
 from .progress import ProgressBar
 from .render import solution_text
 from .types import Grid, NumgridError
 
 PUZZLE_SUFFIXES = (".txt", ".csv", ".json", ".jsonl")  # what a directory is searched for
 SOLUTION_MARK = ".solution."  # `x.solution.txt` is a published solution, not a puzzle
-COMMANDS = ("solve", "unique", "explain")  # the commands this module runs
 STREAMED = ("solve", "unique")  # ... through BatchCheckUniqueness
 COUNTS = {
     "solve": ("UNIQUE", "MULTIPLE", "NO_SOLUTION", "INVALID", "TIMEOUT", "ERROR"),
@@ -86,7 +88,7 @@ _NO_ANSWER = {  # the text of a result without a solution
 # ---------------------------------------------------------------- options
 
 
-def add_options(sub: argparse.ArgumentParser, name: str) -> None:
+def many_options(sub: argparse.ArgumentParser, name: str) -> None:
     """The options of ``solve``, ``unique`` and ``explain`` over any number of puzzles."""
     how = (
         "one Explain call per puzzle"
@@ -152,7 +154,7 @@ class _Source:
     path: str
     kind: str  # "file", "stdin", "jsonl", "dataset"
     count: int
-    data: dict | None = None  # a dataset's puzzles
+    data: dict[str, Any] = field(default_factory=dict)  # a dataset's puzzles
 
 
 def _is_dataset(value) -> bool:
@@ -194,7 +196,8 @@ def _walk(directory: str) -> list[str]:
 
 def expand(paths: list[str]) -> list[_Source]:
     """Every input argument as its sources; a directory as the puzzle files under it."""
-    sources, stdin = [], {}
+    sources: list[_Source] = []
+    stdin: dict[str, str] = {}
     for path in paths:
         if path != STDIN and os.path.isdir(path):
             sources.extend(_classify(p, stdin) for p in _walk(path))
@@ -208,7 +211,7 @@ def _empty_extra(command: str) -> dict:
     return {"grade": None, "difficulty": None} if command in STREAMED else {}
 
 
-class _Order:
+class Order:
     """Outcomes in the order of the inputs, whatever order they are found in.
 
     The thread that reads the inputs numbers each puzzle as it is read (:meth:`item`) and
@@ -267,7 +270,7 @@ class _Order:
 
 
 def _jsonl_items(
-    path: str, fmt: str | None, kind: str | None, problems: _Order
+    path: str, fmt: str | None, kind: str | None, problems: Order
 ) -> Iterator[BatchItem]:
     try:
         f = open(path, encoding="utf-8")  # noqa: SIM115 - read lazily, closed below
@@ -318,7 +321,7 @@ def items(
     fmt: str | None,
     kind: str | None,
     skip: set[str],
-    problems: _Order,
+    problems: Order,
 ) -> Iterator[BatchItem]:
     """The puzzles of ``sources`` read lazily and numbered in order, ids in ``skip`` (and
     repeats) left out; what cannot be read goes to ``problems``."""
@@ -409,8 +412,8 @@ def read_report(path: str) -> set[str]:
 
 def janko_solution(grid: Grid) -> str:
     """A solution as janko text without the puzzle (a result from a server that does not
-    send the puzzle back): ``-`` where the grid has 0 (Kakuro black cells) or -1 (a cell
-    decided empty: a Kakurasu's white one, shaded ones being 1), the digits elsewhere."""
+    send the puzzle back): ``-`` where the grid has 0 (a black cell) or -1 (a cell decided
+    empty, e.g. a white one where shaded ones are 1), the digits elsewhere."""
     rows = len(grid)
     cols = len(grid[0]) if grid else 0
     lines = [f"{rows} {cols}"]
@@ -536,20 +539,22 @@ class _Run:
     """What ``solve``, ``unique`` and ``explain`` share: the inputs in order, the output
     in order, the report, the progress bar, the exit code and the summary."""
 
-    def __init__(self, args: argparse.Namespace, connect: Callable, width: int):
+    def __init__(self, args: argparse.Namespace, connect: Connect, width: int):
         self.args, self.connect, self.width = args, connect, width
         self.command = args.command
-        report = getattr(args, "report", None)
-        if getattr(args, "resume", False) and not report:
-            raise UsageError("--resume needs --report FILE")
-        done_before = read_report(report) if getattr(args, "resume", False) else set()
+        report: str | None = getattr(args, "report", None)
+        done_before: set[str] = set()
+        if getattr(args, "resume", False):
+            if not report:
+                raise UsageError("--resume needs --report FILE")
+            done_before = read_report(report)
         sources = expand(args.files)
         self.total = sum(s.count for s in sources)
         self.skipped = 0
         if done_before:  # count what is left
             self.skipped = sum(1 for s in sources for key in _ids(s) if key in done_before)
             self.total -= self.skipped
-        self.order = _Order(self.command)
+        self.order = Order(self.command)
         fmt = None if args.format == "auto" else args.format
         kind = None if args.kind == "auto" else args.kind
         self.todo = items(sources, fmt, kind, done_before, self.order)
@@ -626,17 +631,10 @@ class _Run:
         return self.command == "explain" or bool(getattr(self.args, "grade", False))
 
 
-def run(args: argparse.Namespace, connect: Callable, width: int) -> int:
-    """``numgrid solve``, ``unique`` or ``explain`` over the inputs; the exit code."""
+def stream(args: argparse.Namespace, connect: Connect, width: int) -> int:
+    """``solve`` and ``unique`` over the inputs: every puzzle through
+    BatchCheckUniqueness; the exit code."""
     state = _Run(args, connect, width)
-    if args.command == "explain":
-        return _explain_all(state)
-    return _stream(state)
-
-
-def _stream(state: _Run) -> int:
-    """``solve`` and ``unique``: every puzzle through BatchCheckUniqueness."""
-    args = state.args
     start, resent = time.monotonic(), 0
     try:
         with state.progress as progress:
@@ -694,9 +692,11 @@ def _reachable(client) -> None:
             raise NoServer(e.message) from None
 
 
-def _explain_all(state: _Run) -> int:
-    """``explain``: one Explain call per puzzle, in order."""
-    args, start = state.args, time.monotonic()
+def explain_each(args: argparse.Namespace, connect: Connect, width: int, one: OneFile) -> int:
+    """``explain`` over the inputs: ``one`` (an Explain call) per puzzle, in order; the
+    exit code."""
+    state = _Run(args, connect, width)
+    start = time.monotonic()
     try:
         with state.progress:
             for item in state.todo:
@@ -711,7 +711,7 @@ def _explain_all(state: _Run) -> int:
                         ctx.ascii_only,
                     )
                 try:
-                    out = explain(ctx, item.id, item.puzzle)
+                    out = one(ctx, item.id, item.puzzle)
                 except NumgridError as e:
                     out = rejected("explain", item.id, e, state.width)
                 state.found(state.order.number(item.id), out)

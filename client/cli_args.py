@@ -2,6 +2,10 @@
 environment variables, and how it refuses them. The parser (:mod:`.cli`) and every
 command module use these; this module imports no other CLI module.
 
+The global options and the variables behind them are declared once, in :data:`GLOBALS`
+(:class:`Setting`): the parser adds them from it, :func:`from_environment` fills in the
+ones not given from their variables, and the messages name where a value came from.
+
 Every refusal is one line and exit 2, never argparse's usage dump or a traceback: a
 mistyped command, ``--kind``, ``--format`` or ``--engine`` gets the closest names
 (difflib) and the list; a bad environment variable is named with its value
@@ -15,10 +19,13 @@ import difflib
 import ipaddress
 import os
 import re
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
 from importlib import metadata
 from pathlib import Path
+from typing import Any, Protocol
 
-from .client import TECHNIQUES
+from .client import ENGINES, FORMATS, KINDS, TECHNIQUES
 from .types import Cell
 
 PACKAGE = "numgrid"
@@ -26,13 +33,7 @@ TRUE, FALSE = ("1", "true", "yes", "on"), ("", "0", "false", "no", "off")
 # gRPC targets with a scheme are taken as they are (dns:///name:port and the like).
 SCHEMES = ("dns:", "ipv4:", "ipv6:", "unix:", "unix-abstract:", "vsock:")
 _HOST = re.compile(r"^[A-Za-z0-9_](?:[A-Za-z0-9_.-]*[A-Za-z0-9_])?$")  # a name or IPv4
-# The files the CLI reads, by option (argparse dest) and variable.
-FILES = {
-    "ca": ("NUMGRID_CA", "CA file"),
-    "cert": ("NUMGRID_CERT", "certificate file"),
-    "key": ("NUMGRID_KEY", "key file"),
-    "token_file": ("NUMGRID_TOKEN_FILE", "token file"),
-}
+ORIGINS = "origins"  # the Namespace attribute: {dest: the variable its value came from}
 
 
 class BadSetting(Exception):
@@ -59,22 +60,35 @@ def _closest(value: str, names: list[str]) -> str:
     return f"; did you mean {' or '.join(close)}?" if close else ""
 
 
-def not_a_choice(action: argparse.Action, value: str) -> str:
-    """The sentence for a ``value`` not among ``action``'s choices."""
-    names = [str(name) for name in action.choices if name]
-    close = _closest(value, names)
-    if isinstance(action, argparse._SubParsersAction):
-        return f"unknown command {value!r}{close} (the commands: {', '.join(names)})"
-    positional = action.metavar if isinstance(action.metavar, str) else action.dest
-    option = action.option_strings[-1] if action.option_strings else positional
-    if action.dest == "kind":
-        served = sorted(name for name in names if name != "auto")  # as the server lists them
-        return (
-            f"{option}: unsupported kind {value!r}{close} (numgrid reads "
-            f"{', '.join(served)}; auto, the default, detects it)"
-        )
-    what = (action.dest if action.option_strings else positional.lower()).replace("_", " ")
-    return f"{option}: unknown {what} {value!r}{close} (known: {', '.join(names)})"
+def unknown_command(value: str, names: Sequence[str]) -> str:
+    """The sentence for a command word that names no command."""
+    close = _closest(value, list(names))
+    return f"unknown command {value!r}{close} (the commands: {', '.join(names)})"
+
+
+def choice(option: str, what: str, names: Sequence[str]) -> Callable[[str], str]:
+    """An argument ``type`` taking one of ``names``: anything else is refused in one
+    sentence naming the closest ones (BadSetting), not argparse's usage and choices.
+    ``option`` and ``what`` name it: ``--engine``, ``engine``."""
+
+    def take(value: str) -> str:
+        if value in names:
+            return value
+        close = _closest(value, list(names))
+        if what == "kind" and option.startswith("-"):
+            served = sorted(name for name in names if name != "auto")  # as the server lists them
+            raise BadSetting(
+                f"{option}: unsupported kind {value!r}{close} (numgrid reads "
+                f"{', '.join(served)}; auto, the default, detects it)"
+            )
+        raise BadSetting(f"{option}: unknown {what} {value!r}{close} (known: {', '.join(names)})")
+
+    return take
+
+
+def braces(names: Sequence[str]) -> str:
+    """``{a,b,c}``: how argparse shows a choice's values."""
+    return "{" + ",".join(names) + "}"
 
 
 def positive_int(text: str) -> int:
@@ -116,30 +130,180 @@ def cells_arg(text: str) -> tuple[Cell, ...]:
     return tuple(cells)
 
 
-class Parser(argparse.ArgumentParser):
-    """argparse, but a value not among its choices is refused in one sentence naming the
-    closest ones (BadSetting), not with the usage and every choice quoted."""
-
-    def _check_value(self, action, value):  # argparse's hook for ``choices``
-        if action.choices is not None and value not in action.choices:
-            raise BadSetting(not_a_choice(action, value))
+# ---------------------------------------------------------------- the global options
 
 
-def hide(parser: argparse.ArgumentParser, dests: set[str]) -> None:
-    """Leave the options ``dests`` out of ``parser``'s help and usage (still taken)."""
-    for action in parser._actions:
-        if action.dest in dests:
-            action.help = argparse.SUPPRESS
+class Adds(Protocol):
+    """A parser or an argument group: what options are added to."""
+
+    def add_argument(self, *names: str, **options: Any) -> Any: ...
 
 
-# ---------------------------------------------------------------- environment
+@dataclass(frozen=True)
+class Setting:
+    """A global option (taken before or after the command) and the environment variable
+    that gives it when the option is not: declared once, in :data:`GLOBALS`. The option
+    is ``--dest`` (``_`` as ``-``), the variable ``NUMGRID_DEST``."""
+
+    dest: str  # the Namespace attribute
+    help: str = ""  # "": no option, only the variable gives it
+    env: bool = False  # whether NUMGRID_<DEST> gives it
+    metavar: str | None = None
+    switch: bool = False  # on when given (the variable: on or off, see flag())
+    choices: Sequence[str] = ()  # its values, refused in one sentence (choice())
+    default: Any = None
+    type: Callable[[str], Any] | None = None
+    what: str = ""  # the file it names, in messages: "CA file"
+
+    @property
+    def flag(self) -> str:
+        return f"--{self.dest.replace('_', '-')}" if self.help else ""
+
+    @property
+    def variable(self) -> str:
+        return f"NUMGRID_{self.dest.upper()}" if self.env else ""
+
+    def add_to(self, parser: Adds, shown: bool) -> None:
+        """Add the option to ``parser`` (a parser or an argument group); not ``shown``:
+        taken, but described only once (in the top parser's help), with no default, so
+        that a value given before the command stands."""
+        if not self.flag:
+            return
+        options: dict[str, Any] = {
+            "help": self.help if shown else argparse.SUPPRESS,
+            "default": (None if self.switch else self.default) if shown else argparse.SUPPRESS,
+        }
+        if self.switch:
+            options["action"] = "store_true"
+        else:
+            options["metavar"] = braces(self.choices) if self.choices else self.metavar
+            if self.choices:
+                options["type"] = choice(self.flag, self.dest, self.choices)
+            elif self.type is not None:
+                options["type"] = self.type
+        parser.add_argument(self.flag, dest=self.dest, **options)
 
 
-def _origin(value: str, option: str, variable: str) -> str:
+def _named(table: Iterable[str | None]) -> list[str]:
+    """The names of a client table (``ENGINES``, ...) but None."""
+    return [name for name in table if name]
+
+
+GLOBALS: tuple[Setting, ...] = (
+    Setting(
+        "server",
+        "a running numgrid server (env NUMGRID_SERVER); several: HOST:PORT,HOST:PORT "
+        "or dns:///NAME:PORT (unique spreads its batch over them); default: an embedded one",
+        env=True,
+        metavar="HOST:PORT",
+    ),
+    Setting(
+        "tls",
+        "talk TLS to --server (env NUMGRID_TLS=1; implied by --ca and --cert)",
+        env=True,
+        switch=True,
+    ),
+    Setting(
+        "ca",
+        "PEM CA certificate to trust (env NUMGRID_CA; default: the system's)",
+        env=True,
+        metavar="FILE",
+        what="CA file",
+    ),
+    Setting(
+        "cert",
+        "PEM client certificate, for servers that ask for one (env NUMGRID_CERT)",
+        True,
+        "FILE",
+        what="certificate file",
+    ),
+    Setting("key", "PEM private key of --cert (env NUMGRID_KEY)", True, "FILE", what="key file"),
+    Setting(
+        "token_file",
+        "file holding a bearer token for the server (env NUMGRID_TOKEN_FILE, or the "
+        "token itself in NUMGRID_TOKEN); sent only over TLS or loopback",
+        env=True,
+        metavar="FILE",
+        what="token file",
+    ),
+    Setting("token", env=True),  # the token itself; checked, never shown
+    Setting(
+        "engine", "which engine answers (default auto)", choices=_named(ENGINES), default="auto"
+    ),
+    Setting("kind", "the puzzles' kind (default: detected)", choices=_named(KINDS), default="auto"),
+    Setting(
+        "format", "the files' format (default: detected)", choices=_named(FORMATS), default="auto"
+    ),
+    Setting(
+        "timeout",
+        "time limit of each search (answer TIMEOUT past it)",
+        metavar="SECONDS",
+        type=positive_seconds,
+    ),
+    Setting("json", "one JSON object per puzzle per line (JSONL)", switch=True),
+    Setting("debug", env=True),  # a bug's traceback, not one line
+)
+FILES = ("ca", "cert", "key", "token_file")  # the settings that name a file the CLI reads
+_BY_DEST = {setting.dest: setting for setting in GLOBALS}
+
+
+def flags() -> list[str]:
+    """The global options' names: ``--server``, ..."""
+    return [setting.flag for setting in GLOBALS if setting.flag]
+
+
+class _Unparsed(Exception):
+    """What argparse refuses in :func:`command_word`: left for the real parser to say."""
+
+
+class _Words(argparse.ArgumentParser):
+    def error(self, message: str) -> Any:  # argparse's documented hook: raise, not exit
+        raise _Unparsed(message)
+
+
+def command_word(argv: Sequence[str]) -> str | None:
+    """The first word of ``argv`` that is neither a global option nor its value: the
+    name of the command, found the way the parser finds it (abbreviations, ``--x=v``),
+    so that a mistyped one can be refused in one sentence (:func:`unknown_command`).
+    None when there is none, when help or the version is asked for first, or when the
+    options before it are refused (the parser says why)."""
+    words = _Words(prog=PACKAGE, add_help=False)
+    for setting in GLOBALS:  # their values taken as the parser takes them, in order
+        setting.add_to(words, shown=True)
+    words.add_argument("-h", "--help", "--version", dest="asks", action="store_true")
+    words.add_argument("words", nargs=argparse.REMAINDER)
+    try:
+        found, _ = words.parse_known_args(list(argv))
+    except _Unparsed:
+        return None
+    return None if found.asks or not found.words else str(found.words[0])
+
+
+def from_environment(args: argparse.Namespace, environ: Mapping[str, str] = os.environ) -> None:
+    """Each setting not given on the command line from its variable (an empty variable
+    is not given), the variable's name kept in ``args.origins`` for the messages; an
+    on/off variable read as such (BadSetting if it is neither)."""
+    origins: dict[str, str] = {}
+    for setting in GLOBALS:
+        value = getattr(args, setting.dest, None)
+        if value is None and setting.variable and environ.get(setting.variable):
+            text = environ[setting.variable]
+            value = flag(setting.variable, text) if setting.switch else text
+            origins[setting.dest] = setting.variable
+        if value is None and setting.switch:
+            value = False
+        setattr(args, setting.dest, value)
+    setattr(args, ORIGINS, origins)
+
+
+def _origin(args: argparse.Namespace, dest: str) -> str:
     """``NUMGRID_X='value'`` when the value is the variable's, else ``--x 'value'``."""
-    if os.environ.get(variable) == value:
-        return f"{variable}={value!r}"
-    return f"{option} {value!r}"
+    value = getattr(args, dest)
+    variable = getattr(args, ORIGINS, {}).get(dest)
+    return f"{variable}={value!r}" if variable else f"{_BY_DEST[dest].flag} {value!r}"
+
+
+# ---------------------------------------------------------------- checks
 
 
 def target_problem(target: str) -> str | None:
@@ -199,28 +363,26 @@ def check_token(token: str, where: str) -> str:
 
 
 def check(args: argparse.Namespace) -> None:
-    """Check (and convert) what the options and the environment variables gave, before
-    anything is dialled; BadSetting names the option or the variable and its value."""
-    if isinstance(args.tls, str):  # NUMGRID_TLS, not --tls
-        args.tls = flag("NUMGRID_TLS", args.tls)
+    """Check what the options and the environment variables gave (after
+    :func:`from_environment`), before anything is dialled; BadSetting names the option
+    or the variable and its value."""
     if args.server is not None:
         problem = target_problem(args.server)
         if problem:
-            where = _origin(args.server, "--server", "NUMGRID_SERVER")
-            raise BadSetting(f"{where} is not HOST:PORT: {problem}")
+            raise BadSetting(f"{_origin(args, 'server')} is not HOST:PORT: {problem}")
     # A file named by a variable is checked where it will be read (the TLS files only
     # for a --server), so that the message can name the variable.
-    used = set(FILES) if args.server else {"token_file"}
-    for dest in sorted(used):
-        variable, what = FILES[dest]
+    origins = getattr(args, ORIGINS, {})
+    for dest in FILES if args.server else ("token_file",):
         path = getattr(args, dest)
-        if path and os.environ.get(variable) == path:
+        if path and dest in origins:
             try:
                 with Path(path).open("rb"):
                     pass
             except OSError as e:
                 reason = e.strerror or str(e)
-                raise BadSetting(f"{variable}={path!r}: cannot read the {what}: {reason}") from None
-    token = os.environ.get("NUMGRID_TOKEN")
-    if token and not args.token_file:
-        check_token(token, "NUMGRID_TOKEN")
+                raise BadSetting(
+                    f"{origins[dest]}={path!r}: cannot read the {_BY_DEST[dest].what}: {reason}"
+                ) from None
+    if args.token and not args.token_file:
+        check_token(args.token, _BY_DEST["token"].variable)

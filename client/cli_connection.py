@@ -5,14 +5,14 @@ run, on loopback) and stops it at exit.
 
 A module of its own so that every command module can take a connection without
 importing :mod:`.cli`; it imports no CLI module but :mod:`.cli_args` and
-:mod:`.cli_output`.
+:mod:`.cli_output`. The embedded server is imported only when it is started: the
+client never needs the server extra otherwise.
 """
 
 from __future__ import annotations
 
 import argparse
 import contextlib
-import os
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
@@ -24,8 +24,9 @@ from .client import NumgridClient
 
 
 def credentials(args: argparse.Namespace) -> Credentials:
-    """TLS and token settings from the options and the environment."""
-    token = (os.environ.get("NUMGRID_TOKEN") or "").strip() or None  # checked: cli_args
+    """TLS and token settings from the options and the environment (NUMGRID_TOKEN, in
+    ``args.token``: checked by :func:`.cli_args.check`)."""
+    token = (args.token or "").strip() or None
     if args.token_file:
         try:
             token = Path(args.token_file).read_text().strip()

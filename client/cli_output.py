@@ -1,10 +1,11 @@
 """What every ``numgrid`` command prints and exits with: the exit codes, one puzzle's
-:class:`Outcome` (its JSON line, its human text), the shapes of errors, statistics and
-grades, the reading of input files, and what a server's refusal means for a puzzle.
+:class:`Outcome` (its JSON line, its human text), the shapes of errors, statistics,
+steps and grades, the reading of input files, and what a server's refusal means for a
+puzzle.
 
-A module of its own so that the commands (:mod:`.cli_commands`, :mod:`.batch_cli`,
-:mod:`.print_cli`, :mod:`.generate_cli`, :mod:`.play.command`) share one output without
-importing :mod:`.cli`, which imports them: it imports no other CLI module.
+A module of its own so that the commands (:mod:`.commands`, :mod:`.batch_cli`) share
+one output without importing :mod:`.cli`, which imports them: it imports no other CLI
+module.
 """
 
 from __future__ import annotations
@@ -13,8 +14,9 @@ import sys
 import textwrap
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
-from .types import Cell, Difficulty, EngineStat, Finding, NumgridError, cell_name
+from .types import Cell, Difficulty, EngineStat, Finding, GroupRef, NumgridError, Step, cell_name
 
 PROG = "numgrid"
 OK, NOT_HAPPY, FAILURE = 0, 1, 2
@@ -23,6 +25,11 @@ MAX_ERRORS, MAX_WARNINGS = 20, 5  # lines of human output per puzzle; --json has
 STDIN = "-"
 STDIN_SOURCE = "<stdin>"
 UNLISTED = "more_not_listed"  # code of the entry that counts what the server left out
+
+
+def deadline(limit: float | None) -> float:
+    """A call's deadline for a search of at most ``limit`` seconds (None: the server's)."""
+    return DEFAULT_DEADLINE if limit is None else limit * 1.1 + 1.0
 
 
 class UsageError(Exception):
@@ -138,7 +145,30 @@ def cells_text(cells: Sequence[Cell]) -> str:
     return " ".join(cell_name(c) for c in cells)
 
 
-# ---------------------------------------------------------------- grades
+# ---------------------------------------------------------------- steps and grades
+
+
+def _group_json(group: GroupRef) -> dict[str, Any]:
+    out: dict[str, Any] = {"type": group.type, "clue": group.clue}
+    if group.clue_cell is not None:
+        out["clue_cell"] = list(group.clue_cell)
+    if group.operation:
+        out["operation"] = group.operation
+    if group.type in ("row", "column"):
+        out["index"] = group.index
+    return out
+
+
+def step_json(step: Step) -> dict[str, Any]:
+    """A logical step as JSON (``hint``'s ``step``, ``explain``'s lines)."""
+    return {
+        "technique": step.technique,
+        "placements": [[c[0], c[1], d] for c, d in step.placements],
+        "eliminations": [[c[0], c[1], d] for c, d in step.eliminations],
+        "cells": [list(c) for c in step.cells],
+        "groups": [_group_json(g) for g in step.groups],
+        "explanation": step.explanation,
+    }
 
 
 def words(technique: str | None) -> str:

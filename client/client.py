@@ -5,19 +5,26 @@ finds the server UNAVAILABLE is retried by gRPC itself (the channel's service co
 carries a ``retryPolicy`` for UNAVAILABLE only); nothing else is retried. A failed call
 raises :class:`NumgridError`, with the BadRequest field violations read from the status.
 
-Each RPC's request is built and its response read by the module-level functions below
-(``solve_request`` and ``solve_result_from``, ...), which the asyncio client
-(:mod:`numgrid.client.aio`) shares: the two clients differ only in how they wait.
+Each RPC is written once, as a function below that builds its :class:`Call` (the
+request, and how to read the answer: ``solve_call`` and ``solve_result_from``, ...);
+both clients' methods are made from these (:func:`unary`, :func:`streamed`), so the
+asyncio client
+(:mod:`numgrid.client.aio`) differs only in how it waits.
 """
 
 from __future__ import annotations
 
+import functools
+import inspect
 import json
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass
 from datetime import timedelta
+from typing import Any, Concatenate, Generic, ParamSpec, TypeVar, cast
 
 import grpc
-from google.rpc import error_details_pb2
+from google.protobuf.message import Message
+from google.rpc import error_details_pb2  # type: ignore[import-untyped]  # (no stubs)
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 from grpc_status import rpc_status
 from numgrid.v1 import numgrid_service_pb2 as service_pb2
@@ -73,13 +80,17 @@ FORMATS = {
     "json": puzzle_pb2.PUZZLE_FORMAT_JSON,
     "tatham": puzzle_pb2.PUZZLE_FORMAT_TATHAM,
 }
-KINDS = {
+# The kinds: each field of the Puzzle oneof, in the proto's order, with its PuzzleKind.
+KINDS: dict[str | None, puzzle_pb2.PuzzleKind] = {
     None: puzzle_pb2.PUZZLE_KIND_UNSPECIFIED,
     "auto": puzzle_pb2.PUZZLE_KIND_UNSPECIFIED,
-    "kakuro": puzzle_pb2.PUZZLE_KIND_KAKURO,
-    "kenken": puzzle_pb2.PUZZLE_KIND_KENKEN,
-    "kakurasu": puzzle_pb2.PUZZLE_KIND_KAKURASU,
-    "skyscraper": puzzle_pb2.PUZZLE_KIND_SKYSCRAPER,
+    **{
+        field.name: cast(
+            puzzle_pb2.PuzzleKind,
+            puzzle_pb2.PuzzleKind.Value(f"PUZZLE_KIND_{field.name.upper()}"),
+        )
+        for field in puzzle_pb2.Puzzle.DESCRIPTOR.oneofs_by_name["kind"].fields
+    },
 }
 # The logical techniques, simplest first: "LAST_CELL", ..., "REGION_SUM", "TRIAL".
 TECHNIQUES = tuple(
@@ -89,6 +100,9 @@ TECHNIQUES = tuple(
 )
 
 PuzzleLike = str | puzzle_pb2.Puzzle | puzzle_pb2.PuzzleInput
+P = ParamSpec("P")
+T = TypeVar("T")
+F = TypeVar("F", bound=Callable[..., Any])
 
 
 def service_config(retries: int) -> str:
@@ -195,14 +209,14 @@ def _technique(value: int) -> str | None:
     return _name(service_pb2.Technique, value, "TECHNIQUE_")
 
 
-def technique_value(name: str | None) -> int:
+def technique_value(name: str | None) -> service_pb2.Technique:
     """``"REGION_SUM"`` (any case, ``-`` for ``_``) -> the Technique; None -> unspecified."""
     if name is None:
         return service_pb2.TECHNIQUE_UNSPECIFIED
     key = name.upper().replace("-", "_")
     if key not in TECHNIQUES:
         raise ValueError(f"unknown technique {name!r}; known: {', '.join(TECHNIQUES)}")
-    return service_pb2.Technique.Value(f"TECHNIQUE_{key}")
+    return cast(service_pb2.Technique, service_pb2.Technique.Value(f"TECHNIQUE_{key}"))
 
 
 def _step(s: service_pb2.Step) -> Step:
@@ -234,7 +248,7 @@ def error_from_rpc(error: grpc.RpcError) -> NumgridError:
     problems = None
     retry_after = None
     try:
-        status = rpc_status.from_call(error)
+        status = rpc_status.from_call(cast(grpc.Call, error))  # a failed call is a Call
     except (ValueError, AttributeError):
         status = None
     if status is not None:
@@ -298,7 +312,59 @@ def search_options(
     return options
 
 
-def validate_request(
+# ---------------------------------------------------------------- the calls
+# Each RPC once, for both clients: a function takes the method's arguments and builds
+# the Call (the request, and how to read the answer); the clients' methods are made
+# from these functions (unary, streamed) and differ only in how they wait.
+
+
+@dataclass(frozen=True)
+class Call(Generic[T]):
+    """One call to make: the method (of NumgridService, or of the health service), its
+    request, how to read an answer, and the deadline (None: the client's own)."""
+
+    method: str
+    request: Message
+    read: Callable[[Any], T]
+    timeout: float | None = None
+    service: str = "numgrid"  # or "health"
+
+
+def client_method(method: F, build: Callable[..., Any], answer: str) -> F:
+    """``method`` as a client's method made from ``build`` (a ``*_call`` function): its
+    name and docstring, and its signature (``self``, then the call's arguments; the
+    answer, ``answer`` formatted with the call's answer type, as its return)."""
+    signature = inspect.signature(build)
+    read = str(signature.return_annotation).removeprefix("Call[").removesuffix("]")
+    self = inspect.Parameter("self", inspect.Parameter.POSITIONAL_OR_KEYWORD)
+    method.__name__ = build.__name__.removesuffix("_call")
+    method.__doc__ = build.__doc__
+    method.__signature__ = signature.replace(  # type: ignore[attr-defined]
+        parameters=[self, *signature.parameters.values()],
+        return_annotation=answer.format(read),
+    )
+    return method
+
+
+def unary(build: Callable[P, Call[T]]) -> Callable[Concatenate[Any, P], T]:
+    """A method of :class:`NumgridClient` that answers once."""
+
+    def method(client: NumgridClient, /, *args: P.args, **kwargs: P.kwargs) -> T:
+        return client._answer(functools.partial(build, *args, **kwargs))
+
+    return client_method(method, build, "{}")
+
+
+def streamed(build: Callable[P, Call[T]]) -> Callable[Concatenate[Any, P], Iterator[T]]:
+    """A method of :class:`NumgridClient` that yields each answer as it comes."""
+
+    def method(client: NumgridClient, /, *args: P.args, **kwargs: P.kwargs) -> Iterator[T]:
+        yield from client._stream(functools.partial(build, *args, **kwargs))
+
+    return client_method(method, build, "Iterator[{}]")
+
+
+def validate_call(
     puzzle: PuzzleLike,
     *,
     format: str | None = None,
@@ -306,12 +372,15 @@ def validate_request(
     compare_with_solution: bool = False,
     engine: str = "auto",
     time_limit: float | None = None,
-) -> service_pb2.ValidateRequest:
-    return service_pb2.ValidateRequest(
+    timeout: float | None = None,
+) -> Call[Validation]:
+    """Check a puzzle and the player's board; optionally compare with the solution."""
+    request = service_pb2.ValidateRequest(
         puzzle=puzzle_input(puzzle, format=format, kind=kind),
         compare_with_solution=compare_with_solution,
         options=search_options(engine, time_limit),
     )
+    return Call("Validate", request, validation_from, timeout)
 
 
 def validation_from(r: service_pb2.ValidateResponse) -> Validation:
@@ -328,7 +397,7 @@ def validation_from(r: service_pb2.ValidateResponse) -> Validation:
     )
 
 
-def solve_request(
+def solve_call(
     puzzle: PuzzleLike,
     *,
     format: str | None = None,
@@ -336,11 +405,14 @@ def solve_request(
     engine: str = "auto",
     time_limit: float | None = None,
     hold_entries: bool = False,
-) -> service_pb2.SolveRequest:
-    return service_pb2.SolveRequest(
+    timeout: float | None = None,
+) -> Call[SolveResult]:
+    """Find the solution (``solution`` is None for NO_SOLUTION and TIMEOUT)."""
+    request = service_pb2.SolveRequest(
         puzzle=puzzle_input(puzzle, format=format, kind=kind),
         options=search_options(engine, time_limit, hold_entries),
     )
+    return Call("Solve", request, solve_result_from, timeout)
 
 
 def solve_result_from(r: service_pb2.SolveResponse) -> SolveResult:
@@ -353,22 +425,27 @@ def solve_result_from(r: service_pb2.SolveResponse) -> SolveResult:
     )
 
 
-def hint_request(
+def hint_call(
     puzzle: PuzzleLike,
     *,
     format: str | None = None,
     kind: str | None = None,
     engine: str = "auto",
     time_limit: float | None = None,
+    timeout: float | None = None,
     max_technique: str | None = None,
     placements_only: bool = False,
-) -> service_pb2.HintRequest:
-    return service_pb2.HintRequest(
+) -> Call[Hint]:
+    """The next step for the player whose entries are in ``puzzle``: a mistake, or the
+    simplest logical step with techniques up to ``max_technique`` (None: all but
+    ``"TRIAL"``); with ``placements_only``, a step that places a digit."""
+    request = service_pb2.HintRequest(
         puzzle=puzzle_input(puzzle, format=format, kind=kind),
         options=search_options(engine, time_limit),
         max_technique=technique_value(max_technique),
         placements_only=placements_only,
     )
+    return Call("Hint", request, hint_from, timeout)
 
 
 def hint_from(r: service_pb2.HintResponse) -> Hint:
@@ -385,17 +462,21 @@ def hint_from(r: service_pb2.HintResponse) -> Hint:
     )
 
 
-def explain_request(
+def explain_call(
     puzzle: PuzzleLike,
     *,
     format: str | None = None,
     kind: str | None = None,
     max_technique: str | None = None,
-) -> service_pb2.ExplainRequest:
-    return service_pb2.ExplainRequest(
+    timeout: float | None = None,
+) -> Call[Explanation]:
+    """Every logical step from the puzzle's entries (an empty grid if none), with
+    techniques up to ``max_technique`` (None: all, ``"TRIAL"`` included)."""
+    request = service_pb2.ExplainRequest(
         puzzle=puzzle_input(puzzle, format=format, kind=kind),
         max_technique=technique_value(max_technique),
     )
+    return Call("Explain", request, explanation_from, timeout)
 
 
 def explanation_from(r: service_pb2.ExplainResponse) -> Explanation:
@@ -407,7 +488,7 @@ def explanation_from(r: service_pb2.ExplainResponse) -> Explanation:
     )
 
 
-def uniqueness_request(
+def check_uniqueness_call(
     puzzle: PuzzleLike,
     *,
     format: str | None = None,
@@ -415,11 +496,14 @@ def uniqueness_request(
     engine: str = "auto",
     time_limit: float | None = None,
     hold_entries: bool = False,
-) -> service_pb2.CheckUniquenessRequest:
-    return service_pb2.CheckUniquenessRequest(
+    timeout: float | None = None,
+) -> Call[Uniqueness]:
+    """UNIQUE (one solution), MULTIPLE (two, and where they differ), NO_SOLUTION, TIMEOUT."""
+    request = service_pb2.CheckUniquenessRequest(
         puzzle=puzzle_input(puzzle, format=format, kind=kind),
         options=search_options(engine, time_limit, hold_entries),
     )
+    return Call("CheckUniqueness", request, uniqueness_from, timeout)
 
 
 def uniqueness_from(r: service_pb2.CheckUniquenessResponse) -> Uniqueness:
@@ -439,7 +523,7 @@ HIGHLIGHTS = {
 }
 
 
-def render_request(
+def render_call(
     puzzle: PuzzleLike,
     *,
     format: str | None = None,
@@ -449,8 +533,12 @@ def render_request(
     highlights: Mapping[Cell, str] | None = None,
     engine: str = "auto",
     time_limit: float | None = None,
-) -> service_pb2.RenderRequest:
-    """``highlights``: ``{(row, column): "hint" or "mistake"}``."""
+    timeout: float | None = None,
+) -> Call[Picture]:
+    """The puzzle drawn by the server as an SVG picture: with the player's entries
+    (``show_entries``), its unique solution (``show_solution``; a puzzle without one
+    is INVALID_ARGUMENT), cells highlighted (``{(row, column): "hint" or
+    "mistake"}``)."""
     cells = []
     for (row, column), why in (highlights or {}).items():
         if why not in HIGHLIGHTS:
@@ -460,7 +548,7 @@ def render_request(
                 cell=puzzle_pb2.CellRef(row=row, column=column), highlight=HIGHLIGHTS[why]
             )
         )
-    return service_pb2.RenderRequest(
+    request = service_pb2.RenderRequest(
         puzzle=puzzle_input(puzzle, format=format, kind=kind),
         show_entries=show_entries,
         show_solution=show_solution,
@@ -468,6 +556,7 @@ def render_request(
         options=search_options(engine, time_limit),
         format=service_pb2.PICTURE_FORMAT_SVG,
     )
+    return Call("Render", request, picture_from, timeout)
 
 
 def picture_from(r: service_pb2.RenderResponse) -> Picture:
@@ -483,7 +572,7 @@ def picture_from(r: service_pb2.RenderResponse) -> Picture:
 GRADES = ("EASY", "MEDIUM", "HARD", "EXPERT", "EXTREME")
 
 
-def generate_request(
+def generate_call(
     kind: str,
     rows: int,
     columns: int = 0,
@@ -493,15 +582,22 @@ def generate_request(
     seed: int | None = None,
     density: float = 0.0,
     single_cell_runs: bool = False,
-) -> service_pb2.GenerateRequest:
-    """``grade``: one of :data:`GRADES` (any case), None for any grade."""
+    timeout: float | None = None,
+) -> Call[GeneratedPuzzle]:
+    """New puzzles, each as soon as the server has made it: unique (proven by both
+    engines), of ``grade`` (one of :data:`GRADES`, any case; None: any), puzzle *i*
+    reproducible from ``seed + i``. ``timeout`` bounds the whole stream; closing the
+    iterator cancels the call. ``rows`` and ``columns`` count what the kind counts (a
+    clue row and column, e.g.); ``density`` is the share of white cells, for the kinds
+    that take it (0: the default)."""
     if kind not in KINDS or kind in (None, "auto"):
-        raise ValueError(f"unknown kind {kind!r}; known: kakuro, kakurasu, kenken, skyscraper")
+        known = ", ".join(sorted(str(k) for k in KINDS if k and k != "auto"))
+        raise ValueError(f"unknown kind {kind!r}; known: {known}")
     grade_value = service_pb2.GRADE_UNSPECIFIED
     if grade is not None:
         if grade.upper() not in GRADES:
             raise ValueError(f"unknown grade {grade!r}; known: {', '.join(GRADES).lower()}")
-        grade_value = service_pb2.Grade.Value(f"GRADE_{grade.upper()}")
+        grade_value = cast(service_pb2.Grade, service_pb2.Grade.Value(f"GRADE_{grade.upper()}"))
     request = service_pb2.GenerateRequest(
         kind=KINDS[kind],
         rows=rows,
@@ -513,7 +609,7 @@ def generate_request(
     )
     if seed is not None:
         request.seed = seed
-    return request
+    return Call("Generate", request, generated_from, timeout)
 
 
 def generated_from(r: service_pb2.GenerateResponse) -> GeneratedPuzzle:
@@ -534,6 +630,12 @@ def generated_from(r: service_pb2.GenerateResponse) -> GeneratedPuzzle:
         stats=_stats(r.stats),
         puzzle=r.puzzle,
     )
+
+
+def health_call(service: str = "", *, timeout: float | None = None) -> Call[str]:
+    """The standard gRPC health status: ``"SERVING"``, ``"NOT_SERVING"``, ..."""
+    request = health_pb2.HealthCheckRequest(service=service)
+    return Call("Check", request, health_status_from, timeout, service="health")
 
 
 def health_status_from(r: health_pb2.HealthCheckResponse) -> str:
@@ -571,7 +673,7 @@ class NumgridClient:
         self.options = channel_options(retries)
         self._channel = channel or open_channel(target, self.options, credentials)
         self._stub = service_grpc.NumgridServiceStub(self._channel)
-        self._health = health_pb2_grpc.HealthStub(self._channel)
+        self._health: Any = health_pb2_grpc.HealthStub(self._channel)  # stubs: no methods
 
     def __enter__(self) -> NumgridClient:
         return self
@@ -582,187 +684,36 @@ class NumgridClient:
     def close(self) -> None:
         self._channel.close()
 
-    def _call(self, method, request, timeout: float | None):
+    def _method(self, call: Call[Any]) -> Any:
+        return getattr(self._health if call.service == "health" else self._stub, call.method)
+
+    def _answer(self, make: Callable[[], Call[T]]) -> T:
+        call = make()
+        timeout = self.timeout if call.timeout is None else call.timeout
         try:
-            return method(request, timeout=self.timeout if timeout is None else timeout)
+            return call.read(self._method(call)(call.request, timeout=timeout))
         except grpc.RpcError as e:
             raise error_from_rpc(e) from None
 
-    # ------------------------------------------------------------ the RPCs
-
-    def validate(
-        self,
-        puzzle: PuzzleLike,
-        *,
-        format: str | None = None,
-        kind: str | None = None,
-        compare_with_solution: bool = False,
-        engine: str = "auto",
-        time_limit: float | None = None,
-        timeout: float | None = None,
-    ) -> Validation:
-        """Check a puzzle and the player's board; optionally compare with the solution."""
-        request = validate_request(
-            puzzle,
-            format=format,
-            kind=kind,
-            compare_with_solution=compare_with_solution,
-            engine=engine,
-            time_limit=time_limit,
-        )
-        return validation_from(self._call(self._stub.Validate, request, timeout))
-
-    def solve(
-        self,
-        puzzle: PuzzleLike,
-        *,
-        format: str | None = None,
-        kind: str | None = None,
-        engine: str = "auto",
-        time_limit: float | None = None,
-        hold_entries: bool = False,
-        timeout: float | None = None,
-    ) -> SolveResult:
-        """Find the solution (``solution`` is None for NO_SOLUTION and TIMEOUT)."""
-        request = solve_request(
-            puzzle,
-            format=format,
-            kind=kind,
-            engine=engine,
-            time_limit=time_limit,
-            hold_entries=hold_entries,
-        )
-        return solve_result_from(self._call(self._stub.Solve, request, timeout))
-
-    def hint(
-        self,
-        puzzle: PuzzleLike,
-        *,
-        format: str | None = None,
-        kind: str | None = None,
-        engine: str = "auto",
-        time_limit: float | None = None,
-        timeout: float | None = None,
-        max_technique: str | None = None,
-        placements_only: bool = False,
-    ) -> Hint:
-        """The next step for the player whose entries are in ``puzzle``: a mistake, or the
-        simplest logical step with techniques up to ``max_technique`` (None: all but
-        ``"TRIAL"``); with ``placements_only``, a step that places a digit."""
-        request = hint_request(
-            puzzle,
-            format=format,
-            kind=kind,
-            engine=engine,
-            time_limit=time_limit,
-            max_technique=max_technique,
-            placements_only=placements_only,
-        )
-        return hint_from(self._call(self._stub.Hint, request, timeout))
-
-    def explain(
-        self,
-        puzzle: PuzzleLike,
-        *,
-        format: str | None = None,
-        kind: str | None = None,
-        max_technique: str | None = None,
-        timeout: float | None = None,
-    ) -> Explanation:
-        """Every logical step from the puzzle's entries (an empty grid if none), with
-        techniques up to ``max_technique`` (None: all, ``"TRIAL"`` included)."""
-        request = explain_request(puzzle, format=format, kind=kind, max_technique=max_technique)
-        return explanation_from(self._call(self._stub.Explain, request, timeout))
-
-    def check_uniqueness(
-        self,
-        puzzle: PuzzleLike,
-        *,
-        format: str | None = None,
-        kind: str | None = None,
-        engine: str = "auto",
-        time_limit: float | None = None,
-        hold_entries: bool = False,
-        timeout: float | None = None,
-    ) -> Uniqueness:
-        """UNIQUE (one solution), MULTIPLE (two, and where they differ), NO_SOLUTION, TIMEOUT."""
-        request = uniqueness_request(
-            puzzle,
-            format=format,
-            kind=kind,
-            engine=engine,
-            time_limit=time_limit,
-            hold_entries=hold_entries,
-        )
-        return uniqueness_from(self._call(self._stub.CheckUniqueness, request, timeout))
-
-    def render(
-        self,
-        puzzle: PuzzleLike,
-        *,
-        format: str | None = None,
-        kind: str | None = None,
-        show_entries: bool = False,
-        show_solution: bool = False,
-        highlights: Mapping[Cell, str] | None = None,
-        engine: str = "auto",
-        time_limit: float | None = None,
-        timeout: float | None = None,
-    ) -> Picture:
-        """The puzzle drawn by the server as an SVG picture: with the player's entries
-        (``show_entries``), its unique solution (``show_solution``; a puzzle without one
-        is INVALID_ARGUMENT), cells highlighted (``{(row, column): "hint" or
-        "mistake"}``)."""
-        request = render_request(
-            puzzle,
-            format=format,
-            kind=kind,
-            show_entries=show_entries,
-            show_solution=show_solution,
-            highlights=highlights,
-            engine=engine,
-            time_limit=time_limit,
-        )
-        return picture_from(self._call(self._stub.Render, request, timeout))
-
-    def generate(
-        self,
-        kind: str,
-        rows: int,
-        columns: int = 0,
-        *,
-        grade: str | None = None,
-        count: int = 1,
-        seed: int | None = None,
-        density: float = 0.0,
-        single_cell_runs: bool = False,
-        timeout: float | None = None,
-    ) -> Iterator[GeneratedPuzzle]:
-        """New puzzles, each as soon as the server has made it: unique (proven by both
-        engines), of ``grade`` (EASY ... EXTREME; None: any), puzzle *i* reproducible
-        from ``seed + i``. ``timeout`` bounds the whole stream; closing the iterator
-        cancels the call. Kakuro: ``rows`` and ``columns`` count the clue row and column;
-        ``density`` is the share of white cells (0: the default)."""
-        request = generate_request(
-            kind,
-            rows,
-            columns,
-            grade=grade,
-            count=count,
-            seed=seed,
-            density=density,
-            single_cell_runs=single_cell_runs,
-        )
-        stream = self._stub.Generate(request, timeout=self.timeout if timeout is None else timeout)
+    def _stream(self, make: Callable[[], Call[T]]) -> Iterator[T]:
+        call = make()
+        timeout = self.timeout if call.timeout is None else call.timeout
+        stream = self._method(call)(call.request, timeout=timeout)
         try:
             for response in stream:
-                yield generated_from(response)
+                yield call.read(response)
         except grpc.RpcError as e:
             raise error_from_rpc(e) from None
         finally:
             stream.cancel()
 
-    def health(self, service: str = "", *, timeout: float | None = None) -> str:
-        """The standard gRPC health status: ``"SERVING"``, ``"NOT_SERVING"``, ..."""
-        request = health_pb2.HealthCheckRequest(service=service)
-        return health_status_from(self._call(self._health.Check, request, timeout))
+    # ------------------------------------------------------------ the RPCs
+
+    validate = unary(validate_call)
+    solve = unary(solve_call)
+    hint = unary(hint_call)
+    explain = unary(explain_call)
+    check_uniqueness = unary(check_uniqueness_call)
+    render = unary(render_call)
+    generate = streamed(generate_call)
+    health = unary(health_call)

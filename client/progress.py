@@ -16,6 +16,7 @@ class ProgressBar:
         self._bar = None
         if not show:
             return
+        # rich only for a bar that is shown: every other run starts without it
         from rich.console import Console
         from rich.progress import (
             BarColumn,

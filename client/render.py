@@ -1,11 +1,9 @@
 """Puzzles as text, as they look printed, and solutions in their published text form.
 
-:func:`render` dispatches on the kind of the structured puzzle (the ``Puzzle`` oneof):
-a new kind adds a :class:`Renderer` to :data:`RENDERERS`, the CLI does not change.
-
-Each kind draws itself (:mod:`numgrid.client.kinds`): Kakuro with ``D\\A`` clue cells,
-KenKen with cage borders and ``12x`` labels, Kakurasu with its weights and clues around
-the shaded cells. Marked cells (a hint, a mistake, a differing cell) are bracketed:
+:func:`render` dispatches on the kind of the structured puzzle (the ``Puzzle`` oneof) to
+that kind's :class:`~.kinds.cells.Drawing` in :data:`RENDERERS`, which is derived from
+the proto (:mod:`numgrid.client.kinds`): a new kind adds its drawing module, the CLI
+does not change. Marked cells (a hint, a mistake, a differing cell) are bracketed:
 ``[7]``.
 """
 
@@ -13,59 +11,26 @@ from __future__ import annotations
 
 import shutil
 from collections.abc import Iterable
-from typing import Any, Protocol
 
 from numgrid.v1 import puzzle_pb2
 
-from .kinds import kakurasu, kakuro, kenken, skyscraper
-from .kinds.cells import Layout
+from .kinds import DRAWINGS
+from .kinds.cells import Drawing, Layout
 from .types import Cell, Grid
 
 SHADE = "▓"
 ASCII_SHADE = "#"
-
-
-class Renderer(Protocol):
-    """How one kind of puzzle is drawn and how its solutions are written (a module of
-    :mod:`numgrid.client.kinds`)."""
-
-    def draw(self, puzzle: Any, values: Grid, marks: set[Cell], width: int, shade: str) -> str:
-        """The board as text, at most ``width`` wide where the kind can manage it."""
-        ...
-
-    def entries(self, puzzle: Any) -> Grid:
-        """The player's digits as a grid."""
-        ...
-
-    def solution_text(self, puzzle: Any, grid: Grid) -> str:
-        """A solution as the kind publishes it."""
-        ...
-
-    def with_entries(self, puzzle: Any, grid: Grid) -> Any:
-        """A copy whose player's digits are ``grid``'s."""
-        ...
-
-    def layout(self, puzzle: Any, shade: str) -> Layout:
-        """The board as a player sees it: the cells played and with what, and the rest."""
-        ...
+RENDERERS: dict[str, Drawing] = DRAWINGS
 
 
 def terminal_width() -> int:
     return shutil.get_terminal_size((80, 24)).columns
 
 
-RENDERERS: dict[str, Renderer] = {
-    "kakuro": kakuro,
-    "kenken": kenken,
-    "kakurasu": kakurasu,
-    "skyscraper": skyscraper,
-}
-
-
 # ---------------------------------------------------------------- dispatch
 
 
-def _kind(puzzle: puzzle_pb2.Puzzle) -> tuple[Renderer, object]:
+def _kind(puzzle: puzzle_pb2.Puzzle) -> tuple[Drawing, object]:
     kind = puzzle.WhichOneof("kind")
     if kind not in RENDERERS:
         raise ValueError(f"no renderer for puzzle kind {kind!r}")
@@ -87,6 +52,17 @@ def with_entries(puzzle: puzzle_pb2.Puzzle, grid: Grid) -> puzzle_pb2.Puzzle:
     return out
 
 
+def kind_of(puzzle: puzzle_pb2.Puzzle) -> Drawing:
+    """The drawing of ``puzzle``'s kind (its title, its functions)."""
+    return _kind(puzzle)[0]
+
+
+def shape(puzzle: puzzle_pb2.Puzzle) -> tuple[int, int]:
+    """Rows and columns of the board."""
+    renderer, inner = _kind(puzzle)
+    return renderer.shape(inner)
+
+
 def layout(puzzle: puzzle_pb2.Puzzle, *, ascii_only: bool = False) -> Layout:
     """The board as a player sees it, whatever its kind (:class:`Layout`)."""
     renderer, inner = _kind(puzzle)
@@ -94,7 +70,7 @@ def layout(puzzle: puzzle_pb2.Puzzle, *, ascii_only: bool = False) -> Layout:
 
 
 def solution_text(puzzle: puzzle_pb2.Puzzle, grid: Grid) -> str:
-    """A solution in the kind's published text form (Kakuro: janko, ``-`` for black)."""
+    """A solution in the kind's published text form (e.g. janko, ``-`` for a black cell)."""
     renderer, inner = _kind(puzzle)
     return renderer.solution_text(inner, grid)
 

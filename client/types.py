@@ -16,6 +16,28 @@ from dataclasses import dataclass, field
 
 from numgrid.v1 import puzzle_pb2
 
+# What ``numgrid.client`` exports of this module (besides the two clients).
+__all__ = [
+    "Cell",
+    "Difficulty",
+    "EngineStat",
+    "Explanation",
+    "Finding",
+    "GeneratedPuzzle",
+    "Grid",
+    "GroupRef",
+    "GroupStatus",
+    "Hint",
+    "NumgridError",
+    "Picture",
+    "Solution",
+    "SolveResult",
+    "Step",
+    "Uniqueness",
+    "Validation",
+    "Violation",
+]
+
 Cell = tuple[int, int]
 Grid = tuple[tuple[int, ...], ...]
 
@@ -47,7 +69,7 @@ class EngineStat:
 
 @dataclass(frozen=True)
 class GroupRef:
-    """A group of cells under one rule: a Kakuro run, a row, a column, a KenKen cage."""
+    """A group of cells under one rule: a run under a sum clue, a row, a column, a cage."""
 
     type: str  # "across", "down", "row", "column" or "cage"
     clue_cell: Cell | None  # where the clue is written; None for a row or column

@@ -445,12 +445,13 @@ def test_a_server_error_is_reported():
 
 
 def test_an_unexpected_exception_is_one_line(monkeypatch, capsys, server_process):
-    from numgrid.client import cli, cli_commands
+    from numgrid.client import cli
+    from numgrid.client.commands import validate
 
     def broken(ctx, source, text):
         raise RuntimeError("a bug")
 
-    monkeypatch.setitem(cli_commands.COMMANDS, "validate", broken)
+    monkeypatch.setattr(validate, "outcome", broken)
     assert cli.main(["validate", "--server", server_process.target, TEN]) == 2
     assert capsys.readouterr().err == "numgrid: internal error: RuntimeError: a bug\n"
 

@@ -1,11 +1,18 @@
-"""What every kind's drawing shares: a digit's text, and a board's :class:`Layout`."""
+"""What every kind's drawing shares: a digit's text, a board's :class:`Layout`, and the
+:class:`Drawing` each kind module builds as its ``KIND``."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import Any, TypeVar
 
-from ..types import Cell
+from google.protobuf.message import Message
+from numgrid.v1 import puzzle_pb2
+
+from ..types import Cell, Grid
+
+M = TypeVar("M", bound=Message)
 
 
 def digit_text(value: int, marked: bool, width: int) -> str:
@@ -16,6 +23,27 @@ def digit_text(value: int, marked: bool, width: int) -> str:
     return text.center(width)
 
 
+def grid_of(message: puzzle_pb2.Grid, rows: int, columns: int) -> Grid:
+    """A ``Grid`` message's values, all 0 when it has none."""
+    if not message.rows:
+        return tuple((0,) * columns for _ in range(rows))
+    return tuple(tuple(row.values) for row in message.rows)
+
+
+def with_grid(puzzle: M, grid: Sequence[Sequence[int]], rows: int, columns: int) -> M:
+    """A copy of ``puzzle`` whose ``entries`` (a ``Grid``) hold ``grid``, left empty when
+    it is all 0; ValueError when the grid is not ``rows`` x ``columns``."""
+    if len(grid) != rows or any(len(row) != columns for row in grid):
+        raise ValueError(f"the grid is not {rows}x{columns}")
+    out = type(puzzle)()
+    out.CopyFrom(puzzle)
+    out.ClearField("entries")
+    if any(any(row) for row in grid):
+        entries: puzzle_pb2.Grid = getattr(out, "entries")  # noqa: B009 - any kind's message
+        entries.rows.extend(puzzle_pb2.GridRow(values=row) for row in grid)
+    return out
+
+
 @dataclass(frozen=True)
 class Layout:
     """A board as a player sees it, whatever its kind: each kind's ``layout(puzzle)``
@@ -23,8 +51,8 @@ class Layout:
     screen that plays (``numgrid play``) draws every kind from this alone.
 
     Values are those of the kind's grids (:func:`numgrid.client.render.entries`): 0 is
-    an open cell, digits are digits, and a kind's own codes (Kakurasu's shaded 1 and
-    white -1, Skyscraper's empty lot -1) are written as ``symbols`` says.
+    an open cell, digits are digits, and a kind's own codes (e.g. shaded 1 and white -1,
+    or an empty lot -1) are written as ``symbols`` says.
     """
 
     rows: int
@@ -54,3 +82,23 @@ def digits(high: int) -> tuple[tuple[int, ...], dict[str, int], dict[int, str]]:
     """``values``, ``keys`` and ``symbols`` of a :class:`Layout` played with 1..high."""
     values = tuple(range(1, high + 1))
     return values, {str(v): v for v in values}, {v: str(v) for v in values}
+
+
+@dataclass(frozen=True)
+class Drawing:
+    """One kind on the client: how it is drawn, played and named, gathered from its
+    module of :mod:`numgrid.client.kinds`; the functions take the kind's own message
+    (the ``Puzzle`` oneof field named ``name``)."""
+
+    name: str  # the Puzzle oneof field
+    title: str  # its name as printed: captions, help texts
+    default_size: str  # ``numgrid generate``'s size when none is given: "6", "12x12"
+    draw: Callable[[Any, Grid, set[Cell], int, str], str]  # (puzzle, values, marks, width, shade)
+    entries: Callable[[Any], Grid]  # the player's digits as a grid
+    with_entries: Callable[[Any, Grid], Any]  # a copy whose player's digits are the grid's
+    solution_text: Callable[[Any, Grid], str]  # a solution as the kind publishes it
+    layout: Callable[[Any, str], Layout]  # the board as a player sees it (shade)
+    shape: Callable[[Any], tuple[int, int]]  # rows and columns of the board
+    size_note: str = ""  # how ``--size`` counts, when not plainly
+    files: str = ""  # the CLI's words for a text format of its own, if any
+    generate_options: tuple[str, ...] = ()  # GenerateRequest fields it reads besides size

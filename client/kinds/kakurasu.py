@@ -16,27 +16,21 @@ from __future__ import annotations
 from numgrid.v1 import puzzle_pb2
 
 from ..types import Cell, Grid
-from .cells import Layout
+from .cells import Layout, grid_of, with_grid
+
+TITLE = "Kakurasu"  # as printed: captions, help texts
+DEFAULT_SIZE = "6"  # numgrid generate without --size
 
 NO_CLUE = -1  # a clue not given, in the message
 SHADED, WHITE = 1, -1
 
 
 def entries(puzzle: puzzle_pb2.KakurasuPuzzle) -> Grid:
-    if not puzzle.entries.rows:
-        return tuple((0,) * puzzle.columns for _ in range(puzzle.rows))
-    return tuple(tuple(row.values) for row in puzzle.entries.rows)
+    return grid_of(puzzle.entries, puzzle.rows, puzzle.columns)
 
 
 def with_entries(puzzle: puzzle_pb2.KakurasuPuzzle, grid: Grid) -> puzzle_pb2.KakurasuPuzzle:
-    if len(grid) != puzzle.rows or any(len(row) != puzzle.columns for row in grid):
-        raise ValueError(f"the grid is not {puzzle.rows}x{puzzle.columns}")
-    out = puzzle_pb2.KakurasuPuzzle()
-    out.CopyFrom(puzzle)
-    out.ClearField("entries")
-    if any(any(row) for row in grid):
-        out.entries.rows.extend(puzzle_pb2.GridRow(values=row) for row in grid)
-    return out
+    return with_grid(puzzle, grid, puzzle.rows, puzzle.columns)
 
 
 def solution_text(puzzle: puzzle_pb2.KakurasuPuzzle, grid: Grid) -> str:
@@ -104,3 +98,7 @@ def draw(
     lines.append(rule)
     lines.append(" " * (left + 2) + grid_row([_clue(puzzle.column_clues, c) for c in range(cols)]))
     return "\n".join(line.rstrip() for line in lines) + "\n"
+
+
+def shape(puzzle: puzzle_pb2.KakurasuPuzzle) -> tuple[int, int]:
+    return puzzle.rows, puzzle.columns

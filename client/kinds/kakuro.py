@@ -16,6 +16,12 @@ from numgrid.v1 import puzzle_pb2
 from ..types import Cell, Grid
 from .cells import Layout, digit_text, digits
 
+TITLE = "Kakuro"  # as printed: captions, help texts
+DEFAULT_SIZE = "12x12"  # numgrid generate without --size
+SIZE_NOTE = "Kakuro counts its clue row and column"  # how --size counts
+FILES = "Kakuro's 1VVHH CSV"  # its own text format, for the CLI's help
+GENERATE_OPTIONS = ("density", "single_cell_runs")  # GenerateRequest fields it reads
+
 
 def _is_black(cell: puzzle_pb2.KakuroCell) -> bool:
     return cell.black or cell.HasField("down") or cell.HasField("across")
@@ -127,3 +133,8 @@ def layout(puzzle: puzzle_pb2.KakuroPuzzle, shade: str = "▓") -> Layout:
     values, keys, symbols = digits(9)
     cols = len(puzzle.rows[0].cells) if puzzle.rows else 0
     return Layout(len(puzzle.rows), cols, frozenset(playable), values, keys, symbols, blocks=blocks)
+
+
+def shape(puzzle: puzzle_pb2.KakuroPuzzle) -> tuple[int, int]:
+    """Rows and columns, the clue row and column counted."""
+    return len(puzzle.rows), max((len(row.cells) for row in puzzle.rows), default=0)

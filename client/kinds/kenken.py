@@ -13,7 +13,11 @@ from __future__ import annotations
 from numgrid.v1 import puzzle_pb2
 
 from ..types import Cell, Grid
-from .cells import Layout, digit_text, digits
+from .cells import Layout, digit_text, digits, grid_of, with_grid
+
+TITLE = "KenKen"  # as printed: captions, help texts
+DEFAULT_SIZE = "6"  # numgrid generate without --size
+FILES = "Tatham game IDs (KenKen)"  # its own text format, for the CLI's help
 
 _SIGN = {
     puzzle_pb2.CAGE_OPERATION_ADD: "+",
@@ -29,21 +33,11 @@ def label(cage: puzzle_pb2.Cage) -> str:
 
 
 def entries(puzzle: puzzle_pb2.KenKenPuzzle) -> Grid:
-    n = puzzle.size
-    if not puzzle.entries.rows:
-        return tuple((0,) * n for _ in range(n))
-    return tuple(tuple(row.values) for row in puzzle.entries.rows)
+    return grid_of(puzzle.entries, puzzle.size, puzzle.size)
 
 
 def with_entries(puzzle: puzzle_pb2.KenKenPuzzle, grid: Grid) -> puzzle_pb2.KenKenPuzzle:
-    if len(grid) != puzzle.size or any(len(row) != puzzle.size for row in grid):
-        raise ValueError(f"the grid is not {puzzle.size}x{puzzle.size}")
-    out = puzzle_pb2.KenKenPuzzle()
-    out.CopyFrom(puzzle)
-    out.ClearField("entries")
-    if any(any(row) for row in grid):
-        out.entries.rows.extend(puzzle_pb2.GridRow(values=row) for row in grid)
-    return out
+    return with_grid(puzzle, grid, puzzle.size, puzzle.size)
 
 
 def solution_text(puzzle: puzzle_pb2.KenKenPuzzle, grid: Grid) -> str:
@@ -119,3 +113,7 @@ def draw(
         lines.extend(("".join(top), "".join(bottom)))
     lines.append(border(n))
     return "\n".join(line.rstrip() for line in lines) + "\n"
+
+
+def shape(puzzle: puzzle_pb2.KenKenPuzzle) -> tuple[int, int]:
+    return puzzle.size, puzzle.size

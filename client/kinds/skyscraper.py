@@ -17,22 +17,19 @@ from __future__ import annotations
 from numgrid.v1 import puzzle_pb2
 
 from ..types import Cell, Grid
-from .cells import Layout, digits
+from .cells import Layout, digits, grid_of, with_grid
+
+TITLE = "Skyscraper"  # as printed: captions, help texts
+DEFAULT_SIZE = "5"  # numgrid generate without --size
 
 EMPTY = -1  # an empty lot (no tower), in a grid
 WIDTH = 3  # of a cell, brackets included
 
 
-def _grid(message: puzzle_pb2.Grid, n: int) -> Grid:
-    if not message.rows:
-        return tuple((0,) * n for _ in range(n))
-    return tuple(tuple(row.values) for row in message.rows)
-
-
 def entries(puzzle: puzzle_pb2.SkyscraperPuzzle) -> Grid:
     """What stands on the board: the givens, and the player's entries elsewhere."""
     n = puzzle.size
-    givens, own = _grid(puzzle.givens, n), _grid(puzzle.entries, n)
+    givens, own = grid_of(puzzle.givens, n, n), grid_of(puzzle.entries, n, n)
     return tuple(
         tuple(g or e for g, e in zip(grow, erow, strict=True))
         for grow, erow in zip(givens, own, strict=True)
@@ -45,17 +42,12 @@ def with_entries(puzzle: puzzle_pb2.SkyscraperPuzzle, grid: Grid) -> puzzle_pb2.
     n = puzzle.size
     if len(grid) != n or any(len(row) != n for row in grid):
         raise ValueError(f"the grid is not {n}x{n}")
-    givens = _grid(puzzle.givens, n)
+    givens = grid_of(puzzle.givens, n, n)
     own = [
         [0 if g else v for g, v in zip(grow, row, strict=True)]
         for grow, row in zip(givens, grid, strict=True)
     ]
-    out = puzzle_pb2.SkyscraperPuzzle()
-    out.CopyFrom(puzzle)
-    out.ClearField("entries")
-    if any(any(row) for row in own):
-        out.entries.rows.extend(puzzle_pb2.GridRow(values=row) for row in own)
-    return out
+    return with_grid(puzzle, own, n, n)
 
 
 def _height(puzzle: puzzle_pb2.SkyscraperPuzzle) -> int:
@@ -104,7 +96,10 @@ def layout(puzzle: puzzle_pb2.SkyscraperPuzzle, shade: str = "▓") -> Layout:
     if height < n:
         values, keys, symbols = (*values, EMPTY), {**keys, "x": EMPTY}, {**symbols, EMPTY: "x"}
     givens = {
-        (r, c): v for r, row in enumerate(_grid(puzzle.givens, n)) for c, v in enumerate(row) if v
+        (r, c): v
+        for r, row in enumerate(grid_of(puzzle.givens, n, n))
+        for c, v in enumerate(row)
+        if v
     }
     every = frozenset((r, c) for r in range(n) for c in range(n))
 
@@ -145,3 +140,7 @@ def draw(
         lines.append(f"{_clue(puzzle.left, r):>{edge}} |{cells}| {_clue(puzzle.right, r)}")
     lines += [rule, clue_row(puzzle.bottom)]
     return "\n".join(line.rstrip() for line in lines) + "\n"
+
+
+def shape(puzzle: puzzle_pb2.SkyscraperPuzzle) -> tuple[int, int]:
+    return puzzle.size, puzzle.size

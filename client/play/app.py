@@ -11,17 +11,19 @@ end screen shows the time, the hints and the checks used.
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import ClassVar
+from typing import ClassVar, TypeVar, cast
 
 from rich.text import Text
 from textual import events
 from textual.app import App, ComposeResult
-from textual.binding import Binding
+from textual.binding import Binding, BindingType
 from textual.containers import ScrollableContainer, Vertical
 from textual.geometry import Region
 from textual.screen import ModalScreen
+from textual.timer import Timer
 from textual.widget import Widget
 from textual.widgets import Footer, Header, Static
 
@@ -29,6 +31,8 @@ from ..types import Cell, NumgridError, cell_name
 from . import board
 from .game import Game
 from .referee import Referee
+
+T = TypeVar("T")
 
 
 def clock(seconds: float) -> str:
@@ -80,13 +84,13 @@ class BoardView(Widget):
     def on_click(self, event: events.Click) -> None:
         cell = self.geometry.cell_at(event.x, event.y)
         if cell is not None:
-            self.app.select(cell)
+            cast("PlayApp", self.app).select(cell)
 
 
 class EndScreen(ModalScreen[None]):
     """The end: solved, the time, the hints and checks used."""
 
-    BINDINGS: ClassVar[list[Binding]] = [
+    BINDINGS: ClassVar[list[BindingType]] = [
         Binding("q,enter,escape", "app.quit_game", "quit"),
         Binding("b", "dismiss", "look at the board"),
     ]
@@ -115,7 +119,7 @@ class PlayApp(App[Outcome]):
     #message { height: auto; max-height: 8; padding: 0 1; }
     #status { height: auto; padding: 0 1; background: $boost; }
     """
-    BINDINGS: ClassVar[list[Binding]] = [
+    BINDINGS: ClassVar[list[BindingType]] = [
         # Every key is a priority binding: handled as it comes, in the order typed.
         *(Binding(k, f"value('{k}')", "value", show=False, priority=True) for k in "123456789"),
         Binding("x", "value('x')", "value", show=False, priority=True),
@@ -150,7 +154,7 @@ class PlayApp(App[Outcome]):
         self.saved: Path | None = None  # where the game was last saved
         self._base = game.elapsed
         self._started: float | None = None
-        self._timer = None
+        self._timer: Timer | None = None
 
     # ------------------------------------------------------------ layout
 
@@ -239,6 +243,16 @@ class PlayApp(App[Outcome]):
             self.say(f"the server failed: {e.code}: {e.message}")
             return None
 
+    def _consult(self, call: Callable[[Game], T]) -> T | None:
+        """The referee's answer about the game (counted as a change), or None when the
+        game is solved or the call failed."""
+        if self.game.solved:
+            return None
+        answer = self._ask(call, self.game)
+        if answer is not None:
+            self.changes += 1
+        return answer
+
     def judge(self) -> None:
         """Each cell's status, from Validate; the end when the board is solved."""
         judgement = self._ask(self.referee.judge, self.game)
@@ -321,13 +335,10 @@ class PlayApp(App[Outcome]):
     # ------------------------------------------------------------ hint, check, save
 
     def action_hint(self) -> None:
-        if self.game.solved:
-            return
-        hint = self._ask(self.referee.hint, self.game)
+        hint = self._consult(self.referee.hint)
         if hint is None:
             return
         self.game.hints += 1
-        self.changes += 1
         if hint.kind == "STEP" and hint.step is not None:
             lead = hint.step.technique.lower().replace("_", " ")
         else:
@@ -342,13 +353,10 @@ class PlayApp(App[Outcome]):
         self.refresh_board()
 
     def action_check(self) -> None:
-        if self.game.solved:
-            return
-        check = self._ask(self.referee.check, self.game)
+        check = self._consult(self.referee.check)
         if check is None:
             return
         self.game.checks += 1
-        self.changes += 1
         if check.verdict != "UNIQUE":
             self.say(f"check: no unique solution to compare with ({check.verdict})")
         elif check.wrong:
@@ -395,7 +403,7 @@ class PlayApp(App[Outcome]):
         g = self.game
         self.exit(Outcome(g.solved, self.elapsed, g.hints, g.checks, g.moves, self.saved))
 
-    def action_quit(self) -> None:  # ctrl+q, textual's own quit key
+    async def action_quit(self) -> None:  # ctrl+q, textual's own quit key
         self.action_quit_game()
 
     def finish(self) -> None:

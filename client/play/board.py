@@ -158,7 +158,8 @@ def draw(game: Game, view: View) -> Text:
                 horizontal(r, c - 1),
                 horizontal(r, c),
             )
-            parts.append((_JUNCTIONS[tuple(int(a) for a in arms)], STYLES["wall"]))
+            up, down, left, right = (int(a) for a in arms)
+            parts.append((_JUNCTIONS[up, down, left, right], STYLES["wall"]))
             if c < lay.columns:
                 parts.append(("─" * W if horizontal(r, c) else " " * W, STYLES["wall"]))
         line(parts)

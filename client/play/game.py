@@ -3,8 +3,8 @@ and pencil marks, the cursor, the undo/redo history of every move, the counters 
 hints, checks) and the game file (JSON) that saves and resumes it.
 
 Every kind is played through its :class:`~numgrid.client.kinds.cells.Layout`: which
-cells are played and with what values (digits; Skyscraper's empty lot; Kakurasu's
-shaded and white). Nothing here judges the board: that is the server's (Validate, Hint;
+cells are played and with what values (digits, or a kind's own codes: an empty lot,
+a shaded or white cell). Nothing here judges the board: that is the server's (Validate, Hint;
 see :mod:`.referee`).
 """
 
@@ -21,7 +21,7 @@ from numgrid.v1 import puzzle_pb2
 
 from ..kinds.cells import Layout
 from ..render import entries, layout, with_entries
-from ..types import Cell, Grid, cell_name
+from ..types import Cell, Grid, cell_name, parse_cell
 
 FORMAT = "numgrid-game"  # the game file's "format" key
 VERSION = 1
@@ -172,7 +172,7 @@ class Game:
         )
 
     def cycle(self, cell: Cell | None = None) -> Move | None:
-        """Step the cell through the values and back to open (Kakurasu: shaded, white)."""
+        """Step the cell through the values and back to open (e.g. shaded, white)."""
         cell = self._target(cell)
         order = (*self.layout.values, 0)
         current = self.values[cell]
@@ -204,17 +204,18 @@ class Game:
         )
 
     def undo(self) -> Move | None:
-        if not self.done:
-            return None
-        move = self._apply(self.done.pop(), False)
-        self.undone.append(move)
-        return move
+        return self._replay(self.done, self.undone, False)
 
     def redo(self) -> Move | None:
-        if not self.undone:
+        return self._replay(self.undone, self.done, True)
+
+    def _replay(self, source: list[Move], target: list[Move], forward: bool) -> Move | None:
+        """The last move of ``source`` undone (or done again, ``forward``), kept in
+        ``target``; None when there is none."""
+        if not source:
             return None
-        move = self._apply(self.undone.pop(), True)
-        self.done.append(move)
+        move = self._apply(source.pop(), forward)
+        target.append(move)
         return move
 
     # ------------------------------------------------------------ the game file
@@ -255,8 +256,6 @@ class Game:
             lay = game.layout
 
             def cell(name: str) -> Cell:
-                from ..types import parse_cell
-
                 found = parse_cell(name)
                 if found is None or found not in lay.playable:
                     raise GameFileError(f"{name!r} is not a cell played in this puzzle")

@@ -22,16 +22,22 @@ import math
 import os
 import sys
 import xml.etree.ElementTree as ET
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
-from .batch_cli import _Order, expand, items
-from .cli_args import positive_int
-from .cli_output import DEFAULT_DEADLINE, FAILURE, NOT_HAPPY, OK, PROG, NoServer, UsageError
-from .progress import ProgressBar
-from .types import NumgridError, Picture
+from numgrid.v1 import puzzle_pb2
+
+from ..batch import BatchItem
+from ..batch_cli import Order, expand, items
+from ..cli_args import braces, choice, positive_int
+from ..cli_output import FAILURE, NOT_HAPPY, OK, PROG, NoServer, UsageError, deadline
+from ..client import NumgridClient
+from ..progress import ProgressBar
+from ..render import kind_of, shape
+from ..types import NumgridError, Picture
+from .base import Command, Connect, files_argument
 
 SVG_NS = "http://www.w3.org/2000/svg"
 ET.register_namespace("", SVG_NS)
@@ -43,21 +49,10 @@ HEADER = 8.0  # mm: the page's heading ("Puzzles", "Solutions") and its number
 CAPTION = 6.0  # mm under each picture
 GAP = 6.0  # mm between pictures
 FONT = "DejaVu Sans, Helvetica, Arial, sans-serif"
-KIND_NAMES = {
-    "kakuro": "Kakuro",
-    "kenken": "KenKen",
-    "skyscraper": "Skyscraper",
-    "kakurasu": "Kakurasu",
-}
 CALLS_AT_ONCE = 4  # Render calls in flight
 
 
-def add_options(sub: argparse.ArgumentParser) -> None:
-    sub.description = (
-        f"{sub.description} FILE may also be a directory (its puzzle files), a JSONL file "
-        "or a dataset JSON, as for unique. Each puzzle is drawn by the server (Render); a "
-        "puzzle without a unique solution is left out."
-    )
+def arguments(sub: argparse.ArgumentParser) -> None:
     sub.add_argument(
         "-o",
         "--output",
@@ -77,7 +72,11 @@ def add_options(sub: argparse.ArgumentParser) -> None:
         help=f"puzzles on a page, 1 to {MAX_PER_PAGE} (default 4); solutions likewise",
     )
     sub.add_argument(
-        "--paper", choices=list(PAPERS), default="a4", help="the paper size (default a4)"
+        "--paper",
+        type=choice("--paper", "paper", list(PAPERS)),
+        metavar=braces(list(PAPERS)),
+        default="a4",
+        help="the paper size (default a4)",
     )
     sub.add_argument(
         "--progress",
@@ -86,6 +85,7 @@ def add_options(sub: argparse.ArgumentParser) -> None:
         help="a progress bar on stderr (default: for two or more puzzles when stderr is a "
         "terminal)",
     )
+    files_argument(sub)
 
 
 # ---------------------------------------------------------------- the pages
@@ -101,23 +101,11 @@ class Entry:
     solution: Picture
 
 
-def shape(puzzle) -> tuple[int, int]:
-    """Rows and columns of a structured puzzle (``numgrid.v1.Puzzle``)."""
-    which = puzzle.WhichOneof("kind")
-    inner = getattr(puzzle, which)
-    if which == "kakuro":
-        return len(inner.rows), max((len(row.cells) for row in inner.rows), default=0)
-    if which == "kakurasu":
-        return inner.rows, inner.columns
-    return inner.size, inner.size
-
-
-def caption(number: int, source: str, puzzle) -> str:
-    """``3. 02_4x4 · KenKen 4x4``: a file's name without its folders."""
+def caption(number: int, source: str, puzzle: puzzle_pb2.Puzzle) -> str:
+    """``3. 02_4x4 · Title 4x4``: a file's name without its folders, the kind's title."""
     name = os.path.basename(source) if os.sep in source else source
     rows, cols = shape(puzzle)
-    kind = KIND_NAMES.get(puzzle.WhichOneof("kind"), puzzle.WhichOneof("kind"))
-    return f"{number}. {name} \u00b7 {kind} {rows}x{cols}"
+    return f"{number}. {name} \u00b7 {kind_of(puzzle).title} {rows}x{cols}"
 
 
 def layout(per_page: int) -> tuple[int, int]:
@@ -184,7 +172,7 @@ def page(
 def pages(entries: list[Entry], per_page: int, paper: str = "a4") -> list[str]:
     """The puzzles' pages, then the solutions' pages, numbered from 1."""
     chunks = [entries[i : i + per_page] for i in range(0, len(entries), per_page)]
-    out = []
+    out: list[str] = []
     for solutions in (False, True):
         for chunk in chunks:
             number = len(out) + 1
@@ -196,7 +184,7 @@ def pages(entries: list[Entry], per_page: int, paper: str = "a4") -> list[str]:
 
 def pdf(pages_svg: list[str]) -> bytes:
     """The pages as one PDF: each SVG page drawn by cairosvg, joined by pypdf."""
-    import cairosvg
+    import cairosvg  # type: ignore[import-untyped]  # (no stubs)
     from pypdf import PdfReader, PdfWriter
 
     writer = PdfWriter()
@@ -224,14 +212,16 @@ def missing_extra() -> str | None:
 # ---------------------------------------------------------------- the command
 
 
-def _draw(client, args: argparse.Namespace, item) -> tuple[Picture, Picture]:
+def _draw(
+    client: NumgridClient, args: argparse.Namespace, item: BatchItem
+) -> tuple[Picture, Picture]:
     """The puzzle bare, and with its unique solution (both Render calls)."""
     limit = args.timeout
     options = {
         "format": item.format or (None if args.format == "auto" else args.format),
         "kind": item.kind or (None if args.kind == "auto" else args.kind),
         "engine": args.engine,
-        "timeout": DEFAULT_DEADLINE if limit is None else limit * 1.1 + 1.0,
+        "timeout": deadline(limit),
     }
     bare = client.render(item.puzzle, **options)
     solved = client.render(item.puzzle, show_solution=True, time_limit=limit, **options)
@@ -249,7 +239,7 @@ def _check(args: argparse.Namespace) -> None:
             raise UsageError(sentence)
 
 
-def run(args: argparse.Namespace, connect: Callable, width: int) -> int:
+def run(args: argparse.Namespace, connect: Connect, width: int) -> int:
     """``numgrid print``: the exit code (0 every puzzle printed, 1 some left out, 2 none
     printed or a usage error)."""
     try:
@@ -259,7 +249,7 @@ def run(args: argparse.Namespace, connect: Callable, width: int) -> int:
         return FAILURE
     sources = expand(args.files)
     total = sum(s.count for s in sources)
-    order = _Order("print")
+    order = Order("print")
     fmt = None if args.format == "auto" else args.format
     kind = None if args.kind == "auto" else args.kind
     todo = items(sources, fmt, kind, set(), order)
@@ -352,3 +342,12 @@ def _count(n: int, what: str) -> str:
 
 def _pages(first: int, last: int) -> str:
     return f"page {first}" if first == last else f"pages {first}-{last}"
+
+
+HELP = "a print sheet (PDF or SVG pages): puzzles, then their solutions on later pages"
+MORE = (
+    "FILE may also be a directory (its puzzle files), a JSONL file or a dataset JSON, "
+    "as for unique. Each puzzle is drawn by the server (Render); a puzzle without a unique "
+    "solution is left out."
+)
+COMMAND = Command("print", HELP, arguments, run, more=MORE)

@@ -7,39 +7,38 @@ Exit 0 when the game ran (solved or left, saved); 1 when the puzzle cannot be pl
 (INVALID, several solutions or none); 2 for usage errors, an unreadable file or game
 file, no terminal, or no server.
 
-Its exit codes and messages are :mod:`numgrid.client.cli_output`'s, as every command's;
-it never imports :mod:`numgrid.client.cli` (which imports it). textual is imported only
-when a game is played (:mod:`.app`), so that the other commands start without it.
+Its exit codes and messages are :mod:`numgrid.client.cli_output`'s, as every command's.
+textual is imported only when a game is played (:mod:`..play.app`), so that the other
+commands start without it.
 """
 
 from __future__ import annotations
 
 import argparse
 import sys
-from collections.abc import Callable
 from pathlib import Path
 
 from ..cli_output import (
-    DEFAULT_DEADLINE,
     FAILURE,
     NOT_HAPPY,
     OK,
     PROG,
     STDIN,
     UsageError,
+    deadline,
     print_human,
     read_input,
     rejected,
 )
-from ..client import NumgridClient
+from ..play.game import Game, GameFileError
+from ..play.referee import Referee
 from ..types import NumgridError
-from .game import Game, GameFileError
-from .referee import Referee
+from .base import Command, Connect
 
 SUFFIX = ".game.json"
 
 
-def add_arguments(sub: argparse.ArgumentParser) -> None:
+def arguments(sub: argparse.ArgumentParser) -> None:
     sub.add_argument("file", nargs="?", metavar="FILE", help="the puzzle to play")
     sub.add_argument(
         "--save",
@@ -76,7 +75,7 @@ def new_game(args: argparse.Namespace, referee: Referee, width: int) -> tuple[Ga
     return Game(puzzle, source=source), OK
 
 
-def run(args: argparse.Namespace, connect: Callable[[], NumgridClient], width: int) -> int:
+def run(args: argparse.Namespace, connect: Connect, width: int) -> int:
     if bool(args.file) == bool(args.resume):
         print(f"{PROG}: play: give FILE or --resume GAME.json (one of them)", file=sys.stderr)
         return FAILURE
@@ -95,22 +94,23 @@ def run(args: argparse.Namespace, connect: Callable[[], NumgridClient], width: i
         connect(),
         engine=args.engine,
         time_limit=limit,
-        timeout=DEFAULT_DEADLINE if limit is None else limit * 1.1 + 1.0,
+        timeout=deadline(limit),
     )
     if not args.resume:
         try:
-            game, code = new_game(args, referee, width)
+            made, code = new_game(args, referee, width)
         except UsageError as e:
             print(f"{PROG}: {e}", file=sys.stderr)
             return FAILURE
-        if game is None:
+        if made is None:
             return code
+        game = made
         save = Path(args.save) if args.save else default_save(game.source)
     if not (sys.stdin.isatty() and sys.stdout.isatty()):
         print(f"{PROG}: play needs a terminal (stdin and stdout)", file=sys.stderr)
         return FAILURE
 
-    from .app import PlayApp  # textual only when a game is played
+    from ..play.app import PlayApp  # textual (heavy) only when a game is played
 
     outcome = PlayApp(game, referee, save).run()
     if outcome is None:
@@ -119,3 +119,7 @@ def run(args: argparse.Namespace, connect: Callable[[], NumgridClient], width: i
     if outcome.saved and not outcome.solved:
         print(f"game saved to {outcome.saved}: {PROG} play --resume {outcome.saved}")
     return OK
+
+
+HELP = "play a puzzle in the terminal: keys, pencil marks, undo, hints, checks"
+COMMAND = Command("play", HELP, arguments, run)

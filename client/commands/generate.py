@@ -3,8 +3,8 @@
 One Generate call (a server stream): each puzzle arrives when the server has made it,
 proven unique by both engines and graded by the kind's chain. With ``--out DIR`` each is
 written in every format of its kind (or the one ``--format`` names), with its solution
-beside it, under a name that says how to make it again: ``kenken-6x6-hard-s42.txt`` is
-``numgrid generate kenken --size 6 --grade hard --seed 42``. Without ``--out`` the boards
+beside it, under a name that says how to make it again: ``KIND-6x6-hard-s42.txt`` is
+``numgrid generate KIND --size 6 --grade hard --seed 42``. Without ``--out`` the boards
 are drawn on stdout; ``--json`` prints one line per puzzle with its texts.
 
 Exit codes: 0 every puzzle made, 1 fewer (the time ran out), 2 parameters no puzzle can
@@ -16,17 +16,18 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from collections.abc import Callable
 from pathlib import Path
 
-from .cli_args import positive_int
-from .cli_output import FAILURE, NOT_HAPPY, OK, PROG, NoServer
-from .client import GRADES, KINDS
-from .progress import ProgressBar
-from .render import render
-from .types import GeneratedPuzzle, NumgridError
+from ..cli_args import choice, positive_int
+from ..cli_output import FAILURE, NOT_HAPPY, OK, PROG, NoServer
+from ..client import GRADES
+from ..kinds import DRAWINGS
+from ..progress import ProgressBar
+from ..render import render
+from ..types import GeneratedPuzzle, NumgridError
+from .base import Command, Connect
 
-SIZES = {"kakuro": "12x12", "kenken": "6", "skyscraper": "5", "kakurasu": "6"}
+SIZES = {name: kind.default_size for name, kind in DRAWINGS.items()}  # without --size
 EXTENSIONS = {"janko": ".txt", "csv": ".csv", "json": ".json", "tatham": ".tatham"}
 
 
@@ -59,19 +60,31 @@ def _density(text: str) -> float:
     return value
 
 
-def add_arguments(sub: argparse.ArgumentParser) -> None:
+def _either(names: list[str]) -> str:
+    """``a, b or c``."""
+    return " or ".join(filter(None, [", ".join(names[:-1]), names[-1]]))
+
+
+def _for(option: str) -> str:
+    """``Title: `` naming the kinds that read GenerateRequest's ``option``."""
+    titles = [k.title for k in DRAWINGS.values() if option in k.generate_options]
+    return f"{', '.join(titles)}: " if titles else ""
+
+
+def arguments(sub: argparse.ArgumentParser) -> None:
+    notes = "".join(f" ({k.size_note})" for k in DRAWINGS.values() if k.size_note)
     sub.add_argument(
         "generate_kind",
         metavar="KIND",
-        choices=[k for k in KINDS if k and k != "auto"],
-        help="kakuro, kenken, skyscraper or kakurasu",
+        type=choice("KIND", "kind", list(DRAWINGS)),
+        help=_either(list(DRAWINGS)),
     )
     sub.add_argument(
         "--size",
         type=_size,
         metavar="N|RxC",
-        help="grid size: N for N x N, or ROWSxCOLUMNS (Kakuro counts its clue row and "
-        f"column); default {', '.join(f'{k} {v}' for k, v in SIZES.items())}",
+        help=f"grid size: N for N x N, or ROWSxCOLUMNS{notes}; default "
+        f"{', '.join(f'{k} {v}' for k, v in SIZES.items())}",
     )
     sub.add_argument(
         "--grade",
@@ -93,12 +106,12 @@ def add_arguments(sub: argparse.ArgumentParser) -> None:
         "into DIR",
     )
     sub.add_argument(
-        "--density", type=_density, default=0.0, help="Kakuro: the share of white cells"
+        "--density", type=_density, default=0.0, help=f"{_for('density')}the share of white cells"
     )
     sub.add_argument(
         "--single-cell-runs",
         action="store_true",
-        help="Kakuro: allow white cells in runs of one cell",
+        help=f"{_for('single_cell_runs')}allow white cells in runs of one cell",
     )
     sub.add_argument(
         "--progress",
@@ -160,7 +173,7 @@ def _line(made: GeneratedPuzzle, size) -> str:
     )
 
 
-def run(args: argparse.Namespace, connect: Callable, width: int) -> int:
+def run(args: argparse.Namespace, connect: Connect, width: int) -> int:
     kind = args.generate_kind
     size = args.size or _size(SIZES[kind])
     fmt = None if args.format == "auto" else args.format
@@ -205,8 +218,8 @@ def run(args: argparse.Namespace, connect: Callable, width: int) -> int:
             if e.code == "UNAVAILABLE":
                 raise NoServer(e.message) from None
             if e.code == "INVALID_ARGUMENT":
-                for v in e.violations or [None]:
-                    print(f"{PROG}: {v.description if v else e.message}", file=sys.stderr)
+                for line in [v.description for v in e.violations] or [e.message]:
+                    print(f"{PROG}: {line}", file=sys.stderr)
                 return FAILURE
             progress.error(f"{PROG}: {e.code}: {e.message}")
         except OSError as e:
@@ -216,3 +229,7 @@ def run(args: argparse.Namespace, connect: Callable, width: int) -> int:
         print(f"{PROG}: made {made_count} of {args.count} puzzles", file=sys.stderr)
         return NOT_HAPPY
     return OK
+
+
+HELP = "make new unique puzzles of a kind, size and grade (files with --out DIR)"
+COMMAND = Command("generate", HELP, arguments, run)

@@ -1,0 +1,17 @@
+"""``numgrid solve``: each puzzle's solution, over any number of puzzles (streamed
+through BatchCheckUniqueness by :mod:`..batch_cli`)."""
+
+from __future__ import annotations
+
+import argparse
+
+from ..batch_cli import many_options, stream
+from .base import Command, files_argument
+
+
+def arguments(sub: argparse.ArgumentParser) -> None:
+    many_options(sub, "solve")
+    files_argument(sub)
+
+
+COMMAND = Command("solve", "solve puzzles and show the solution", arguments, stream)
