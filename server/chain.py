@@ -14,11 +14,16 @@ kind lives here, once:
 A kind describes itself to the chain as a :class:`Ladder`. Its position has ``budget``,
 ``poll()``, ``apply(step)``, ``memo(technique)``, ``solved``, ``grid()`` and
 ``candidates()``; a position that cannot be completed raises :class:`Contradiction`.
+
+A *quiet* chain (``explain(..., quiet=True)``, what a maker grades its candidates with)
+takes the same steps without their sentences: a quiet position's techniques leave a
+step's explanation empty (:func:`said`), so a grade costs the deductions alone.
 """
 
 from __future__ import annotations
 
 import enum
+import functools
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -71,6 +76,8 @@ class Memos:
     and the expensive techniques poll, and one memo per technique (the kind forgets
     entries when the cells they read change)."""
 
+    quiet = False  # steps without sentences (see :func:`said`); copies stay so
+
     def __init__(self, budget: Budget | None, slots: int):
         self.budget = budget
         self._memo: list[dict] = [{} for _ in range(slots)]
@@ -85,6 +92,13 @@ class Memos:
 
     def copy_memos(self, other: Memos) -> None:
         other._memo = [dict(found) for found in self._memo]
+        other.quiet = self.quiet
+
+
+def said(pos: Any, sentence: Callable[[], str]) -> str:
+    """A step's sentence, ``sentence()``; nothing for a quiet position (a maker grading
+    candidates reads what steps do, never what they say)."""
+    return "" if pos.quiet else sentence()
 
 
 # ---------------------------------------------------------------- words
@@ -285,6 +299,21 @@ class Ladder:
                     best, best_rank = step, rank
         return best
 
+    @functools.cached_property
+    def counted(self) -> frozenset[enum.IntEnum]:
+        """The techniques whose steps a grade counts (the thresholds' limits), and the
+        trial."""
+        limited = {t for _, limits in self.thresholds.values() for t in limits}
+        return frozenset({*limited, self.trial})
+
+    def every(self, pos: Any, technique: enum.IntEnum) -> list[Step]:
+        """Every step of one technique that :meth:`find` saw in the position (after it
+        chose the best). A quiet chain takes them all at once when the grade does not
+        count them: the techniques below the next one reach the same fixpoint whatever
+        the order, so the same techniques are needed, and the counted ones are taken
+        one at a time from the same positions."""
+        return [step for step in pos.memo(technique).values() if step is not None]
+
     def first_step(self, pos, max_technique=None) -> Step | None:
         """The simplest step available: the techniques in order, the first that finds one."""
         for technique in self.techniques:
@@ -453,23 +482,42 @@ class Ladder:
         return Grade.EXPERT
 
     def explain(
-        self, puzzle, entries=None, max_technique=None, budget: Budget | None = None
+        self,
+        puzzle,
+        entries=None,
+        max_technique=None,
+        budget: Budget | None = None,
+        quiet: bool = False,
+        most: Mapping[enum.IntEnum, int] | None = None,
     ) -> Explanation:
         """Every step from ``entries`` (an empty grid by default) until the grid is full,
         the techniques run out, or a contradiction shows the entries cannot be completed.
-        Raises :class:`~numgrid.server.core.SearchTimeout` past the ``budget``."""
+        Raises :class:`~numgrid.server.core.SearchTimeout` past the ``budget``.
+
+        ``quiet``: the steps without their sentences (the same steps, counts and grade).
+        ``most``: per technique the grade counts (:attr:`counted`), the most steps taken;
+        the chain stops (unsolved) before a step that would take one more (a maker's
+        early verdict: over a grade's limit)."""
         limit = self.trial if max_technique is None else max_technique
         pos = self._start(puzzle, entries, budget)
+        pos.quiet = quiet
         steps: list[Step] = []
+        counts: Counter[enum.IntEnum] = Counter()
         contradiction = ""
         try:
             while (step := self.first_step(pos, limit)) is not None:
+                if most is not None and counts[step.technique] >= most.get(step.technique, 1 << 30):
+                    break
                 pos.poll()
-                pos.apply(step)
-                steps.append(step)
+                taken = [step]
+                if quiet and step.technique not in self.counted:
+                    taken = self.every(pos, step.technique)
+                for each in taken:
+                    pos.apply(each)
+                steps.extend(taken)
+                counts[step.technique] += len(taken)
         except Contradiction as why:
             contradiction = why.reason
-        counts = dict(Counter(step.technique for step in steps))
         solved = pos.solved and not contradiction
         return Explanation(
             steps=tuple(steps),

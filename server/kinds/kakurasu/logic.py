@@ -39,6 +39,7 @@ from numgrid.server.chain import (
     Thresholds,
     reader,
     relevant_steps,
+    said,
     technique_table,
 )
 from numgrid.server.chain import Contradiction as Contradiction  # the kind's, for callers
@@ -176,10 +177,13 @@ def trial(pos: Position) -> Step | None:
     i, value, chain, found = best
     cell = pos.layout.cells[i]
     placed = {i: -value}
-    reason = (
-        f"Trial (a last resort): if {cell_name(cell)} were {value_text(value)}, "
-        f"{LADDER.then(chain, found.groups, found.cells)}{found.reason}; "
-        f"so {outcome(pos, placed)}."
+    reason = said(
+        pos,
+        lambda: (
+            f"Trial (a last resort): if {cell_name(cell)} were {value_text(value)}, "
+            f"{LADDER.then(chain, found.groups, found.cells)}{found.reason}; "
+            f"so {outcome(pos, placed)}."
+        ),
     )
     return Step(Technique.TRIAL, ((cell, -value),), (), found.groups, (cell,), reason)
 

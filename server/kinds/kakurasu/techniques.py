@@ -23,10 +23,10 @@ from __future__ import annotations
 
 import enum
 import functools
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
-from numgrid.server.chain import Contradiction, Memos, listed, names
+from numgrid.server.chain import Contradiction, Memos, listed, names, said
 from numgrid.server.core import Budget, Cell, Grid, PuzzleError, Step, cell_name
 
 from .checks import check_puzzle
@@ -154,29 +154,33 @@ class View:
     cells: tuple[int, ...]  # the line's cell indices, in order of weight
     shaded: int
     white: int
-
-    @property
-    def open(self) -> int:
-        return ((1 << len(self.cells)) - 1) & ~(self.shaded | self.white)
-
-    @property
-    def need(self) -> int:
-        """What the open cells must still add up to."""
-        return self.line.clue - weight_of(self.shaded)
+    open: int
+    need: int  # what the open cells must still add up to (for a line with a clue)
 
     def cells_of(self, mask: int) -> list[int]:
         return [i for j, i in enumerate(self.cells) if mask >> j & 1]
 
 
+VIEWS = 0  # memo slot of the lines' views (each technique's slot is its value)
+
+
 def view(pos: Position, x: int) -> View:
-    cells = pos.layout.line_cells[x]
-    shaded = white = 0
-    for j, i in enumerate(cells):
-        if pos.values[i] == SHADED:
-            shaded |= 1 << j
-        elif pos.values[i] == WHITE:
-            white |= 1 << j
-    return View(pos.layout.lines[x], cells, shaded, white)
+    """Line ``x`` as the position has it (kept until one of its cells changes)."""
+    memo = pos.memo(VIEWS)
+    found = memo.get(x)
+    if found is None:
+        cells = pos.layout.line_cells[x]
+        shaded = white = 0
+        for j, i in enumerate(cells):
+            if pos.values[i] == SHADED:
+                shaded |= 1 << j
+            elif pos.values[i] == WHITE:
+                white |= 1 << j
+        line = pos.layout.lines[x]
+        open_ = ((1 << len(cells)) - 1) & ~(shaded | white)
+        need = 0 if line.clue is None else line.clue - weight_of(shaded)
+        found = memo[x] = View(line, cells, shaded, white, open_, need)
+    return found
 
 
 # ---------------------------------------------------------------- words
@@ -214,10 +218,10 @@ def make_step(
     placements: dict[int, int],
     v: View,
     cells: Iterable[int],
-    reason: str,
+    reason: Callable[[], str],
 ) -> Step:
     """A step placing ``placements`` (cell index -> value), justified by the line of ``v``
-    and ``cells``."""
+    and ``cells``; ``reason()`` says why (not asked of a quiet position)."""
     layout = pos.layout
     return Step(
         technique,
@@ -225,7 +229,7 @@ def make_step(
         (),
         (v.line,),
         tuple(layout.cells[i] for i in cells),
-        f"{capital(reason)}, so {outcome(pos, placements)}.",
+        said(pos, lambda: f"{capital(reason())}, so {outcome(pos, placements)}."),
     )
 
 
@@ -278,29 +282,31 @@ def sum_bounds(pos: Position, x: int) -> Step | None:
             [v.line],
             [pos.layout.cells[i] for i in v.cells],
         )
-    heavy = sum(1 << (w - 1) for w in weights_of(v.open) if w > need)
-    needed = sum(1 << (w - 1) for w in weights_of(v.open) if room - w < need)
+    heavy = v.open >> need << need  # the weights above what it needs (bit j weighs j + 1)
+    needed = v.open >> (room - need) << (room - need)  # without which the rest fall short
     if not heavy | needed:
         return None
     placements = {i: WHITE for i in v.cells_of(heavy)} | {i: SHADED for i in v.cells_of(needed)}
-    if need == 0:
-        reason = f"{v.line.name} is made by {described(pos, v, v.shaded)}"
-    else:
-        said = []
+
+    def reason() -> str:
+        if need == 0:
+            return f"{v.line.name} is made by {described(pos, v, v.shaded)}"
+        parts = []
         if heavy:
             which = weights_of(heavy)
             noun, verb = ("weight", "is") if len(which) == 1 else ("weights", "are")
-            said.append(f"{noun} {listed(which, 'and')} {verb} more than that")
+            parts.append(f"{noun} {listed(which, 'and')} {verb} more than that")
         if needed == v.open:
             noun, verb = ("weight", "makes") if v.open.bit_count() == 1 else ("weights", "make")
-            said.append(f"its open {noun} {plus(v.open)} {verb} exactly that")
+            parts.append(f"its open {noun} {plus(v.open)} {verb} exactly that")
         elif needed:
-            said.append(
+            parts.append(
                 f"its open weights {plus(v.open)} add up to {room}, and without "
                 f"{listed(weights_of(needed))} the rest make less than {need}"
             )
         more = " more" if v.shaded else ""
-        reason = f"{subject(pos, v)} needs {need}{more}: {'; '.join(said)}"
+        return f"{subject(pos, v)} needs {need}{more}: {'; '.join(parts)}"
+
     return make_step(pos, Technique.SUM_BOUNDS, placements, v, v.cells_of(v.shaded), reason)
 
 
@@ -341,7 +347,10 @@ def combinations(pos: Position, x: int) -> Step | None:
     if not placements:
         return None
     more = " more" if v.shaded else ""
-    reason = f"{subject(pos, v)} needs {v.need}{more}: {made(v.need, found, v.open | v.white)}"
+
+    def reason() -> str:
+        return f"{subject(pos, v)} needs {v.need}{more}: {made(v.need, found, v.open | v.white)}"
+
     return make_step(pos, Technique.COMBINATIONS, placements, v, v.cells_of(v.shaded), reason)
 
 
@@ -372,10 +381,13 @@ def crossing(pos: Position, x: int) -> Step | None:
     if not placements:
         return None
     more = " more" if v.shaded else ""
-    reason = (
-        f"{subject(pos, v)} needs {v.need}{more}, and {whites} {be} white: "
-        f"{made(v.need, found, v.open)}"
-    )
+
+    def reason() -> str:
+        return (
+            f"{subject(pos, v)} needs {v.need}{more}, and {whites} {be} white: "
+            f"{made(v.need, found, v.open)}"
+        )
+
     return make_step(pos, Technique.CROSSING, placements, v, named, reason)
 
 
