@@ -5,18 +5,17 @@ Why this way: a Kakurasu is a shading and the weighted sums of its rows and colu
 candidate is cheap and always well formed; the published ones shade about a third of the
 cells and give nearly every clue. A random shading with every clue is most often too
 easy for its size or has several solutions, and no clue can be added to tell those
-apart; so the maker steers the shading itself, grading each change with a *shadow* of
-the chain (:class:`Shadow`: techniques 1-3 of :mod:`.logic` on bitmasks, without the
-sentences, about 7 times faster):
+apart; so the maker steers the shading itself, grading each change with the chain told
+quietly (:func:`verdict`: the steps without their sentences):
 
 1. a random shading, each cell shaded with a probability around :data:`DENSITY`;
-2. a hill climb over single flips until the shadow completes the puzzle within the
-   target grade (a puzzle the shadow completes is unique);
+2. a hill climb over single flips until the chain completes the puzzle within the
+   target grade (a puzzle the chain completes is unique);
 3. while it is graded below the target, clues left out (None) in random order, each only
    if the puzzle stays within the grade, a fifth of the lines at most (:func:`omissions`);
 4. a shading that does not get there is drawn again, a few times at most.
 
-For EXTREME the climb's goal is a puzzle the shadow cannot complete and a one-level trial
+For EXTREME the climb's goal is a puzzle the chain cannot complete and a one-level trial
 can (:func:`trial_solves`). ``pressure`` leans within a grade (below 0 more clues, above
 0 more crossing steps). :meth:`Maker.repair` gives back a clue the puzzle left out that
 ``other`` does not meet. Each step in full: docs/generate.md, "Each kind's maker".
@@ -24,7 +23,6 @@ can (:func:`trial_solves`). ``pressure`` leans within a grade (below 0 more clue
 
 from __future__ import annotations
 
-import functools
 import random
 from dataclasses import dataclass
 
@@ -33,8 +31,9 @@ from numgrid.server.core import Budget, Grid, SearchTimeout
 from numgrid.server.kinds.base import Spec
 from numgrid.server.kinds.making import unreachable
 
-from . import logic, native
+from . import logic
 from .model import MAX_SIZE, SHADED, WHITE, Puzzle
+from .techniques import Technique
 
 MIN_SIZE = 3  # up to the reader's MAX_SIZE (16: a 16x16 takes about a second, 10 s EXTREME)
 DENSITY = 0.34  # the share of shaded cells in a fresh shading (the corpus: 0.31-0.38)
@@ -44,7 +43,7 @@ FLIPS_PER_CELL = 4.0  # flips tried on a shading, per cell of the grid
 OMIT_SHARE = 0.2  # the most clues left out, as a share of the lines (see omissions())
 SKIP_SHARE = 0.5  # at pressure -1, the share of clues kept without being tried
 # Per grade: the most crossing steps (the chain's THRESHOLDS), and at pressure 1, how
-# many more the shadow may allow at the grade's upper end.
+# many more the maker may allow at the grade's upper end.
 CROSSING_LIMITS = {Grade.EASY: 0, Grade.MEDIUM: 3, Grade.HARD: 8, Grade.EXPERT: 1 << 30}
 STRETCH = {Grade.MEDIUM: 1, Grade.HARD: 2}
 POLL_EVERY = 8  # flips or removals between budget checks
@@ -65,27 +64,12 @@ def clues_of(grid) -> list[int]:
     return rows + cols
 
 
-def _weight(mask: int) -> int:
-    """What the positions of ``mask`` weigh: bit ``j`` weighs ``j + 1``."""
-    total, w = 0, 1
-    while mask:
-        if mask & 1:
-            total += w
-        mask >>= 1
-        w += 1
-    return total
-
-
-# ---------------------------------------------------------------- the shadow chain
-
-
-class Broken(Exception):
-    """A contradiction: the position has no completion."""
+# ---------------------------------------------------------------- grading
 
 
 @dataclass(frozen=True)
 class Graded:
-    """What the shadow made of a puzzle: its grade (None: it stalls, or it needs more
+    """What the chain made of a puzzle: its grade (None: it stalls, or it needs more
     than the crossing steps allowed), the crossing steps it took, and the cells (``r * C
     + c``) it left open."""
 
@@ -94,209 +78,31 @@ class Graded:
     stalled: tuple[int, ...] = ()
 
 
-class Shadow:
-    """Techniques 1-3 of :mod:`.logic` on bitmasks, without sentences: sum bounds and
-    combinations (EASY) to a fixpoint, then one crossing step (the line whose exact
-    revision decides most cells, the first such, as the chain picks it), and again.
-    Line ``x``: rows ``0..R-1``, then columns; a line's masks are over its positions."""
-
-    def __init__(self, rows: int, cols: int):
-        self.rows, self.cols = rows, cols
-        self.count = (cols,) * rows + (rows,) * cols  # cells per line
-
-    def verdict(self, clues, limit: int = 1 << 30, easy_only: bool = False) -> Graded:
-        """The shadow's grade of the puzzle with ``clues`` (rows, then columns; None for
-        a clue left out). Raises :class:`Broken` on a contradiction."""
-        return _Run(self, clues).verdict(limit, easy_only)
-
-
-class _Run:
-    """One shadow solve: per line its shaded and white positions, and which lines are
-    due for techniques 1-2."""
-
-    def __init__(self, shadow: Shadow, clues):
-        self.sh, self.clues = shadow, clues
-        lines = len(clues)
-        self.shaded, self.white = [0] * lines, [0] * lines
-        self.due = [clue is not None for clue in clues]
-
-    def copy(self) -> _Run:
-        other = _Run(self.sh, self.clues)
-        other.shaded, other.white, other.due = list(self.shaded), list(self.white), list(self.due)
-        return other
-
-    def assume(self, i: int, value: int) -> None:
-        """Cell ``i`` (``r * C + c``) shaded or white."""
-        r, c = divmod(i, self.sh.cols)
-        bit = 1 << c
-        self.decide(r, bit if value == SHADED else 0, bit if value == WHITE else 0)
-
-    def close(self) -> None:
-        """Techniques 1-3 until they find nothing more."""
-        self.easy()
-        while self.crossing():
-            self.easy()
-
-    def decide(self, x: int, shade: int, whiten: int) -> None:
-        """Line ``x``'s positions ``shade`` shaded and ``whiten`` white, in the crossing
-        lines too."""
-        sh, shaded, white, due, clues = self.sh, self.shaded, self.white, self.due, self.clues
-        shaded[x] |= shade
-        white[x] |= whiten
-        due[x] = clues[x] is not None
-        rows = sh.rows
-        base, here = (rows, x) if x < rows else (0, x - rows)
-        for marks, other, made in ((shade, white, shaded), (whiten, shaded, white)):
-            j = 0
-            while marks:
-                if marks & 1:
-                    y = base + j
-                    if other[y] >> here & 1:
-                        raise Broken
-                    made[y] |= 1 << here
-                    due[y] = clues[y] is not None
-                marks >>= 1
-                j += 1
-
-    def easy(self) -> None:
-        """Sum bounds and combinations to a fixpoint."""
-        sh, clues, shaded, white, due = self.sh, self.clues, self.shaded, self.white, self.due
-        while True:
-            x = next((x for x, flag in enumerate(due) if flag), -1)
-            if x < 0:
-                return
-            due[x] = False
-            n, clue, s, w = sh.count[x], clues[x], shaded[x], white[x]
-            open_ = ((1 << n) - 1) & ~(s | w)
-            need = clue - _weight(s)
-            if not open_:
-                if need:
-                    raise Broken
-                continue
-            room = _weight(open_)
-            if need < 0 or room < need:
-                raise Broken
-            shade = whiten = 0
-            j, rest = 0, open_
-            while rest:
-                if rest & 1:
-                    if j + 1 > need:
-                        whiten |= 1 << j
-                    elif room - (j + 1) < need:
-                        shade |= 1 << j
-                rest >>= 1
-                j += 1
-            found = native.revise(n, clue, s, 0)
-            if found is None:
-                raise Broken
-            must, may, _ = found
-            shade |= must & open_
-            whiten |= open_ & ~may
-            if shade & whiten:
-                raise Broken
-            if shade | whiten:
-                self.decide(x, shade, whiten)
-
-    def crossing(self) -> bool:
-        """The one crossing step the chain would take; False when none decides a cell."""
-        sh, shaded, white = self.sh, self.shaded, self.white
-        best, best_count = None, 0
-        for x, clue in enumerate(self.clues):
-            if clue is None:
-                continue
-            n, s, w = sh.count[x], shaded[x], white[x]
-            open_ = ((1 << n) - 1) & ~(s | w)
-            if not open_:
-                continue
-            found = native.revise(n, clue, s, w)
-            if found is None:
-                raise Broken
-            must, may, _ = found
-            shade, whiten = must & open_, open_ & ~may
-            decided = (shade | whiten).bit_count()
-            if decided > best_count:
-                best, best_count = (x, shade, whiten), decided
-        if best is None:
-            return False
-        self.decide(*best)
-        return True
-
-    def verdict(self, limit: int, easy_only: bool) -> Graded:
-        rows, full = self.sh.rows, (1 << self.sh.cols) - 1
-        crossings = 0
-        while True:
-            self.easy()
-            if all(self.shaded[r] | self.white[r] == full for r in range(rows)):
-                break
-            if easy_only or crossings >= limit or not self.crossing():
-                return Graded(None, crossings, self.open_cells())
-            crossings += 1
-        for grade in (Grade.EASY, Grade.MEDIUM, Grade.HARD):
-            if crossings <= CROSSING_LIMITS[grade]:
-                return Graded(grade, crossings)
-        return Graded(Grade.EXPERT, crossings)
-
-    def open_cells(self) -> tuple[int, ...]:
-        cols = self.sh.cols
-        return tuple(
-            r * cols + c
-            for r in range(self.sh.rows)
-            for c in range(cols)
-            if not (self.shaded[r] | self.white[r]) >> c & 1
+def verdict(clues, rows: int, limit: int = 1 << 30, easy_only: bool = False) -> Graded:
+    """The chain's grade of the puzzle with ``clues`` (rows, then columns; None for a
+    clue left out), told quietly (:meth:`~numgrid.server.chain.Ladder.explain`): up to
+    crossing, or combinations with ``easy_only``, stopping before crossing step
+    ``limit + 1``. A contradiction (never from a shading's own clues) grades None."""
+    top = Technique.COMBINATIONS if easy_only else Technique.CROSSING
+    told = logic.explain(
+        _puzzle(rows, clues), None, top, quiet=True, most={Technique.CROSSING: limit}
+    )
+    crossings = told.technique_counts[Technique.CROSSING]
+    if told.contradiction:
+        return Graded(None, crossings)
+    if not told.solved:
+        cols = len(clues) - rows
+        stalled = tuple(
+            r * cols + c for r, row in enumerate(told.final) for c, v in enumerate(row) if not v
         )
-
-
-@functools.cache
-def shadow(rows: int, cols: int) -> Shadow:
-    return Shadow(rows, cols)
+        return Graded(None, crossings, stalled)
+    return Graded(told.grade, crossings)
 
 
 def trial_solves(puzzle: Puzzle, budget: Budget) -> bool:
-    """Does the chain's one-level trial (:func:`.logic.trial`) complete the puzzle? As it
-    does: when techniques 1-3 stall, assumptions that exact line propagation refutes
-    (:func:`.native.closure`) are screened, cells whose lines can go fewest ways first,
-    :data:`.logic.TRIAL_SCREEN` of them (kept for the next trials while their cells are
-    open); one that techniques 1-3 then take to a contradiction decides its cell the
-    other way (the chain tells the one with the shortest chain: here the first)."""
-    rows, cols = puzzle.rows, puzzle.cols
-    run = _Run(shadow(rows, cols), [*puzzle.row_clues, *puzzle.column_clues])
-    try:
-        run.close()
-    except Broken:
-        return False
-    refuted: list[tuple[int, int]] = []
-    while True:
-        open_cells = run.open_cells()
-        if not open_cells:
-            return True
-        if budget.expired():
-            raise SearchTimeout()
-        still = set(open_cells)
-        known = [(i, v) for i, v in refuted if i in still]
-        if not known:
-            known = _screen(puzzle, run, open_cells)
-        refuted = known
-        for i, value in known:
-            tried = run.copy()
-            try:
-                tried.assume(i, value)
-                tried.close()
-            except Broken:
-                break
-        else:
-            return False
-        try:
-            run.assume(i, -value)
-            run.close()
-        except Broken:
-            return False
-
-
-def _screen(puzzle: Puzzle, run: _Run, open_cells) -> list[tuple[int, int]]:
-    """The assumptions (cell, value) the chain's screen refutes (:func:`.logic.screen`)."""
-    rows = puzzle.rows
-    state = native.State(run.shaded[:rows], run.white[:rows], run.shaded[rows:], run.white[rows:])
-    return logic.screen(puzzle, state, open_cells)
+    """Does the chain with its trial (:func:`.logic.trial`), told quietly, complete the
+    puzzle? (A puzzle so completed is unique.)"""
+    return logic.explain(puzzle, None, Technique.TRIAL, budget, quiet=True).solved
 
 
 # ---------------------------------------------------------------- the maker
@@ -355,18 +161,14 @@ class Maker:
 
     @staticmethod
     def _within(grid, target: Grade, pressure: float, rng: random.Random, budget: Budget):
-        """(the shading, its clues, the shadow's grade): flipped until the shadow grades
+        """(the shading, its clues, the chain's grade): flipped until the chain grades
         it within ``target``, then clues left out while it grades it below."""
         rows, cols = len(grid), len(grid[0])
-        sh = shadow(rows, cols)
         limit = CROSSING_LIMITS[target] + round(max(pressure, 0.0) * STRETCH.get(target, 0))
         easy = target is Grade.EASY
 
         def judged(clues) -> Graded:
-            try:
-                return sh.verdict(clues, limit, easy)
-            except Broken:  # never from a shading's own clues; but not trusted
-                return Graded(None, 0, ())
+            return verdict(clues, rows, limit, easy)
 
         def rank(graded: Graded) -> tuple[bool, int]:
             """Solved within the target, the more crossing steps the better; else the
@@ -394,24 +196,23 @@ class Maker:
             return grid, clues, None
         grade = found.grade
         if grade < target:
-            grade = _harder(sh, clues, grade, target, limit, pressure, rng, budget)
+            grade = _harder(rows, clues, grade, target, limit, pressure, rng, budget)
         return grid, clues, grade
 
     @staticmethod
     def _extreme(grid, rng: random.Random, budget: Budget):
-        """(the shading, its clues, EXTREME or the shadow's grade): cells flipped toward a
-        shading the shadow cannot complete but a one-level trial can (which proves it
-        unique): where the shadow stalls, while neither completes it; then, if the
-        shadow still completes it, clues left out while one of them does, until only
+        """(the shading, its clues, EXTREME or the chain's grade): cells flipped toward a
+        shading the chain without trial cannot complete but a one-level trial can (which
+        proves it unique): where it stalls, while neither completes it; then, if the
+        chain without trial still completes it, clues left out while one of them does, until only
         the trial does."""
         rows, cols = len(grid), len(grid[0])
-        sh = shadow(rows, cols)
 
         def judged(clues) -> tuple[tuple[int, int], tuple[int, ...]]:
             """(rank, the cells left open): completed by a trial only, above completed
-            by the shadow (the more crossing steps the better), above neither (the fewer
+            without a trial (the more crossing steps the better), above neither (the fewer
             cells left open the better)."""
-            graded = sh.verdict(clues)
+            graded = verdict(clues, rows)
             if graded.grade is not None:
                 return (1, graded.crossings), ()
             if trial_solves(_puzzle(rows, clues), budget):
@@ -433,7 +234,7 @@ class Maker:
                 clues, rank, stalled = tried, now, left_open
             else:
                 _flip(grid, i)
-        if rank[0] == 1:  # the shadow completes it: clues left out
+        if rank[0] == 1:  # the chain completes it without a trial: clues left out
             order = list(range(len(clues)))
             rng.shuffle(order)
             left = omissions(len(clues))
@@ -449,7 +250,7 @@ class Maker:
         if rank[0] == 2:
             return grid, clues, Grade.EXTREME
         if rank[0] == 1:
-            return grid, clues, sh.verdict(clues).grade
+            return grid, clues, verdict(clues, rows).grade
         return grid, clues, None
 
     def repair(self, puzzle: Puzzle, solution: Grid, other: Grid, rng: random.Random):
@@ -467,8 +268,8 @@ class Maker:
         return _puzzle(rows, clues)
 
 
-def _harder(sh: Shadow, clues, grade, target, limit, pressure, rng, budget) -> Grade:
-    """Leave clues out (in place), in random order, each only if the shadow still grades
+def _harder(rows: int, clues, grade, target, limit, pressure, rng, budget) -> Grade:
+    """Leave clues out (in place), in random order, each only if the chain still grades
     the puzzle within ``target``, until it reaches it: the grade then."""
     skip = SKIP_SHARE * max(-pressure, 0.0)
     order = list(range(len(clues)))
@@ -482,10 +283,7 @@ def _harder(sh: Shadow, clues, grade, target, limit, pressure, rng, budget) -> G
         if skip and rng.random() < skip:
             continue
         kept, clues[x] = clues[x], None
-        try:
-            now = sh.verdict(clues, limit).grade
-        except Broken:
-            now = None
+        now = verdict(clues, rows, limit).grade
         if now is None or now > target:
             clues[x] = kept
         else:
