@@ -26,7 +26,6 @@ from __future__ import annotations
 
 import argparse
 import gc
-import importlib
 import json
 import os
 import statistics
@@ -91,8 +90,8 @@ def _group_key(group: str):
 
 
 def read_solution(kind: Kind, text: str):
-    """The published solution's grid (the reader is the kind's ``formats`` module's)."""
-    return importlib.import_module(f"{type(kind).__module__}.formats").read_solution(text)
+    """The published solution's grid, read by the kind."""
+    return kind.read_solution(text)
 
 
 def solution_ok(kind: Kind, puzzle, solution) -> bool:

@@ -6,8 +6,8 @@
 
 For every tier and size, generates K puzzles with ``sgt-keen``/``sgt-towers --generate K
 {size}d{tier}`` (package ``sgt-puzzles``: installed with apt when missing), reads each
-game ID with the kind's ``formats.read(text, "tatham")``, explains it from its givens
-(``logic.explain``) and prints a table tier x our grade, with how many chains completed
+game ID with the kind's ``read(text, "tatham")``, explains it from its givens
+(the kind's ``explain``) and prints a table tier x our grade, with how many chains completed
 without a trial and the slowest explanation. Tatham's generators make a puzzle of a tier
 only if their own solver needs that tier's deductions (Towers: Easy clue pairs,
 visibility bounds and singles; Hard clue enumeration and latin subsets; Extreme forcing
@@ -17,7 +17,6 @@ chains; Unreasonable recursion), so a good grading grows with the tier.
 from __future__ import annotations
 
 import argparse
-import importlib
 import json
 import os
 import shutil
@@ -28,6 +27,7 @@ from collections import Counter
 from dataclasses import dataclass
 
 from numgrid.server.chain import Grade
+from numgrid.server.kinds import KINDS
 from rich.console import Console
 from rich.table import Table
 
@@ -70,15 +70,14 @@ def generate(game: Game, size: int, tier: str, count: int) -> list[str]:
 
 
 def grade_all(kind: str, sizes: list[int], tiers: str, count: int) -> list[dict]:
-    formats = importlib.import_module(f"numgrid.server.kinds.{kind}.formats")
-    logic = importlib.import_module(f"numgrid.server.kinds.{kind}.logic")
+    served = KINDS[kind]
     rows = []
     for tier in tiers:
         for size in sizes:
             for game_id in generate(GAMES[kind], size, tier, count):
-                puzzle = formats.read(game_id, "tatham").puzzle
+                puzzle = served.read(game_id, "tatham").puzzle
                 start = time.perf_counter()
-                explanation = logic.explain(puzzle)
+                explanation = served.explain(puzzle, None, max(served.techniques), budget=None)
                 seconds = time.perf_counter() - start
                 counts = explanation.technique_counts
                 used = [t for t, n in counts.items() if n]
@@ -89,7 +88,7 @@ def grade_all(kind: str, sizes: list[int], tiers: str, count: int) -> list[dict]
                         "id": game_id,
                         "grade": explanation.grade.name if explanation.grade else "none",
                         "hardest": max(used).name if used else "",
-                        "trial": counts[logic.Technique.TRIAL] > 0,
+                        "trial": counts[served.techniques["TRIAL"]] > 0,
                         "solved": explanation.solved,
                         "seconds": seconds,
                         "counts": {t.name: n for t, n in counts.items()},
