@@ -53,6 +53,8 @@ class GroupType(enum.Enum):
     CAGE = "cage"
     DIAGONAL = "diagonal"
     VIEW = "view"  # the heights seen from one edge of the grid
+    BOX = "box"  # a rectangle of a grid cut into equal boxes: each digit once
+    REGION = "region"  # an irregular region of N connected cells: each digit once
 
 
 class Group(Protocol):

@@ -62,6 +62,8 @@ class GroupType(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     GROUP_TYPE_CAGE: _ClassVar[GroupType]
     GROUP_TYPE_DIAGONAL: _ClassVar[GroupType]
     GROUP_TYPE_VIEW: _ClassVar[GroupType]
+    GROUP_TYPE_BOX: _ClassVar[GroupType]
+    GROUP_TYPE_REGION: _ClassVar[GroupType]
 
 class CellStatus(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     __slots__ = ()
@@ -132,6 +134,8 @@ GROUP_TYPE_COLUMN: GroupType
 GROUP_TYPE_CAGE: GroupType
 GROUP_TYPE_DIAGONAL: GroupType
 GROUP_TYPE_VIEW: GroupType
+GROUP_TYPE_BOX: GroupType
+GROUP_TYPE_REGION: GroupType
 CELL_STATUS_UNSPECIFIED: CellStatus
 CELL_STATUS_BLANK: CellStatus
 CELL_STATUS_DUPLICATE: CellStatus
