@@ -50,6 +50,7 @@ class Tables:
     # origin, the unit's pattern of cells from bit 0)
     classes: tuple[tuple[int, tuple[int, ...], int], ...]
     regions: tuple[int, ...]  # each irregular unit's cells, one slice's bits
+    locked: Locked | None  # boxes and lines crossing, when the grid has boxes
 
     def fresh(self, givens: Sequence[int]) -> int:
         """The position of ``givens`` (per cell index, 0 empty) before any rule."""
@@ -78,6 +79,115 @@ class Tables:
                 seen[i] += 1
                 x ^= low
         return [v if k == 1 else 0 for v, k in zip(out, seen, strict=True)]
+
+
+@dataclass(frozen=True)
+class Locked:
+    """Masks for locked candidates where boxes cross rows and columns: a *segment* is
+    where a box crosses a row (its cells across) or a column (down), marked at its
+    first cell, in every slice."""
+
+    across: tuple[int, tuple[int, ...], int]  # segment origins, cell shifts, pattern
+    down: tuple[int, tuple[int, ...], int]
+    # (group origins, segment shifts within the group) for: a box's segments across,
+    # a row's segments, a box's segments down, a column's segments
+    box_across: tuple[int, tuple[int, ...]]
+    row: tuple[int, tuple[int, ...]]
+    box_down: tuple[int, tuple[int, ...]]
+    column: tuple[int, tuple[int, ...]]
+    row_full: tuple[int, tuple[int, ...], int]  # row origins, shifts to them, row pattern
+    col_full: tuple[int, tuple[int, ...], int]
+    box_full: tuple[int, tuple[int, ...], int]  # from a segment across to its box
+    box_full_down: tuple[int, tuple[int, ...], int]  # from a segment down to its box
+
+
+def _locked(n: int, bh: int, bw: int, rep: int) -> Locked:
+    def bits(cells: list[int]) -> int:
+        return sum(1 << i for i in cells) * rep
+
+    across = bits([r * n + c for r in range(n) for c in range(0, n, bw)])
+    down = bits([r * n + c for r in range(0, n, bh) for c in range(n)])
+    box_orig = bits([r * n + c for r in range(0, n, bh) for c in range(0, n, bw)])
+    row_orig = bits([r * n for r in range(n)])
+    col_orig = bits(list(range(n)))
+    return Locked(
+        (across, tuple(range(bw)), (1 << bw) - 1),
+        (down, tuple(i * n for i in range(bh)), sum(1 << (i * n) for i in range(bh))),
+        (box_orig, tuple(i * n for i in range(bh))),
+        (row_orig, tuple(range(0, n, bw))),
+        (box_orig, tuple(range(bw))),
+        (col_orig, tuple(i * n for i in range(0, n, bh))),
+        (row_orig, tuple(range(0, n, bw)), (1 << n) - 1),
+        (col_orig, tuple(i * n for i in range(0, n, bh)), sum(1 << (i * n) for i in range(n))),
+        (
+            box_orig,
+            tuple(i * n for i in range(bh)),
+            sum(1 << (i * n + j) for i in range(bh) for j in range(bw)),
+        ),
+        (
+            box_orig,
+            tuple(range(bw)),
+            sum(1 << (i * n + j) for i in range(bh) for j in range(bw)),
+        ),
+    )
+
+
+def _presence(pos: int, seg: tuple[int, tuple[int, ...], int]) -> int:
+    """Per segment origin and slice: whether the segment holds the digit."""
+    orig, offs, _ = seg
+    p = 0
+    for off in offs:
+        p |= pos >> off
+    return p & orig
+
+
+def _sole(present: int, group: tuple[int, tuple[int, ...]]) -> int:
+    """The segments that are the only ones of their group holding their digit."""
+    orig, offs = group
+    o = tw = 0
+    for off in offs:
+        x = (present >> off) & orig
+        tw |= o & x
+        o |= x
+    ex = o & ~tw
+    sole = 0
+    if ex:
+        for off in offs:
+            sole |= (ex << off) & present
+    return sole
+
+
+def _spread(sole: int, full: tuple[int, tuple[int, ...], int]) -> int:
+    """The whole units (rows, columns or boxes) of the given segment origins."""
+    orig, offs, pattern = full
+    o = 0
+    for off in offs:
+        o |= sole >> off
+    return (o & orig) * pattern
+
+
+def locked_candidates(t: Tables, pos: int) -> int:
+    """``pos`` without the candidates that boxes and lines crossing rule out: a digit
+    whose places in a box lie in one row (column) leaves the rest of that row
+    (pointing), and one whose places in a row (column) lie in one box leaves the rest
+    of that box (claiming)."""
+    lk = t.locked
+    if lk is None:
+        return pos
+    kill = 0
+    for seg, box_group, line_group, line_full, box_full in (
+        (lk.across, lk.box_across, lk.row, lk.row_full, lk.box_full),
+        (lk.down, lk.box_down, lk.column, lk.col_full, lk.box_full_down),
+    ):
+        present = _presence(pos, seg)
+        pattern = seg[2]
+        pointing = _sole(present, box_group)
+        if pointing:
+            kill |= _spread(pointing, line_full) & ~(pointing * pattern)
+        claiming = _sole(present, line_group)
+        if claiming:
+            kill |= _spread(claiming, box_full) & ~(claiming * pattern)
+    return pos & ~kill
 
 
 def _regular_class(n: int, origins: list[int], cells: list[int]) -> tuple[int, int]:
@@ -119,6 +229,7 @@ def tables(shape: Shape) -> Tables:
         tuple(d * cells for d in range(n)),
         tuple(classes),
         tuple(regions),
+        _locked(n, *shape.boxes, rep) if shape.boxes is not None else None,
     )
 
 
@@ -157,6 +268,11 @@ def settle(t: Tables, pos: int, done: int, extra: Extra | None = None) -> tuple[
                     hidden |= x << s
         new = (((once & ~twice) * rep) & pos | hidden) & ~done
         if not new:
+            if t.locked is not None:
+                narrowed = locked_candidates(t, pos)
+                if narrowed != pos:
+                    pos = narrowed
+                    continue
             if extra is not None:
                 narrowed = extra(pos)
                 if narrowed is None:
