@@ -8,16 +8,18 @@ from typing import Any
 
 from numgrid.server.core import Finding, PuzzleError, quoted
 from numgrid.server.kinds.base import Kind
+from numgrid.server.kinds.jigsaw import JIGSAW
 from numgrid.server.kinds.kakurasu import KAKURASU
 from numgrid.server.kinds.kakuro import KAKURO
 from numgrid.server.kinds.kakuro import formats as kakuro_formats
 from numgrid.server.kinds.kenken import KENKEN
 from numgrid.server.kinds.skyscraper import SKYSCRAPER
+from numgrid.server.kinds.sudoku import SUDOKU
 from numgrid.server.kinds.textformats import unknown_fields, without_bom
 
 # Every kind served, once: the only line that lists them (docs/development.md, "Adding a
 # kind"). Everything else is derived from it, or from the proto descriptor.
-REGISTRY: tuple[Kind[Any], ...] = (KAKURO, KENKEN, KAKURASU, SKYSCRAPER)
+REGISTRY: tuple[Kind[Any], ...] = (KAKURO, KENKEN, KAKURASU, SKYSCRAPER, SUDOKU, JIGSAW)
 
 # By name, in detection order (each kind's ``rank``: a stricter shape sniffs first). A
 # text no kind claims is of an unsupported kind.
@@ -95,15 +97,70 @@ def unsupported(text: str) -> Finding:
     )
 
 
+def _fits(kind: Kind, text: str, fmt: str) -> bool:
+    """Does ``text`` read as a well-formed puzzle of ``kind`` (in the format its sniff
+    found)?"""
+    try:
+        board = kind.read(text, fmt)
+    except PuzzleError:
+        return False
+    return not any(f.is_error for f in kind.check(board.puzzle, None, None))
+
+
+def _cage_sums(text: str) -> bool:
+    """A cage puzzle's text without operations whose clues add up to a Killer Sudoku's
+    total (N x N(N+1)/2 on a grid with boxes): it may be a Killer Sudoku, which no kind
+    served reads yet."""
+    lines = [line.split() for line in without_bom(text).strip().splitlines() if line.strip()]
+    if not lines or len(lines[0]) != 2 or not all(t.isdecimal() for t in lines[0]):
+        return False
+    n = int(lines[0][0])
+    if n not in (4, 6, 9) or len(lines) != 1 + 2 * n:
+        return False
+    clues = [t for row in lines[1 : n + 1] for t in row if t not in ("-", ".")]
+    if not all(t.isdecimal() for t in clues):
+        return False
+    return sum(map(int, clues)) == n * n * (n + 1) // 2
+
+
+def _ambiguous(titles: list[str]) -> Finding:
+    return Finding(
+        "ambiguous_kind",
+        f"the text fits {listed_titles(titles)}: say which (--kind, or the kind of a "
+        "PuzzleText); no kind is picked for it",
+    )
+
+
+def listed_titles(titles: list[str]) -> str:
+    articles = [f"{'an' if t[0] in 'AEIOU' else 'a'} {t}" for t in titles]
+    return ", ".join(articles[:-1]) + f" and {articles[-1]}" if len(articles) > 1 else articles[0]
+
+
 def detect_format(text: str, fmt: str | None = None) -> tuple[Kind, str | None]:
     """The kind of a puzzle text and the format its sniff found, so the text is not
-    sniffed twice. When no kind claims the text: given a format only one kind has
-    (``csv``), that kind and None (its reader says what is wrong); else PuzzleError,
-    "unsupported kind" naming the kinds served and why the text is none of them."""
-    for kind in KINDS.values():
-        found = kind.sniff(text)
-        if found is not None:
-            return kind, found
+    sniffed twice. Never a guess: when several kinds claim the text, those that read it
+    as a well-formed puzzle are asked, and if more than one does (or the text may be a
+    kind not served), PuzzleError names them. When no kind claims the text: given a
+    format only one kind has (``csv``), that kind and None (its reader says what is
+    wrong); else PuzzleError, "unsupported kind" naming the kinds served and why the
+    text is none of them."""
+    claims = [(kind, found) for kind in KINDS.values() if (found := kind.sniff(text)) is not None]
+    if len(claims) > 1:
+        fitting = [(kind, found) for kind, found in claims if _fits(kind, text, found)]
+        if len(fitting) == 1 and fitting[0][0] is KENKEN and _cage_sums(text):
+            raise PuzzleError(
+                [
+                    _ambiguous(
+                        [KENKEN.title + " without operations", "Killer Sudoku (not served yet)"]
+                    )
+                ]
+            )
+        if len(fitting) > 1:
+            raise PuzzleError([_ambiguous([kind.title for kind, _ in fitting])])
+        if fitting:
+            return fitting[0]
+    if claims:
+        return claims[0]
     having = [kind for kind in KINDS.values() if fmt is not None and fmt in kind.formats]
     if len(having) == 1:
         return having[0], None

@@ -25,25 +25,25 @@ _sym_db = _symbol_database.Default()
 from google.protobuf import duration_pb2 as google_dot_protobuf_dot_duration__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x17numgrid/v1/puzzle.proto\x12\nnumgrid.v1\x1a\x1egoogle/protobuf/duration.proto\"&\n\x07\x43\x65llRef\x12\x0b\n\x03row\x18\x01 \x01(\x05\x12\x0e\n\x06\x63olumn\x18\x02 \x01(\x05\"f\n\nKakuroCell\x12\r\n\x05\x62lack\x18\x01 \x01(\x08\x12\x11\n\x04\x64own\x18\x02 \x01(\x05H\x00\x88\x01\x01\x12\x13\n\x06\x61\x63ross\x18\x03 \x01(\x05H\x01\x88\x01\x01\x12\r\n\x05\x64igit\x18\x04 \x01(\x05\x42\x07\n\x05_downB\t\n\x07_across\"2\n\tKakuroRow\x12%\n\x05\x63\x65lls\x18\x01 \x03(\x0b\x32\x16.numgrid.v1.KakuroCell\"3\n\x0cKakuroPuzzle\x12#\n\x04rows\x18\x01 \x03(\x0b\x32\x15.numgrid.v1.KakuroRow\"h\n\x04\x43\x61ge\x12\x0e\n\x06target\x18\x01 \x01(\x05\x12,\n\toperation\x18\x02 \x01(\x0e\x32\x19.numgrid.v1.CageOperation\x12\"\n\x05\x63\x65lls\x18\x03 \x03(\x0b\x32\x13.numgrid.v1.CellRef\"`\n\x0cKenKenPuzzle\x12\x0c\n\x04size\x18\x01 \x01(\x05\x12\x1f\n\x05\x63\x61ges\x18\x02 \x03(\x0b\x32\x10.numgrid.v1.Cage\x12!\n\x07\x65ntries\x18\x03 \x01(\x0b\x32\x10.numgrid.v1.Grid\"\xc6\x01\n\x10SkyscraperPuzzle\x12\x0c\n\x04size\x18\x01 \x01(\x05\x12\x12\n\nmax_height\x18\x02 \x01(\x05\x12\x11\n\tdiagonals\x18\x03 \x01(\x08\x12\x0b\n\x03top\x18\x04 \x03(\x05\x12\x0e\n\x06\x62ottom\x18\x05 \x03(\x05\x12\x0c\n\x04left\x18\x06 \x03(\x05\x12\r\n\x05right\x18\x07 \x03(\x05\x12 \n\x06givens\x18\x08 \x01(\x0b\x32\x10.numgrid.v1.Grid\x12!\n\x07\x65ntries\x18\t \x01(\x0b\x32\x10.numgrid.v1.Grid\"{\n\x0eKakurasuPuzzle\x12\x0c\n\x04rows\x18\x01 \x01(\x05\x12\x0f\n\x07\x63olumns\x18\x02 \x01(\x05\x12\x11\n\trow_clues\x18\x03 \x03(\x05\x12\x14\n\x0c\x63olumn_clues\x18\x04 \x03(\x05\x12!\n\x07\x65ntries\x18\x05 \x01(\x0b\x32\x10.numgrid.v1.Grid\"\xcc\x01\n\x06Puzzle\x12*\n\x06kakuro\x18\x01 \x01(\x0b\x32\x18.numgrid.v1.KakuroPuzzleH\x00\x12*\n\x06kenken\x18\x02 \x01(\x0b\x32\x18.numgrid.v1.KenKenPuzzleH\x00\x12\x32\n\nskyscraper\x18\x03 \x01(\x0b\x32\x1c.numgrid.v1.SkyscraperPuzzleH\x00\x12.\n\x08kakurasu\x18\x04 \x01(\x0b\x32\x1a.numgrid.v1.KakurasuPuzzleH\x00\x42\x06\n\x04kind\"m\n\nPuzzleText\x12\x0f\n\x07\x63ontent\x18\x01 \x01(\t\x12(\n\x06\x66ormat\x18\x02 \x01(\x0e\x32\x18.numgrid.v1.PuzzleFormat\x12$\n\x04kind\x18\x03 \x01(\x0e\x32\x16.numgrid.v1.PuzzleKind\"e\n\x0bPuzzleInput\x12$\n\x06puzzle\x18\x01 \x01(\x0b\x32\x12.numgrid.v1.PuzzleH\x00\x12&\n\x04text\x18\x02 \x01(\x0b\x32\x16.numgrid.v1.PuzzleTextH\x00\x42\x08\n\x06source\")\n\x04Grid\x12!\n\x04rows\x18\x01 \x03(\x0b\x32\x13.numgrid.v1.GridRow\"\x19\n\x07GridRow\x12\x0e\n\x06values\x18\x01 \x03(\x05\"\x83\x01\n\x07\x46inding\x12\x0c\n\x04\x63ode\x18\x01 \x01(\t\x12\x0f\n\x07message\x18\x02 \x01(\t\x12\"\n\x05\x63\x65lls\x18\x03 \x03(\x0b\x32\x13.numgrid.v1.CellRef\x12&\n\x08severity\x18\x04 \x01(\x0e\x32\x14.numgrid.v1.Severity\x12\r\n\x05group\x18\x05 \x01(\t\"l\n\x0b\x45ngineStats\x12\"\n\x06\x65ngine\x18\x01 \x01(\x0e\x32\x12.numgrid.v1.Engine\x12*\n\x07\x65lapsed\x18\x02 \x01(\x0b\x32\x19.google.protobuf.Duration\x12\r\n\x05nodes\x18\x03 \x01(\x03*\x9c\x01\n\rCageOperation\x12\x1e\n\x1a\x43\x41GE_OPERATION_UNSPECIFIED\x10\x00\x12\x16\n\x12\x43\x41GE_OPERATION_ADD\x10\x01\x12\x1b\n\x17\x43\x41GE_OPERATION_SUBTRACT\x10\x02\x12\x1b\n\x17\x43\x41GE_OPERATION_MULTIPLY\x10\x03\x12\x19\n\x15\x43\x41GE_OPERATION_DIVIDE\x10\x04*\x8f\x01\n\nPuzzleKind\x12\x1b\n\x17PUZZLE_KIND_UNSPECIFIED\x10\x00\x12\x16\n\x12PUZZLE_KIND_KAKURO\x10\x01\x12\x16\n\x12PUZZLE_KIND_KENKEN\x10\x02\x12\x1a\n\x16PUZZLE_KIND_SKYSCRAPER\x10\x03\x12\x18\n\x14PUZZLE_KIND_KAKURASU\x10\x04*\x8f\x01\n\x0cPuzzleFormat\x12\x1d\n\x19PUZZLE_FORMAT_UNSPECIFIED\x10\x00\x12\x17\n\x13PUZZLE_FORMAT_JANKO\x10\x01\x12\x15\n\x11PUZZLE_FORMAT_CSV\x10\x02\x12\x16\n\x12PUZZLE_FORMAT_JSON\x10\x03\x12\x18\n\x14PUZZLE_FORMAT_TATHAM\x10\x04*N\n\x08Severity\x12\x18\n\x14SEVERITY_UNSPECIFIED\x10\x00\x12\x12\n\x0eSEVERITY_ERROR\x10\x01\x12\x14\n\x10SEVERITY_WARNING\x10\x02*n\n\x06\x45ngine\x12\x16\n\x12\x45NGINE_UNSPECIFIED\x10\x00\x12\x0f\n\x0b\x45NGINE_AUTO\x10\x01\x12\x10\n\x0c\x45NGINE_CPSAT\x10\x02\x12\x11\n\rENGINE_NATIVE\x10\x03\x12\x16\n\x12\x45NGINE_CROSS_CHECK\x10\x04*z\n\x07Verdict\x12\x17\n\x13VERDICT_UNSPECIFIED\x10\x00\x12\x12\n\x0eVERDICT_UNIQUE\x10\x01\x12\x14\n\x10VERDICT_MULTIPLE\x10\x02\x12\x17\n\x13VERDICT_NO_SOLUTION\x10\x03\x12\x13\n\x0fVERDICT_TIMEOUT\x10\x04\x62\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x17numgrid/v1/puzzle.proto\x12\nnumgrid.v1\x1a\x1egoogle/protobuf/duration.proto\"&\n\x07\x43\x65llRef\x12\x0b\n\x03row\x18\x01 \x01(\x05\x12\x0e\n\x06\x63olumn\x18\x02 \x01(\x05\"f\n\nKakuroCell\x12\r\n\x05\x62lack\x18\x01 \x01(\x08\x12\x11\n\x04\x64own\x18\x02 \x01(\x05H\x00\x88\x01\x01\x12\x13\n\x06\x61\x63ross\x18\x03 \x01(\x05H\x01\x88\x01\x01\x12\r\n\x05\x64igit\x18\x04 \x01(\x05\x42\x07\n\x05_downB\t\n\x07_across\"2\n\tKakuroRow\x12%\n\x05\x63\x65lls\x18\x01 \x03(\x0b\x32\x16.numgrid.v1.KakuroCell\"3\n\x0cKakuroPuzzle\x12#\n\x04rows\x18\x01 \x03(\x0b\x32\x15.numgrid.v1.KakuroRow\"h\n\x04\x43\x61ge\x12\x0e\n\x06target\x18\x01 \x01(\x05\x12,\n\toperation\x18\x02 \x01(\x0e\x32\x19.numgrid.v1.CageOperation\x12\"\n\x05\x63\x65lls\x18\x03 \x03(\x0b\x32\x13.numgrid.v1.CellRef\"`\n\x0cKenKenPuzzle\x12\x0c\n\x04size\x18\x01 \x01(\x05\x12\x1f\n\x05\x63\x61ges\x18\x02 \x03(\x0b\x32\x10.numgrid.v1.Cage\x12!\n\x07\x65ntries\x18\x03 \x01(\x0b\x32\x10.numgrid.v1.Grid\"\xc6\x01\n\x10SkyscraperPuzzle\x12\x0c\n\x04size\x18\x01 \x01(\x05\x12\x12\n\nmax_height\x18\x02 \x01(\x05\x12\x11\n\tdiagonals\x18\x03 \x01(\x08\x12\x0b\n\x03top\x18\x04 \x03(\x05\x12\x0e\n\x06\x62ottom\x18\x05 \x03(\x05\x12\x0c\n\x04left\x18\x06 \x03(\x05\x12\r\n\x05right\x18\x07 \x03(\x05\x12 \n\x06givens\x18\x08 \x01(\x0b\x32\x10.numgrid.v1.Grid\x12!\n\x07\x65ntries\x18\t \x01(\x0b\x32\x10.numgrid.v1.Grid\"{\n\x0eKakurasuPuzzle\x12\x0c\n\x04rows\x18\x01 \x01(\x05\x12\x0f\n\x07\x63olumns\x18\x02 \x01(\x05\x12\x11\n\trow_clues\x18\x03 \x03(\x05\x12\x14\n\x0c\x63olumn_clues\x18\x04 \x03(\x05\x12!\n\x07\x65ntries\x18\x05 \x01(\x0b\x32\x10.numgrid.v1.Grid\"\x9b\x01\n\x0cSudokuPuzzle\x12\x0c\n\x04size\x18\x01 \x01(\x05\x12\x10\n\x08\x62ox_rows\x18\x02 \x01(\x05\x12\x13\n\x0b\x62ox_columns\x18\x03 \x01(\x05\x12\x11\n\tdiagonals\x18\x04 \x01(\x08\x12 \n\x06givens\x18\x05 \x01(\x0b\x32\x10.numgrid.v1.Grid\x12!\n\x07\x65ntries\x18\x06 \x01(\x0b\x32\x10.numgrid.v1.Grid\"\x97\x01\n\x0cJigsawPuzzle\x12\x0c\n\x04size\x18\x01 \x01(\x05\x12!\n\x07regions\x18\x02 \x01(\x0b\x32\x10.numgrid.v1.Grid\x12\x11\n\tdiagonals\x18\x03 \x01(\x08\x12 \n\x06givens\x18\x04 \x01(\x0b\x32\x10.numgrid.v1.Grid\x12!\n\x07\x65ntries\x18\x05 \x01(\x0b\x32\x10.numgrid.v1.Grid\"\xa4\x02\n\x06Puzzle\x12*\n\x06kakuro\x18\x01 \x01(\x0b\x32\x18.numgrid.v1.KakuroPuzzleH\x00\x12*\n\x06kenken\x18\x02 \x01(\x0b\x32\x18.numgrid.v1.KenKenPuzzleH\x00\x12\x32\n\nskyscraper\x18\x03 \x01(\x0b\x32\x1c.numgrid.v1.SkyscraperPuzzleH\x00\x12.\n\x08kakurasu\x18\x04 \x01(\x0b\x32\x1a.numgrid.v1.KakurasuPuzzleH\x00\x12*\n\x06sudoku\x18\x05 \x01(\x0b\x32\x18.numgrid.v1.SudokuPuzzleH\x00\x12*\n\x06jigsaw\x18\x06 \x01(\x0b\x32\x18.numgrid.v1.JigsawPuzzleH\x00\x42\x06\n\x04kind\"m\n\nPuzzleText\x12\x0f\n\x07\x63ontent\x18\x01 \x01(\t\x12(\n\x06\x66ormat\x18\x02 \x01(\x0e\x32\x18.numgrid.v1.PuzzleFormat\x12$\n\x04kind\x18\x03 \x01(\x0e\x32\x16.numgrid.v1.PuzzleKind\"e\n\x0bPuzzleInput\x12$\n\x06puzzle\x18\x01 \x01(\x0b\x32\x12.numgrid.v1.PuzzleH\x00\x12&\n\x04text\x18\x02 \x01(\x0b\x32\x16.numgrid.v1.PuzzleTextH\x00\x42\x08\n\x06source\")\n\x04Grid\x12!\n\x04rows\x18\x01 \x03(\x0b\x32\x13.numgrid.v1.GridRow\"\x19\n\x07GridRow\x12\x0e\n\x06values\x18\x01 \x03(\x05\"\x83\x01\n\x07\x46inding\x12\x0c\n\x04\x63ode\x18\x01 \x01(\t\x12\x0f\n\x07message\x18\x02 \x01(\t\x12\"\n\x05\x63\x65lls\x18\x03 \x03(\x0b\x32\x13.numgrid.v1.CellRef\x12&\n\x08severity\x18\x04 \x01(\x0e\x32\x14.numgrid.v1.Severity\x12\r\n\x05group\x18\x05 \x01(\t\"l\n\x0b\x45ngineStats\x12\"\n\x06\x65ngine\x18\x01 \x01(\x0e\x32\x12.numgrid.v1.Engine\x12*\n\x07\x65lapsed\x18\x02 \x01(\x0b\x32\x19.google.protobuf.Duration\x12\r\n\x05nodes\x18\x03 \x01(\x03*\x9c\x01\n\rCageOperation\x12\x1e\n\x1a\x43\x41GE_OPERATION_UNSPECIFIED\x10\x00\x12\x16\n\x12\x43\x41GE_OPERATION_ADD\x10\x01\x12\x1b\n\x17\x43\x41GE_OPERATION_SUBTRACT\x10\x02\x12\x1b\n\x17\x43\x41GE_OPERATION_MULTIPLY\x10\x03\x12\x19\n\x15\x43\x41GE_OPERATION_DIVIDE\x10\x04*\xbf\x01\n\nPuzzleKind\x12\x1b\n\x17PUZZLE_KIND_UNSPECIFIED\x10\x00\x12\x16\n\x12PUZZLE_KIND_KAKURO\x10\x01\x12\x16\n\x12PUZZLE_KIND_KENKEN\x10\x02\x12\x1a\n\x16PUZZLE_KIND_SKYSCRAPER\x10\x03\x12\x18\n\x14PUZZLE_KIND_KAKURASU\x10\x04\x12\x16\n\x12PUZZLE_KIND_SUDOKU\x10\x05\x12\x16\n\x12PUZZLE_KIND_JIGSAW\x10\x06*\xbf\x01\n\x0cPuzzleFormat\x12\x1d\n\x19PUZZLE_FORMAT_UNSPECIFIED\x10\x00\x12\x17\n\x13PUZZLE_FORMAT_JANKO\x10\x01\x12\x15\n\x11PUZZLE_FORMAT_CSV\x10\x02\x12\x16\n\x12PUZZLE_FORMAT_JSON\x10\x03\x12\x18\n\x14PUZZLE_FORMAT_TATHAM\x10\x04\x12\x16\n\x12PUZZLE_FORMAT_LINE\x10\x05\x12\x16\n\x12PUZZLE_FORMAT_GRID\x10\x06*N\n\x08Severity\x12\x18\n\x14SEVERITY_UNSPECIFIED\x10\x00\x12\x12\n\x0eSEVERITY_ERROR\x10\x01\x12\x14\n\x10SEVERITY_WARNING\x10\x02*n\n\x06\x45ngine\x12\x16\n\x12\x45NGINE_UNSPECIFIED\x10\x00\x12\x0f\n\x0b\x45NGINE_AUTO\x10\x01\x12\x10\n\x0c\x45NGINE_CPSAT\x10\x02\x12\x11\n\rENGINE_NATIVE\x10\x03\x12\x16\n\x12\x45NGINE_CROSS_CHECK\x10\x04*z\n\x07Verdict\x12\x17\n\x13VERDICT_UNSPECIFIED\x10\x00\x12\x12\n\x0eVERDICT_UNIQUE\x10\x01\x12\x14\n\x10VERDICT_MULTIPLE\x10\x02\x12\x17\n\x13VERDICT_NO_SOLUTION\x10\x03\x12\x13\n\x0fVERDICT_TIMEOUT\x10\x04\x62\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
 _builder.BuildTopDescriptorsAndMessages(DESCRIPTOR, 'numgrid.v1.puzzle_pb2', _globals)
 if not _descriptor._USE_C_DESCRIPTORS:
   DESCRIPTOR._loaded_options = None
-  _globals['_CAGEOPERATION']._serialized_start=1586
-  _globals['_CAGEOPERATION']._serialized_end=1742
-  _globals['_PUZZLEKIND']._serialized_start=1745
-  _globals['_PUZZLEKIND']._serialized_end=1888
-  _globals['_PUZZLEFORMAT']._serialized_start=1891
-  _globals['_PUZZLEFORMAT']._serialized_end=2034
-  _globals['_SEVERITY']._serialized_start=2036
-  _globals['_SEVERITY']._serialized_end=2114
-  _globals['_ENGINE']._serialized_start=2116
-  _globals['_ENGINE']._serialized_end=2226
-  _globals['_VERDICT']._serialized_start=2228
-  _globals['_VERDICT']._serialized_end=2350
+  _globals['_CAGEOPERATION']._serialized_start=1986
+  _globals['_CAGEOPERATION']._serialized_end=2142
+  _globals['_PUZZLEKIND']._serialized_start=2145
+  _globals['_PUZZLEKIND']._serialized_end=2336
+  _globals['_PUZZLEFORMAT']._serialized_start=2339
+  _globals['_PUZZLEFORMAT']._serialized_end=2530
+  _globals['_SEVERITY']._serialized_start=2532
+  _globals['_SEVERITY']._serialized_end=2610
+  _globals['_ENGINE']._serialized_start=2612
+  _globals['_ENGINE']._serialized_end=2722
+  _globals['_VERDICT']._serialized_start=2724
+  _globals['_VERDICT']._serialized_end=2846
   _globals['_CELLREF']._serialized_start=71
   _globals['_CELLREF']._serialized_end=109
   _globals['_KAKUROCELL']._serialized_start=111
@@ -60,18 +60,22 @@ if not _descriptor._USE_C_DESCRIPTORS:
   _globals['_SKYSCRAPERPUZZLE']._serialized_end=723
   _globals['_KAKURASUPUZZLE']._serialized_start=725
   _globals['_KAKURASUPUZZLE']._serialized_end=848
-  _globals['_PUZZLE']._serialized_start=851
-  _globals['_PUZZLE']._serialized_end=1055
-  _globals['_PUZZLETEXT']._serialized_start=1057
-  _globals['_PUZZLETEXT']._serialized_end=1166
-  _globals['_PUZZLEINPUT']._serialized_start=1168
-  _globals['_PUZZLEINPUT']._serialized_end=1269
-  _globals['_GRID']._serialized_start=1271
-  _globals['_GRID']._serialized_end=1312
-  _globals['_GRIDROW']._serialized_start=1314
-  _globals['_GRIDROW']._serialized_end=1339
-  _globals['_FINDING']._serialized_start=1342
-  _globals['_FINDING']._serialized_end=1473
-  _globals['_ENGINESTATS']._serialized_start=1475
-  _globals['_ENGINESTATS']._serialized_end=1583
+  _globals['_SUDOKUPUZZLE']._serialized_start=851
+  _globals['_SUDOKUPUZZLE']._serialized_end=1006
+  _globals['_JIGSAWPUZZLE']._serialized_start=1009
+  _globals['_JIGSAWPUZZLE']._serialized_end=1160
+  _globals['_PUZZLE']._serialized_start=1163
+  _globals['_PUZZLE']._serialized_end=1455
+  _globals['_PUZZLETEXT']._serialized_start=1457
+  _globals['_PUZZLETEXT']._serialized_end=1566
+  _globals['_PUZZLEINPUT']._serialized_start=1568
+  _globals['_PUZZLEINPUT']._serialized_end=1669
+  _globals['_GRID']._serialized_start=1671
+  _globals['_GRID']._serialized_end=1712
+  _globals['_GRIDROW']._serialized_start=1714
+  _globals['_GRIDROW']._serialized_end=1739
+  _globals['_FINDING']._serialized_start=1742
+  _globals['_FINDING']._serialized_end=1873
+  _globals['_ENGINESTATS']._serialized_start=1875
+  _globals['_ENGINESTATS']._serialized_end=1983
 # @@protoc_insertion_point(module_scope)

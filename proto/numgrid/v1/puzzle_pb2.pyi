@@ -25,6 +25,8 @@ class PuzzleKind(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     PUZZLE_KIND_KENKEN: _ClassVar[PuzzleKind]
     PUZZLE_KIND_SKYSCRAPER: _ClassVar[PuzzleKind]
     PUZZLE_KIND_KAKURASU: _ClassVar[PuzzleKind]
+    PUZZLE_KIND_SUDOKU: _ClassVar[PuzzleKind]
+    PUZZLE_KIND_JIGSAW: _ClassVar[PuzzleKind]
 
 class PuzzleFormat(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     __slots__ = ()
@@ -33,6 +35,8 @@ class PuzzleFormat(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     PUZZLE_FORMAT_CSV: _ClassVar[PuzzleFormat]
     PUZZLE_FORMAT_JSON: _ClassVar[PuzzleFormat]
     PUZZLE_FORMAT_TATHAM: _ClassVar[PuzzleFormat]
+    PUZZLE_FORMAT_LINE: _ClassVar[PuzzleFormat]
+    PUZZLE_FORMAT_GRID: _ClassVar[PuzzleFormat]
 
 class Severity(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     __slots__ = ()
@@ -65,11 +69,15 @@ PUZZLE_KIND_KAKURO: PuzzleKind
 PUZZLE_KIND_KENKEN: PuzzleKind
 PUZZLE_KIND_SKYSCRAPER: PuzzleKind
 PUZZLE_KIND_KAKURASU: PuzzleKind
+PUZZLE_KIND_SUDOKU: PuzzleKind
+PUZZLE_KIND_JIGSAW: PuzzleKind
 PUZZLE_FORMAT_UNSPECIFIED: PuzzleFormat
 PUZZLE_FORMAT_JANKO: PuzzleFormat
 PUZZLE_FORMAT_CSV: PuzzleFormat
 PUZZLE_FORMAT_JSON: PuzzleFormat
 PUZZLE_FORMAT_TATHAM: PuzzleFormat
+PUZZLE_FORMAT_LINE: PuzzleFormat
+PUZZLE_FORMAT_GRID: PuzzleFormat
 SEVERITY_UNSPECIFIED: Severity
 SEVERITY_ERROR: Severity
 SEVERITY_WARNING: Severity
@@ -172,17 +180,51 @@ class KakurasuPuzzle(_message.Message):
     entries: Grid
     def __init__(self, rows: _Optional[int] = ..., columns: _Optional[int] = ..., row_clues: _Optional[_Iterable[int]] = ..., column_clues: _Optional[_Iterable[int]] = ..., entries: _Optional[_Union[Grid, _Mapping]] = ...) -> None: ...
 
+class SudokuPuzzle(_message.Message):
+    __slots__ = ("size", "box_rows", "box_columns", "diagonals", "givens", "entries")
+    SIZE_FIELD_NUMBER: _ClassVar[int]
+    BOX_ROWS_FIELD_NUMBER: _ClassVar[int]
+    BOX_COLUMNS_FIELD_NUMBER: _ClassVar[int]
+    DIAGONALS_FIELD_NUMBER: _ClassVar[int]
+    GIVENS_FIELD_NUMBER: _ClassVar[int]
+    ENTRIES_FIELD_NUMBER: _ClassVar[int]
+    size: int
+    box_rows: int
+    box_columns: int
+    diagonals: bool
+    givens: Grid
+    entries: Grid
+    def __init__(self, size: _Optional[int] = ..., box_rows: _Optional[int] = ..., box_columns: _Optional[int] = ..., diagonals: _Optional[bool] = ..., givens: _Optional[_Union[Grid, _Mapping]] = ..., entries: _Optional[_Union[Grid, _Mapping]] = ...) -> None: ...
+
+class JigsawPuzzle(_message.Message):
+    __slots__ = ("size", "regions", "diagonals", "givens", "entries")
+    SIZE_FIELD_NUMBER: _ClassVar[int]
+    REGIONS_FIELD_NUMBER: _ClassVar[int]
+    DIAGONALS_FIELD_NUMBER: _ClassVar[int]
+    GIVENS_FIELD_NUMBER: _ClassVar[int]
+    ENTRIES_FIELD_NUMBER: _ClassVar[int]
+    size: int
+    regions: Grid
+    diagonals: bool
+    givens: Grid
+    entries: Grid
+    def __init__(self, size: _Optional[int] = ..., regions: _Optional[_Union[Grid, _Mapping]] = ..., diagonals: _Optional[bool] = ..., givens: _Optional[_Union[Grid, _Mapping]] = ..., entries: _Optional[_Union[Grid, _Mapping]] = ...) -> None: ...
+
 class Puzzle(_message.Message):
-    __slots__ = ("kakuro", "kenken", "skyscraper", "kakurasu")
+    __slots__ = ("kakuro", "kenken", "skyscraper", "kakurasu", "sudoku", "jigsaw")
     KAKURO_FIELD_NUMBER: _ClassVar[int]
     KENKEN_FIELD_NUMBER: _ClassVar[int]
     SKYSCRAPER_FIELD_NUMBER: _ClassVar[int]
     KAKURASU_FIELD_NUMBER: _ClassVar[int]
+    SUDOKU_FIELD_NUMBER: _ClassVar[int]
+    JIGSAW_FIELD_NUMBER: _ClassVar[int]
     kakuro: KakuroPuzzle
     kenken: KenKenPuzzle
     skyscraper: SkyscraperPuzzle
     kakurasu: KakurasuPuzzle
-    def __init__(self, kakuro: _Optional[_Union[KakuroPuzzle, _Mapping]] = ..., kenken: _Optional[_Union[KenKenPuzzle, _Mapping]] = ..., skyscraper: _Optional[_Union[SkyscraperPuzzle, _Mapping]] = ..., kakurasu: _Optional[_Union[KakurasuPuzzle, _Mapping]] = ...) -> None: ...
+    sudoku: SudokuPuzzle
+    jigsaw: JigsawPuzzle
+    def __init__(self, kakuro: _Optional[_Union[KakuroPuzzle, _Mapping]] = ..., kenken: _Optional[_Union[KenKenPuzzle, _Mapping]] = ..., skyscraper: _Optional[_Union[SkyscraperPuzzle, _Mapping]] = ..., kakurasu: _Optional[_Union[KakurasuPuzzle, _Mapping]] = ..., sudoku: _Optional[_Union[SudokuPuzzle, _Mapping]] = ..., jigsaw: _Optional[_Union[JigsawPuzzle, _Mapping]] = ...) -> None: ...
 
 class PuzzleText(_message.Message):
     __slots__ = ("content", "format", "kind")

@@ -1,0 +1,15 @@
+"""Jigsaw Sudoku's native engine: the units family's (:mod:`numgrid.server.kinds.units.native`)."""
+
+from __future__ import annotations
+
+from numgrid.server.core import Budget, Grid, SearchResult
+from numgrid.server.kinds.units import native
+from numgrid.server.kinds.units.model import Puzzle
+
+
+def search(
+    puzzle: Puzzle, *, limit: int = 2, fixed: Grid | None = None, budget: Budget | None = None
+) -> SearchResult:
+    """Up to ``limit`` solutions with the givens and ``fixed`` entries held."""
+    givens = native.merged(puzzle.givens, fixed)
+    return native.search_cells(puzzle.shape, givens, limit=limit, budget=budget)

@@ -1,0 +1,7 @@
+"""The service's ``SudokuPuzzle`` message (the units family's Wire, keyed ``sudoku``)."""
+
+from numgrid.server.kinds.units.messages import wire
+
+from .formats import FAMILY
+
+WIRE = wire(FAMILY)

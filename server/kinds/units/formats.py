@@ -1,0 +1,749 @@
+"""Reading and writing units puzzles: the pieces every kind of the family composes.
+
+- *line*: one puzzle a line, N*N characters in reading order (81 for 9x9, 256 for
+  16x16), ``.`` or ``0`` for an empty cell, 1-9 then A-G for 10-16: the line every
+  Sudoku tool reads. A text of several such lines (``#`` comments aside) is a file of
+  puzzles, one a line (:func:`puzzle_lines` splits it).
+- *grid*: N rows of N cells (digits, ``.``/``0``/``-``/``_`` empty), with any frame
+  (``|``, ``+---+`` lines) and spaces; a row of N numbers separated by spaces (16x16)
+  is read number by number.
+- *janko*: ``N N``, then N lines of givens (``-`` empty, numbers 1-16), then (with
+  regions) N lines of region numbers, 1..N, one a cell (the corpus text).
+- *json*: ``{"<kind>": {"size": 9, ..., "givens": {"rows": [{"values": [...]}]},
+  "entries": {...}}}``, the protobuf JSON of the kind's message.
+- *tatham*: a game ID of Simon Tatham's Solo: ``3x3:`` (boxes of 3 rows and 3
+  columns), ``2x3:`` (2 rows x 3 columns), ``9j:`` (irregular regions), ``x`` after
+  the size for the X variant; then the givens run-length encoded (``a``-``z``: 1-26
+  empty cells, a number for a given, ``_`` between two numbers); with regions, a comma
+  and the walls between cells, as ``solo.c`` encodes them.
+
+Readers give a faithful puzzle; :mod:`.checks` says what is wrong with it.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from numgrid.server.core import Finding, Grid, PuzzleError, cell_name, quoted
+from numgrid.server.kinds.textformats import (
+    JsonShape,
+    error,
+    json_int,
+    json_list,
+    json_object,
+    json_puzzle,
+)
+
+from .model import DIGITS, Puzzle, digit_char
+
+EMPTY_CHARS = ".0-_"
+
+
+@dataclass(frozen=True)
+class Family:
+    """What a kind of the family reads: its title (in messages), its JSON key, its sizes,
+    and whether it has boxes (else regions)."""
+
+    title: str
+    key: str
+    sizes: tuple[int, ...]
+    boxes: Callable[[int], tuple[int, int] | None] | None  # None: regions are read
+
+    @property
+    def regions(self) -> bool:
+        return self.boxes is None
+
+    def sizes_text(self) -> str:
+        shown = [f"{n}x{n}" for n in self.sizes]
+        return ", ".join(shown[:-1]) + f" or {shown[-1]}" if len(shown) > 1 else shown[0]
+
+    def size_errors(self, n: int, max_cells: int) -> list[Finding]:
+        if n not in self.sizes:
+            return [
+                error(
+                    "bad_size",
+                    f"a {n}x{n} {self.title} is not served: a {self.title} is {self.sizes_text()}",
+                )
+            ]
+        if n * n > max_cells:
+            return [
+                error(
+                    "grid_too_large",
+                    f"grid of {n}x{n} = {n * n} cells is over the limit of {max_cells} cells",
+                )
+            ]
+        return []
+
+    def puzzle(self, n: int, givens: Grid, regions: Grid | None, diagonals: bool) -> Puzzle:
+        boxes = self.boxes(n) if self.boxes is not None else None
+        return Puzzle(n, boxes, regions if self.regions else None, diagonals, givens)
+
+
+def fail(findings: list[Finding], puzzle: Puzzle | None = None) -> PuzzleError:
+    """What cannot be read, and the structural errors of what could (all at once)."""
+    from .checks import check_puzzle
+
+    if puzzle is not None:
+        findings = findings + [f for f in check_puzzle(puzzle) if f.is_error]
+    return PuzzleError(findings)
+
+
+def _digit_value(ch: str, n: int) -> int | None:
+    """A cell's character: its digit, 0 for empty, None when it is neither."""
+    if ch in EMPTY_CHARS:
+        return 0
+    up = ch.upper()
+    k = DIGITS.find(up)
+    if k < 0 or k >= n or not ch.isascii():
+        return None
+    return k + 1
+
+
+def _digits_named(n: int) -> str:
+    return f"1-{n}" if n <= 9 else f"1-9 and A-{digit_char(n)}"
+
+
+def empty_grid(n: int) -> Grid:
+    return tuple((0,) * n for _ in range(n))
+
+
+# ---------------------------------------------------------------- line
+
+
+_LINE = re.compile(r"^[0-9A-Za-z._-]{16,}$")
+LINE_SIZES = {n * n: n for n in (4, 6, 9, 16)}
+
+
+def puzzle_lines(text: str) -> list[tuple[int, str]]:
+    """The lines of a text that hold something (comments starting ``#`` aside), with
+    their line numbers (1-based)."""
+    out = []
+    for k, line in enumerate(text.splitlines(), 1):
+        body = line.strip()
+        if body and not body.startswith("#"):
+            out.append((k, body))
+    return out
+
+
+def sniff_line(text: str) -> str | None:
+    lines = puzzle_lines(text)
+    if not lines or not all(_LINE.match(body) for _, body in lines):
+        return "not puzzles one a line (N*N characters: digits, '.' or '0' for empty)"
+    return None
+
+
+def read_line_body(family: Family, body: str, where: str, max_cells: int) -> Puzzle:
+    """One line of N*N characters; ``where`` names it in messages (``line 3: ``)."""
+    n = LINE_SIZES.get(len(body))
+    if n is None:
+        near = min(LINE_SIZES, key=lambda k: abs(k - len(body)))
+        raise PuzzleError(
+            [
+                error(
+                    "bad_length",
+                    f"{where}the line has {len(body)} characters: a {LINE_SIZES[near]}x"
+                    f"{LINE_SIZES[near]} {family.title} line has {near} (one a cell in reading "
+                    f"order, '.' or '0' for an empty cell)",
+                )
+            ]
+        )
+    errors = family.size_errors(n, max_cells)
+    if errors:
+        raise PuzzleError(errors)
+    findings = []
+    values = []
+    for i, ch in enumerate(body):
+        v = _digit_value(ch, n)
+        if v is None:
+            cell = divmod(i, n)
+            findings.append(
+                error(
+                    "bad_digit",
+                    f"{where}{cell_name(cell)}: {quoted(ch)} is not a digit of a {n}x{n} "
+                    f"{family.title} ({_digits_named(n)}, '.' or '0' for an empty cell)",
+                    cell,
+                )
+            )
+            v = 0
+        values.append(v)
+    givens = tuple(tuple(values[r * n : r * n + n]) for r in range(n))
+    puzzle = family.puzzle(n, givens, None, False)
+    if findings:
+        raise fail(findings, puzzle)
+    return puzzle
+
+
+def read_line(family: Family, text: str, max_cells: int) -> Puzzle:
+    lines = puzzle_lines(text)
+    if len(lines) != 1:
+        raise PuzzleError(
+            [
+                error(
+                    "many_puzzles",
+                    f"the text holds {len(lines)} puzzles, one a line: a file of them is read "
+                    "puzzle by puzzle (numgrid unique FILE), a single puzzle is one line",
+                )
+            ]
+        )
+    return read_line_body(family, lines[0][1], "", max_cells)
+
+
+def write_line(puzzle: Puzzle) -> str:
+    return "".join(digit_char(v) for row in puzzle.givens for v in row) + "\n"
+
+
+# ---------------------------------------------------------------- grid
+
+
+_RULE = re.compile(r"^[-+|=:\s]*$")
+
+
+def _grid_rows(text: str) -> list[list[str]]:
+    """The rows of a drawn grid, each as its cells' tokens (frame lines left out)."""
+    rows = []
+    for line in text.strip().splitlines():
+        if not line.strip() or _RULE.match(line):
+            continue
+        body = line.replace("|", " ").replace(",", " ")
+        tokens = body.split()
+        if (
+            len(tokens) > 1
+            and all(len(t) <= 2 for t in tokens)
+            and any(len(t) == 2 for t in tokens)
+        ):
+            rows.append(tokens)  # numbers one a cell (10-16 take two characters)
+        else:
+            rows.append(list("".join(tokens)))
+    return rows
+
+
+def sniff_grid(text: str) -> str | None:
+    rows = _grid_rows(text)
+    n = len(rows)
+    if n < 4 or any(len(row) != n for row in rows):
+        return "not a grid (N rows of N cells: digits, '.' for empty)"
+    if not all(re.fullmatch(r"[0-9A-Za-z._-]{1,2}", t) for row in rows for t in row):
+        return "not a grid (N rows of N cells: digits, '.' for empty)"
+    return None
+
+
+def _token_value(token: str, n: int) -> int | None:
+    if token.isdigit():
+        v = int(token)
+        return v if v <= n else None
+    return _digit_value(token, n) if len(token) == 1 else None
+
+
+def read_grid(family: Family, text: str, max_cells: int) -> Puzzle:
+    rows = _grid_rows(text)
+    n = len(rows)
+    errors = family.size_errors(n, max_cells)
+    if errors:
+        raise PuzzleError(errors)
+    findings = []
+    grid = []
+    for r, row in enumerate(rows):
+        if len(row) != n:
+            findings.append(
+                error(
+                    "ragged_row",
+                    f"row {r} has {len(row)} cells, expected {n}",
+                    (r, min(len(row), n - 1)),
+                )
+            )
+        values = []
+        for c, token in enumerate(row[:n]):
+            v = _token_value(token, n)
+            if v is None:
+                findings.append(
+                    error(
+                        "bad_digit",
+                        f"{cell_name((r, c))}: {quoted(token)} is not a digit of a {n}x{n} "
+                        f"{family.title} ({_digits_named(n)}, '.' for an empty cell)",
+                        (r, c),
+                    )
+                )
+                v = 0
+            values.append(v)
+        grid.append(tuple((values + [0] * n)[:n]))
+    puzzle = family.puzzle(n, tuple(grid), None, False)
+    if findings:
+        raise fail(findings, puzzle)
+    return puzzle
+
+
+def write_grid(puzzle: Puzzle) -> str:
+    n = puzzle.size
+    wide = n > 9
+    lines = []
+    for row in puzzle.givens:
+        if wide:
+            lines.append(" ".join(f"{v:>2}" if v else " ." for v in row))
+        else:
+            lines.append(" ".join(digit_char(v) for v in row))
+    return "\n".join(lines) + "\n"
+
+
+# ---------------------------------------------------------------- janko (the corpus)
+
+
+def _number(token: str) -> bool:
+    return token.isascii() and token.isdecimal() and len(token) <= 3
+
+
+X_MARKS = ("X", "D")  # a header's third field for the X (diagonal) variant
+
+
+def janko_diagonals(text: str) -> bool:
+    lines = janko_lines(text)
+    first = lines[0].split() if lines else []
+    return len(first) == 3 and first[2].upper() in X_MARKS
+
+
+def janko_lines(text: str) -> list[str]:
+    return [line for line in text.strip().splitlines() if line.strip()]
+
+
+def janko_header(text: str) -> int | str:
+    """N from a header ``N N`` (or ``N N X``, the X variant), or why the text has none."""
+    lines = janko_lines(text)
+    first = lines[0].split() if lines else []
+    if len(first) == 3 and first[2].upper() in X_MARKS:
+        first = first[:2]
+    if len(first) != 2 or not all(_number(t) for t in first):
+        return "first line must be 'N N' (or 'N N X' for the X variant)"
+    if first[0] != first[1]:
+        return f"the grid is square, not {first[0]}x{first[1]}"
+    return int(first[0])
+
+
+def sniff_janko(family: Family, text: str) -> str | None:
+    """The header and the number of lines: N of givens (and N of regions, with them)."""
+    n = janko_header(text)
+    if isinstance(n, str):
+        return n
+    blocks = 2 if family.regions else 1
+    lines = janko_lines(text)
+    if len(lines) - 1 != blocks * n:
+        return f"expected {blocks * n} lines after the header 'N N'"
+    for line in lines[1:]:
+        if not all(t in ("-", ".") or _number(t) for t in line.split()):
+            return "the lines hold numbers, '-' or '.'"
+    return None
+
+
+def _janko_block(
+    rows: list[str], n: int, what: str, findings: list[Finding], empty_ok: bool
+) -> Grid:
+    grid = []
+    for r, line in enumerate(rows):
+        tokens = line.split()
+        if len(tokens) != n:
+            findings.append(
+                error(
+                    "ragged_row",
+                    f"{what} row {r} has {len(tokens)} tokens, expected {n}",
+                    (r, min(len(tokens), n - 1)),
+                )
+            )
+        values = []
+        for c, token in enumerate(tokens[:n]):
+            if empty_ok and token in ("-", "."):
+                values.append(0)
+            elif _number(token):
+                values.append(int(token))
+            else:
+                findings.append(
+                    error(
+                        "unknown_token",
+                        f"{cell_name((r, c))}: {what} {quoted(token)} is not a number"
+                        + (" or '-'" if empty_ok else ""),
+                        (r, c),
+                    )
+                )
+                values.append(0)
+        grid.append(tuple((values + [0] * n)[:n]))
+    return tuple(grid)
+
+
+def from_written_regions(regions: Grid, n: int) -> Grid:
+    """Region numbers as written to 0..N-1: 1..N (or 0..N-1); N distinct numbers with a
+    gap (1, 2, 3, 5, 6) are labels and are numbered in order. Anything else is shifted
+    from 1 and left for the checks to name."""
+    flat = [v for row in regions for v in row]
+    labels = sorted(set(flat))
+    if len(labels) == n:
+        index = {label: k for k, label in enumerate(labels)}
+        return tuple(tuple(index[v] for v in row) for row in regions)
+    shift = 0 if flat and min(flat) == 0 else 1
+    return tuple(tuple(v - shift for v in row) for row in regions)
+
+
+def read_janko(family: Family, text: str, max_cells: int) -> Puzzle:
+    n = janko_header(text)
+    if isinstance(n, str):
+        raise PuzzleError([error("bad_header", n)])
+    errors = family.size_errors(n, max_cells)
+    if errors:
+        raise PuzzleError(errors)
+    lines = janko_lines(text)
+    blocks = 2 if family.regions else 1
+    if len(lines) - 1 != blocks * n:
+        what = f"{n} of givens" + (f", then {n} of region numbers" if family.regions else "")
+        raise PuzzleError(
+            [
+                error(
+                    "row_count",
+                    f"expected {blocks * n} lines after the header ({what}), not {len(lines) - 1}",
+                )
+            ]
+        )
+    findings: list[Finding] = []
+    givens = _janko_block(lines[1 : n + 1], n, "given", findings, True)
+    regions = None
+    if family.regions:
+        regions = from_written_regions(
+            _janko_block(lines[n + 1 :], n, "region", findings, False), n
+        )
+    puzzle = family.puzzle(n, givens, regions, janko_diagonals(text))
+    if findings:
+        raise fail(findings, puzzle)
+    return puzzle
+
+
+def write_janko(puzzle: Puzzle) -> str:
+    n = puzzle.size
+    lines = [f"{n} {n}" + (" X" if puzzle.diagonals else "")]
+    lines += [" ".join(str(v) if v else "-" for v in row) for row in puzzle.givens]
+    if puzzle.regions is not None:
+        lines += [" ".join(str(k + 1) for k in row) for row in puzzle.regions]
+    return "\n".join(lines) + "\n"
+
+
+def write_solution(puzzle: Puzzle, solution: Grid) -> str:
+    """The corpus's solution text: ``N N``, then the digits."""
+    n = puzzle.size
+    return "\n".join([f"{n} {n}", *(" ".join(map(str, row)) for row in solution)]) + "\n"
+
+
+def read_solution(text: str) -> Grid:
+    n = janko_header(text)
+    if isinstance(n, str) or not 1 <= n <= 16:
+        raise PuzzleError([error("bad_header", "a solution starts with 'N N', N 1-16")])
+    findings: list[Finding] = []
+    grid = _janko_block(janko_lines(text)[1 : n + 1], n, "digit", findings, False)
+    if findings or len(grid) != n:
+        raise PuzzleError(findings or [error("row_count", f"a solution has {n} rows")])
+    return grid
+
+
+# ---------------------------------------------------------------- Tatham's Solo
+
+
+_SOLO = re.compile(r"^(\d{1,2})(?:x(\d{1,2})|(j))?([a-z0-9]*):([a-z_0-9]*)(?:,([a-z_]*))?$")
+_RUN = re.compile(r"[a-z]|_|\d+|.")
+
+
+def sniff_tatham(family: Family, text: str) -> str | None:
+    found = _SOLO.match(text.strip())
+    why = f"not a Solo game ID of a {family.title}"
+    if found is None:
+        return why
+    if "k" in _flags(found.group(4)):
+        return "a Solo game ID with cages ('k')"
+    if (found.group(2) is None) != family.regions:
+        return why
+    return None
+
+
+def _flags(text: str) -> str:
+    """The letters of Solo's parameters that change the rules (``x``, ``k``), without
+    its symmetry (``a``, ``m``, ``r2``) and difficulty (``dt`` ... ``du``)."""
+    return re.sub(r"d[a-z]|[amr]\d*", "", text)
+
+
+def _solo_givens(text: str, n: int, findings: list[Finding]) -> Grid:
+    values = [0] * (n * n)
+    pos = 0
+    for token in _RUN.findall(text):
+        if token == "_":
+            continue
+        if token.isdigit():
+            if pos < n * n:
+                values[pos] = int(token)
+            pos += 1
+        elif "a" <= token <= "z":
+            pos += ord(token) - ord("a") + 1
+        else:
+            findings.append(error("bad_tatham_id", f"the givens hold {quoted(token)}"))
+    if pos != n * n:
+        many = "not enough" if pos < n * n else "too much"
+        findings.append(
+            error("bad_tatham_id", f"the givens describe {pos} cells, {many} for the {n}x{n} grid")
+        )
+    return tuple(tuple(values[r * n : r * n + n]) for r in range(n))
+
+
+def _solo_walls(n: int) -> list[tuple[int, int]]:
+    """The internal grid lines in solo.c's order: vertical ones in reading order, then
+    horizontal ones in transposed order; each as the pair of cell indices it parts."""
+    walls = []
+    for i in range(n * (n - 1)):
+        y, x = divmod(i, n - 1)
+        walls.append((y * n + x, y * n + x + 1))
+    for i in range(n * (n - 1)):
+        x, y = divmod(i, n - 1)
+        walls.append((y * n + x, (y + 1) * n + x))
+    return walls
+
+
+def _solo_regions(text: str, n: int, findings: list[Finding]) -> Grid:
+    """Region numbers (0..N-1, in reading order of their first cells) from the walls."""
+    walls = _solo_walls(n)
+    is_wall = [False] * len(walls)
+    k = 0
+    for ch in text:
+        if ch == "_":
+            run, wall = 0, True
+        elif ch == "z":
+            run, wall = 25, False
+        else:
+            run, wall = ord(ch) - ord("a") + 1, True
+        k += run
+        if wall:
+            if k < len(walls):
+                is_wall[k] = True
+            k += 1
+    if k != len(walls) + 1:
+        findings.append(
+            error("bad_tatham_id", f"the region walls describe {k} lines, not {len(walls) + 1}")
+        )
+    parent = list(range(n * n))
+
+    def root(i: int) -> int:
+        while parent[i] != i:
+            parent[i] = parent[parent[i]]
+            i = parent[i]
+        return i
+
+    for (a, b), wall in zip(walls, is_wall, strict=True):
+        if not wall:
+            parent[root(a)] = root(b)
+    numbers: dict[int, int] = {}
+    flat = [numbers.setdefault(root(i), len(numbers)) for i in range(n * n)]
+    return tuple(tuple(flat[r * n : r * n + n]) for r in range(n))
+
+
+def read_tatham(family: Family, text: str, max_cells: int) -> Puzzle:
+    found = _SOLO.match(text.strip())
+    if found is None:
+        raise PuzzleError([error("bad_tatham_id", "not a Solo game ID ('3x3:...', '9j:...,...')")])
+    a = int(found.group(1))
+    b = int(found.group(2)) if found.group(2) else 1
+    n = a * b
+    errors = family.size_errors(n, max_cells)
+    if errors:
+        raise PuzzleError(errors)
+    flags = found.group(4)
+    findings: list[Finding] = []
+    givens = _solo_givens(found.group(5), n, findings)
+    regions = None
+    if family.regions:
+        if found.group(6) is None:
+            findings.append(
+                error("bad_tatham_id", "a jigsaw game ID lists its regions after a comma")
+            )
+            regions = empty_grid(n)
+        else:
+            regions = _solo_regions(found.group(6), n, findings)
+    diagonals = "x" in _flags(flags)
+    if family.regions:
+        puzzle = family.puzzle(n, givens, regions, diagonals)
+    else:
+        puzzle = Puzzle(n, (a, b), None, diagonals, givens)
+        expected = family.boxes(n) if family.boxes is not None else None
+        if expected is not None and (a, b) != expected:
+            findings.append(
+                error(
+                    "bad_boxes",
+                    f"boxes of {a} rows x {b} columns: a {n}x{n} {family.title}'s boxes are "
+                    f"{expected[0]} rows x {expected[1]} columns",
+                )
+            )
+    if findings:
+        raise fail(findings, puzzle)
+    return puzzle
+
+
+def _runs(values: list[int]) -> str:
+    """The givens as solo.c encodes them."""
+    out: list[str] = []
+    run = 0
+    for i, value in enumerate([*values, -1]):
+        if not value:
+            run += 1
+            continue
+        if run:
+            while run > 0:
+                step = min(run, 26)
+                out.append(chr(ord("a") - 1 + step))
+                run -= step
+        elif i > 0 and value > 0:
+            out.append("_")
+        if value > 0:
+            out.append(str(value))
+        run = 0
+    return "".join(out)
+
+
+def _walls_text(regions: Grid, n: int) -> str:
+    flat = [v for row in regions for v in row]
+    out: list[str] = []
+    run = 0
+    walls = _solo_walls(n)
+    for k in range(len(walls) + 1):
+        edge = k == len(walls) or flat[walls[k][0]] != flat[walls[k][1]]
+        if edge:
+            while run > 25:
+                out.append("z")
+                run -= 25
+            out.append(chr(ord("a") - 1 + run) if run else "_")
+            run = 0
+        else:
+            run += 1
+    return "".join(out)
+
+
+def write_tatham(puzzle: Puzzle) -> str:
+    n = puzzle.size
+    flag = "x" if puzzle.diagonals else ""
+    values = [v for row in puzzle.givens for v in row]
+    if puzzle.regions is not None:
+        return f"{n}j{flag}:{_runs(values)},{_walls_text(puzzle.regions, n)}\n"
+    if puzzle.boxes is None:
+        raise PuzzleError([error("not_solo", "a Solo game ID needs boxes or regions")])
+    a, b = puzzle.boxes
+    return f"{a}x{b}{flag}:{_runs(values)}\n"
+
+
+# ---------------------------------------------------------------- JSON (proto mirror)
+
+
+def _json_grid(raw: object, what: str, n: int, findings: list[Finding]) -> Grid | None:
+    """A ``Grid`` message: no rows (None), or N rows of N values."""
+    try:
+        rows = json_list(json_object(raw, what, {"rows"}).get("rows", []), f"{what}.rows")
+        if not rows:
+            return None
+        if len(rows) != n:
+            raise JsonShape(f"{what} has {len(rows)} rows, expected {n} (or none)")
+        grid = []
+        for r, row in enumerate(rows):
+            values = json_list(
+                json_object(row, f"{what}.rows[{r}]", {"values"}).get("values", []),
+                f"{what}.rows[{r}].values",
+            )
+            if len(values) != n:
+                where = (r, min(len(values), n - 1))
+                findings.append(
+                    error(
+                        "ragged_row",
+                        f"{cell_name(where)}: {what} row {r} has {len(values)} values, "
+                        f"expected {n}",
+                        where,
+                    )
+                )
+            got = [json_int(v, f"{cell_name((r, c))}: {what}") for c, v in enumerate(values)]
+            grid.append(tuple((got + [0] * n)[:n]))
+    except JsonShape as e:
+        findings.append(error("bad_value", str(e)))
+        return None
+    return tuple(grid)
+
+
+def sniff_json(family: Family, text: str) -> str | None:
+    return json_puzzle(text, family.key)[1] or None
+
+
+def read_json(family: Family, text: str, max_cells: int) -> tuple[Puzzle, Grid]:
+    """The puzzle and the entries of a JSON puzzle."""
+    data, reason = json_puzzle(text, family.key)
+    if data is None:
+        raise PuzzleError([error("not_json", reason)])
+    fields = {"size", "diagonals", "givens", "entries"}
+    fields |= (
+        {"regions"} if family.regions else {"boxRows", "box_rows", "boxColumns", "box_columns"}
+    )
+    try:
+        json_object(data, "the JSON", {family.key})
+        raw = json_object(data[family.key], repr(family.key), fields)
+        n = json_int(raw.get("size", 0), "size")
+        errors = family.size_errors(n, max_cells)
+        if errors:
+            raise PuzzleError(errors)
+        diagonals = raw.get("diagonals", False)
+        if not isinstance(diagonals, bool):
+            raise JsonShape(f"diagonals must be true or false, not {json.dumps(diagonals)[:40]}")
+        box_rows = json_int(raw.get("boxRows", raw.get("box_rows", 0)), "boxRows")
+        box_cols = json_int(raw.get("boxColumns", raw.get("box_columns", 0)), "boxColumns")
+    except JsonShape as e:
+        raise PuzzleError([error("bad_shape", str(e))]) from None
+    findings: list[Finding] = []
+    givens = _json_grid(raw.get("givens", {}), "givens", n, findings) or empty_grid(n)
+    entries = _json_grid(raw.get("entries", {}), "entries", n, findings) or empty_grid(n)
+    regions = None
+    if family.regions:
+        written = _json_grid(raw.get("regions", {}), "regions", n, findings)
+        if written is None:
+            findings.append(
+                error(
+                    "no_regions",
+                    f"a {family.title} lists its regions (N rows of region numbers 1-{n})",
+                )
+            )
+            written = tuple((1,) * n for _ in range(n))
+        regions = tuple(tuple(v - 1 for v in row) for row in written)
+    puzzle = family.puzzle(n, givens, regions, diagonals)
+    if not family.regions and (box_rows or box_cols):
+        expected = puzzle.boxes
+        if (box_rows, box_cols) != expected:
+            assert expected is not None
+            findings.append(
+                error(
+                    "bad_boxes",
+                    f"boxes of {box_rows} rows x {box_cols} columns: a {n}x{n} {family.title}'s "
+                    f"boxes are {expected[0]} rows x {expected[1]} columns",
+                )
+            )
+    if findings:
+        raise fail(findings, puzzle)
+    return puzzle, entries
+
+
+def _grid_dict(grid: Grid) -> dict[str, Any]:
+    return {"rows": [{"values": list(row)} for row in grid]}
+
+
+def to_dict(family: Family, puzzle: Puzzle, entries: Grid) -> dict[str, Any]:
+    """As ``json_format.MessageToDict`` writes the message: zero values left out."""
+    out: dict[str, Any] = {"size": puzzle.size}
+    if puzzle.boxes is not None:
+        out["boxRows"], out["boxColumns"] = puzzle.boxes
+    if puzzle.regions is not None:
+        out["regions"] = _grid_dict(tuple(tuple(k + 1 for k in row) for row in puzzle.regions))
+    if puzzle.diagonals:
+        out["diagonals"] = True
+    if any(any(row) for row in puzzle.givens):
+        out["givens"] = _grid_dict(puzzle.givens)
+    own = puzzle.entered(entries)
+    if any(any(row) for row in own):
+        out["entries"] = _grid_dict(own)
+    return {family.key: out}
+
+
+def write_json(family: Family, puzzle: Puzzle, entries: Grid) -> str:
+    return json.dumps(to_dict(family, puzzle, entries), separators=(",", ":")) + "\n"

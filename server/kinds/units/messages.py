@@ -1,0 +1,51 @@
+"""A units kind's proto message (its field of the ``numgrid.v1.Puzzle`` oneof): read
+through the kind's own JSON reader, sized up before it is, named field by field in
+errors, and written back (the kind's :class:`~numgrid.server.kinds.base.Wire`)."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from google.protobuf import json_format
+from numgrid.server.core import Board, Cell
+from numgrid.server.kinds.base import Wire
+from numgrid.v1 import puzzle_pb2
+
+from .formats import Family, to_dict
+
+GRIDS = ("givens", "entries", "regions")
+
+
+def wire(family: Family) -> Wire:
+    """The Wire of a kind whose message is ``Puzzle.<family.key>``."""
+    key = family.key
+
+    def to_json(message: Any) -> str:
+        return json.dumps({key: json_format.MessageToDict(message)})
+
+    def shape(message: Any) -> tuple[int, int]:
+        return message.size, message.size
+
+    def parts(message: Any, limit: int) -> int:
+        grids = [getattr(message, name) for name in GRIDS if hasattr(message, name)]
+        count = sum(len(grid.rows) for grid in grids)
+        if count > limit:
+            return count
+        return count + sum(len(row.values) for grid in grids for row in grid.rows)
+
+    def cell_field(message: Any, cell: Cell) -> str:
+        r, c = cell
+        rows = message.givens.rows
+        if r < len(rows) and c < len(rows[r].values) and rows[r].values[c]:
+            return f"givens.rows[{r}].values[{c}]"
+        if hasattr(message, "regions") and not message.entries.rows:
+            return f"regions.rows[{r}].values[{c}]"
+        return f"entries.rows[{r}].values[{c}]"
+
+    def to_proto(board: Board) -> puzzle_pb2.Puzzle:
+        message = getattr(puzzle_pb2.Puzzle(), key).__class__()
+        json_format.ParseDict(to_dict(family, board.puzzle, board.entries)[key], message)
+        return puzzle_pb2.Puzzle(**{key: message})
+
+    return Wire(to_json, shape, parts, cell_field, to_proto)

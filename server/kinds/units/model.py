@@ -1,0 +1,93 @@
+"""A units puzzle: an N x N grid of the digits 1..N, its units (rows, columns, and boxes
+or regions, and both main diagonals in the X variant) each holding every digit once,
+and the digits given.
+
+A :class:`Puzzle` is a faithful reading of a description and may be broken (a given out
+of range, regions that do not tile the grid): :mod:`.checks` says what is wrong.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cached_property
+
+from numgrid.server.core import Cell, Grid
+
+from .shape import Shape, UnitGroup, shape
+
+DIGITS = "123456789ABCDEFG"  # a cell's digit as one character, up to 16
+
+
+@dataclass(frozen=True)
+class Puzzle:
+    size: int
+    boxes: tuple[int, int] | None  # (rows, columns) of a box; None with regions
+    regions: Grid | None  # per cell its region's number, 0..N-1; None with boxes
+    diagonals: bool  # the X variant: both main diagonals hold every digit once
+    givens: Grid  # the digits printed in the grid, 0 elsewhere
+
+    @property
+    def rows(self) -> int:
+        return self.size
+
+    @property
+    def cols(self) -> int:
+        return self.size
+
+    @cached_property
+    def cells(self) -> tuple[Cell, ...]:
+        return tuple((r, c) for r in range(self.size) for c in range(self.size))
+
+    @cached_property
+    def region_cells(self) -> tuple[tuple[Cell, ...], ...] | None:
+        """Each region's cells by its number (numbers out of 0..N-1 left out)."""
+        if self.regions is None:
+            return None
+        out: list[list[Cell]] = [[] for _ in range(self.size)]
+        for r, row in enumerate(self.regions):
+            for c, k in enumerate(row):
+                if 0 <= k < self.size:
+                    out[k].append((r, c))
+        return tuple(map(tuple, out))
+
+    @cached_property
+    def shape(self) -> Shape:
+        return shape(self.size, self.boxes, self.region_cells, self.diagonals)
+
+    @property
+    def groups(self) -> tuple[UnitGroup, ...]:
+        return self.shape.groups
+
+    @property
+    def flat_givens(self) -> list[int]:
+        return [v for row in self.givens for v in row]
+
+    def given(self, cell: Cell) -> int:
+        return self.givens[cell[0]][cell[1]]
+
+    def filled(self, entries: Grid) -> Grid:
+        """The board's values: the givens, and the entries elsewhere."""
+        return tuple(
+            tuple(g or e for g, e in zip(grow, erow, strict=True))
+            for grow, erow in zip(self.givens, entries, strict=True)
+        )
+
+    def entered(self, entries: Grid) -> Grid:
+        """The player's own entries: those outside the given cells."""
+        return tuple(
+            tuple(0 if g else e for g, e in zip(grow, erow, strict=True))
+            for grow, erow in zip(self.givens, entries, strict=True)
+        )
+
+    def empty_grid(self) -> Grid:
+        return tuple((0,) * self.size for _ in range(self.size))
+
+    @property
+    def variant(self) -> str:
+        """``plain`` or ``X (both main diagonals hold every digit once)``."""
+        return "X (both main diagonals hold every digit once)" if self.diagonals else "plain"
+
+
+def digit_char(value: int) -> str:
+    """A digit as one character (1-9, then A-G for 10-16), ``.`` for 0."""
+    return DIGITS[value - 1] if 1 <= value <= len(DIGITS) else "."
