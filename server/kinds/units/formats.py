@@ -23,6 +23,7 @@ Readers give a faithful puzzle; :mod:`.checks` says what is wrong with it.
 from __future__ import annotations
 
 import json
+import math
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -139,6 +140,9 @@ def sniff_line(text: str) -> str | None:
 def read_line_body(family: Family, body: str, where: str, max_cells: int) -> Puzzle:
     """One line of N*N characters; ``where`` names it in messages (``line 3: ``)."""
     n = LINE_SIZES.get(len(body))
+    root = math.isqrt(len(body))
+    if n is None and root * root == len(body):
+        raise PuzzleError(family.size_errors(root, max_cells))
     if n is None:
         near = min(LINE_SIZES, key=lambda k: abs(k - len(body)))
         raise PuzzleError(
@@ -232,7 +236,7 @@ def sniff_grid(text: str) -> str | None:
 
 
 def _token_value(token: str, n: int) -> int | None:
-    if token.isdigit():
+    if token.isascii() and token.isdecimal():
         v = int(token)
         return v if v <= n else None
     return _digit_value(token, n) if len(token) == 1 else None
@@ -326,13 +330,18 @@ def sniff_janko(family: Family, text: str) -> str | None:
     n = janko_header(text)
     if isinstance(n, str):
         return n
+    if not 4 <= n <= 16:
+        return f"a {family.title} is {family.sizes_text()}"
     blocks = 2 if family.regions else 1
     lines = janko_lines(text)
     if len(lines) - 1 != blocks * n:
         return f"expected {blocks * n} lines after the header 'N N'"
-    for line in lines[1:]:
-        if not all(t in ("-", ".") or _number(t) for t in line.split()):
-            return "the lines hold numbers, '-' or '.'"
+    for line in lines[1 : n + 1]:
+        if not all(t in ("-", ".") or (_number(t) and 0 < int(t) <= n) for t in line.split()):
+            return f"the givens are digits 1-{n}, '-' or '.'"
+    for line in lines[n + 1 :]:
+        if not all(_number(t) for t in line.split()):
+            return "the regions are numbers"
     return None
 
 
@@ -472,7 +481,7 @@ def _solo_givens(text: str, n: int, findings: list[Finding]) -> Grid:
     for token in _RUN.findall(text):
         if token == "_":
             continue
-        if token.isdigit():
+        if token.isascii() and token.isdecimal():
             if pos < n * n:
                 values[pos] = int(token)
             pos += 1
