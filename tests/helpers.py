@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import functools
 import json
+import re
 from pathlib import Path
 
 from numgrid.server.core import Board, Finding, Grid
@@ -41,6 +42,23 @@ def puzzle(text: str) -> Puzzle:
 
 def solution_grid(name: str) -> Grid:
     return formats.read_solution(sample(name))
+
+
+@functools.cache
+def corpus_file(kind: str) -> Path:
+    """A kind's corpus file: ``<name>.json``, else the dataset whose ``name`` is the
+    kind's title (``JigsawSudoku`` for "Jigsaw Sudoku")."""
+    path = CORPUS / f"{kind}.json"
+    if path.is_file():
+        return path
+    title = KINDS[kind].title.replace(" ", "").lower()
+    for other in sorted(CORPUS.glob("*.json")):
+        with other.open() as f:
+            head = f.read(200)
+        named = re.search(r'"name"\s*:\s*"([^"]*)"', head)
+        if named and named.group(1).replace(" ", "").lower() == title:
+            return other
+    return path
 
 
 @functools.cache

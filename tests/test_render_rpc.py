@@ -18,7 +18,7 @@ import pytest
 from client_support import numgrid
 from google.rpc import error_details_pb2
 from grpc_status import rpc_status
-from helpers import CORPUS
+from helpers import corpus_file
 from numgrid.client import NumgridClient, NumgridError
 from numgrid.client.aio import AsyncNumgridClient
 from numgrid.server import operations, pictures
@@ -44,7 +44,7 @@ MULTIPLE = "puzzles/multiple-4x4.txt"
 
 @cache
 def corpus(kind: str) -> dict[str, dict]:
-    return json.loads((CORPUS / f"{kind}.json").read_text())["data"]
+    return json.loads(corpus_file(kind).read_text())["data"]
 
 
 def problem(kind: str, key: str) -> str:

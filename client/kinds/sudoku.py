@@ -1,0 +1,43 @@
+"""Sudoku drawn as text, as printed: thick walls around the boxes, a digit (1-9, then
+A-G on a 16x16) or ``.`` in each cell; marked cells bracketed, ``[4]``. A first line
+says the X variant when the diagonals count too."""
+
+from __future__ import annotations
+
+from numgrid.v1 import puzzle_pb2
+
+from ..types import Cell, Grid
+from . import units
+from .cells import Layout
+
+TITLE = "Sudoku"  # as printed: captions, help texts
+DEFAULT_SIZE = "9"  # numgrid generate without --size
+SIZE_NOTE = "4, 6 (boxes of 2 rows x 3 columns), 9 or 16"
+
+USUAL = {4: (2, 2), 6: (2, 3), 9: (3, 3), 16: (4, 4)}
+X_NOTE = "X: both main diagonals hold each digit once too"
+
+entries = units.entries
+with_entries = units.with_entries
+solution_text = units.solution_text
+shape = units.shape
+
+
+def boxes(puzzle: puzzle_pb2.SudokuPuzzle) -> list[list[int]]:
+    """Each cell's box."""
+    n = puzzle.size
+    bh, bw = USUAL.get(n, (1, n))
+    if puzzle.box_rows and puzzle.box_columns:
+        bh, bw = puzzle.box_rows, puzzle.box_columns
+    return [[(r // bh) * (n // bw) + c // bw for c in range(n)] for r in range(n)]
+
+
+def draw(
+    puzzle: puzzle_pb2.SudokuPuzzle, values: Grid, marks: set[Cell], width: int, shade: str
+) -> str:
+    text = units.draw_blocks(boxes(puzzle), values, marks)
+    return f"{X_NOTE}\n{text}" if puzzle.diagonals else text
+
+
+def layout(puzzle: puzzle_pb2.SudokuPuzzle, shade: str = "▓") -> Layout:
+    return units.layout(puzzle, boxes(puzzle), X_NOTE if puzzle.diagonals else "")
