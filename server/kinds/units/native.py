@@ -50,6 +50,7 @@ class Tables:
     # origin, the unit's pattern of cells from bit 0)
     classes: tuple[tuple[int, tuple[int, ...], int], ...]
     regions: tuple[int, ...]  # each irregular unit's cells, one slice's bits
+    peer_bits: tuple[int, ...]  # per bit (digit, cell): the cell's peers in that slice
     locked: Locked | None  # boxes and lines crossing, when the grid has boxes
 
     def fresh(self, givens: Sequence[int]) -> int:
@@ -229,16 +230,25 @@ def tables(shape: Shape) -> Tables:
         tuple(d * cells for d in range(n)),
         tuple(classes),
         tuple(regions),
+        tuple(
+            sum(1 << (s + j) for j in shape.peers[i])
+            for s in (d * cells for d in range(n))
+            for i in range(cells)
+        ),
         _locked(n, *shape.boxes, rep) if shape.boxes is not None else None,
     )
 
 
 def settle(t: Tables, pos: int, done: int, extra: Extra | None = None) -> tuple[int, int] | None:
-    """Naked and hidden singles (and ``extra``) to a fixpoint: the narrowed position and
-    the bits of its placed digits, or None on a contradiction. ``done``: the placed
-    digits whose units were already cleared."""
+    """Naked and hidden singles (then locked candidates, then ``extra``) to a fixpoint:
+    the narrowed position and its decided cells (one slice's bits), or None on a
+    contradiction. ``done``: the decided cells whose peers were already cleared.
+
+    A round places every naked single at once (clearing each one's peers from its
+    slice, a table lookup per digit placed); only when there is none are the units
+    folded for hidden singles, the costlier test; locked candidates come last."""
     all_cells, rep, slices = t.all_cells, t.rep, t.slices
-    classes, regions = t.classes, t.regions
+    classes, regions, peers = t.classes, t.regions, t.peer_bits
     while True:
         once = twice = 0
         for s in slices:
@@ -247,6 +257,17 @@ def settle(t: Tables, pos: int, done: int, extra: Extra | None = None) -> tuple[
             once |= x
         if once != all_cells:
             return None  # a cell without candidates
+        new = once & ~twice & ~done
+        if new:
+            bits = (new * rep) & pos
+            kill = 0
+            while bits:
+                low = bits & -bits
+                kill |= peers[low.bit_length() - 1]
+                bits ^= low
+            pos &= ~kill
+            done |= new
+            continue
         hidden = 0
         for orig, offs, pattern in classes:
             o = tw = 0
@@ -266,48 +287,30 @@ def settle(t: Tables, pos: int, done: int, extra: Extra | None = None) -> tuple[
                     return None
                 if not x & (x - 1):
                     hidden |= x << s
-        new = (((once & ~twice) * rep) & pos | hidden) & ~done
-        if not new:
-            if t.locked is not None:
-                narrowed = locked_candidates(t, pos)
-                if narrowed != pos:
-                    pos = narrowed
-                    continue
-            if extra is not None:
-                narrowed = extra(pos)
-                if narrowed is None:
-                    return None
-                if narrowed != pos:
-                    pos = narrowed
-                    continue
-            return pos, done
+        hidden_cells = 0
         if hidden:
-            hc = 0
             for s in slices:
                 x = (hidden >> s) & all_cells
-                if hc & x:
+                if hidden_cells & x:
                     return None  # two digits each with one place left, in one cell
-                hc |= x
-            pos &= ~(hc * rep) | hidden
-            new &= pos
-        kill = 0
-        for orig, offs, pattern in classes:
-            o = 0
-            for off in offs:
-                x = (new >> off) & orig
-                if o & x:
-                    return None  # one digit placed twice in a unit
-                o |= x
-            kill |= o * pattern
-        for region in regions:
-            for s in slices:
-                x = (new >> s) & region
-                if x:
-                    if x & (x - 1):
-                        return None
-                    kill |= region << s
-        pos = (pos & ~kill) | new
-        done |= new
+                hidden_cells |= x
+            hidden_cells &= ~done
+        if hidden_cells:
+            pos &= ~(hidden_cells * rep) | hidden
+            continue
+        if t.locked is not None:
+            narrowed = locked_candidates(t, pos)
+            if narrowed != pos:
+                pos = narrowed
+                continue
+        if extra is not None:
+            narrowed = extra(pos)
+            if narrowed is None:
+                return None
+            if narrowed != pos:
+                pos = narrowed
+                continue
+        return pos, done
 
 
 def _branch_cell(t: Tables, pos: int) -> int:
