@@ -70,20 +70,20 @@ def region_findings(puzzle: Puzzle) -> list[Finding]:
                 found.append(
                     _error(
                         "bad_region",
-                        f"{cell_name((r, c))}: region number {k} is not one of 0-{n - 1}",
+                        f"{cell_name((r, c))}: region number {k + 1} is not one of 1-{n}",
                         ((r, c),),
                     )
                 )
     assert puzzle.region_cells is not None
     for k, cells in enumerate(puzzle.region_cells):
-        group = f"region {k}"
+        group = f"region {k + 1}"
         if len(cells) != n:
             shown = names(cells) if len(cells) <= n + 3 else f"{names(cells[:n])} and more"
             has = f"{len(cells)} cells ({shown})" if cells else "no cells"
             found.append(
                 _error(
                     "region_size",
-                    f"region {k} has {has}, not {n}: the regions must cut the {n}x{n} grid "
+                    f"{group} has {has}, not {n}: the regions must cut the {n}x{n} grid "
                     f"into {n} regions of {n} cells",
                     cells,
                     group,
@@ -95,7 +95,7 @@ def region_findings(puzzle: Puzzle) -> list[Finding]:
             found.append(
                 _error(
                     "region_split",
-                    f"region {k} is not connected: it falls into {len(pieces)} pieces ({parts})",
+                    f"{group} is not connected: it falls into {len(pieces)} pieces ({parts})",
                     cells,
                     group,
                 )
