@@ -64,7 +64,7 @@ from .cli_output import (
 from .client import FORMATS, KINDS
 from .commands.base import Connect, Context, OneFile
 from .progress import ProgressBar
-from .render import solution_text
+from .render import RENDERERS, solution_text
 from .types import Grid, NumgridError
 
 PUZZLE_SUFFIXES = (".txt", ".csv", ".json", ".jsonl")  # what a directory is searched for
@@ -152,9 +152,10 @@ class _Source:
     """One input argument, expanded: where its puzzles come from and how many."""
 
     path: str
-    kind: str  # "file", "stdin", "jsonl", "dataset"
+    kind: str  # "file", "stdin", "jsonl", "dataset", "lines"
     count: int
-    data: dict[str, Any] = field(default_factory=dict)  # a dataset's puzzles
+    data: dict[str, Any] = field(default_factory=dict)  # a dataset's puzzles; lines: {"N": line}
+    name: str | None = None  # a dataset's name: the kind of its puzzles
 
 
 def _is_dataset(value) -> bool:
@@ -178,8 +179,34 @@ def _classify(path: str, stdin: dict) -> _Source:
         with contextlib.suppress(UsageError, ValueError):
             value = json.loads(read_input(path, stdin)[1])
             if _is_dataset(value):
-                return _Source(path, "dataset", len(value["data"]), value["data"])
+                name = value.get("name")
+                named = name if isinstance(name, str) else None
+                return _Source(path, "dataset", len(value["data"]), value["data"], named)
+    if path.endswith(".txt"):
+        with contextlib.suppress(UsageError):
+            lines = puzzle_lines(read_input(path, stdin)[1])
+            if lines is not None:
+                return _Source(path, "lines", len(lines), lines)
     return _Source(path, "file", 1)
+
+
+_LINE = re.compile(r"^[0-9A-Za-z._-]{16,}$")
+
+
+def puzzle_lines(text: str) -> dict[str, str] | None:
+    """A text of puzzles one a line (the benchmark files: two or more lines of one token
+    each, all of one length, of digits, letters, ``.``, ``-`` or ``_``; blank lines and
+    ``#`` comments aside) as ``{"N": line}`` by line number; None for any other text."""
+    found: dict[str, str] = {}
+    for number, line in enumerate(text.splitlines(), 1):
+        body = line.strip()
+        if not body or body.startswith("#"):
+            continue
+        if not _LINE.match(body):
+            return None
+        found[str(number)] = body
+    lengths = {len(body) for body in found.values()}
+    return found if len(found) >= 2 and len(lengths) == 1 else None
 
 
 def _walk(directory: str) -> list[str]:
@@ -339,14 +366,28 @@ def items(
 
     for source in sources:
         if source.kind == "dataset":
+            own = kind if kind not in (None, "auto") else dataset_kind(source.name)
             for key, entry in source.data.items():
                 if not fresh(key):
+                    continue
+                if own == "":
+                    known = ", ".join(sorted(k for k in KINDS if k and k != "auto"))
+                    problems.add(
+                        key,
+                        f"{source.path}: unsupported kind {source.name!r} (the dataset's name): "
+                        f"numgrid reads {known}",
+                    )
                     continue
                 problem = entry.get("problem") if isinstance(entry, dict) else None
                 if not isinstance(problem, str):
                     problems.add(key, f'{source.path}: {key} has no "problem" text')
                     continue
-                yield problems.item(BatchItem(key, problem, "janko", kind))
+                yield problems.item(BatchItem(key, problem, "janko", own))
+        elif source.kind == "lines":
+            for number, line in source.data.items():
+                name = f"{source.path}:{number}"
+                if fresh(name):
+                    yield problems.item(BatchItem(name, line, fmt, kind))
         elif source.kind == "jsonl":
             for item in _jsonl_items(source.path, fmt, kind, problems):
                 if fresh(item.id):
@@ -363,10 +404,32 @@ def items(
             yield problems.item(BatchItem(name, text, fmt, kind))
 
 
+def _folded(name: str) -> str:
+    return "".join(ch for ch in name.lower() if ch.isalnum())
+
+
+def dataset_kind(name: str | None) -> str | None:
+    """The kind a dataset's ``name`` says ("Kakuro", "JigsawSudoku"): a kind's name or
+    its title, spaces and case aside; None without a name (the text decides), "" for a
+    kind not read (its puzzles are never read as another kind)."""
+    if name is None:
+        return None
+    named: dict[str, str] = {}
+    for kind in KINDS:
+        if kind and kind != "auto":
+            named[_folded(kind)] = kind
+            drawing = RENDERERS.get(kind)
+            if drawing is not None:
+                named[_folded(drawing.title)] = kind
+    return named.get(_folded(name), "")
+
+
 def _ids(source: _Source) -> Iterator[str]:
     """The ids of a source's puzzles, as far as they can be known before reading them."""
     if source.kind == "dataset":
         yield from source.data
+    elif source.kind == "lines":
+        yield from (f"{source.path}:{number}" for number in source.data)
     elif source.kind == "file":
         yield source.path
     elif source.kind == "stdin":

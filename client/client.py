@@ -72,13 +72,17 @@ ENGINES = {
     "native": puzzle_pb2.ENGINE_NATIVE,
     "cross-check": puzzle_pb2.ENGINE_CROSS_CHECK,
 }
-FORMATS = {
+# The formats: each PuzzleFormat of the proto, by its name in lower case.
+FORMATS: dict[str | None, puzzle_pb2.PuzzleFormat] = {
     None: puzzle_pb2.PUZZLE_FORMAT_UNSPECIFIED,
     "auto": puzzle_pb2.PUZZLE_FORMAT_UNSPECIFIED,
-    "janko": puzzle_pb2.PUZZLE_FORMAT_JANKO,
-    "csv": puzzle_pb2.PUZZLE_FORMAT_CSV,
-    "json": puzzle_pb2.PUZZLE_FORMAT_JSON,
-    "tatham": puzzle_pb2.PUZZLE_FORMAT_TATHAM,
+    **{
+        value.name.removeprefix("PUZZLE_FORMAT_").lower(): cast(
+            puzzle_pb2.PuzzleFormat, value.number
+        )
+        for value in puzzle_pb2.PuzzleFormat.DESCRIPTOR.values
+        if value.number != puzzle_pb2.PUZZLE_FORMAT_UNSPECIFIED
+    },
 }
 # The kinds: each field of the Puzzle oneof, in the proto's order, with its PuzzleKind.
 KINDS: dict[str | None, puzzle_pb2.PuzzleKind] = {

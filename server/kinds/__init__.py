@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import re
 from typing import Any
 
 from numgrid.server.core import Finding, PuzzleError, quoted
@@ -24,19 +23,6 @@ REGISTRY: tuple[Kind[Any], ...] = (KAKURO, KENKEN, KAKURASU, SKYSCRAPER, SUDOKU,
 # By name, in detection order (each kind's ``rank``: a stricter shape sniffs first). A
 # text no kind claims is of an unsupported kind.
 KINDS: dict[str, Kind[Any]] = {kind.name: kind for kind in sorted(REGISTRY, key=lambda k: k.rank)}
-
-_RULE = re.compile(r"^[-+|=\s]*$")  # a line of a drawn grid's frame: ------+------
-_SEPARATORS = re.compile(r"[\s|,;]")
-
-
-def _looks_like_sudoku(text: str) -> bool:
-    """81 cells of digits or blanks (``.``, ``_``, ``-``), the frame and separators aside."""
-    if len(text) > 1000:
-        return False
-    lines = [line for line in text.splitlines() if not _RULE.match(line)]
-    cells = "".join(_SEPARATORS.sub("", line) for line in lines)
-    return len(cells) == 81 and all(c.isascii() and (c.isdigit() or c in "._-") for c in cells)
-
 
 _JSON_TYPES = {list: "a list", str: "a string", int: "a number", float: "a number"}
 
@@ -89,8 +75,6 @@ def unsupported(text: str) -> Finding:
     why += " or Kakuro's 1VVHH CSV"
     if "," in body or ";" in body:
         why += f": {kakuro_formats.why_no_kakuro_csv(body)}"
-    if _looks_like_sudoku(body):
-        why += "; it looks like a 9x9 Sudoku, which this server does not solve"
     return Finding(
         "unsupported_kind",
         f"unsupported kind: the text is no puzzle of a kind this server reads ({_served()}): {why}",
