@@ -410,8 +410,10 @@ def _folded(name: str) -> str:
 
 def dataset_kind(name: str | None) -> str | None:
     """The kind a dataset's ``name`` says ("Kakuro", "JigsawSudoku"): a kind's name or
-    its title, spaces and case aside; None without a name (the text decides), "" for a
-    kind not read (its puzzles are never read as another kind)."""
+    its title, spaces and case aside. "" for a name that is a variant of a kind read but
+    not one itself ("Killer Sudoku" beside "Sudoku"): a kind not read, whose puzzles are
+    never read as another kind. None without a name or for any other name (the text
+    decides)."""
     if name is None:
         return None
     named: dict[str, str] = {}
@@ -421,7 +423,10 @@ def dataset_kind(name: str | None) -> str | None:
             drawing = RENDERERS.get(kind)
             if drawing is not None:
                 named[_folded(drawing.title)] = kind
-    return named.get(_folded(name), "")
+    folded = _folded(name)
+    if folded in named:
+        return named[folded]
+    return "" if any(known in folded for known in named) else None
 
 
 def _ids(source: _Source) -> Iterator[str]:
