@@ -304,11 +304,11 @@ def settle(t: Tables, pos: int, done: int, extra: Extra | None = None) -> tuple[
                 pos = narrowed
                 continue
         if extra is not None:
-            narrowed = extra(pos)
-            if narrowed is None:
+            more = extra(pos)
+            if more is None:
                 return None
-            if narrowed != pos:
-                pos = narrowed
+            if more != pos:
+                pos = more
                 continue
         return pos, done
 
