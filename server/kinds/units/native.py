@@ -1,21 +1,25 @@
 """The native engine of the units family, built for speed in pure Python.
 
-A position is one integer of N * N * N bits: bit ``d * N*N + i`` says the digit ``d + 1``
-is still possible in cell ``i`` (a *slice* per digit, each cell's bits one slice apart).
-Every rule is then a handful of whole-board integer operations, never a loop over cells:
+A position is one integer: each cell ``i`` owns a *group* of N + 1 bits from bit
+``i * (N + 1)``, bit ``d - 1`` of it saying the digit ``d`` is still possible there, the
+top one a *guard* kept 0. Every rule is a handful of whole-board integer operations:
 
-- folding the N slices onto one (shift, mask, ``twice |= once & x; once |= x``) tells
-  the cells with no candidate (a contradiction), exactly one (a naked single) or two;
-- folding each regular class of units (rows, columns, boxes, each diagonal: one unit
-  shape at several *origins*) onto its origins tells, per digit and unit, whether the
+- adding N ones to every group carries into its guard exactly when the group is not
+  empty, so one addition finds the cells without a candidate (a contradiction), and
+  ``x & (x - ones)`` (each group's lowest candidate cleared) then the cells with one (a
+  naked single) or two (where the search branches);
+- folding each regular class of units (rows, columns, boxes, each diagonal: one shape of
+  cells at several *origins*) onto its origins tells, per unit and digit, whether the
   digit has no place left (a contradiction) or exactly one (a hidden single); a
-  multiplication by the unit's pattern spreads origins back over their units' cells;
-- placing digits clears their units' other cells in their slices the same way.
+  multiplication by the unit's pattern spreads the origins back over its cells; where
+  boxes cross rows and columns, the same folds give locked candidates;
+- a placed digit clears its peers by one table lookup (its peers' bits of that digit).
 
-Irregular regions, which have no common pattern, are folded region by region. Singles
-are applied to a fixpoint; the search then branches on a cell with the fewest
-candidates (two, nearly always), depth first, counting solutions up to the limit and
-polling the budget. Positions are immutable integers: a branch costs no copying.
+Irregular regions, which have no common pattern, are folded cell by cell. A round places
+every naked single; only when there is none are the units folded for hidden singles,
+then locked candidates are looked for. The search then branches on a cell with the
+fewest candidates (two, nearly always), depth first, counting solutions up to the limit
+and polling the budget. Positions are immutable integers: a branch costs no copying.
 """
 
 from __future__ import annotations
@@ -36,6 +40,30 @@ POLL_EVERY = 64  # nodes between two looks at the budget
 # one, the same one when it has nothing to add, None when no filling completes it.
 Extra = Callable[[int], int | None]
 
+# (origins: every digit bit of each origin's group; the shifts from an origin to the
+# other cells; the unit's pattern: bit 0 of each of its groups from the origin's)
+Fold = tuple[int, tuple[int, ...], int]
+
+
+@dataclass(frozen=True)
+class Locked:
+    """Masks for locked candidates where boxes cross rows and columns: a *segment* is
+    where a box crosses a row (its cells across) or a column (down), marked at its
+    first cell."""
+
+    across: Fold  # segment origins, cell shifts, pattern
+    down: Fold
+    # (group origins, segment shifts within the group) for: a box's segments across, a
+    # row's segments, a box's segments down, a column's segments
+    box_across: tuple[int, tuple[int, ...]]
+    row: tuple[int, tuple[int, ...]]
+    box_down: tuple[int, tuple[int, ...]]
+    column: tuple[int, tuple[int, ...]]
+    row_full: Fold  # row origins, the shifts of its segments to them, the row's pattern
+    col_full: Fold
+    box_full: Fold  # from a segment across to its box
+    box_full_down: Fold  # from a segment down to its box
+
 
 @dataclass(frozen=True)
 class Tables:
@@ -43,98 +71,75 @@ class Tables:
 
     n: int
     cells: int  # N * N
-    all_cells: int  # the N*N bits of one slice
-    rep: int  # bit 0 of every slice: a slice's mask times ``rep`` is that mask in all
-    slices: tuple[int, ...]  # each slice's shift, d * N*N
-    # per regular class: (origins in every slice, the shifts of its cells from an
-    # origin, the unit's pattern of cells from bit 0)
-    classes: tuple[tuple[int, tuple[int, ...], int], ...]
-    regions: tuple[int, ...]  # each irregular unit's cells, one slice's bits
-    peer_bits: tuple[int, ...]  # per bit (digit, cell): the cell's peers in that slice
+    width: int  # bits a cell's group takes: N + 1
+    ones: int  # bit 0 of every group
+    digits: int  # the N digit bits of one group (group 0)
+    full: int  # every digit of every cell
+    guards: int  # the guard bit of every group
+    classes: tuple[Fold, ...]  # the regular units, class by class
+    regions: tuple[tuple[tuple[int, ...], int], ...]  # irregular units: shifts, pattern
+    peer_bits: tuple[int, ...]  # per bit (cell, digit): that digit's bits in the peers
     locked: Locked | None  # boxes and lines crossing, when the grid has boxes
+
+    def bit(self, d: int, i: int) -> int:
+        """The bit of digit ``d`` (1-based) in cell ``i``."""
+        return 1 << (i * self.width + d - 1)
+
+    def cell(self, i: int) -> int:
+        """Every digit bit of cell ``i``."""
+        return self.digits << (i * self.width)
 
     def fresh(self, givens: Sequence[int]) -> int:
         """The position of ``givens`` (per cell index, 0 empty) before any rule."""
-        full = (1 << (self.cells * self.n)) - 1
-        pos = full
+        pos = self.full
         for i, g in enumerate(givens):
             if g:
-                pos &= ~(self.rep << i)
-                pos |= 1 << ((g - 1) * self.cells + i)
+                pos = (pos & ~self.cell(i)) | self.bit(g, i)
         return pos
 
-    def digits(self, pos: int, i: int) -> list[int]:
+    def candidates(self, pos: int, i: int) -> list[int]:
         """The candidates of cell ``i``, 1-based."""
-        return [d + 1 for d, s in enumerate(self.slices) if pos >> (s + i) & 1]
+        group = (pos >> (i * self.width)) & self.digits
+        return [d + 1 for d in range(self.n) if group >> d & 1]
 
     def values(self, pos: int) -> list[int]:
         """Per cell index, its digit if decided (one candidate), else 0."""
-        out = [0] * self.cells
-        seen = [0] * self.cells
-        for d, s in enumerate(self.slices):
-            x = (pos >> s) & self.all_cells
-            while x:
-                low = x & -x
-                i = low.bit_length() - 1
-                out[i] = d + 1
-                seen[i] += 1
-                x ^= low
-        return [v if k == 1 else 0 for v, k in zip(out, seen, strict=True)]
+        out = []
+        for i in range(self.cells):
+            group = (pos >> (i * self.width)) & self.digits
+            out.append(group.bit_length() if group and not group & (group - 1) else 0)
+        return out
 
 
-@dataclass(frozen=True)
-class Locked:
-    """Masks for locked candidates where boxes cross rows and columns: a *segment* is
-    where a box crosses a row (its cells across) or a column (down), marked at its
-    first cell, in every slice."""
+def _locked(n: int, bh: int, bw: int, g: int, digits: int) -> Locked:
+    def origins(cells: list[int]) -> int:
+        return sum(digits << (g * i) for i in cells)
 
-    across: tuple[int, tuple[int, ...], int]  # segment origins, cell shifts, pattern
-    down: tuple[int, tuple[int, ...], int]
-    # (group origins, segment shifts within the group) for: a box's segments across,
-    # a row's segments, a box's segments down, a column's segments
-    box_across: tuple[int, tuple[int, ...]]
-    row: tuple[int, tuple[int, ...]]
-    box_down: tuple[int, tuple[int, ...]]
-    column: tuple[int, tuple[int, ...]]
-    row_full: tuple[int, tuple[int, ...], int]  # row origins, shifts to them, row pattern
-    col_full: tuple[int, tuple[int, ...], int]
-    box_full: tuple[int, tuple[int, ...], int]  # from a segment across to its box
-    box_full_down: tuple[int, tuple[int, ...], int]  # from a segment down to its box
+    def pattern(cells: list[int]) -> int:
+        return sum(1 << (g * i) for i in cells)
 
-
-def _locked(n: int, bh: int, bw: int, rep: int) -> Locked:
-    def bits(cells: list[int]) -> int:
-        return sum(1 << i for i in cells) * rep
-
-    across = bits([r * n + c for r in range(n) for c in range(0, n, bw)])
-    down = bits([r * n + c for r in range(0, n, bh) for c in range(n)])
-    box_orig = bits([r * n + c for r in range(0, n, bh) for c in range(0, n, bw)])
-    row_orig = bits([r * n for r in range(n)])
-    col_orig = bits(list(range(n)))
+    across = origins([r * n + c for r in range(n) for c in range(0, n, bw)])
+    down = origins([r * n + c for r in range(0, n, bh) for c in range(n)])
+    box_orig = origins([r * n + c for r in range(0, n, bh) for c in range(0, n, bw)])
+    row_orig = origins([r * n for r in range(n)])
+    col_orig = origins(list(range(n)))
+    box = [i * n + j for i in range(bh) for j in range(bw)]
     return Locked(
-        (across, tuple(range(bw)), (1 << bw) - 1),
-        (down, tuple(i * n for i in range(bh)), sum(1 << (i * n) for i in range(bh))),
-        (box_orig, tuple(i * n for i in range(bh))),
-        (row_orig, tuple(range(0, n, bw))),
-        (box_orig, tuple(range(bw))),
-        (col_orig, tuple(i * n for i in range(0, n, bh))),
-        (row_orig, tuple(range(0, n, bw)), (1 << n) - 1),
-        (col_orig, tuple(i * n for i in range(0, n, bh)), sum(1 << (i * n) for i in range(n))),
-        (
-            box_orig,
-            tuple(i * n for i in range(bh)),
-            sum(1 << (i * n + j) for i in range(bh) for j in range(bw)),
-        ),
-        (
-            box_orig,
-            tuple(range(bw)),
-            sum(1 << (i * n + j) for i in range(bh) for j in range(bw)),
-        ),
+        (across, tuple(g * j for j in range(bw)), pattern(list(range(bw)))),
+        (down, tuple(g * i * n for i in range(bh)), pattern([i * n for i in range(bh)])),
+        (box_orig, tuple(g * i * n for i in range(bh))),
+        (row_orig, tuple(g * c for c in range(0, n, bw))),
+        (box_orig, tuple(g * j for j in range(bw))),
+        (col_orig, tuple(g * r * n for r in range(0, n, bh))),
+        (row_orig, tuple(g * c for c in range(0, n, bw)), pattern(list(range(n)))),
+        (col_orig, tuple(g * r * n for r in range(0, n, bh)), pattern([r * n for r in range(n)])),
+        (box_orig, tuple(g * i * n for i in range(bh)), pattern(box)),
+        (box_orig, tuple(g * j for j in range(bw)), pattern(box)),
     )
 
 
-def _presence(pos: int, seg: tuple[int, tuple[int, ...], int]) -> int:
-    """Per segment origin and slice: whether the segment holds the digit."""
+def _presence(pos: int, seg: Fold) -> int:
+    """Per segment origin and digit: whether the segment holds the digit."""
     orig, offs, _ = seg
     p = 0
     for off in offs:
@@ -158,7 +163,7 @@ def _sole(present: int, group: tuple[int, tuple[int, ...]]) -> int:
     return sole
 
 
-def _spread(sole: int, full: tuple[int, tuple[int, ...], int]) -> int:
+def _spread(sole: int, full: Fold) -> int:
     """The whole units (rows, columns or boxes) of the given segment origins."""
     orig, offs, pattern = full
     o = 0
@@ -191,75 +196,65 @@ def locked_candidates(t: Tables, pos: int) -> int:
     return pos & ~kill
 
 
-def _regular_class(n: int, origins: list[int], cells: list[int]) -> tuple[int, int]:
-    """(origins as bits, the unit's pattern from bit 0) for units that are translates of
-    one set of cells."""
-    return sum(1 << o for o in origins), sum(1 << i for i in cells)
-
-
 @functools.lru_cache(maxsize=64)
 def tables(shape: Shape) -> Tables:
     """The masks of a shape, compiled once."""
     n, cells = shape.size, shape.cells
-    rep = sum(1 << (d * cells) for d in range(n))
-    classes: list[tuple[int, tuple[int, ...], int]] = []
-    regions: list[int] = []
+    g = n + 1
+    digits = (1 << n) - 1
+    ones = sum(1 << (g * i) for i in range(cells))
+    classes: list[Fold] = []
+    regions: list[tuple[tuple[int, ...], int]] = []
     by_type: dict[_T, list[tuple[int, ...]]] = {}
     for unit in shape.units:
         if unit.type is _T.DIAGONAL:
             start = unit.cells[0]
-            offs = tuple(i - start for i in unit.cells)
-            classes.append(((1 << start) * rep, offs, sum(1 << o for o in offs)))
+            offs = tuple(g * (i - start) for i in unit.cells)
+            classes.append((digits << (g * start), offs, sum(1 << o for o in offs)))
         elif unit.type is _T.REGION:
-            regions.append(sum(1 << i for i in unit.cells))
+            cells_at = tuple(g * i for i in unit.cells)
+            regions.append((cells_at, sum(1 << at for at in cells_at)))
         else:
             by_type.setdefault(unit.type, []).append(unit.cells)
     for units in by_type.values():
-        starts = [u[0] for u in units]
-        offs = tuple(i - units[0][0] for i in units[0])
-        if all(tuple(i - u[0] for i in u) == offs for u in units):
-            orig, pattern = _regular_class(n, starts, list(offs))
-            classes.append((orig * rep, offs, pattern))
-        else:  # not translates of one another: fold them one by one, as regions
-            regions.extend(sum(1 << i for i in u) for u in units)
+        offs = tuple(g * (i - units[0][0]) for i in units[0])
+        if all(tuple(g * (i - u[0]) for i in u) == offs for u in units):
+            orig = sum(digits << (g * u[0]) for u in units)
+            classes.append((orig, offs, sum(1 << o for o in offs)))
+        else:  # not translates of one another: folded one by one, as regions
+            regions.extend((tuple(g * i for i in u), sum(1 << (g * i) for i in u)) for u in units)
+    peer_bits = [0] * (cells * g)
+    for i in range(cells):
+        for d in range(n):
+            peer_bits[g * i + d] = sum(1 << (g * j + d) for j in shape.peers[i])
     return Tables(
         n,
         cells,
-        (1 << cells) - 1,
-        rep,
-        tuple(d * cells for d in range(n)),
+        g,
+        ones,
+        digits,
+        digits * ones,
+        ones << n,
         tuple(classes),
         tuple(regions),
-        tuple(
-            sum(1 << (s + j) for j in shape.peers[i])
-            for s in (d * cells for d in range(n))
-            for i in range(cells)
-        ),
-        _locked(n, *shape.boxes, rep) if shape.boxes is not None else None,
+        tuple(peer_bits),
+        _locked(n, *shape.boxes, g, digits) if shape.boxes is not None else None,
     )
 
 
 def settle(t: Tables, pos: int, done: int, extra: Extra | None = None) -> tuple[int, int] | None:
     """Naked and hidden singles (then locked candidates, then ``extra``) to a fixpoint:
-    the narrowed position and its decided cells (one slice's bits), or None on a
-    contradiction. ``done``: the decided cells whose peers were already cleared.
-
-    A round places every naked single at once (clearing each one's peers from its
-    slice, a table lookup per digit placed); only when there is none are the units
-    folded for hidden singles, the costlier test; locked candidates come last."""
-    all_cells, rep, slices = t.all_cells, t.rep, t.slices
-    classes, regions, peers = t.classes, t.regions, t.peer_bits
+    the narrowed position and its decided cells (their guard bits), or None on a
+    contradiction. ``done``: the decided cells whose peers were already cleared."""
+    full, ones, guards, shift = t.full, t.ones, t.guards, t.n
+    digits, classes, regions, peers = t.digits, t.classes, t.regions, t.peer_bits
     while True:
-        once = twice = 0
-        for s in slices:
-            x = (pos >> s) & all_cells
-            twice |= once & x
-            once |= x
-        if once != all_cells:
+        if (pos + full) & guards != guards:
             return None  # a cell without candidates
-        new = once & ~twice & ~done
+        multi = ((pos & (pos - ones)) + full) & guards
+        new = guards & ~multi & ~done
         if new:
-            bits = (new * rep) & pos
+            bits = pos & ((new >> shift) * digits)
             kill = 0
             while bits:
                 low = bits & -bits
@@ -280,24 +275,26 @@ def settle(t: Tables, pos: int, done: int, extra: Extra | None = None) -> tuple[
             ex = o & ~tw
             if ex:
                 hidden |= (ex * pattern) & pos
-        for region in regions:
-            for s in slices:
-                x = (pos >> s) & region
-                if not x:
-                    return None
-                if not x & (x - 1):
-                    hidden |= x << s
-        hidden_cells = 0
+        for offs, pattern in regions:
+            o = tw = 0
+            for off in offs:
+                x = (pos >> off) & digits
+                tw |= o & x
+                o |= x
+            if o != digits:
+                return None
+            ex = o & ~tw
+            if ex:
+                hidden |= (ex * pattern) & pos
         if hidden:
-            for s in slices:
-                x = (hidden >> s) & all_cells
-                if hidden_cells & x:
-                    return None  # two digits each with one place left, in one cell
-                hidden_cells |= x
-            hidden_cells &= ~done
-        if hidden_cells:
-            pos &= ~(hidden_cells * rep) | hidden
-            continue
+            marked = (hidden + full) & guards
+            safe = hidden | (ones & ~(marked >> shift))
+            if ((safe & (safe - ones)) + full) & guards:
+                return None  # two digits each with one place left, in one cell
+            marked &= ~done
+            if marked:
+                pos &= ~((marked >> shift) * digits) | hidden
+                continue
         if t.locked is not None:
             narrowed = locked_candidates(t, pos)
             if narrowed != pos:
@@ -315,27 +312,24 @@ def settle(t: Tables, pos: int, done: int, extra: Extra | None = None) -> tuple[
 
 def _branch_cell(t: Tables, pos: int) -> int:
     """An open cell with the fewest candidates (-1 when every cell is decided)."""
-    all_cells = t.all_cells
-    once = twice = thrice = 0
-    for s in t.slices:
-        x = (pos >> s) & all_cells
-        thrice |= twice & x
-        twice |= once & x
-        once |= x
-    if not twice:
+    full, ones, guards, shift = t.full, t.ones, t.guards, t.n
+    y = pos & (pos - ones)
+    multi = (y + full) & guards
+    if not multi:
         return -1
-    two = twice & ~thrice
+    safe = y | (ones & ~(multi >> shift))
+    two = multi & ~(((safe & (safe - ones)) + full) & guards)
     if two:
-        return (two & -two).bit_length() - 1
+        return ((two & -two).bit_length() - 1) // t.width
     best, best_count = -1, t.n + 1
-    x = twice
+    x = multi
     while x:
         low = x & -x
-        i = low.bit_length() - 1
+        i = (low.bit_length() - 1) // t.width
         x ^= low
-        count = sum(pos >> (s + i) & 1 for s in t.slices)
-        if count < best_count:
-            best, best_count = i, count
+        k = ((pos >> (i * t.width)) & t.digits).bit_count()
+        if k < best_count:
+            best, best_count = i, k
     return best
 
 
@@ -352,8 +346,7 @@ def count(
     solutions: list[int] = []
     nodes = 0
     stack: list[tuple[int, int]] = [(pos, 0)]
-    slices = t.slices
-    rep = t.rep
+    width, digits = t.width, t.digits
     try:
         while stack and len(solutions) < limit:
             pos, done = stack.pop()
@@ -368,11 +361,12 @@ def count(
             if i < 0:
                 solutions.append(pos)
                 continue
-            cleared = pos & ~(rep << i)
-            for s in reversed(slices):
-                bit = 1 << (s + i)
-                if pos & bit:
-                    stack.append((cleared | bit, done))
+            at = i * width
+            group = (pos >> at) & digits
+            cleared = pos & ~(digits << at)
+            for d in reversed(range(t.n)):
+                if group >> d & 1:
+                    stack.append((cleared | 1 << (at + d), done))
     except SearchTimeout:
         return solutions, False, nodes
     return solutions, True, nodes
@@ -387,7 +381,7 @@ def search_cells(
     extra: Extra | None = None,
 ) -> SearchResult:
     """Up to ``limit`` solutions of a units grid with ``givens`` (per cell index, 0
-    empty); a given out of 1..N is the checks' business and must not reach here."""
+    empty); a given out of 1..N means no solution."""
     start = time.perf_counter()
     t = tables(shape)
     solutions: list[int] = []

@@ -271,7 +271,7 @@ def _bits(pos: Position, t: native.Tables) -> int:
     out = 0
     for i, mask in enumerate(pos.masks):
         for d in _digits(mask):
-            out |= 1 << ((d - 1) * t.cells + i)
+            out |= t.bit(d, i)
     return out
 
 
@@ -288,7 +288,7 @@ def trial(pos: Position) -> Step | None:
             pos.poll()
             cell = pos.shape.cell(i)
             for d in _digits(pos.masks[i]):
-                assumed = (base & ~(t.rep << i)) | 1 << ((d - 1) * t.cells + i)
+                assumed = (base & ~t.cell(i)) | t.bit(d, i)
                 if not deep:
                     if native.settle(t, assumed, 0) is not None:
                         continue
