@@ -56,10 +56,12 @@ class Technique(enum.IntEnum):
     TRIAL = 3  # last resort: an assumption refuted
 
 
+# EASY: naked singles alone; MEDIUM, HARD: a few hidden singles, then more; EXPERT: more
+# still; EXTREME: a trial. A first scale, until the full ladder grades as people do.
 THRESHOLDS: Thresholds = {
     Grade.EASY: (Technique.NAKED_SINGLE, {}),
-    Grade.MEDIUM: (Technique.HIDDEN_SINGLE, {Technique.HIDDEN_SINGLE: 20}),
-    Grade.HARD: (Technique.HIDDEN_SINGLE, {Technique.HIDDEN_SINGLE: 45}),
+    Grade.MEDIUM: (Technique.HIDDEN_SINGLE, {Technique.HIDDEN_SINGLE: 8}),
+    Grade.HARD: (Technique.HIDDEN_SINGLE, {Technique.HIDDEN_SINGLE: 20}),
 }
 
 CELL, UNIT = "cell", "unit"
