@@ -17,11 +17,11 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Mapping
-from functools import partial
 from typing import Any
 
 from numgrid.server.chain import (
     WHOLE,
+    Contradiction,
     Explanation,
     Grade,
     Ladder,
@@ -65,14 +65,6 @@ THRESHOLDS: Thresholds = {
 }
 
 CELL, UNIT = "cell", "unit"
-
-
-class Contradiction(Exception):
-    """A position no filling completes, and why."""
-
-    def __init__(self, reason: str, groups: tuple[Any, ...] = (), cells: tuple[Cell, ...] = ()):
-        super().__init__(reason)
-        self.reason, self.groups, self.cells = reason, groups, cells
 
 
 def _digits(mask: int) -> list[int]:
@@ -195,11 +187,7 @@ def position(puzzle: Puzzle, given: Any = None) -> Position:
     if errors:
         raise PuzzleError(errors)
     made: Position = position_from(
-        given,
-        Position,
-        partial(_from_entries, puzzle),
-        partial(_from_candidates, puzzle),
-        lambda: Position.fresh(puzzle),
+        puzzle, given, Position, _from_entries, _from_candidates, Position.fresh
     )
     return made
 
@@ -337,7 +325,6 @@ LADDER = Ladder(
     keys=_keys,
     position=position,
     thresholds=THRESHOLDS,
-    contradiction=Contradiction,
     relevant=relevant,
     say=value_text,
 )
