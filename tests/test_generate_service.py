@@ -250,7 +250,7 @@ def test_cli_draws_the_board_without_out_embedded():
         (["kenken", "--size", "4x6"], "square"),
         (["kenken", "--size", "x"], "not a size"),
         (["kenken", "--grade", "impossible"], "unknown grade"),
-        (["sudoku"], "kind: unknown kind 'sudoku'"),
+        (["killer"], "kind: unknown kind 'killer'"),
         (["kakuro", "--density", "2"], "share of white cells"),
     ],
 )

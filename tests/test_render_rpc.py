@@ -329,7 +329,8 @@ def test_print_a_dataset_leaves_out_what_has_no_unique_solution(tmp_path):
     with open(MULTIPLE) as f:
         data["several"] = {"problem": f.read()}
     dataset = tmp_path / "set.json"
-    dataset.write_text(json.dumps({"name": "KenKen", "count": len(data), "data": data}))
+    # Not named "KenKen": a dataset's name decides its kind, and "several" is a Kakuro.
+    dataset.write_text(json.dumps({"name": "mixed", "count": len(data), "data": data}))
     book = tmp_path / "book.pdf"
     done = numgrid("print", "--json", str(dataset), "--per-page", "1", "-o", str(book))
     assert done.returncode == 1  # one left out
