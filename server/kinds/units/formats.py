@@ -158,6 +158,10 @@ def read_line_body(family: Family, body: str, where: str, max_cells: int) -> Puz
     errors = family.size_errors(n, max_cells)
     if errors:
         raise PuzzleError(errors)
+    if n <= 9 and not body.strip(EMPTY_CHARS + DIGITS[:n]):  # the usual line: digits only
+        values = [0 if ch in EMPTY_CHARS else ord(ch) - 48 for ch in body]
+        givens = tuple(tuple(values[r * n : r * n + n]) for r in range(n))
+        return family.puzzle(n, givens, None, False)
     findings = []
     values = []
     for i, ch in enumerate(body):

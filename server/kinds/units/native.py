@@ -375,7 +375,8 @@ def settle(t: Tables, pos: int, done: int, extra: Extra | None = None) -> tuple[
 
 
 def _branch_cell(t: Tables, pos: int) -> int:
-    """An open cell with the fewest candidates (-1 when every cell is decided)."""
+    """An open cell with the fewest candidates, the last of those in reading order (on
+    top1465 a tenth fewer nodes than the first); -1 when every cell is decided."""
     full, ones, guards, shift = t.full, t.ones, t.guards, t.n
     y = pos & (pos - ones)
     multi = (y + full) & guards
@@ -384,7 +385,7 @@ def _branch_cell(t: Tables, pos: int) -> int:
     safe = y | (ones & ~(multi >> shift))
     two = multi & ~(((safe & (safe - ones)) + full) & guards)
     if two:
-        return ((two & -two).bit_length() - 1) // t.width
+        return (two.bit_length() - 1) // t.width
     best, best_count = -1, t.n + 1
     x = multi
     while x:

@@ -63,6 +63,11 @@ class Shape:
     peers: tuple[tuple[int, ...], ...]  # per cell, its peers in index order
     groups: tuple[UnitGroup, ...] = field(compare=False, hash=False, repr=False)
 
+    def __hash__(self) -> int:
+        """By what the shape is built from (the engines' tables are cached by shape:
+        hashing every unit at each search would cost more than small searches)."""
+        return hash((self.size, self.boxes, self.regions, self.diagonals))
+
     @property
     def cells(self) -> int:
         """How many cells: N * N."""
