@@ -2,7 +2,7 @@
 
 - *line*: one puzzle a line, N*N characters in reading order (81 for 9x9, 256 for
   16x16), ``.`` or ``0`` for an empty cell, 1-9 then A-G for 10-16: the line every
-  Sudoku tool reads. A text of several such lines (``#`` comments aside) is a file of
+  tool for these grids reads. A text of several such lines (``#`` comments aside) is a file of
   puzzles, one a line (:func:`puzzle_lines` splits it).
 - *grid*: N rows of N cells (digits, ``.``/``0``/``-``/``_`` empty), with any frame
   (``|``, ``+---+`` lines) and spaces; a row of N numbers separated by spaces (16x16)
@@ -568,7 +568,7 @@ def read_tatham(family: Family, text: str, max_cells: int) -> Puzzle:
     if family.regions:
         if found.group(6) is None:
             findings.append(
-                error("bad_tatham_id", "a jigsaw game ID lists its regions after a comma")
+                error("bad_tatham_id", "a game ID with regions lists them after a comma")
             )
             regions = empty_grid(n)
         else:
