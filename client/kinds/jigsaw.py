@@ -12,7 +12,8 @@ from .cells import Layout
 
 TITLE = "Jigsaw Sudoku"  # as printed: captions, help texts
 DEFAULT_SIZE = "9"  # numgrid generate without --size
-SIZE_NOTE = "4 to 9"
+SIZE_NOTE = "a Jigsaw Sudoku is 4 to 9"
+FILES = "Solo jigsaw game IDs (Jigsaw Sudoku)"
 
 X_NOTE = "X: both main diagonals hold each digit once too"
 

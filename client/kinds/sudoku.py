@@ -12,7 +12,8 @@ from .cells import Layout
 
 TITLE = "Sudoku"  # as printed: captions, help texts
 DEFAULT_SIZE = "9"  # numgrid generate without --size
-SIZE_NOTE = "4, 6 (boxes of 2 rows x 3 columns), 9 or 16"
+SIZE_NOTE = "a Sudoku is 4, 6, 9 or 16"
+FILES = "81-character lines, drawn grids and Solo game IDs (Sudoku)"
 
 USUAL = {4: (2, 2), 6: (2, 3), 9: (3, 3), 16: (4, 4)}
 X_NOTE = "X: both main diagonals hold each digit once too"
