@@ -40,3 +40,14 @@ def test_written_folds_agree_with_the_loops(n, diagonals):
             pos &= ~t.bit(d, i)
         assert t.hidden(pos) == _loop_hidden(t, pos)
         assert t.written_locked(pos) == native.locked_candidates(t, pos)
+
+
+def test_cages_are_peers_but_need_not_hold_every_digit():
+    """A cage of fewer than N cells (a Killer's) makes its digits differ and nothing
+    more: the engine finds exactly the fillings of the plain grid that keep it so."""
+    cage = ((0, 0), (3, 3), (2, 1))
+    plain = native.search_cells(shape(4, (2, 2)), [0] * 16, limit=1000).solutions
+    caged = native.search_cells(shape(4, (2, 2), None, False, (cage,)), [0] * 16, limit=1000)
+    expected = {s for s in plain if len({s[r][c] for r, c in cage}) == 3}
+    assert set(caged.solutions) == expected and len(expected) < len(plain)
+    assert caged.complete

@@ -281,6 +281,8 @@ def tables(shape: Shape) -> Tables:
             start = unit.cells[0]
             offs = tuple(g * (i - start) for i in unit.cells)
             classes.append((digits << (g * start), offs, sum(1 << o for o in offs)))
+        elif not shape.fills(unit):
+            continue  # a cage: its cells are peers, but it need not hold every digit
         elif unit.type is _T.REGION:
             cells_at = tuple(g * i for i in unit.cells)
             regions.append((cells_at, sum(1 << at for at in cells_at)))

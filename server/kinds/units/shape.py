@@ -7,7 +7,9 @@ Vocabulary (Norvig's, named once for the whole package):
   messages and grids).
 - *unit*: cells that hold N different digits, each once: a row, a column, a box (a
   rectangle of a grid cut into equal boxes), a region (N connected cells read from the
-  puzzle) or a main diagonal.
+  puzzle) or a main diagonal. A *cage* (fewer cells, digits all different, e.g. under a
+  sum) is listed with the units, but only its cells' differences apply: every digit
+  need not be in it (:meth:`Shape.fills`).
 - *peers* of a cell: the other cells of its units.
 - *candidates*: the digits a cell may still hold, as bits (bit ``d - 1`` for ``d``).
 
@@ -62,11 +64,12 @@ class Shape:
     cell_units: tuple[tuple[int, ...], ...]  # per cell, the indices of its units
     peers: tuple[tuple[int, ...], ...]  # per cell, its peers in index order
     groups: tuple[UnitGroup, ...] = field(compare=False, hash=False, repr=False)
+    cages: tuple[tuple[Cell, ...], ...] | None = None  # groups of different digits, not units
 
     def __hash__(self) -> int:
         """By what the shape is built from (the engines' tables are cached by shape:
         hashing every unit at each search would cost more than small searches)."""
-        return hash((self.size, self.boxes, self.regions, self.diagonals))
+        return hash((self.size, self.boxes, self.regions, self.diagonals, self.cages))
 
     @property
     def cells(self) -> int:
@@ -87,9 +90,13 @@ class Shape:
         if unit.type is GroupType.DIAGONAL:
             first, last = self.cell(unit.cells[0]), self.cell(unit.cells[-1])
             return f"diagonal {cell_name(first)}-{cell_name(last)}"
-        if unit.type is GroupType.REGION:
-            return f"region {unit.index + 1}"
+        if unit.type in (GroupType.REGION, GroupType.CAGE):
+            return f"{unit.type.value} {unit.index + 1}"
         return f"{unit.type.value} {unit.index}"
+
+    def fills(self, unit: Unit) -> bool:
+        """Whether a unit holds every digit (a cage of fewer cells does not)."""
+        return len(unit.cells) == self.size
 
     def box_of(self, index: int) -> int:
         """The index (in :attr:`units`) of the box or region holding a cell; -1 when the
@@ -105,6 +112,7 @@ def _build(
     boxes: tuple[int, int] | None,
     regions: tuple[tuple[Cell, ...], ...] | None,
     diagonals: bool,
+    cages: tuple[tuple[Cell, ...], ...] | None,
 ) -> Shape:
     units = [Unit(GroupType.ROW, r, tuple(r * n + c for c in range(n))) for r in range(n)]
     units += [Unit(GroupType.COLUMN, c, tuple(r * n + c for r in range(n))) for c in range(n)]
@@ -121,6 +129,8 @@ def _build(
     if diagonals:
         units.append(Unit(GroupType.DIAGONAL, 0, tuple(k * n + k for k in range(n))))
         units.append(Unit(GroupType.DIAGONAL, 1, tuple(k * n + n - 1 - k for k in range(n))))
+    for k, cage in enumerate(cages or ()):
+        units.append(Unit(GroupType.CAGE, k, tuple(sorted(r * n + c for r, c in cage))))
     of: list[list[int]] = [[] for _ in range(n * n)]
     for u, unit in enumerate(units):
         for i in unit.cells:
@@ -128,7 +138,9 @@ def _build(
     peers = tuple(
         tuple(sorted({j for u in of[i] for j in units[u].cells} - {i})) for i in range(n * n)
     )
-    made = Shape(n, boxes, regions, diagonals, tuple(units), tuple(map(tuple, of)), peers, ())
+    made = Shape(
+        n, boxes, regions, diagonals, tuple(units), tuple(map(tuple, of)), peers, (), cages
+    )
     groups = tuple(
         UnitGroup(unit.type, unit.index, tuple(made.cell(i) for i in unit.cells), made.name(unit))
         for unit in units
@@ -143,11 +155,14 @@ def shape(
     boxes: tuple[int, int] | None = None,
     regions: tuple[tuple[Cell, ...], ...] | None = None,
     diagonals: bool = False,
+    cages: tuple[tuple[Cell, ...], ...] | None = None,
 ) -> Shape:
     """The shape of an N x N grid with boxes of ``boxes`` = (rows, columns) (they must
     tile it) or irregular ``regions`` (each a tuple of cells; a partition is the checks'
-    business, not this one's), and both main diagonals as units when ``diagonals``."""
-    return _build(n, boxes, regions, diagonals)
+    business, not this one's), both main diagonals as units when ``diagonals``, and
+    ``cages``: groups of fewer than N cells whose digits differ (a Killer's cages; their
+    sums are the kind's own constraint), peers of each other but no unit to fill."""
+    return _build(n, boxes, regions, diagonals, cages)
 
 
 def box_shape(n: int) -> tuple[int, int] | None:

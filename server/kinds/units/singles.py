@@ -198,7 +198,8 @@ def position(puzzle: Puzzle, given: Any = None) -> Position:
 def _last_open(pos: Position, i: int) -> int:
     """A unit of cell ``i`` in which it is the only open cell, or -1."""
     for u in pos.shape.cell_units[i]:
-        if all(pos.values[j] or j == i for j in pos.shape.units[u].cells):
+        unit = pos.shape.units[u]
+        if pos.shape.fills(unit) and all(pos.values[j] or j == i for j in unit.cells):
             return u
     return -1
 
@@ -232,6 +233,8 @@ def naked_single(pos: Position, i: int) -> Step | None:
 
 def hidden_single(pos: Position, u: int) -> Step | None:
     unit = pos.shape.units[u]
+    if not pos.shape.fills(unit):
+        return None  # a cage need not hold every digit
     group = pos.shape.groups[u]
     placed = 0
     for j in unit.cells:
