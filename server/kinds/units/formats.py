@@ -712,13 +712,8 @@ def read_json(family: Family, text: str, max_cells: int) -> tuple[Puzzle, Grid]:
     if family.regions:
         written = _json_grid(raw.get("regions", {}), "regions", n, findings)
         if written is None:
-            findings.append(
-                error(
-                    "no_regions",
-                    f"a {family.title} lists its regions (N rows of region numbers 1-{n})",
-                )
-            )
-            written = tuple((1,) * n for _ in range(n))
+            missing = f"a {family.title} lists its regions ({n} rows of region numbers 1-{n})"
+            raise PuzzleError([*findings, error("no_regions", missing)])
         regions = tuple(tuple(v - 1 for v in row) for row in written)
     puzzle = family.puzzle(n, givens, regions, diagonals)
     if not family.regions and (box_rows or box_cols):
