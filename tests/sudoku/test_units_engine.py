@@ -1,5 +1,6 @@
 """The units engine's functions written out per shape agree with the loops they stand
-for, on random positions of every box shape (and the X variant)."""
+for, on random positions of every box shape, the X variant and irregular regions; and
+cages constrain as they should."""
 
 from __future__ import annotations
 
@@ -12,7 +13,8 @@ from numgrid.server.kinds.units.shape import box_shape, shape
 
 def _loop_hidden(t: native.Tables, pos: int) -> int:
     found = 0
-    for orig, offs, pattern in t.classes:
+    regions = tuple((t.digits, offs, pattern) for offs, pattern in t.regions)
+    for orig, offs, pattern in (*t.classes, *regions):
         o = tw = 0
         for off in offs:
             x = (pos >> off) & orig
@@ -26,12 +28,30 @@ def _loop_hidden(t: native.Tables, pos: int) -> int:
     return found
 
 
-@pytest.mark.parametrize(
-    "n, diagonals", [(4, False), (6, False), (9, False), (9, True), (16, False)]
+# Four irregular regions of a 4x4 grid.
+REGIONS_4 = (
+    ((0, 0), (0, 1), (1, 0), (2, 0)),
+    ((0, 2), (0, 3), (1, 1), (1, 2)),
+    ((1, 3), (2, 2), (2, 3), (3, 3)),
+    ((2, 1), (3, 0), (3, 1), (3, 2)),
 )
-def test_written_folds_agree_with_the_loops(n, diagonals):
-    t = native.tables(shape(n, box_shape(n), None, diagonals))
-    assert t.written_locked is not None
+
+
+@pytest.mark.parametrize(
+    "n, diagonals, regions",
+    [
+        (4, False, None),
+        (6, False, None),
+        (9, False, None),
+        (9, True, None),
+        (16, False, None),
+        (4, True, REGIONS_4),
+    ],
+)
+def test_written_folds_agree_with_the_loops(n, diagonals, regions):
+    boxes = box_shape(n) if regions is None else None
+    t = native.tables(shape(n, boxes, regions, diagonals))
+    assert (t.written_locked is None) == (regions is not None)
     rng = random.Random(n)
     for _ in range(300):
         pos = t.full
@@ -39,7 +59,8 @@ def test_written_folds_agree_with_the_loops(n, diagonals):
             i, d = rng.randrange(n * n), rng.randrange(1, n + 1)
             pos &= ~t.bit(d, i)
         assert t.hidden(pos) == _loop_hidden(t, pos)
-        assert t.written_locked(pos) == native.locked_candidates(t, pos)
+        if t.written_locked is not None:
+            assert t.written_locked(pos) == native.locked_candidates(t, pos)
 
 
 def test_cages_are_peers_but_need_not_hold_every_digit():

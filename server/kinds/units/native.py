@@ -83,9 +83,9 @@ class Tables:
     regions: tuple[tuple[tuple[int, ...], int], ...]  # irregular units: shifts, pattern
     peer_bits: tuple[int, ...]  # per bit (cell, digit): that digit's bits in the peers
     locked: Locked | None  # boxes and lines crossing, when the grid has boxes
-    # The folds of ``classes`` as one function written out for this shape (constants in
-    # place, no loops): the hidden singles' bits of a position, or -1 on a digit without
-    # a place in a unit. The same as looping over ``classes``, with less overhead.
+    # The folds of ``classes`` and ``regions`` as one function written out for this shape
+    # (constants in place, no loops): the hidden singles' bits of a position, or -1 on a
+    # digit without a place in a unit. The same as looping over them, with less overhead.
     hidden: Callable[[int], int]
     # :func:`locked_candidates` written out likewise, when the grid has boxes
     written_locked: Callable[[int], int] | None
@@ -312,7 +312,8 @@ def tables(shape: Shape) -> Tables:
         tuple(regions),
         tuple(peer_bits),
         locked,
-        _written_folds(tuple(classes)),
+        # irregular units fold the same way, from group 0 (their shifts are absolute)
+        _written_folds((*classes, *((digits, offs, pattern) for offs, pattern in regions))),
         _written_locked(locked) if locked is not None else None,
     )
 
@@ -322,7 +323,7 @@ def settle(t: Tables, pos: int, done: int, extra: Extra | None = None) -> tuple[
     the narrowed position and its decided cells (their guard bits), or None on a
     contradiction. ``done``: the decided cells whose peers were already cleared."""
     full, ones, guards, shift = t.full, t.ones, t.guards, t.n
-    digits, regions, peers, written = t.digits, t.regions, t.peer_bits, t.hidden
+    digits, peers, written = t.digits, t.peer_bits, t.hidden
     while True:
         if (pos + full) & guards != guards:
             return None  # a cell without candidates
@@ -341,17 +342,6 @@ def settle(t: Tables, pos: int, done: int, extra: Extra | None = None) -> tuple[
         hidden = written(pos)
         if hidden < 0:
             return None  # a digit without a place in a unit
-        for offs, pattern in regions:
-            o = tw = 0
-            for off in offs:
-                x = (pos >> off) & digits
-                tw |= o & x
-                o |= x
-            if o != digits:
-                return None
-            ex = o & ~tw
-            if ex:
-                hidden |= (ex * pattern) & pos
         if hidden:
             marked = (hidden + full) & guards
             safe = hidden | (ones & ~(marked >> shift))
