@@ -14,7 +14,6 @@ from numgrid.server.kinds.base import Spec
 
 from . import native
 from .model import Puzzle
-from .shape import shape as make_shape
 
 SWAPS = 6  # region swaps per cell when regions are drawn
 
@@ -177,4 +176,4 @@ class UnitsMaker:
         return f"UnitsMaker({self.title!r})"
 
 
-__all__ = ["UnitsMaker", "make_shape", "random_regions"]
+__all__ = ["UnitsMaker", "random_regions"]

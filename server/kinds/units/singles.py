@@ -45,7 +45,6 @@ from numgrid.server.core import (
 from . import native
 from .checks import check_puzzle, validate_board
 from .model import Puzzle
-from .shape import Shape
 
 
 class Technique(enum.IntEnum):
@@ -356,4 +355,4 @@ def last_resort(
     return LADDER.last_resort(puzzle, candidates_or_entries, budget)
 
 
-__all__ = ["LADDER", "THRESHOLDS", "Shape", "Technique", "explain", "last_resort", "next_step"]
+__all__ = ["LADDER", "THRESHOLDS", "Technique", "explain", "last_resort", "next_step"]
