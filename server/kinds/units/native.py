@@ -89,6 +89,7 @@ class Tables:
     hidden: Callable[[int], int]
     # :func:`locked_candidates` written out likewise, when the grid has boxes
     written_locked: Callable[[int], int] | None
+    peer_guards: tuple[int, ...]  # per cell: its peers' guard bits
 
     def bit(self, d: int, i: int) -> int:
         """The bit of digit ``d`` (1-based) in cell ``i``."""
@@ -315,6 +316,7 @@ def tables(shape: Shape) -> Tables:
         # irregular units fold the same way, from group 0 (their shifts are absolute)
         _written_folds((*classes, *((digits, offs, pattern) for offs, pattern in regions))),
         _written_locked(locked) if locked is not None else None,
+        tuple(sum(1 << (g * j + n) for j in shape.peers[i]) for i in range(cells)),
     )
 
 
@@ -367,8 +369,7 @@ def settle(t: Tables, pos: int, done: int, extra: Extra | None = None) -> tuple[
 
 
 def _branch_cell(t: Tables, pos: int) -> int:
-    """An open cell with the fewest candidates, the last of those in reading order (on
-    top1465 a tenth fewer nodes than the first); -1 when every cell is decided."""
+    """An open cell with the fewest candidates, -1 when every cell is decided."""
     full, ones, guards, shift = t.full, t.ones, t.guards, t.n
     y = pos & (pos - ones)
     multi = (y + full) & guards
@@ -377,7 +378,21 @@ def _branch_cell(t: Tables, pos: int) -> int:
     safe = y | (ones & ~(multi >> shift))
     two = multi & ~(((safe & (safe - ones)) + full) & guards)
     if two:
-        return (two.bit_length() - 1) // t.width
+        # Of the cells of two candidates, the one whose digits most of its peers hold
+        # (peers of two candidates counting five times): either branch then settles the
+        # most. On top1465 this halves the nodes of taking the first such cell.
+        best, best_score = -1, -1
+        x = two
+        pg, width, digits, full, guards = t.peer_guards, t.width, t.digits, t.full, t.guards
+        while x:
+            low = x & -x
+            x ^= low
+            i = (low.bit_length() - 1) // width
+            share = ((pos & (((pos >> (i * width)) & digits) * ones)) + full) & guards & pg[i]
+            score = share.bit_count() + 4 * (share & two).bit_count()
+            if score >= best_score:
+                best, best_score = i, score
+        return best
     best, best_count = -1, t.n + 1
     x = multi
     while x:
