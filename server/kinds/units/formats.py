@@ -486,7 +486,9 @@ def _solo_givens(text: str, n: int, findings: list[Finding]) -> Grid:
         if token == "_":
             continue
         if token.isascii() and token.isdecimal():
-            if pos < n * n:
+            if len(token) > 3:
+                findings.append(error("bad_tatham_id", f"the givens hold {quoted(token)}"))
+            elif pos < n * n:
                 values[pos] = int(token)
             pos += 1
         elif "a" <= token <= "z":
