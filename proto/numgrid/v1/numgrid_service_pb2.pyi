@@ -33,6 +33,25 @@ class Technique(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     TECHNIQUE_VISIBILITY_BOUNDS: _ClassVar[Technique]
     TECHNIQUE_SEQUENCES: _ClassVar[Technique]
     TECHNIQUE_SUM_BOUNDS: _ClassVar[Technique]
+    TECHNIQUE_FULL_HOUSE: _ClassVar[Technique]
+    TECHNIQUE_POINTING: _ClassVar[Technique]
+    TECHNIQUE_CLAIMING: _ClassVar[Technique]
+    TECHNIQUE_NAKED_QUAD: _ClassVar[Technique]
+    TECHNIQUE_HIDDEN_QUAD: _ClassVar[Technique]
+    TECHNIQUE_X_WING: _ClassVar[Technique]
+    TECHNIQUE_SWORDFISH: _ClassVar[Technique]
+    TECHNIQUE_JELLYFISH: _ClassVar[Technique]
+    TECHNIQUE_XY_WING: _ClassVar[Technique]
+    TECHNIQUE_XYZ_WING: _ClassVar[Technique]
+    TECHNIQUE_W_WING: _ClassVar[Technique]
+    TECHNIQUE_SIMPLE_COLOURING: _ClassVar[Technique]
+    TECHNIQUE_REMOTE_PAIRS: _ClassVar[Technique]
+    TECHNIQUE_TURBOT_FISH: _ClassVar[Technique]
+    TECHNIQUE_X_CHAIN: _ClassVar[Technique]
+    TECHNIQUE_XY_CHAIN: _ClassVar[Technique]
+    TECHNIQUE_AIC: _ClassVar[Technique]
+    TECHNIQUE_UNIQUE_RECTANGLE: _ClassVar[Technique]
+    TECHNIQUE_FORCING_CHAIN: _ClassVar[Technique]
 
 class Grade(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     __slots__ = ()
@@ -114,6 +133,25 @@ TECHNIQUE_CLUE_PAIR: Technique
 TECHNIQUE_VISIBILITY_BOUNDS: Technique
 TECHNIQUE_SEQUENCES: Technique
 TECHNIQUE_SUM_BOUNDS: Technique
+TECHNIQUE_FULL_HOUSE: Technique
+TECHNIQUE_POINTING: Technique
+TECHNIQUE_CLAIMING: Technique
+TECHNIQUE_NAKED_QUAD: Technique
+TECHNIQUE_HIDDEN_QUAD: Technique
+TECHNIQUE_X_WING: Technique
+TECHNIQUE_SWORDFISH: Technique
+TECHNIQUE_JELLYFISH: Technique
+TECHNIQUE_XY_WING: Technique
+TECHNIQUE_XYZ_WING: Technique
+TECHNIQUE_W_WING: Technique
+TECHNIQUE_SIMPLE_COLOURING: Technique
+TECHNIQUE_REMOTE_PAIRS: Technique
+TECHNIQUE_TURBOT_FISH: Technique
+TECHNIQUE_X_CHAIN: Technique
+TECHNIQUE_XY_CHAIN: Technique
+TECHNIQUE_AIC: Technique
+TECHNIQUE_UNIQUE_RECTANGLE: Technique
+TECHNIQUE_FORCING_CHAIN: Technique
 GRADE_UNSPECIFIED: Grade
 GRADE_EASY: Grade
 GRADE_MEDIUM: Grade
