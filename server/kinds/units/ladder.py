@@ -1,0 +1,377 @@
+"""The logical solver of units grids: hints, step-by-step explanations, grades and a
+difficulty score, as people who solve these grids by hand know them.
+
+The techniques (:class:`Technique`, simplest first; in :mod:`.techniques`,
+:mod:`.techniques_wings` and :mod:`.techniques_chains`), each with its weight in the
+difficulty score (HoDoKu's points for the technique) and the level HoDoKu puts it at:
+
+================== ====== ======= =====================================================
+Technique          Points Level   What it sees
+================== ====== ======= =====================================================
+FULL_HOUSE         4      Easy    the last open cell of a unit
+NAKED_SINGLE       4      Easy    a cell with one candidate
+HIDDEN_SINGLE      14     Easy    a digit with one place in a unit
+POINTING           50     Medium  a box's places for a digit in one line
+CLAIMING           50     Medium  a line's places for a digit in one box
+NAKED_SUBSET       60/80  Medium  a naked pair / triple
+HIDDEN_SUBSET      70/100 Medium  a hidden pair / triple
+UNIQUE_RECTANGLE   100    Hard    types 1 and 2, only when the puzzle has one solution
+REMOTE_PAIRS       110    Hard    a chain of cells holding the same two digits
+TURBOT_FISH        120    Hard    skyscraper, two-string kite, turbot fish
+NAKED_QUAD         120    Hard
+X_WING             140    Hard
+HIDDEN_QUAD        150    Hard
+SWORDFISH          150    Hard
+W_WING             150    Hard
+SIMPLE_COLOURING   150    Hard    colour wrap and colour trap
+XY_WING            160    Hard
+XYZ_WING           180    Hard
+JELLYFISH          160    Unfair
+X_CHAIN            260    Unfair  up to 11 links
+XY_CHAIN           260    Unfair  up to 8 cells
+AIC                280    Unfair  up to 11 links
+TRIAL              10000  Extreme an assumption refuted by singles (or by a search)
+================== ====== ======= =====================================================
+
+Grades follow HoDoKu's rule: the level of the hardest technique used, raised while the
+score passes the level's limit (Easy 800, Medium 1000, Hard 1600; raised no further than
+EXPERT: EXTREME means a trial was needed). numgrid's EASY, MEDIUM, HARD, EXPERT and
+EXTREME are HoDoKu's Easy, Medium, Hard, Unfair and Extreme. ``docs/sudoku-grades.md``
+gives the evidence against Tatham's Solo tiers.
+
+API (the position is rebuilt per call; ``puzzle`` has ``.shape`` and ``.givens``, a grid
+of digits with 0 for empty, and may say ``.unique``):
+
+- ``build_ladder(shape, unique) -> Ladder`` (cached);
+- ``next_step(puzzle, candidates_or_entries=None, max_technique=None,
+  placements_only=False, budget=None, unique=None) -> Step | None``;
+- ``explain(puzzle, entries=None, max_technique=None, budget=None, unique=None)
+  -> Explanation`` (graded as above);
+- ``last_resort(puzzle, candidates_or_entries=None, budget=None, unique=None)``;
+- ``grade(explanation) -> Grade``, ``difficulty(explanation) -> int``.
+
+``unique`` (default: ``puzzle.unique``, else False) says the puzzle is known to have one
+solution: only then are unique rectangles looked for.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Mapping
+from typing import Any, Protocol
+
+from numgrid.server.chain import (
+    WHOLE,
+    Explanation,
+    Grade,
+    Ladder,
+    Thresholds,
+    relevant_steps,
+    touched,
+)
+from numgrid.server.core import Budget, Cell, Finding, PuzzleError, Severity, Step, cell_name
+
+from . import techniques as t
+from . import techniques_chains as chains
+from . import techniques_wings as wings
+from .shape import Shape
+from .techniques import Contradiction, Position, Technique, bit, digits_of, plan
+
+__all__ = [
+    "SCORE_LIMITS",
+    "THRESHOLDS",
+    "WEIGHTS",
+    "Contradiction",
+    "Position",
+    "Technique",
+    "build_ladder",
+    "difficulty",
+    "explain",
+    "grade",
+    "last_resort",
+    "next_step",
+    "position",
+]
+
+CELL, UNIT, DIGIT = "cell", "unit", "digit"
+
+TABLE: dict[Technique, tuple[str, Any]] = {
+    Technique.FULL_HOUSE: (UNIT, t.full_house),
+    Technique.NAKED_SINGLE: (CELL, t.naked_single),
+    Technique.HIDDEN_SINGLE: (UNIT, t.hidden_single),
+    Technique.POINTING: (UNIT, t.pointing),
+    Technique.CLAIMING: (UNIT, t.claiming),
+    Technique.NAKED_SUBSET: (UNIT, t.naked_subset),
+    Technique.HIDDEN_SUBSET: (UNIT, t.hidden_subset),
+    Technique.UNIQUE_RECTANGLE: (WHOLE, wings.unique_rectangle),
+    Technique.REMOTE_PAIRS: (WHOLE, wings.remote_pairs),
+    Technique.TURBOT_FISH: (DIGIT, chains.turbot_fish),
+    Technique.NAKED_QUAD: (UNIT, t.naked_quad),
+    Technique.X_WING: (DIGIT, t.x_wing),
+    Technique.HIDDEN_QUAD: (UNIT, t.hidden_quad),
+    Technique.SWORDFISH: (DIGIT, t.swordfish),
+    Technique.W_WING: (WHOLE, wings.w_wing),
+    Technique.SIMPLE_COLOURING: (DIGIT, wings.simple_colouring),
+    Technique.XY_WING: (WHOLE, wings.xy_wing),
+    Technique.XYZ_WING: (WHOLE, wings.xyz_wing),
+    Technique.JELLYFISH: (DIGIT, t.jellyfish),
+    Technique.X_CHAIN: (DIGIT, chains.x_chain),
+    Technique.XY_CHAIN: (WHOLE, chains.xy_chain),
+    Technique.AIC: (WHOLE, chains.aic),
+    Technique.TRIAL: (WHOLE, chains.trial),
+}
+
+# HoDoKu's points per step of each technique (its defaults).
+WEIGHTS: dict[Technique, int] = {
+    Technique.FULL_HOUSE: 4,
+    Technique.NAKED_SINGLE: 4,
+    Technique.HIDDEN_SINGLE: 14,
+    Technique.POINTING: 50,
+    Technique.CLAIMING: 50,
+    Technique.NAKED_SUBSET: 60,  # 80 for a triple
+    Technique.HIDDEN_SUBSET: 70,  # 100 for a triple
+    Technique.UNIQUE_RECTANGLE: 100,
+    Technique.REMOTE_PAIRS: 110,
+    Technique.TURBOT_FISH: 120,
+    Technique.NAKED_QUAD: 120,
+    Technique.X_WING: 140,
+    Technique.HIDDEN_QUAD: 150,
+    Technique.SWORDFISH: 150,
+    Technique.W_WING: 150,
+    Technique.SIMPLE_COLOURING: 150,
+    Technique.XY_WING: 160,
+    Technique.XYZ_WING: 180,
+    Technique.JELLYFISH: 160,
+    Technique.X_CHAIN: 260,
+    Technique.XY_CHAIN: 260,
+    Technique.AIC: 280,
+    Technique.TRIAL: 10000,
+}
+TRIPLE_WEIGHTS = {Technique.NAKED_SUBSET: 80, Technique.HIDDEN_SUBSET: 100}
+
+# Per grade: the hardest technique allowed (HoDoKu's levels; no step limits).
+THRESHOLDS: Thresholds = {
+    Grade.EASY: (Technique.HIDDEN_SINGLE, {}),
+    Grade.MEDIUM: (Technique.HIDDEN_SUBSET, {}),
+    Grade.HARD: (Technique.XYZ_WING, {}),
+    Grade.EXPERT: (Technique.AIC, {}),
+}
+
+# The most points a chain of each grade may score before it counts as the next grade
+# (HoDoKu's DifficultyLevel limits).
+SCORE_LIMITS: dict[Grade, int] = {Grade.EASY: 800, Grade.MEDIUM: 1000, Grade.HARD: 1600}
+
+
+class Puzzle(Protocol):
+    """What the ladder reads of a puzzle."""
+
+    @property
+    def shape(self) -> Shape: ...
+    @property
+    def givens(self) -> Any: ...  # rows of digits (0: empty), or N * N digits
+
+
+# ---------------------------------------------------------------- positions
+
+
+def _finding(code: str, message: str, cells: tuple[Cell, ...] = ()) -> Finding:
+    return Finding(code=code, message=message, cells=cells, severity=Severity.ERROR)
+
+
+def _flat(grid: Any, n: int) -> list[int]:
+    """Rows of digits, or N * N digits, as one list."""
+    rows = list(grid)
+    if len(rows) == n and all(not isinstance(r, int) for r in rows):
+        flat = [int(v) for row in rows for v in row]
+    else:
+        flat = [int(v) for v in rows]
+    if len(flat) != n * n:
+        raise PuzzleError([_finding("bad_shape", f"entries must be {n}x{n}")])
+    return flat
+
+
+def _place_all(pos: Position, digits: list[int]) -> None:
+    n = pos.plan.n
+    findings = []
+    for i, d in enumerate(digits):
+        if not d:
+            continue
+        cell = pos.plan.coords[i]
+        if not 1 <= d <= n:
+            findings.append(_finding("bad_digit", f"{cell_name(cell)}: digits are 1-{n}", (cell,)))
+            continue
+        try:
+            pos.place(i, d)
+        except Contradiction as why:
+            findings.append(_finding("conflict", why.reason, tuple(why.cells)))
+    if findings:
+        raise PuzzleError(findings)
+
+
+def position(puzzle: Puzzle, given: Any = None, unique: bool = False) -> Position:
+    """The position to reason from: the givens, then an entries grid (0 = empty), or
+    candidates ``{cell: digits}`` (missing cells: every digit; one candidate places it),
+    or a copy of a position. Raises :class:`PuzzleError` on digits that clash."""
+    if isinstance(given, Position):
+        return given.copy()
+    p = plan(puzzle.shape)
+    n = p.n
+    pos = Position(p, [p.full] * (n * n), unique=unique)
+    _place_all(pos, _flat(puzzle.givens, n))
+    if given is None:
+        return pos
+    if isinstance(given, Mapping):
+        findings = []
+        for cell, digits in given.items():
+            if not (isinstance(cell, tuple) and len(cell) == 2 and cell in p.coords):
+                findings.append(_finding("not_a_cell", f"{cell!r} is not a cell of the grid"))
+                continue
+            ds = set(digits_of(digits) if isinstance(digits, int) else digits)
+            if not ds or not ds <= set(range(1, n + 1)):
+                findings.append(
+                    _finding("bad_candidates", f"{cell_name(cell)}: candidates are 1-{n}", (cell,))
+                )
+                continue
+            i = cell[0] * n + cell[1]
+            if not pos.placed[i]:
+                try:
+                    pos.set(i, pos.masks[i] & sum(bit(d) for d in ds))
+                except Contradiction as why:
+                    findings.append(_finding("conflict", why.reason, tuple(why.cells)))
+        if findings:
+            raise PuzzleError(findings)
+        _place_all(pos, [digits_of(m)[0] if len(digits_of(m)) == 1 else 0 for m in pos.masks])
+        return pos
+    _place_all(pos, _flat(given, n))
+    return pos
+
+
+# ---------------------------------------------------------------- the ladder
+
+
+def relevant(chain: list[Step], groups: tuple, cells: tuple[Cell, ...]) -> list[Step]:
+    """The steps of ``chain`` that the given groups and cells depend on, in order: a
+    placement also reaches its peers (its digit leaves them)."""
+    return relevant_steps(chain, groups, cells, _reaches)
+
+
+def _reaches(step: Step, needed: set[Cell]) -> bool:
+    if touched(step) & needed:
+        return True
+    for (r, c), _ in step.placements:
+        for nr, nc in needed:
+            if nr == r or nc == c:
+                return True
+    return False
+
+
+def _keys(pos: Position, scope: str) -> int:
+    p = pos.plan
+    return {CELL: p.n * p.n, UNIT: len(p.unit_cells), DIGIT: p.n}[scope]
+
+
+@functools.lru_cache(maxsize=64)
+def build_ladder(shape: Shape, unique: bool) -> Ladder:
+    """The ladder of a shape; ``unique``: the puzzle is known to have one solution."""
+    return Ladder(
+        techniques=Technique,
+        table=TABLE,
+        keys=_keys,
+        position=functools.partial(_position_of, unique=unique),
+        thresholds=THRESHOLDS,
+        contradiction=Contradiction,
+        relevant=relevant,
+    )
+
+
+def _position_of(puzzle: Puzzle, given: Any, unique: bool) -> Position:
+    pos = position(puzzle, given, unique)
+    pos.unique = unique
+    return pos
+
+
+def _ladder(puzzle: Puzzle, unique: bool | None) -> Ladder:
+    if unique is None:
+        unique = bool(getattr(puzzle, "unique", False))
+    return build_ladder(puzzle.shape, unique)
+
+
+def next_step(
+    puzzle: Puzzle,
+    candidates_or_entries: Any = None,
+    max_technique: Technique | None = None,
+    placements_only: bool = False,
+    budget: Budget | None = None,
+    unique: bool | None = None,
+) -> Step | None:
+    """The simplest step from a position (see :meth:`Ladder.next_step`)."""
+    return _ladder(puzzle, unique).next_step(
+        puzzle, candidates_or_entries, max_technique, placements_only, budget
+    )
+
+
+def last_resort(
+    puzzle: Puzzle,
+    candidates_or_entries: Any = None,
+    budget: Budget | None = None,
+    unique: bool | None = None,
+) -> Step | None:
+    """The trial step from a position (see :meth:`Ladder.last_resort`)."""
+    return _ladder(puzzle, unique).last_resort(puzzle, candidates_or_entries, budget)
+
+
+def explain(
+    puzzle: Puzzle,
+    entries: Any = None,
+    max_technique: Technique | None = None,
+    budget: Budget | None = None,
+    unique: bool | None = None,
+) -> Explanation:
+    """Every step until the grid is full, the techniques run out or a contradiction;
+    graded by :func:`grade` (HoDoKu's rule, the score included)."""
+    found = _ladder(puzzle, unique).explain(puzzle, entries, max_technique, budget)
+    if found.grade is None:
+        return found
+    return Explanation(
+        steps=found.steps,
+        solved=found.solved,
+        grade=grade(found),
+        technique_counts=found.technique_counts,
+        final=found.final,
+        contradiction=found.contradiction,
+        candidates=found.candidates,
+    )
+
+
+def step_points(step: Step) -> int:
+    """A step's points: its technique's weight (a triple's for three cells)."""
+    technique = Technique(step.technique)
+    if technique in TRIPLE_WEIGHTS and len(step.cells) == 3:
+        return TRIPLE_WEIGHTS[technique]
+    return WEIGHTS[technique]
+
+
+def difficulty(found: Explanation | Mapping[Any, int]) -> int:
+    """The chain's points: the sum of its steps' weights (from technique counts when
+    only those are given)."""
+    if isinstance(found, Explanation):
+        return sum(step_points(step) for step in found.steps)
+    return sum(WEIGHTS[Technique(k)] * v for k, v in found.items())
+
+
+def grade(found: Explanation | Mapping[Any, int]) -> Grade:
+    """The level of the hardest technique used, raised while the points pass the
+    level's limit (no further than EXPERT)."""
+    counts = found.technique_counts if isinstance(found, Explanation) else found
+    used = [Technique(k) for k, v in counts.items() if v]
+    if Technique.TRIAL in used:
+        return Grade.EXTREME
+    level = Grade.EXPERT
+    for g, (hardest, _) in THRESHOLDS.items():
+        if all(u <= hardest for u in used):
+            level = g
+            break
+    points = difficulty(found)
+    while level in SCORE_LIMITS and points > SCORE_LIMITS[level]:
+        level = Grade(level + 1)
+    return level

@@ -1,0 +1,675 @@
+"""The position the units ladder reasons on, and its simplest techniques: singles,
+locked candidates, naked and hidden subsets, and fish.
+
+Vocabulary (see :mod:`.shape` for units, cells and candidates):
+
+- *plan*: a shape compiled for the techniques: per unit its cells as a list and as a
+  *cell set* (an int, bit ``i`` for cell ``i``), per cell its units and peers (also as a
+  cell set), the rows and the columns in order.
+- *position*: per cell its candidates (``masks``) and its digit once placed (``placed``,
+  0 while open); per digit the cell set of the open cells that can still take it
+  (``where``). Placing a digit removes it from the cell's peers: the rule, not a step.
+- *conjugate pair*: a digit with exactly two places left in a unit: one of them holds it.
+
+Every technique takes the position (and a key: a cell, a unit or a digit), returns a
+:class:`~numgrid.server.core.Step` or None, and never changes the position; every step
+is implied by the rules and the position alone (unique rectangles, found only when the
+puzzle is known to have one solution, add that fact). A position that cannot be
+completed raises :class:`Contradiction`.
+"""
+
+from __future__ import annotations
+
+import enum
+import functools
+import itertools
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+
+from numgrid.server.chain import Memos, listed, names, outcome
+from numgrid.server.core import Budget, Cell, GroupType, Step, cell_name
+from numgrid.server.kinds.latin import Contradiction, bit, digits_of, single
+
+from .shape import Shape, UnitGroup
+
+__all__ = ["Contradiction", "Plan", "Position", "Technique", "bit", "digits_of", "single"]
+
+SUBSET_NAMES = {2: "pair", 3: "triple", 4: "quad"}
+FISH_NAMES = {2: "X-Wing", 3: "Swordfish", 4: "Jellyfish"}
+BOXLIKE = (GroupType.BOX, GroupType.REGION)
+
+
+class Technique(enum.IntEnum):
+    """The techniques, simplest first (the order the ladder tries them in, and the
+    difficulty rank); named as ``numgrid.v1.Technique``."""
+
+    FULL_HOUSE = 1  # the last open cell of a unit
+    NAKED_SINGLE = 2  # a cell with one candidate left
+    HIDDEN_SINGLE = 3  # a digit with one place left in a unit
+    POINTING = 4  # a box's places for a digit all in one line: not elsewhere in the line
+    CLAIMING = 5  # a line's places for a digit all in one box: not elsewhere in the box
+    NAKED_SUBSET = 6  # two or three cells of a unit holding as many digits between them
+    HIDDEN_SUBSET = 7  # two or three digits of a unit with as many places between them
+    UNIQUE_RECTANGLE = 8  # four cells that would let two digits swap (one solution known)
+    REMOTE_PAIRS = 9  # a chain of cells holding the same two digits
+    TURBOT_FISH = 10  # three links on one digit: a skyscraper, a kite, a turbot fish
+    NAKED_QUAD = 11  # four cells of a unit holding four digits between them
+    X_WING = 12  # a digit in two lines confined to two cross lines
+    HIDDEN_QUAD = 13  # four digits of a unit with four places between them
+    SWORDFISH = 14  # three lines, three cross lines
+    W_WING = 15  # two cells holding the same two digits, joined by a conjugate pair
+    SIMPLE_COLOURING = 16  # a digit's conjugate pairs coloured in two colours
+    XY_WING = 17  # a two-digit cell and two two-digit pincers
+    XYZ_WING = 18  # a three-digit cell and two two-digit pincers
+    JELLYFISH = 19  # four lines, four cross lines
+    X_CHAIN = 20  # alternating strong and weak links on one digit
+    XY_CHAIN = 21  # a chain of two-digit cells
+    AIC = 22  # an alternating inference chain over any candidates
+    TRIAL = 23  # last resort: an assumption that ends in a contradiction
+
+
+# ---------------------------------------------------------------- plans
+
+
+@dataclass(frozen=True, eq=False)
+class Plan:
+    """A shape compiled to lists and cell sets for the techniques."""
+
+    shape: Shape
+    n: int
+    full: int  # the mask of every digit
+    coords: tuple[Cell, ...]  # cell i as (r, c)
+    unit_cells: tuple[tuple[int, ...], ...]
+    unit_sets: tuple[int, ...]  # per unit, its cells as a cell set
+    groups: tuple[UnitGroup, ...]  # per unit, as steps name it
+    boxlike: tuple[bool, ...]  # per unit: a box or a region
+    cell_units: tuple[tuple[int, ...], ...]
+    peers: tuple[tuple[int, ...], ...]
+    peer_sets: tuple[int, ...]
+    rows: tuple[int, ...]  # the unit index of row r, in order
+    cols: tuple[int, ...]  # the unit index of column c, in order
+    # per cell: the boxes (regions) that meet one of its units, and the other units that
+    # meet one of its boxes: the locked candidates whose findings a change there can alter
+    box_watch: tuple[tuple[int, ...], ...]
+    line_watch: tuple[tuple[int, ...], ...]
+
+    def name(self, u: int) -> str:
+        return self.groups[u].name
+
+    def cell(self, i: int) -> str:
+        return cell_name(self.coords[i])
+
+    def cells(self, ids: Iterable[int]) -> str:
+        """``r0c1, r0c2 and r4c4``."""
+        return names(self.coords[i] for i in ids)
+
+
+@functools.lru_cache(maxsize=64)
+def plan(shape: Shape) -> Plan:
+    """The plan of a shape (cached: shapes are frozen and hashable)."""
+    n = shape.size
+    unit_cells = tuple(unit.cells for unit in shape.units)
+    unit_sets = tuple(sum(1 << i for i in cells) for cells in unit_cells)
+    boxlike = tuple(unit.type in BOXLIKE for unit in shape.units)
+    rows = tuple(u for u, unit in enumerate(shape.units) if unit.type is GroupType.ROW)
+    cols = tuple(u for u, unit in enumerate(shape.units) if unit.type is GroupType.COLUMN)
+    meets = [
+        {v for v, vs in enumerate(unit_sets) if vs & unit_sets[u]} for u in range(len(unit_sets))
+    ]
+    box_watch, line_watch = [], []
+    for i in range(n * n):
+        mine = shape.cell_units[i]
+        box_watch.append(tuple(sorted({v for u in mine for v in meets[u] if boxlike[v]})))
+        line_watch.append(
+            tuple(sorted({v for u in mine if boxlike[u] for v in meets[u] if not boxlike[v]}))
+            + tuple(u for u in mine if not boxlike[u])
+        )
+    return Plan(
+        shape=shape,
+        n=n,
+        full=(1 << n) - 1,
+        coords=tuple(divmod(i, n) for i in range(n * n)),
+        unit_cells=unit_cells,
+        unit_sets=unit_sets,
+        groups=shape.groups,
+        boxlike=boxlike,
+        cell_units=shape.cell_units,
+        peers=shape.peers,
+        peer_sets=tuple(sum(1 << j for j in ps) for ps in shape.peers),
+        rows=rows,
+        cols=cols,
+        box_watch=tuple(box_watch),
+        line_watch=tuple(tuple(dict.fromkeys(w)) for w in line_watch),
+    )
+
+
+def members(cells: int) -> Iterator[int]:
+    """The cells of a cell set, in index order."""
+    while cells:
+        low = cells & -cells
+        yield low.bit_length() - 1
+        cells ^= low
+
+
+# ---------------------------------------------------------------- positions
+
+# memo slots beyond the techniques'
+CELLS_SLOT = len(Technique) + 1
+UNIT_SLOTS = (
+    Technique.FULL_HOUSE,
+    Technique.HIDDEN_SINGLE,
+    Technique.NAKED_SUBSET,
+    Technique.HIDDEN_SUBSET,
+    Technique.NAKED_QUAD,
+    Technique.HIDDEN_QUAD,
+)
+DIGIT_SLOTS = (
+    Technique.X_WING,
+    Technique.SWORDFISH,
+    Technique.JELLYFISH,
+    Technique.TURBOT_FISH,
+    Technique.SIMPLE_COLOURING,
+    Technique.X_CHAIN,
+)
+WHOLE_SLOTS = (
+    Technique.UNIQUE_RECTANGLE,
+    Technique.REMOTE_PAIRS,
+    Technique.W_WING,
+    Technique.XY_WING,
+    Technique.XYZ_WING,
+    Technique.XY_CHAIN,
+    Technique.AIC,
+    Technique.TRIAL,
+)
+
+
+class Position(Memos):
+    """Candidates and placed digits of every cell, and what each technique found there.
+
+    Techniques memoise their findings per cell, unit or digit; a change forgets those it
+    could alter (a cell's units, the locked candidates around it, the digits it lost, and
+    the whole-grid techniques), so a chain of steps re-examines only what changed."""
+
+    def __init__(
+        self,
+        plan: Plan,
+        masks: Iterable[int],
+        placed: Iterable[int] | None = None,
+        unique: bool = False,
+        budget: Budget | None = None,
+    ):
+        super().__init__(budget, CELLS_SLOT + 1)
+        self.plan = plan
+        self.masks = list(masks)
+        self.placed = list(placed) if placed is not None else [0] * len(self.masks)
+        self.unique = unique  # the puzzle is known to have one solution
+        self.where = [0] * (plan.n + 1)  # per digit: the open cells that can take it
+        for i, m in enumerate(self.masks):
+            if not self.placed[i]:
+                for d in digits_of(m):
+                    self.where[d] |= 1 << i
+
+    def copy(self) -> Position:
+        other = Position.__new__(Position)
+        Memos.__init__(other, self.budget, CELLS_SLOT + 1)
+        self.copy_memos(other)
+        other.plan, other.unique = self.plan, self.unique
+        other.masks, other.placed, other.where = (
+            list(self.masks),
+            list(self.placed),
+            list(self.where),
+        )
+        return other
+
+    @property
+    def solved(self) -> bool:
+        return all(self.placed)
+
+    def candidates(self) -> dict[Cell, tuple[int, ...]]:
+        return {cell: digits_of(m) for cell, m in zip(self.plan.coords, self.masks, strict=True)}
+
+    def grid(self) -> tuple[tuple[int, ...], ...]:
+        """Placed digits, 0 for open cells."""
+        n = self.plan.n
+        return tuple(tuple(self.placed[r * n : r * n + n]) for r in range(n))
+
+    def open_cells(self, u: int) -> list[int]:
+        placed = self.placed
+        return [i for i in self.plan.unit_cells[u] if not placed[i]]
+
+    def unit_placed(self, u: int) -> int:
+        """The digits placed in unit ``u``, as a mask."""
+        found = 0
+        for i in self.plan.unit_cells[u]:
+            if self.placed[i]:
+                found |= bit(self.placed[i])
+        return found
+
+    def apply(self, step: Step) -> None:
+        """Make the step's placements (each removing its digit from its peers) and
+        eliminations."""
+        n = self.plan.n
+        for (r, c), digit in step.placements:
+            self.place(r * n + c, digit)
+        for (r, c), digit in step.eliminations:
+            i = r * n + c
+            self.set(i, self.masks[i] & ~bit(digit))
+
+    def place(self, i: int, digit: int) -> None:
+        """Place ``digit`` in cell ``i``; it leaves the cell's peers."""
+        if self.placed[i] == digit:
+            return
+        if self.placed[i] or not self.masks[i] & bit(digit):
+            raise Contradiction(
+                f"{self.plan.cell(i)} cannot be {digit}", self._groups(i), [self.plan.coords[i]]
+            )
+        self.set(i, bit(digit))
+        self.placed[i] = digit
+        self.where[digit] &= ~(1 << i)
+        self._forget(i, 0)
+        b = bit(digit)
+        masks = self.masks
+        for j in self.plan.peers[i]:
+            if masks[j] & b:
+                self.set(j, masks[j] & ~b)
+
+    def set(self, i: int, mask: int) -> None:
+        """Narrow cell ``i``'s candidates to ``mask``."""
+        old = self.masks[i]
+        if mask == old:
+            return
+        if not mask:
+            raise Contradiction(
+                f"{self.plan.cell(i)} has no candidate left", self._groups(i), [self.plan.coords[i]]
+            )
+        self.masks[i] = mask
+        lost = old & ~mask
+        off = ~(1 << i)
+        for d in digits_of(lost):
+            self.where[d] &= off
+        self._forget(i, lost)
+
+    def _groups(self, i: int) -> list[UnitGroup]:
+        return [self.plan.groups[u] for u in self.plan.cell_units[i]]
+
+    def _forget(self, i: int, lost: int) -> None:
+        """Forget the findings a change of cell ``i`` (losing digits ``lost``) can alter."""
+        memo, plan = self._memo, self.plan
+        memo[Technique.NAKED_SINGLE].pop(i, None)
+        for u in plan.cell_units[i]:
+            for slot in UNIT_SLOTS:
+                memo[slot].pop(u, None)
+        pointing, claiming = memo[Technique.POINTING], memo[Technique.CLAIMING]
+        for u in plan.box_watch[i]:
+            pointing.pop(u, None)
+        for u in plan.line_watch[i]:
+            claiming.pop(u, None)
+        for d in digits_of(lost):
+            for slot in DIGIT_SLOTS:
+                memo[slot].pop(d - 1, None)
+            memo[CELLS_SLOT].pop(d, None)
+        for slot in WHOLE_SLOTS:
+            memo[slot].clear()
+
+
+# ---------------------------------------------------------------- steps
+
+
+def capital(text: str) -> str:
+    """Upper-case the first letter, unless the text starts with a cell name (``r2c3``)."""
+    if text[:1] == "r" and text[1:2].isdigit():
+        return text
+    return text[:1].upper() + text[1:]
+
+
+def make_step(
+    pos: Position,
+    technique: Technique,
+    removals: dict[int, int],
+    units: Iterable[int],
+    cells: Iterable[int],
+    reason: str,
+    place: dict[int, int] | None = None,
+    joiner: str = ", so ",
+) -> Step:
+    """A step removing ``removals[i]`` (a mask) from open cell ``i`` and placing
+    ``place[i]`` (a digit). A cell left with no candidate is a contradiction; one left
+    with one candidate keeps it as an elimination (a naked single places it next)."""
+    plan = pos.plan
+    eliminations = []
+    for i in sorted(removals):
+        mask = pos.masks[i]
+        gone = mask & removals[i]
+        if not gone:
+            continue
+        if not mask & ~gone:
+            raise Contradiction(
+                f"{capital(reason)}, which leaves {plan.cell(i)} no candidate",
+                [plan.groups[u] for u in units],
+                [plan.coords[i]],
+            )
+        eliminations.extend((plan.coords[i], d) for d in digits_of(gone))
+    placements = [(plan.coords[i], d) for i, d in sorted((place or {}).items())]
+    return Step(
+        technique,
+        tuple(placements),
+        tuple(eliminations),
+        tuple(plan.groups[u] for u in dict.fromkeys(units)),
+        tuple(plan.coords[i] for i in dict.fromkeys(cells)),
+        f"{capital(reason)}{joiner}{outcome(placements, eliminations)}.",
+    )
+
+
+def said(mask: int, last: str = "and") -> str:
+    """The digits of a mask in a sentence: ``1, 3 and 4``."""
+    return listed(digits_of(mask), last)
+
+
+def sees_all(pos: Position, cells: Iterable[int]) -> int:
+    """The cells (a cell set) that are peers of every one of ``cells``."""
+    found = -1
+    for i in cells:
+        found &= pos.plan.peer_sets[i]
+    return found if found != -1 else 0
+
+
+def removals_of(pos: Position, targets: int, digits: int) -> dict[int, int]:
+    """Per open cell of the cell set ``targets``: the ``digits`` it still has."""
+    out = {}
+    for j in members(targets):
+        if not pos.placed[j] and pos.masks[j] & digits:
+            out[j] = pos.masks[j] & digits
+    return out
+
+
+# ---------------------------------------------------------------- singles
+
+
+def full_house(pos: Position, u: int) -> Step | None:
+    """The one open cell of a unit takes the one digit the unit lacks."""
+    open_ = pos.open_cells(u)
+    if len(open_) != 1:
+        return None
+    i = open_[0]
+    lacks = pos.plan.full & ~pos.unit_placed(u)
+    name = pos.plan.name(u)
+    if not single(lacks) or not pos.masks[i] & lacks:
+        raise Contradiction(
+            f"{name} lacks {said(lacks)} but has one open cell, {pos.plan.cell(i)}",
+            [pos.plan.groups[u]],
+            [pos.plan.coords[i]],
+        )
+    d = lacks.bit_length()
+    reason = f"{name} has one open cell left, {pos.plan.cell(i)}, and lacks only {d}"
+    return make_step(pos, Technique.FULL_HOUSE, {}, [u], [i], reason, place={i: d})
+
+
+def naked_single(pos: Position, i: int) -> Step | None:
+    """A cell with one candidate left: its units hold the others (or it lost them)."""
+    mask = pos.masks[i]
+    if pos.placed[i] or not single(mask):
+        return None
+    plan = pos.plan
+    others = plan.full & ~mask
+    holds, told = [], 0
+    for u in plan.cell_units[i]:
+        here = pos.unit_placed(u) & others & ~told
+        told |= here
+        if here:
+            holds.append(f"{plan.name(u)} holds {said(here)}")
+    lost = others & ~told
+    cell = plan.cell(i)
+    parts = [listed(holds, "and")] if holds else []
+    if lost:
+        parts.append(f"{cell} had already lost {said(lost)}")
+    reason = ", and ".join(parts) if parts else f"{cell} has one candidate left"
+    return make_step(
+        pos,
+        Technique.NAKED_SINGLE,
+        {},
+        plan.cell_units[i],
+        [i],
+        reason,
+        place={i: mask.bit_length()},
+    )
+
+
+def hidden_single(pos: Position, u: int) -> Step | None:
+    """A digit with one place left in a unit goes there."""
+    plan = pos.plan
+    unit_set = plan.unit_sets[u]
+    lacks = plan.full & ~pos.unit_placed(u)
+    for d in digits_of(lacks):
+        places = pos.where[d] & unit_set
+        if not places:
+            raise Contradiction(
+                f"no cell of {plan.name(u)} can take {d}", [plan.groups[u]], plan.groups[u].cells
+            )
+        if places & (places - 1):
+            continue
+        i = places.bit_length() - 1
+        if single(pos.masks[i]):
+            continue  # a naked single (or a full house) says it more simply
+        reason = f"in {plan.name(u)}, only {plan.cell(i)} can take {d}"
+        return make_step(pos, Technique.HIDDEN_SINGLE, {}, [u], [i], reason, place={i: d})
+    return None
+
+
+# ---------------------------------------------------------------- locked candidates
+
+
+def _locked(pos: Position, u: int, technique: Technique) -> Step | None:
+    """A digit whose places in unit ``u`` all lie in another unit ``v``: ``v``'s other
+    cells lose it (one of those places holds it)."""
+    plan = pos.plan
+    unit_set = plan.unit_sets[u]
+    best: tuple[int, int, int, dict[int, int]] | None = None
+    for d in range(1, plan.n + 1):
+        places = pos.where[d] & unit_set
+        if not places or not places & (places - 1):
+            continue
+        first = places.bit_length() - 1
+        for v in plan.cell_units[first]:
+            if v == u or places & ~plan.unit_sets[v]:
+                continue
+            extra = pos.where[d] & plan.unit_sets[v] & ~unit_set
+            if extra:
+                removals = dict.fromkeys(members(extra), bit(d))
+                if best is None or len(removals) > len(best[3]):
+                    best = (d, v, places, removals)
+    if best is None:
+        return None
+    d, v, places, removals = best
+    cells = list(members(places))
+    both = "both" if len(cells) == 2 else "all"
+    word = "pointing" if technique is Technique.POINTING else "claiming"
+    reason = (
+        f"in {plan.name(u)}, {d} can only go in {plan.cells(cells)}, {both} in "
+        f"{plan.name(v)} ({word})"
+    )
+    return make_step(pos, technique, removals, [u, v], cells, reason)
+
+
+def pointing(pos: Position, u: int) -> Step | None:
+    """Locked candidates from a box or region into a line."""
+    return _locked(pos, u, Technique.POINTING) if pos.plan.boxlike[u] else None
+
+
+def claiming(pos: Position, u: int) -> Step | None:
+    """Locked candidates from a line into a box or region (or another line)."""
+    return None if pos.plan.boxlike[u] else _locked(pos, u, Technique.CLAIMING)
+
+
+# ---------------------------------------------------------------- subsets
+
+
+def _naked(pos: Position, u: int, sizes: tuple[int, ...], technique: Technique) -> Step | None:
+    """``k`` cells of a unit whose candidates are ``k`` digits between them: those digits
+    go in them and leave the unit's other cells."""
+    plan, masks = pos.plan, pos.masks
+    open_ = pos.open_cells(u)
+    for size in sizes:
+        if len(open_) <= size:
+            return None
+        small = [i for i in open_ if masks[i].bit_count() <= size]
+        best = None
+        for group in itertools.combinations(small, size):
+            union = 0
+            for i in group:
+                union |= masks[i]
+            count = union.bit_count()
+            if count > size:
+                continue
+            if count < size:
+                raise Contradiction(
+                    f"{plan.cells(group)} in {plan.name(u)} need {size} different digits "
+                    f"from {said(union, 'or')}",
+                    [plan.groups[u]],
+                    [plan.coords[i] for i in group],
+                )
+            removals = {j: masks[j] & union for j in open_ if j not in group and masks[j] & union}
+            lost = sum(m.bit_count() for m in removals.values())
+            if lost and (best is None or lost > best[0]):
+                best = (lost, group, union, removals)
+        if best:
+            _, group, union, removals = best
+            reason = (
+                f"in {plan.name(u)}, {plan.cells(group)} can only hold {said(union)} "
+                f"between them (a naked {SUBSET_NAMES[size]})"
+            )
+            return make_step(pos, technique, removals, [u], group, reason)
+    return None
+
+
+def _hidden(pos: Position, u: int, sizes: tuple[int, ...], technique: Technique) -> Step | None:
+    """``k`` digits of a unit with ``k`` places between them: those cells hold nothing
+    else."""
+    plan, masks = pos.plan, pos.masks
+    unit_set = plan.unit_sets[u]
+    lacks = plan.full & ~pos.unit_placed(u)
+    places = {d: pos.where[d] & unit_set for d in digits_of(lacks)}
+    open_count = len(pos.open_cells(u))
+    for size in sizes:
+        if open_count <= size + 1:  # a hidden subset of the rest is a naked one
+            return None
+        some = [d for d, p in places.items() if 2 <= p.bit_count() <= size]
+        best = None
+        for group in itertools.combinations(some, size):
+            where = 0
+            for d in group:
+                where |= places[d]
+            count = where.bit_count()
+            if count > size:
+                continue
+            keep = sum(bit(d) for d in group)
+            cells = list(members(where))
+            if count < size:
+                raise Contradiction(
+                    f"in {plan.name(u)}, {listed(group, 'and')} have only "
+                    f"{plan.cells(cells)} to go in",
+                    [plan.groups[u]],
+                    [plan.coords[i] for i in cells],
+                )
+            removals = {i: masks[i] & ~keep for i in cells if masks[i] & ~keep}
+            lost = sum(m.bit_count() for m in removals.values())
+            if lost and (best is None or lost > best[0]):
+                best = (lost, group, cells, removals)
+        if best:
+            _, group, cells, removals = best
+            reason = (
+                f"in {plan.name(u)}, {listed(group, 'and')} can only go in "
+                f"{plan.cells(cells)} (a hidden {SUBSET_NAMES[size]})"
+            )
+            return make_step(pos, technique, removals, [u], cells, reason)
+    return None
+
+
+def naked_subset(pos: Position, u: int) -> Step | None:
+    """A naked pair or triple."""
+    return _naked(pos, u, (2, 3), Technique.NAKED_SUBSET)
+
+
+def hidden_subset(pos: Position, u: int) -> Step | None:
+    """A hidden pair or triple."""
+    return _hidden(pos, u, (2, 3), Technique.HIDDEN_SUBSET)
+
+
+def naked_quad(pos: Position, u: int) -> Step | None:
+    return _naked(pos, u, (4,), Technique.NAKED_QUAD)
+
+
+def hidden_quad(pos: Position, u: int) -> Step | None:
+    return _hidden(pos, u, (4,), Technique.HIDDEN_QUAD)
+
+
+# ---------------------------------------------------------------- fish
+
+
+def line_places(pos: Position, d: int, base: tuple[int, ...], n: int, across: bool) -> list[int]:
+    """Per line of ``base`` (the rows, or the columns): the cross indices (columns, or
+    rows) where digit ``d`` can go, as a mask."""
+    where = pos.where[d]
+    out = []
+    for u in base:
+        found = 0
+        for i in members(where & pos.plan.unit_sets[u]):
+            found |= 1 << (i // n if across else i % n)
+        out.append(found)
+    return out
+
+
+def _fish(pos: Position, k: int, size: int, technique: Technique) -> Step | None:
+    """Digit ``k + 1`` confined, in ``size`` rows (columns), to ``size`` columns (rows):
+    those columns' other cells lose it."""
+    d = k + 1
+    plan = pos.plan
+    n = plan.n
+    if pos.where[d].bit_count() < 2 * size:
+        return None
+    best = None
+    for base, cover, across in ((plan.rows, plan.cols, False), (plan.cols, plan.rows, True)):
+        spots = line_places(pos, d, base, n, across)
+        lines = [x for x, s in enumerate(spots) if 2 <= s.bit_count() <= size]
+        if len(lines) < size:
+            continue
+        for group in itertools.combinations(lines, size):
+            union = 0
+            for x in group:
+                union |= spots[x]
+            if union.bit_count() != size:
+                continue
+            inside = 0
+            for x in group:
+                inside |= plan.unit_sets[base[x]]
+            covers = [cover[y] for y in range(n) if union >> y & 1]
+            outside = 0
+            for v in covers:
+                outside |= plan.unit_sets[v]
+            extra = pos.where[d] & outside & ~inside
+            if extra and (best is None or extra.bit_count() > best[0].bit_count()):
+                best = (extra, [base[x] for x in group], covers, pos.where[d] & inside)
+    if best is None:
+        return None
+    extra, bases, covers, fins = best
+    kind_of = "rows" if pos.plan.shape.units[bases[0]].type is GroupType.ROW else "columns"
+    cross = "columns" if kind_of == "rows" else "rows"
+    base_ids = listed((pos.plan.shape.units[u].index for u in bases), "and")
+    cover_ids = listed((pos.plan.shape.units[v].index for v in covers), "and")
+    reason = (
+        f"in {kind_of} {base_ids}, {d} can only go in {cross} {cover_ids} "
+        f"({plan.cells(members(fins))}: a {FISH_NAMES[size]})"
+    )
+    removals = dict.fromkeys(members(extra), bit(d))
+    return make_step(pos, technique, removals, [*bases, *covers], members(fins), reason)
+
+
+def x_wing(pos: Position, k: int) -> Step | None:
+    return _fish(pos, k, 2, Technique.X_WING)
+
+
+def swordfish(pos: Position, k: int) -> Step | None:
+    return _fish(pos, k, 3, Technique.SWORDFISH)
+
+
+def jellyfish(pos: Position, k: int) -> Step | None:
+    return _fish(pos, k, 4, Technique.JELLYFISH)

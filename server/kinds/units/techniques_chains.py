@@ -1,0 +1,391 @@
+"""Chains and the trial: alternating inference chains (of one digit, of two-digit cells,
+or of any candidates) and the last resort (see :mod:`.techniques` for the vocabulary).
+
+A *node* is a candidate: digit ``d`` in cell ``i``, numbered ``i * N + d - 1``. A
+*strong link* joins two nodes of which at least one is true (a conjugate pair in a unit,
+or the two candidates of a two-digit cell); a *weak link* two that are not both true
+(one digit in two peers, two digits of one cell). A chain from node A that starts and
+ends with a strong link and alternates them with weak ones shows: if A is false, the
+last node Z is true; so A or Z is, and every candidate that sees both goes. Chains are
+found breadth first from every node, shortest first, within a bounded number of links.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from numgrid.server.chain import listed
+from numgrid.server.core import Step
+
+from .techniques import (
+    CELLS_SLOT,
+    Contradiction,
+    Position,
+    Technique,
+    bit,
+    digits_of,
+    make_step,
+    members,
+    removals_of,
+)
+from .techniques_wings import conjugates
+
+X_LINKS = 11  # the longest X-chain looked for, in links
+TURBOT_LINKS = 3  # a skyscraper, a two-string kite or a turbot fish
+XY_LINKS = 15  # eight cells
+AIC_LINKS = 11
+
+SAME_CELL = -1  # a strong link's unit when it joins the two candidates of one cell
+
+Links = dict[int, list[tuple[int, int]]]  # node -> [(node, unit or SAME_CELL)]
+
+
+# ---------------------------------------------------------------- links
+
+
+def _strong(pos: Position, digits: range | tuple[int, ...], units: bool, cells: bool) -> Links:
+    """Strong links of the given digits: conjugate pairs in units, and/or two-digit
+    cells."""
+    n = pos.plan.n
+    links: Links = {}
+    if units:
+        for d in digits:
+            for u, a, b in conjugates(pos, d):
+                na, nb = a * n + d - 1, b * n + d - 1
+                links.setdefault(na, []).append((nb, u))
+                links.setdefault(nb, []).append((na, u))
+    if cells:
+        for i, m in enumerate(pos.masks):
+            if not pos.placed[i] and m.bit_count() == 2:
+                a, b = digits_of(m)
+                na, nb = i * n + a - 1, i * n + b - 1
+                links.setdefault(na, []).append((nb, SAME_CELL))
+                links.setdefault(nb, []).append((na, SAME_CELL))
+    for found in links.values():  # a pair conjugate in two units is one link
+        seen: set[int] = set()
+        found[:] = [x for x in found if not (x[0] in seen or seen.add(x[0]))]
+    return links
+
+
+def _weak(pos: Position, node: int, in_cell: bool, only: int) -> list[int]:
+    """The nodes that cannot be true with ``node``: the digit in its peers (restricted to
+    the cell set ``only``), and with ``in_cell`` the cell's other digits."""
+    n = pos.plan.n
+    i, k = divmod(node, n)
+    d = k + 1
+    out = [j * n + k for j in members(pos.plan.peer_sets[i] & pos.where[d] & only)]
+    if in_cell:
+        out.extend(i * n + e - 1 for e in digits_of(pos.masks[i] & ~bit(d)))
+    return out
+
+
+def _removals(pos: Position, a: int, z: int) -> dict[int, int]:
+    """What ``a or z`` (two nodes) rules out."""
+    n = pos.plan.n
+    (ia, ka), (iz, kz) = divmod(a, n), divmod(z, n)
+    peers = pos.plan.peer_sets
+    if ka == kz:
+        if ia == iz:
+            return {}
+        return removals_of(pos, peers[ia] & peers[iz], bit(ka + 1))
+    if ia == iz:
+        rest = pos.masks[ia] & ~(bit(ka + 1) | bit(kz + 1))
+        return {ia: rest} if rest else {}
+    out = {}
+    if peers[ia] >> iz & 1:
+        if pos.masks[ia] & bit(kz + 1):
+            out[ia] = bit(kz + 1)
+        if pos.masks[iz] & bit(ka + 1):
+            out[iz] = bit(ka + 1)
+    return out
+
+
+def _search(
+    pos: Position,
+    strong: Links,
+    weak: Callable[[int], list[int]],
+    min_links: int,
+    max_links: int,
+) -> tuple[list[tuple[int, int]], dict[int, int]] | None:
+    """The shortest chain with eliminations (most eliminations among the shortest):
+    its nodes with the unit of the link into each (strong links at odd places), and the
+    eliminations."""
+    best: tuple[int, int, list[tuple[int, int]], dict[int, int]] | None = None
+    limit = max_links
+    for start in sorted(strong):
+        pos.poll()
+        # state: (node, on); on nodes are reached by a strong link, off ones by a weak one
+        parent: dict[tuple[int, bool], tuple[tuple[int, bool], int]] = {}
+        frontier = [(start, False)]
+        seen = {(start, False)}
+        links = 0
+        while frontier and links < limit:
+            links += 1
+            after = []
+            for state in frontier:
+                node, on = state
+                if on:
+                    for x in weak(node):
+                        nxt = (x, False)
+                        if nxt not in seen and x in strong:
+                            seen.add(nxt)
+                            parent[nxt] = (state, 0)
+                            after.append(nxt)
+                    continue
+                for x, unit in strong.get(node, ()):
+                    nxt = (x, True)
+                    if nxt in seen:
+                        continue
+                    seen.add(nxt)
+                    parent[nxt] = (state, unit)
+                    after.append(nxt)
+                    if x == start or links < min_links:
+                        continue
+                    removals = _removals(pos, start, x)
+                    if removals:
+                        lost = sum(m.bit_count() for m in removals.values())
+                        if best is None or (links, -lost) < (best[0], -best[1]):
+                            path = [(x, unit)]
+                            back = state
+                            while back in parent:
+                                prev, via = parent[back]
+                                path.append((back[0], via))
+                                back = prev
+                            path.append((start, -2))
+                            path.reverse()
+                            best = (links, lost, path, removals)
+                            limit = links
+            frontier = after
+    if best is None:
+        return None
+    return best[2], best[3]
+
+
+# ---------------------------------------------------------------- sentences
+
+
+def _node(pos: Position, node: int) -> tuple[str, int]:
+    i, k = divmod(node, pos.plan.n)
+    return pos.plan.cell(i), k + 1
+
+
+def _sentence(pos: Position, chain: list[tuple[int, int]], name: str) -> str:
+    """``if r1c2 were not 5, r1c7 would be 5 (row 1), so r4c7 not 5, so r4c3 5
+    (column 3): r1c2 is 5 or r4c3 is (an X-chain)``."""
+    first_cell, first_d = _node(pos, chain[0][0])
+    parts = []
+    for k, (node, unit) in enumerate(chain[1:], start=1):
+        cell, d = _node(pos, node)
+        if k % 2:
+            why = "its other digit" if unit == SAME_CELL else pos.plan.name(unit)
+            parts.append(f"{cell} is {d} ({why})")
+        else:
+            parts.append(f"{cell} is not {d}")
+    last_cell, last_d = _node(pos, chain[-1][0])
+    return (
+        f"if {first_cell} were not {first_d}, then {listed(parts, 'and')}: so {first_cell} "
+        f"is {first_d} or {last_cell} is {last_d} ({name})"
+    )
+
+
+def _step(
+    pos: Position,
+    technique: Technique,
+    found: tuple[list[tuple[int, int]], dict[int, int]] | None,
+    name: str,
+) -> Step | None:
+    if found is None:
+        return None
+    chain, removals = found
+    n = pos.plan.n
+    units = [u for _, u in chain if u >= 0]
+    cells = [node // n for node, _ in chain]
+    return make_step(pos, technique, removals, units, cells, _sentence(pos, chain, name))
+
+
+# ---------------------------------------------------------------- techniques
+
+
+def _x(pos: Position, k: int, min_links: int, max_links: int) -> tuple | None:
+    d = k + 1
+    strong = _strong(pos, (d,), True, False)
+    if len(strong) < 4:
+        return None
+    return _search(pos, strong, lambda x: _weak(pos, x, False, -1), min_links, max_links)
+
+
+def turbot_fish(pos: Position, k: int) -> Step | None:
+    """Two conjugate pairs of one digit whose ends see each other: one of the far ends
+    holds the digit (a skyscraper, a two-string kite, a turbot fish)."""
+    found = _x(pos, k, TURBOT_LINKS, TURBOT_LINKS)
+    return _step(pos, Technique.TURBOT_FISH, found, "a turbot fish")
+
+
+def x_chain(pos: Position, k: int) -> Step | None:
+    """An alternating chain of conjugate pairs and weak links of one digit."""
+    return _step(pos, Technique.X_CHAIN, _x(pos, k, 3, X_LINKS), "an X-chain")
+
+
+def xy_chain(pos: Position) -> Step | None:
+    """A chain of two-digit cells, each sharing a digit with the next."""
+    n = pos.plan.n
+    strong = _strong(pos, range(1, n + 1), False, True)
+    twos = 0
+    for node in strong:
+        twos |= 1 << (node // n)
+    found = _search(pos, strong, lambda x: _weak(pos, x, False, twos), 3, XY_LINKS)
+    if found is not None:
+        first, last = found[0][0][0], found[0][-1][0]
+        if (first - last) % n:
+            return None  # different digits at its ends: an AIC, not an XY-chain
+    return _step(pos, Technique.XY_CHAIN, found, "an XY-chain")
+
+
+def aic(pos: Position) -> Step | None:
+    """An alternating inference chain over any candidates."""
+    n = pos.plan.n
+    strong = _strong(pos, range(1, n + 1), True, True)
+    found = _search(pos, strong, lambda x: _weak(pos, x, True, -1), 3, AIC_LINKS)
+    return _step(pos, Technique.AIC, found, "an alternating inference chain")
+
+
+# ---------------------------------------------------------------- trial
+
+TRIAL_KEEP = 4  # refuted assumptions compared, the one with the shortest propagation told
+
+
+def propagate(pos: Position, masks: list[int]) -> tuple[list[tuple[int, int]], str | None]:
+    """Naked and hidden singles on plain masks, in place, to a fixpoint: the placements
+    made (cell, digit) in order, and why the position fails, or None."""
+    plan = pos.plan
+    peers, unit_cells, full = plan.peers, plan.unit_cells, plan.full
+    done = [bool(p) for p in pos.placed]
+    made: list[tuple[int, int]] = []
+    changed = True
+    while changed:
+        changed = False
+        for i, m in enumerate(masks):
+            if done[i]:
+                continue
+            if not m:
+                return made, f"{plan.cell(i)} has no candidate left"
+            if not m & (m - 1):
+                done[i] = True
+                made.append((i, m.bit_length()))
+                changed = True
+                for j in peers[i]:
+                    if masks[j] & m:
+                        masks[j] &= ~m
+                        if not masks[j]:
+                            return made, f"{plan.cell(j)} has no candidate left"
+        for u, cells in enumerate(unit_cells):
+            once = twice = 0
+            for c in cells:
+                m = masks[c]
+                twice |= once & m
+                once |= m
+            if once != full:
+                d = (full & ~once).bit_length()
+                return made, f"no cell of {plan.name(u)} can take {d}"
+            sole = once & ~twice
+            for c in cells:
+                m = masks[c] & sole
+                if m and masks[c] != m:
+                    if m & (m - 1):
+                        both = listed(digits_of(m), "and")
+                        return made, f"in {plan.name(u)}, only {plan.cell(c)} can take {both}"
+                    masks[c] = m
+                    changed = True
+    return made, None
+
+
+def solve(pos: Position, masks: list[int], limit: int = 1) -> list[list[int]]:
+    """Up to ``limit`` solutions from ``masks`` (singles, then the cell with fewest
+    candidates first); each a list of digits."""
+    found: list[list[int]] = []
+
+    def walk(masks: list[int]) -> None:
+        pos.poll()
+        _, why = propagate(pos, masks)
+        if why is not None:
+            return
+        best, count = -1, 99
+        for i, m in enumerate(masks):
+            c = m.bit_count()
+            if 1 < c < count:
+                best, count = i, c
+                if c == 2:
+                    break
+        if best < 0:
+            found.append([m.bit_length() for m in masks])
+            return
+        for d in digits_of(masks[best]):
+            trial = list(masks)
+            trial[best] = bit(d)
+            walk(trial)
+            if len(found) >= limit:
+                return
+
+    walk(list(masks))
+    return found
+
+
+def _witness(pos: Position) -> list[int]:
+    """One solution agreeing with the candidates (all 0 if none): a trial never needs to
+    test its digits, which no sound reasoning refutes."""
+    memo = pos.memo(CELLS_SLOT)
+    known = memo.get("witness")
+    if known is not None and all(bit(w) & m for w, m in zip(known, pos.masks, strict=True)):
+        return known
+    found = solve(pos, list(pos.masks))
+    witness = found[0] if found else [0] * len(pos.masks)
+    memo["witness"] = witness
+    return witness
+
+
+def trial(pos: Position) -> Step | None:
+    """Assume a candidate (cells with fewest candidates first), follow singles: if they
+    reach a contradiction, the candidate goes. When no assumption fails that way, one
+    that a search shows no filling of the grid can complete."""
+    plan, masks, placed = pos.plan, pos.masks, pos.placed
+    order = sorted(
+        (i for i, m in enumerate(masks) if not placed[i] and m & (m - 1)),
+        key=lambda i: (masks[i].bit_count(), i),
+    )
+    witness = _witness(pos)
+    found = []
+    for i in order:
+        pos.poll()
+        for d in digits_of(masks[i]):
+            if witness[i] == d:
+                continue
+            after = list(masks)
+            after[i] = bit(d)
+            made, why = propagate(pos, after)
+            if why is not None:
+                found.append((len(made), i, d, made, why))
+        if len(found) >= TRIAL_KEEP:
+            break
+    if found:
+        _, i, d, made, why = min(found)
+        shown = [f"{plan.cell(c)} = {v}" for c, v in made[1:4]]
+        if len(made) > 4:
+            shown.append(f"{len(made) - 4} more singles")
+        then = f"then {listed(shown, 'and')}, and " if shown else ""
+        reason = f"Trial (a last resort): if {plan.cell(i)} were {d}, {then}{why}"
+        return make_step(pos, Technique.TRIAL, {i: bit(d)}, (), [i], reason, joiner="; so ")
+    if not any(witness):
+        raise Contradiction("no filling of the grid agrees with the candidates")
+    for i in order:
+        for d in digits_of(masks[i]):
+            if witness[i] == d:
+                continue
+            after = list(masks)
+            after[i] = bit(d)
+            if not solve(pos, after):
+                reason = (
+                    f"Trial (a last resort): if {plan.cell(i)} were {d}, no filling of the grid "
+                    f"would remain (a search through every choice finds none)"
+                )
+                return make_step(pos, Technique.TRIAL, {i: bit(d)}, (), [i], reason, joiner="; so ")
+    return None
