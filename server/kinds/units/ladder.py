@@ -30,6 +30,8 @@ JELLYFISH          160    Unfair
 X_CHAIN            260    Unfair  up to 11 links
 XY_CHAIN           260    Unfair  up to 8 cells
 AIC                280    Unfair  up to 11 links
+FORCING_CHAIN      500    Extreme every candidate of a cell (place of a digit in a unit)
+                                  leads by singles to the same conclusion
 TRIAL              10000  Extreme an assumption refuted by singles (or by a search)
 ================== ====== ======= =====================================================
 
@@ -118,6 +120,7 @@ TABLE: dict[Technique, tuple[str, Any]] = {
     Technique.X_CHAIN: (DIGIT, chains.x_chain),
     Technique.XY_CHAIN: (WHOLE, chains.xy_chain),
     Technique.AIC: (WHOLE, chains.aic),
+    Technique.FORCING_CHAIN: (WHOLE, chains.forcing_chain),
     Technique.TRIAL: (WHOLE, chains.trial),
 }
 
@@ -145,6 +148,7 @@ WEIGHTS: dict[Technique, int] = {
     Technique.X_CHAIN: 260,
     Technique.XY_CHAIN: 260,
     Technique.AIC: 280,
+    Technique.FORCING_CHAIN: 500,
     Technique.TRIAL: 10000,
 }
 TRIPLE_WEIGHTS = {Technique.NAKED_SUBSET: 80, Technique.HIDDEN_SUBSET: 100}
@@ -154,7 +158,7 @@ THRESHOLDS: Thresholds = {
     Grade.EASY: (Technique.HIDDEN_SINGLE, {}),
     Grade.MEDIUM: (Technique.HIDDEN_SUBSET, {}),
     Grade.HARD: (Technique.XYZ_WING, {}),
-    Grade.EXPERT: (Technique.AIC, {}),
+    Grade.EXPERT: (Technique.FORCING_CHAIN, {}),
 }
 
 # The most points a chain of each grade may score before it counts as the next grade

@@ -65,7 +65,8 @@ class Technique(enum.IntEnum):
     X_CHAIN = 20  # alternating strong and weak links on one digit
     XY_CHAIN = 21  # a chain of two-digit cells
     AIC = 22  # an alternating inference chain over any candidates
-    TRIAL = 23  # last resort: an assumption that ends in a contradiction
+    FORCING_CHAIN = 23  # every candidate of a cell (place of a digit in a unit) agrees
+    TRIAL = 24  # last resort: an assumption that ends in a contradiction
 
 
 # ---------------------------------------------------------------- plans
@@ -179,6 +180,7 @@ WHOLE_SLOTS = (
     Technique.XYZ_WING,
     Technique.XY_CHAIN,
     Technique.AIC,
+    Technique.FORCING_CHAIN,
     Technique.TRIAL,
 )
 

@@ -254,33 +254,40 @@ def aic(pos: Position) -> Step | None:
 TRIAL_KEEP = 4  # refuted assumptions compared, the one with the shortest propagation told
 
 
-def propagate(pos: Position, masks: list[int]) -> tuple[list[tuple[int, int]], str | None]:
-    """Naked and hidden singles on plain masks, in place, to a fixpoint: the placements
-    made (cell, digit) in order, and why the position fails, or None."""
+def propagate(
+    pos: Position, masks: list[int], changed: set[int] | None = None
+) -> tuple[list[tuple[int, int]], str | None]:
+    """Naked and hidden singles on plain masks, in place, to a fixpoint, from the cells
+    whose candidates ``changed`` (None: every cell): the placements made (cell, digit)
+    in order, and why the position fails, or None."""
     plan = pos.plan
-    peers, unit_cells, full = plan.peers, plan.unit_cells, plan.full
+    peers, unit_cells, cell_units, full = plan.peers, plan.unit_cells, plan.cell_units, plan.full
     done = [bool(p) for p in pos.placed]
     made: list[tuple[int, int]] = []
-    changed = True
-    while changed:
-        changed = False
-        for i, m in enumerate(masks):
-            if done[i]:
-                continue
+    todo = set(range(len(masks))) if changed is None else set(changed)
+    while todo:
+        cells, todo = todo, set()
+        touched = set(cells)
+        for i in cells:
+            m = masks[i]
             if not m:
                 return made, f"{plan.cell(i)} has no candidate left"
-            if not m & (m - 1):
-                done[i] = True
-                made.append((i, m.bit_length()))
-                changed = True
-                for j in peers[i]:
-                    if masks[j] & m:
-                        masks[j] &= ~m
-                        if not masks[j]:
-                            return made, f"{plan.cell(j)} has no candidate left"
-        for u, cells in enumerate(unit_cells):
+            if done[i] or m & (m - 1):
+                continue
+            done[i] = True
+            made.append((i, m.bit_length()))
+            for j in peers[i]:
+                if masks[j] & m:
+                    masks[j] &= ~m
+                    if not masks[j]:
+                        return made, f"{plan.cell(j)} has no candidate left"
+                    touched.add(j)
+                    if not masks[j] & (masks[j] - 1):
+                        todo.add(j)
+        for u in {u for i in touched for u in cell_units[i]}:
             once = twice = 0
-            for c in cells:
+            ids = unit_cells[u]
+            for c in ids:
                 m = masks[c]
                 twice |= once & m
                 once |= m
@@ -288,14 +295,16 @@ def propagate(pos: Position, masks: list[int]) -> tuple[list[tuple[int, int]], s
                 d = (full & ~once).bit_length()
                 return made, f"no cell of {plan.name(u)} can take {d}"
             sole = once & ~twice
-            for c in cells:
+            if not sole:
+                continue
+            for c in ids:
                 m = masks[c] & sole
                 if m and masks[c] != m:
                     if m & (m - 1):
                         both = listed(digits_of(m), "and")
                         return made, f"in {plan.name(u)}, only {plan.cell(c)} can take {both}"
                     masks[c] = m
-                    changed = True
+                    todo.add(c)
     return made, None
 
 
@@ -304,9 +313,9 @@ def solve(pos: Position, masks: list[int], limit: int = 1) -> list[list[int]]:
     candidates first); each a list of digits."""
     found: list[list[int]] = []
 
-    def walk(masks: list[int]) -> None:
+    def walk(masks: list[int], changed: set[int] | None) -> None:
         pos.poll()
-        _, why = propagate(pos, masks)
+        _, why = propagate(pos, masks, changed)
         if why is not None:
             return
         best, count = -1, 99
@@ -322,11 +331,11 @@ def solve(pos: Position, masks: list[int], limit: int = 1) -> list[list[int]]:
         for d in digits_of(masks[best]):
             trial = list(masks)
             trial[best] = bit(d)
-            walk(trial)
+            walk(trial, {best})
             if len(found) >= limit:
                 return
 
-    walk(list(masks))
+    walk(list(masks), None)
     return found
 
 
@@ -361,7 +370,7 @@ def trial(pos: Position) -> Step | None:
                 continue
             after = list(masks)
             after[i] = bit(d)
-            made, why = propagate(pos, after)
+            made, why = propagate(pos, after, {i})
             if why is not None:
                 found.append((len(made), i, d, made, why))
         if len(found) >= TRIAL_KEEP:
@@ -388,4 +397,103 @@ def trial(pos: Position) -> Step | None:
                     f"would remain (a search through every choice finds none)"
                 )
                 return make_step(pos, Technique.TRIAL, {i: bit(d)}, (), [i], reason, joiner="; so ")
+    return None
+
+
+# ---------------------------------------------------------------- forcing chains
+
+FORCING_MAX = 4  # the most branches (candidates of a cell, places of a digit) followed
+
+
+def _agreed(
+    pos: Position, branches: list[tuple[int, int]]
+) -> tuple[dict[int, int], dict[int, int], list[list[tuple[int, int]]]] | None:
+    """Follow singles from each assumption ``cell = digit``: what all those that do not
+    fail place and remove (placements, removals as masks), and each branch's placements;
+    None when fewer than two survive (one is a trial's business) or they agree on
+    nothing."""
+    masks = pos.masks
+    common_place: dict[int, int] | None = None
+    common_gone: list[int] | None = None
+    made_all = []
+    survivors = 0
+    for i, d in branches:
+        after = list(masks)
+        after[i] = bit(d)
+        made, why = propagate(pos, after, {i})
+        made_all.append((made, why))
+        if why is not None:
+            continue  # a branch that fails allows any conclusion
+        survivors += 1
+        placed = {c: v for c, v in made if not pos.placed[c]}
+        gone = [m & ~a for m, a in zip(masks, after, strict=True)]
+        if common_place is None or common_gone is None:
+            common_place, common_gone = placed, gone
+        else:
+            common_place = {c: v for c, v in common_place.items() if placed.get(c) == v}
+            common_gone = [g & h for g, h in zip(common_gone, gone, strict=True)]
+        if not common_place and not any(common_gone):
+            return None
+    if common_place is None or common_gone is None or survivors < 2:
+        return None
+    removals = {
+        c: g for c, g in enumerate(common_gone) if g and not pos.placed[c] and c not in common_place
+    }
+    return common_place, removals, made_all
+
+
+def _forcing_text(
+    pos: Position, branches: list[tuple[int, int]], made_all: list, place: dict, removals: dict
+) -> str:
+    plan = pos.plan
+    if place:
+        c, v = next(iter(sorted(place.items())))
+        goal, said_goal = c, f"{plan.cell(c)} = {v}"
+    else:
+        c, m = next(iter(sorted(removals.items())))
+        goal, said_goal = c, f"{plan.cell(c)} is not {listed(digits_of(m), 'or')}"
+    parts = []
+    for (i, d), (made, why) in zip(branches, made_all, strict=True):
+        if why is not None:
+            parts.append(f"if {plan.cell(i)} = {d}, singles end in a contradiction ({why})")
+            continue
+        steps = next((k for k, (x, _) in enumerate(made) if x == goal), len(made))
+        parts.append(f"if {plan.cell(i)} = {d}, singles reach it in {max(steps, 1)} steps")
+    return f"{'; '.join(parts)}: either way {said_goal}"
+
+
+def forcing_chain(pos: Position) -> Step | None:
+    """Every candidate of a cell, or every place of a digit in a unit (two to four),
+    followed by singles, reaches the same placement or elimination: one of them is
+    true, so that conclusion is (a cell or unit forcing chain)."""
+    plan, masks, placed = pos.plan, pos.masks, pos.placed
+    order = sorted(
+        (i for i, m in enumerate(masks) if not placed[i] and 1 < m.bit_count() <= FORCING_MAX),
+        key=lambda i: (masks[i].bit_count(), i),
+    )
+    options: list[tuple[str, int, list[tuple[int, int]]]] = [
+        (plan.cell(i), i, [(i, d) for d in digits_of(masks[i])]) for i in order
+    ]
+    for d in range(1, plan.n + 1):
+        for u, unit_set in enumerate(plan.unit_sets):
+            places = pos.where[d] & unit_set
+            if 1 < places.bit_count() <= FORCING_MAX:
+                options.append((plan.name(u), -1 - u, [(c, d) for c in members(places)]))
+    options.sort(key=lambda o: len(o[2]))
+    for where, key, branches in options:
+        pos.poll()
+        agreed = _agreed(pos, branches)
+        if agreed is None:
+            continue
+        place, removals, made_all = agreed
+        if key >= 0:
+            head = f"{where} holds {listed([d for _, d in branches], 'or')}"
+        else:
+            head = f"in {where}, {branches[0][1]} goes in {plan.cells(c for c, _ in branches)}"
+        text = _forcing_text(pos, branches, made_all, place, removals)
+        kind = "a cell forcing chain" if key >= 0 else "a unit forcing chain"
+        reason = f"{head}; {text} ({kind})"
+        cells = [c for c, _ in branches]
+        units = [] if key >= 0 else [-1 - key]
+        return make_step(pos, Technique.FORCING_CHAIN, removals, units, cells, reason, place=place)
     return None
