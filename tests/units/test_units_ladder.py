@@ -1,0 +1,116 @@
+"""The units ladder: every step of every explanation agrees with the known solution,
+on corpus puzzles and on grids of other shapes; grades and points are monotone."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from numgrid.server.chain import Grade
+from numgrid.server.kinds.units import ladder
+from numgrid.server.kinds.units.ladder import Technique
+from numgrid.server.kinds.units.shape import shape
+from numgrid.server.kinds.units.techniques_chains import solve
+from units_support import SEVENTEEN, TOP, Puzzle, lines, puzzle, solution, wrong
+
+CELL = re.compile(r"r\d+c\d+")
+
+
+def _check_explanation(p: Puzzle) -> ladder.Explanation:
+    sol = solution(p)
+    found = ladder.explain(p)
+    assert found.solved, found.contradiction
+    n = p.shape.size
+    for step in found.steps:
+        assert not wrong(step, sol, n)
+        assert step.placements or step.eliminations, step.explanation
+        assert CELL.search(step.explanation), step.explanation
+        assert step.explanation.endswith("."), step.explanation
+    assert [v for row in found.final for v in row] == sol
+    return found
+
+
+@pytest.mark.parametrize("k", range(0, 1004, 100))
+def test_17_clue_explained_without_trial(k: int) -> None:
+    found = _check_explanation(puzzle(lines(SEVENTEEN)[k]))
+    assert found.technique_counts[Technique.TRIAL] == 0
+
+
+@pytest.mark.parametrize("k", range(0, 1465, 150))
+def test_top1465_steps_are_right(k: int) -> None:
+    found = _check_explanation(puzzle(lines(TOP)[k]))
+    assert found.grade is not None
+    assert ladder.difficulty(found) > 0
+
+
+def _pattern_solution(n: int, bh: int, bw: int) -> list[int]:
+    """A valid filled grid with boxes of bh rows x bw columns (the shifted pattern)."""
+    return [((r % bh) * bw + r // bh + c) % n + 1 for r in range(n) for c in range(n)]
+
+
+def _minimal(grid, sol: list[int]) -> Puzzle:
+    """Remove givens one by one while the puzzle keeps one solution."""
+    givens = list(sol)
+    for i in range(len(givens)):
+        keep, givens[i] = givens[i], 0
+        p = Puzzle(grid, tuple(givens))
+        pos = ladder.position(p)
+        if len(solve(pos, list(pos.masks), 2)) != 1:
+            givens[i] = keep
+    return Puzzle(grid, tuple(givens))
+
+
+@pytest.mark.parametrize(("n", "bh", "bw"), [(4, 2, 2), (6, 2, 3), (9, 3, 3)])
+def test_other_sizes(n: int, bh: int, bw: int) -> None:
+    grid = shape(n, (bh, bw))
+    sol = _pattern_solution(n, bh, bw)
+    _check_explanation(_minimal(grid, sol))
+
+
+def test_regions_and_diagonals() -> None:
+    # regions: the boxes of a 6x6 read as irregular regions; diagonals: a 9x9 X grid
+    regions = tuple(
+        tuple((r, c) for r in range(6) for c in range(6) if (r // 2) * 2 + c // 3 == k)
+        for k in range(6)
+    )
+    grid = shape(6, None, regions)
+    _check_explanation(_minimal(grid, _pattern_solution(6, 2, 3)))
+    x = shape(9, (3, 3), None, True)
+    solved = solve(ladder.position(Puzzle(x, (0,) * 81)), [511] * 81, 1)
+    assert solved
+    _check_explanation(_minimal(x, solved[0]))
+
+
+def test_grades_follow_hardest_technique_and_points() -> None:
+    easy = {Technique.NAKED_SINGLE: 20, Technique.HIDDEN_SINGLE: 30}
+    assert ladder.grade(easy) is Grade.EASY
+    assert ladder.difficulty(easy) == 20 * 4 + 30 * 14
+    many = {Technique.HIDDEN_SINGLE: 60}  # 840 points: past Easy's 800
+    assert ladder.grade(many) is Grade.MEDIUM
+    assert ladder.grade({Technique.POINTING: 1}) is Grade.MEDIUM
+    assert ladder.grade({Technique.X_WING: 1}) is Grade.HARD
+    assert ladder.grade({Technique.AIC: 1}) is Grade.EXPERT
+    assert ladder.grade({Technique.FORCING_CHAIN: 9}) is Grade.EXPERT
+    assert ladder.grade({Technique.TRIAL: 1}) is Grade.EXTREME
+
+
+def test_unique_rectangles_only_when_known_unique() -> None:
+    p = puzzle(lines(TOP)[0])
+    plain = Puzzle(p.shape, p.givens, unique=False)
+    assert not ladder.explain(plain).technique_counts[Technique.UNIQUE_RECTANGLE]
+
+
+def test_next_step_and_last_resort_from_entries() -> None:
+    p = puzzle(lines(TOP)[3])
+    sol = solution(p)
+    step = ladder.next_step(p, placements_only=True)
+    assert step is not None and step.placements
+    assert not wrong(step, sol, 9)
+    trial = ladder.last_resort(p)
+    assert trial is not None and trial.technique is Technique.TRIAL
+    assert not wrong(trial, sol, 9)
+    half = [
+        [sol[r * 9 + c] if (r + c) % 2 else p.givens[r * 9 + c] for c in range(9)] for r in range(9)
+    ]
+    step = ladder.next_step(p, half)
+    assert step is not None and not wrong(step, sol, 9)
