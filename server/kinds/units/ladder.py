@@ -15,17 +15,17 @@ POINTING           50     Medium  a box's places for a digit in one line
 CLAIMING           50     Medium  a line's places for a digit in one box
 NAKED_SUBSET       60/80  Medium  a naked pair / triple
 HIDDEN_SUBSET      70/100 Medium  a hidden pair / triple
-UNIQUE_RECTANGLE   100    Hard    types 1 and 2, only when the puzzle has one solution
-REMOTE_PAIRS       110    Hard    a chain of cells holding the same two digits
-TURBOT_FISH        120    Hard    skyscraper, two-string kite, turbot fish
 NAKED_QUAD         120    Hard
-X_WING             140    Hard
 HIDDEN_QUAD        150    Hard
+X_WING             140    Hard
 SWORDFISH          150    Hard
+REMOTE_PAIRS       110    Hard    a chain of cells holding the same two digits
+TURBOT_FISH        120    Hard    two conjugate pairs joined at one end (kite, turbot)
 W_WING             150    Hard
-SIMPLE_COLOURING   150    Hard    colour wrap and colour trap
 XY_WING            160    Hard
 XYZ_WING           180    Hard
+UNIQUE_RECTANGLE   100    Hard    types 1 and 2, only when the puzzle has one solution
+SIMPLE_COLOURING   150    Hard    colour wrap and colour trap
 JELLYFISH          160    Unfair
 X_CHAIN            260    Unfair  up to 11 links
 XY_CHAIN           260    Unfair  up to 8 cells
@@ -35,11 +35,15 @@ FORCING_CHAIN      500    Extreme every candidate of a cell (place of a digit in
 TRIAL              10000  Extreme an assumption refuted by singles (or by a search)
 ================== ====== ======= =====================================================
 
+The order is HoDoKu's default solving order; an X-Wing comes before the turbot fish,
+which would find half its eliminations.
+
 Grades follow HoDoKu's rule: the level of the hardest technique used, raised while the
 score passes the level's limit (Easy 800, Medium 1000, Hard 1600; raised no further than
 EXPERT: EXTREME means a trial was needed). numgrid's EASY, MEDIUM, HARD, EXPERT and
-EXTREME are HoDoKu's Easy, Medium, Hard, Unfair and Extreme. ``docs/sudoku-grades.md``
-gives the evidence against Tatham's Solo tiers.
+EXTREME are HoDoKu's Easy, Medium, Hard, Unfair (with forcing chains, which HoDoKu calls
+Extreme) and Extreme (a guess). The grades documentation in ``docs/`` gives the mapping
+and the evidence against Tatham's Solo tiers.
 
 API (the position is rebuilt per call; ``puzzle`` has ``.shape`` and ``.givens``, a grid
 of digits with 0 for empty, and may say ``.unique``):
@@ -77,7 +81,7 @@ from . import techniques as t
 from . import techniques_chains as chains
 from . import techniques_wings as wings
 from .shape import Shape
-from .techniques import Contradiction, Position, Technique, bit, digits_of, plan
+from .techniques import Contradiction, Plan, Position, Technique, bit, plan, single
 
 __all__ = [
     "SCORE_LIMITS",
@@ -105,17 +109,17 @@ TABLE: dict[Technique, tuple[str, Any]] = {
     Technique.CLAIMING: (UNIT, t.claiming),
     Technique.NAKED_SUBSET: (UNIT, t.naked_subset),
     Technique.HIDDEN_SUBSET: (UNIT, t.hidden_subset),
-    Technique.UNIQUE_RECTANGLE: (WHOLE, wings.unique_rectangle),
+    Technique.NAKED_QUAD: (UNIT, t.naked_quad),
+    Technique.HIDDEN_QUAD: (UNIT, t.hidden_quad),
+    Technique.X_WING: (DIGIT, t.x_wing),
+    Technique.SWORDFISH: (DIGIT, t.swordfish),
     Technique.REMOTE_PAIRS: (WHOLE, wings.remote_pairs),
     Technique.TURBOT_FISH: (DIGIT, chains.turbot_fish),
-    Technique.NAKED_QUAD: (UNIT, t.naked_quad),
-    Technique.X_WING: (DIGIT, t.x_wing),
-    Technique.HIDDEN_QUAD: (UNIT, t.hidden_quad),
-    Technique.SWORDFISH: (DIGIT, t.swordfish),
     Technique.W_WING: (WHOLE, wings.w_wing),
-    Technique.SIMPLE_COLOURING: (DIGIT, wings.simple_colouring),
     Technique.XY_WING: (WHOLE, wings.xy_wing),
     Technique.XYZ_WING: (WHOLE, wings.xyz_wing),
+    Technique.UNIQUE_RECTANGLE: (WHOLE, wings.unique_rectangle),
+    Technique.SIMPLE_COLOURING: (DIGIT, wings.simple_colouring),
     Technique.JELLYFISH: (DIGIT, t.jellyfish),
     Technique.X_CHAIN: (DIGIT, chains.x_chain),
     Technique.XY_CHAIN: (WHOLE, chains.xy_chain),
@@ -133,17 +137,17 @@ WEIGHTS: dict[Technique, int] = {
     Technique.CLAIMING: 50,
     Technique.NAKED_SUBSET: 60,  # 80 for a triple
     Technique.HIDDEN_SUBSET: 70,  # 100 for a triple
-    Technique.UNIQUE_RECTANGLE: 100,
+    Technique.NAKED_QUAD: 120,
+    Technique.HIDDEN_QUAD: 150,
+    Technique.X_WING: 140,
+    Technique.SWORDFISH: 150,
     Technique.REMOTE_PAIRS: 110,
     Technique.TURBOT_FISH: 120,
-    Technique.NAKED_QUAD: 120,
-    Technique.X_WING: 140,
-    Technique.HIDDEN_QUAD: 150,
-    Technique.SWORDFISH: 150,
     Technique.W_WING: 150,
-    Technique.SIMPLE_COLOURING: 150,
     Technique.XY_WING: 160,
     Technique.XYZ_WING: 180,
+    Technique.UNIQUE_RECTANGLE: 100,
+    Technique.SIMPLE_COLOURING: 150,
     Technique.JELLYFISH: 160,
     Technique.X_CHAIN: 260,
     Technique.XY_CHAIN: 260,
@@ -157,7 +161,7 @@ TRIPLE_WEIGHTS = {Technique.NAKED_SUBSET: 80, Technique.HIDDEN_SUBSET: 100}
 THRESHOLDS: Thresholds = {
     Grade.EASY: (Technique.HIDDEN_SINGLE, {}),
     Grade.MEDIUM: (Technique.HIDDEN_SUBSET, {}),
-    Grade.HARD: (Technique.XYZ_WING, {}),
+    Grade.HARD: (Technique.SIMPLE_COLOURING, {}),
     Grade.EXPERT: (Technique.FORCING_CHAIN, {}),
 }
 
@@ -194,22 +198,60 @@ def _flat(grid: Any, n: int) -> list[int]:
     return flat
 
 
-def _place_all(pos: Position, digits: list[int]) -> None:
-    n = pos.plan.n
-    findings = []
+def _check_digits(p: Plan, digits: list[int], findings: list[Finding]) -> None:
     for i, d in enumerate(digits):
-        if not d:
-            continue
-        cell = pos.plan.coords[i]
-        if not 1 <= d <= n:
-            findings.append(_finding("bad_digit", f"{cell_name(cell)}: digits are 1-{n}", (cell,)))
-            continue
-        try:
-            pos.place(i, d)
-        except Contradiction as why:
-            findings.append(_finding("conflict", why.reason, tuple(why.cells)))
+        if d and not 1 <= d <= p.n:
+            cell = p.coords[i]
+            findings.append(
+                _finding("bad_digit", f"{cell_name(cell)}: digits are 1-{p.n}", (cell,))
+            )
+            digits[i] = 0
+
+
+def _built(p: Plan, digits: list[int], allowed: list[int] | None, unique: bool) -> Position:
+    """The position with ``digits`` placed (0: open) and, when ``allowed`` is given, each
+    open cell narrowed to it; a cell left with one candidate is placed too. Built on
+    plain lists (no memo to forget yet). Raises :class:`PuzzleError` on clashes."""
+    findings: list[Finding] = []
+    _check_digits(p, digits, findings)
+    size = p.n * p.n
+    placed = [0] * size
+    masks = [p.full] * size
+    peers = p.peers
+
+    def clash(text: str, cells: tuple[Cell, ...]) -> None:
+        findings.append(_finding("conflict", text, cells))
+
+    def put(i: int, d: int, first: bool) -> None:
+        b = bit(d)
+        placed[i], masks[i] = d, b
+        for j in peers[i]:
+            if placed[j] == d:
+                if j < i or not first:
+                    a, c = p.coords[j], p.coords[i]
+                    clash(f"{cell_name(a)} and {cell_name(c)} both hold {d}", (a, c))
+            elif masks[j] & b:
+                masks[j] &= ~b
+                if not masks[j] and not placed[j]:
+                    clash(f"{cell_name(p.coords[j])} has no candidate left", (p.coords[j],))
+
+    for i, d in enumerate(digits):
+        placed[i] = d
+    for i, d in enumerate(digits):
+        if d:
+            put(i, d, True)
+    if allowed is not None and not findings:
+        for i in range(size):
+            if not placed[i]:
+                masks[i] &= allowed[i]
+                if not masks[i]:
+                    clash(f"{cell_name(p.coords[i])} has no candidate left", (p.coords[i],))
+        for i in range(size):
+            if not findings and not placed[i] and single(masks[i]):
+                put(i, masks[i].bit_length(), False)
     if findings:
         raise PuzzleError(findings)
+    return Position(p, masks, placed, unique=unique)
 
 
 def position(puzzle: Puzzle, given: Any = None, unique: bool = False) -> Position:
@@ -220,34 +262,48 @@ def position(puzzle: Puzzle, given: Any = None, unique: bool = False) -> Positio
         return given.copy()
     p = plan(puzzle.shape)
     n = p.n
-    pos = Position(p, [p.full] * (n * n), unique=unique)
-    _place_all(pos, _flat(puzzle.givens, n))
+    digits = _flat(puzzle.givens, n)
+    findings: list[Finding] = []
     if given is None:
-        return pos
-    if isinstance(given, Mapping):
-        findings = []
-        for cell, digits in given.items():
-            if not (isinstance(cell, tuple) and len(cell) == 2 and cell in p.coords):
-                findings.append(_finding("not_a_cell", f"{cell!r} is not a cell of the grid"))
-                continue
-            ds = set(digits_of(digits) if isinstance(digits, int) else digits)
-            if not ds or not ds <= set(range(1, n + 1)):
+        return _built(p, digits, None, unique)
+    if not isinstance(given, Mapping):
+        entries = _flat(given, n)
+        _check_digits(p, entries, findings)
+        for i, d in enumerate(entries):
+            if d and digits[i] and d != digits[i]:
+                cell = p.coords[i]
                 findings.append(
-                    _finding("bad_candidates", f"{cell_name(cell)}: candidates are 1-{n}", (cell,))
+                    _finding("conflict", f"{cell_name(cell)} is given as {digits[i]}", (cell,))
                 )
-                continue
-            i = cell[0] * n + cell[1]
-            if not pos.placed[i]:
-                try:
-                    pos.set(i, pos.masks[i] & sum(bit(d) for d in ds))
-                except Contradiction as why:
-                    findings.append(_finding("conflict", why.reason, tuple(why.cells)))
+            elif d:
+                digits[i] = d
         if findings:
             raise PuzzleError(findings)
-        _place_all(pos, [digits_of(m)[0] if len(digits_of(m)) == 1 else 0 for m in pos.masks])
-        return pos
-    _place_all(pos, _flat(given, n))
-    return pos
+        return _built(p, digits, None, unique)
+    allowed = [p.full] * (n * n)
+    for cell, candidates in given.items():
+        if not (
+            isinstance(cell, tuple)
+            and len(cell) == 2
+            and all(isinstance(x, int) and 0 <= x < n for x in cell)
+        ):
+            findings.append(_finding("not_a_cell", f"{cell!r} is not a cell of the grid"))
+            continue
+        mask = 0
+        if isinstance(candidates, int):
+            mask = candidates if 0 < candidates <= p.full else 0
+        else:
+            for d in candidates:
+                mask |= bit(d) if isinstance(d, int) and 1 <= d <= n else -1
+        if mask <= 0:
+            findings.append(
+                _finding("bad_candidates", f"{cell_name(cell)}: candidates are 1-{n}", (cell,))
+            )
+            continue
+        allowed[cell[0] * n + cell[1]] = mask
+    if findings:
+        raise PuzzleError(findings)
+    return _built(p, digits, allowed, unique)
 
 
 # ---------------------------------------------------------------- the ladder

@@ -31,7 +31,7 @@ from .techniques import (
 from .techniques_wings import conjugates
 
 X_LINKS = 11  # the longest X-chain looked for, in links
-TURBOT_LINKS = 3  # a skyscraper, a two-string kite or a turbot fish
+TURBOT_LINKS = 3  # two conjugate pairs joined at one end (a two-string kite, a turbot fish)
 XY_LINKS = 15  # eight cells
 AIC_LINKS = 11
 
@@ -107,58 +107,64 @@ def _search(
     min_links: int,
     max_links: int,
 ) -> tuple[list[tuple[int, int]], dict[int, int]] | None:
-    """The shortest chain with eliminations (most eliminations among the shortest):
-    its nodes with the unit of the link into each (strong links at odd places), and the
-    eliminations."""
-    best: tuple[int, int, list[tuple[int, int]], dict[int, int]] | None = None
-    limit = max_links
+    """The shortest chain with eliminations (most eliminations among the shortest): its
+    nodes with the unit of the link into each (strong links at odd places), and the
+    eliminations. Chains from every start grow together, two links a round (a weak link
+    and a strong one), so the search ends at the first length that finds one."""
+    hops: dict[int, list[tuple[int, int, int]]] = {}  # on node -> (off node, on node, unit)
+
+    def onward(x: int) -> list[tuple[int, int, int]]:
+        found = hops.get(x)
+        if found is None:
+            found = hops[x] = [(y, z, u) for y in weak(x) if y in strong for z, u in strong[y]]
+        return found
+
+    # per start: its parents (on node -> (on node before, off node between, unit)) and
+    # the on nodes reached last
+    runs: list[tuple[int, dict[int, tuple[int, int, int]], list[int]]] = []
     for start in sorted(strong):
+        parent = {z: (-1, -1, u) for z, u in strong[start] if z != start}
+        runs.append((start, parent, list(parent)))
+    links = 1
+    while links + 2 <= max_links and runs:
         pos.poll()
-        # state: (node, on); on nodes are reached by a strong link, off ones by a weak one
-        parent: dict[tuple[int, bool], tuple[tuple[int, bool], int]] = {}
-        frontier = [(start, False)]
-        seen = {(start, False)}
-        links = 0
-        while frontier and links < limit:
-            links += 1
+        links += 2
+        best: tuple[int, int, int, dict[int, int]] | None = None
+        alive = []
+        for start, parent, frontier in runs:
             after = []
-            for state in frontier:
-                node, on = state
-                if on:
-                    for x in weak(node):
-                        nxt = (x, False)
-                        if nxt not in seen and x in strong:
-                            seen.add(nxt)
-                            parent[nxt] = (state, 0)
-                            after.append(nxt)
-                    continue
-                for x, unit in strong.get(node, ()):
-                    nxt = (x, True)
-                    if nxt in seen:
+            for x in frontier:
+                for y, z, u in onward(x):
+                    if z in parent or z == start:
                         continue
-                    seen.add(nxt)
-                    parent[nxt] = (state, unit)
-                    after.append(nxt)
-                    if x == start or links < min_links:
+                    parent[z] = (x, y, u)
+                    after.append(z)
+                    if links < min_links:
                         continue
-                    removals = _removals(pos, start, x)
+                    removals = _removals(pos, start, z)
                     if removals:
                         lost = sum(m.bit_count() for m in removals.values())
-                        if best is None or (links, -lost) < (best[0], -best[1]):
-                            path = [(x, unit)]
-                            back = state
-                            while back in parent:
-                                prev, via = parent[back]
-                                path.append((back[0], via))
-                                back = prev
-                            path.append((start, -2))
-                            path.reverse()
-                            best = (links, lost, path, removals)
-                            limit = links
-            frontier = after
-    if best is None:
-        return None
-    return best[2], best[3]
+                        if best is None or lost > best[0]:
+                            best = (lost, start, z, removals)
+            if after:
+                frontier[:] = after
+                alive.append((start, parent, frontier))
+        if best is not None:
+            _, start, z, removals = best
+            parent = next(p for s, p, _ in runs if s == start)
+            path: list[tuple[int, int]] = []
+            while True:
+                x, y, u = parent[z]
+                path.append((z, u))
+                if x < 0:
+                    break
+                path.append((y, 0))
+                z = x
+            path.append((start, -2))
+            path.reverse()
+            return path, removals
+        runs = alive
+    return None
 
 
 # ---------------------------------------------------------------- sentences
@@ -216,7 +222,7 @@ def _x(pos: Position, k: int, min_links: int, max_links: int) -> tuple | None:
 
 def turbot_fish(pos: Position, k: int) -> Step | None:
     """Two conjugate pairs of one digit whose ends see each other: one of the far ends
-    holds the digit (a skyscraper, a two-string kite, a turbot fish)."""
+    holds the digit (two pairs in parallel lines, a two-string kite, a turbot fish)."""
     found = _x(pos, k, TURBOT_LINKS, TURBOT_LINKS)
     return _step(pos, Technique.TURBOT_FISH, found, "a turbot fish")
 
