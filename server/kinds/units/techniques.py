@@ -172,6 +172,7 @@ DIGIT_SLOTS = (
     Technique.SIMPLE_COLOURING,
     Technique.X_CHAIN,
 )
+SLOTS = {t.name: int(t) for t in Technique}
 WHOLE_SLOTS = (
     Technique.UNIQUE_RECTANGLE,
     Technique.REMOTE_PAIRS,
@@ -205,16 +206,29 @@ class Position(Memos):
         self.masks = list(masks)
         self.placed = list(placed) if placed is not None else [0] * len(self.masks)
         self.unique = unique  # the puzzle is known to have one solution
+        self.extra: dict[str, dict] = {}  # memos of techniques added on top, by name
         self.where = [0] * (plan.n + 1)  # per digit: the open cells that can take it
         for i, m in enumerate(self.masks):
             if not self.placed[i]:
                 for d in digits_of(m):
                     self.where[d] |= 1 << i
 
+    def memo(self, technique: int) -> dict:
+        """The memo of a technique: this ladder's by slot; a technique another ladder
+        adds on top (named by its own enum) gets its own, forgotten at every change."""
+        name = getattr(technique, "name", None)
+        if name is None:
+            return self._memo[technique]
+        slot = SLOTS.get(name)
+        if slot is None:
+            return self.extra.setdefault(name, {})
+        return self._memo[slot]
+
     def copy(self) -> Position:
         other = Position.__new__(Position)
         Memos.__init__(other, self.budget, CELLS_SLOT + 1)
         self.copy_memos(other)
+        other.extra = {name: dict(found) for name, found in self.extra.items()}
         other.plan, other.unique = self.plan, self.unique
         other.masks, other.placed, other.where = (
             list(self.masks),
@@ -312,6 +326,8 @@ class Position(Memos):
             memo[CELLS_SLOT].pop(d, None)
         for slot in WHOLE_SLOTS:
             memo[slot].clear()
+        for found in self.extra.values():
+            found.clear()
 
 
 # ---------------------------------------------------------------- steps
@@ -659,7 +675,7 @@ def _fish(pos: Position, k: int, size: int, technique: Technique) -> Step | None
     cover_ids = listed((pos.plan.shape.units[v].index for v in covers), "and")
     reason = (
         f"in {kind_of} {base_ids}, {d} can only go in {cross} {cover_ids} "
-        f"({plan.cells(members(fins))}: a {FISH_NAMES[size]})"
+        f"({plan.cells(members(fins))}: {'an' if size == 2 else 'a'} {FISH_NAMES[size]})"
     )
     removals = dict.fromkeys(members(extra), bit(d))
     return make_step(pos, technique, removals, [*bases, *covers], members(fins), reason)

@@ -451,20 +451,25 @@ def _agreed(
 def _forcing_text(
     pos: Position, branches: list[tuple[int, int]], made_all: list, place: dict, removals: dict
 ) -> str:
+    """Per branch, how it reaches the conclusion named (the first placement, else the
+    first elimination)."""
     plan = pos.plan
     if place:
-        c, v = next(iter(sorted(place.items())))
-        goal, said_goal = c, f"{plan.cell(c)} = {v}"
+        goal, v = min(place.items())
+        said_goal = f"{plan.cell(goal)} = {v}"
     else:
-        c, m = next(iter(sorted(removals.items())))
-        goal, said_goal = c, f"{plan.cell(c)} is not {listed(digits_of(m), 'or')}"
+        goal, m = min(removals.items())
+        said_goal = f"{plan.cell(goal)} is not {listed(digits_of(m), 'or')}"
     parts = []
     for (i, d), (made, why) in zip(branches, made_all, strict=True):
         if why is not None:
             parts.append(f"if {plan.cell(i)} = {d}, singles end in a contradiction ({why})")
-            continue
-        steps = next((k for k, (x, _) in enumerate(made) if x == goal), len(made))
-        parts.append(f"if {plan.cell(i)} = {d}, singles reach it in {max(steps, 1)} steps")
+        elif i == goal:
+            parts.append(f"if {plan.cell(i)} = {d}, at once")
+        else:
+            count = len(made) - 1
+            singles = f"{count} single{'s' if count != 1 else ''}"
+            parts.append(f"if {plan.cell(i)} = {d}, the {singles} that follow give it")
     return f"{'; '.join(parts)}: either way {said_goal}"
 
 
@@ -495,7 +500,8 @@ def forcing_chain(pos: Position) -> Step | None:
         if key >= 0:
             head = f"{where} holds {listed([d for _, d in branches], 'or')}"
         else:
-            head = f"in {where}, {branches[0][1]} goes in {plan.cells(c for c, _ in branches)}"
+            spots = listed([plan.cell(c) for c, _ in branches], "or")
+            head = f"in {where}, {branches[0][1]} goes in {spots}"
         text = _forcing_text(pos, branches, made_all, place, removals)
         kind = "a cell forcing chain" if key >= 0 else "a unit forcing chain"
         reason = f"{head}; {text} ({kind})"

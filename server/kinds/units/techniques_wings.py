@@ -9,6 +9,7 @@ from collections import deque
 from numgrid.server.core import Step
 
 from .techniques import (
+    CELLS_SLOT,
     Contradiction,
     Position,
     Technique,
@@ -97,7 +98,7 @@ def xyz_wing(pos: Position) -> Step | None:
 def conjugates(pos: Position, d: int) -> list[tuple[int, int, int]]:
     """The conjugate pairs of digit ``d``: ``(unit, cell, cell)`` for every unit where
     ``d`` has exactly two places."""
-    memo = pos.memo(Technique.TRIAL + 1)  # CELLS_SLOT: forgotten when ``d`` changes
+    memo = pos.memo(CELLS_SLOT)  # forgotten when ``d`` changes
     found = memo.get(d)
     if found is None:
         plan, where = pos.plan, pos.where[d]
@@ -147,7 +148,7 @@ def w_wing(pos: Position) -> Step | None:
                         continue
                     u, s1, t1 = link
                     reason = (
-                        f"{plan.cell(x)} and {plan.cell(y)} both hold {a} or {b}; in "
+                        f"{plan.cell(x)} and {plan.cell(y)} both hold {said(pm, 'or')}; in "
                         f"{plan.name(u)}, {a} goes in {plan.cell(s1)} or {plan.cell(t1)}, which "
                         f"see one each: if neither were {b}, both would be {a} and leave "
                         f"{plan.name(u)} no {a} (a W-Wing)"
