@@ -52,7 +52,7 @@ def read(path: Path) -> list[str]:
 def positions(files: list[Path], count: int, rng: random.Random) -> list[tuple[Puzzle, dict]]:
     grid = shape(9, (3, 3))
     lines = [line for path in files for line in read(path)]
-    out = []
+    out: list[tuple[Puzzle, dict]] = []
     while len(out) < count:
         line = rng.choice(lines)
         puzzle = Puzzle(grid, tuple(0 if ch in ".0" else int(ch) for ch in line))
@@ -74,7 +74,8 @@ def percentile(values: list[float], q: float) -> float:
 def measure(boards: list[tuple[Puzzle, dict]]) -> dict[str, Any]:
     results: dict[str, Any] = {}
     for name, only in (("next step", False), ("placements only", True)):
-        times, used = [], Counter()
+        times: list[float] = []
+        used: Counter[str] = Counter()
         slowest = (0.0, "")
         for puzzle, candidates in boards:
             start = time.perf_counter()

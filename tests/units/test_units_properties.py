@@ -25,7 +25,7 @@ def test_steps_from_consistent_positions_agree_with_the_solution(
 ) -> None:
     p = puzzle(SAMPLE[which])
     sol = solution(p)
-    candidates = {}
+    candidates: dict[tuple[int, int], tuple[int, ...]] = {}
     for i in range(81):
         r, c = divmod(i, 9)
         if i in revealed or p.givens[i]:

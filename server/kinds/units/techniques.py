@@ -354,7 +354,7 @@ def make_step(
     ``place[i]`` (a digit). A cell left with no candidate is a contradiction; one left
     with one candidate keeps it as an elimination (a naked single places it next)."""
     plan = pos.plan
-    eliminations = []
+    eliminations: list[tuple[Cell, int]] = []
     for i in sorted(removals):
         mask = pos.masks[i]
         gone = mask & removals[i]

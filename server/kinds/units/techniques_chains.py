@@ -61,9 +61,11 @@ def _strong(pos: Position, digits: range | tuple[int, ...], units: bool, cells: 
                 na, nb = i * n + a - 1, i * n + b - 1
                 links.setdefault(na, []).append((nb, SAME_CELL))
                 links.setdefault(nb, []).append((na, SAME_CELL))
-    for found in links.values():  # a pair conjugate in two units is one link
-        seen: set[int] = set()
-        found[:] = [x for x in found if not (x[0] in seen or seen.add(x[0]))]
+    for node, found in links.items():  # a pair conjugate in two units is one link
+        first: dict[int, tuple[int, int]] = {}
+        for x in found:
+            first.setdefault(x[0], x)
+        links[node] = list(first.values())
     return links
 
 
@@ -408,12 +410,13 @@ def trial(pos: Position) -> Step | None:
 
 # ---------------------------------------------------------------- forcing chains
 
+Branch = tuple[list[tuple[int, int]], str | None]  # a branch's placements, why it failed
 FORCING_MAX = 4  # the most branches (candidates of a cell, places of a digit) followed
 
 
 def _agreed(
     pos: Position, branches: list[tuple[int, int]]
-) -> tuple[dict[int, int], dict[int, int], list[list[tuple[int, int]]]] | None:
+) -> tuple[dict[int, int], dict[int, int], list[Branch]] | None:
     """Follow singles from each assumption ``cell = digit``: what all those that do not
     fail place and remove (placements, removals as masks), and each branch's placements;
     None when fewer than two survive (one is a trial's business) or they agree on
@@ -421,7 +424,7 @@ def _agreed(
     masks = pos.masks
     common_place: dict[int, int] | None = None
     common_gone: list[int] | None = None
-    made_all = []
+    made_all: list[Branch] = []
     survivors = 0
     for i, d in branches:
         after = list(masks)
@@ -449,7 +452,11 @@ def _agreed(
 
 
 def _forcing_text(
-    pos: Position, branches: list[tuple[int, int]], made_all: list, place: dict, removals: dict
+    pos: Position,
+    branches: list[tuple[int, int]],
+    made_all: list[Branch],
+    place: dict[int, int],
+    removals: dict[int, int],
 ) -> str:
     """Per branch, how it reaches the conclusion named (the first placement, else the
     first elimination)."""
