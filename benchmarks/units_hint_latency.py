@@ -11,7 +11,9 @@ its one-candidate cells would complete is drawn again). Then times,
 from those candidates (the position rebuilt each call, as a Hint request does), the next
 step and the next step with ``placements_only`` (the next digit placed). Prints p50,
 p95, p99 and the slowest per call with the technique it needed, and PASS or FAIL against
-``--target-ms`` (20 ms) for the p95 of either call. Exits 1 on FAIL.
+``--target-ms`` (20 ms) for the p95 of either call. Exits 1 on FAIL. ``--clock cpu``
+times this process's CPU instead of the wall clock: on a machine shared with other
+work, the wall clock also counts the time others hold the cores.
 """
 
 from __future__ import annotations
@@ -71,16 +73,16 @@ def percentile(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
-def measure(boards: list[tuple[Puzzle, dict]]) -> dict[str, Any]:
+def measure(boards: list[tuple[Puzzle, dict]], clock: Any) -> dict[str, Any]:
     results: dict[str, Any] = {}
     for name, only in (("next step", False), ("placements only", True)):
         times: list[float] = []
         used: Counter[str] = Counter()
         slowest = (0.0, "")
         for puzzle, candidates in boards:
-            start = time.perf_counter()
+            start = clock()
             step = ladder.next_step(puzzle, candidates, placements_only=only)
-            ms = (time.perf_counter() - start) * 1000
+            ms = (clock() - start) * 1000
             times.append(ms)
             technique = step.technique.name if step is not None else "none"
             used[technique] += 1
@@ -103,11 +105,18 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--file", action="append", help="a one-a-line file (repeatable)")
     parser.add_argument("--target-ms", type=float, default=TARGET_MS)
+    parser.add_argument(
+        "--clock",
+        choices=("wall", "cpu"),
+        default="wall",
+        help="wall time, or this process's CPU time (fairer on a machine shared with others)",
+    )
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
     files = [Path(f) for f in args.file] if args.file else [CORPUS / f for f in FILES]
     boards = positions(files, args.positions, random.Random(args.seed))
-    results = measure(boards)
+    clock = time.perf_counter if args.clock == "wall" else time.process_time
+    results = measure(boards, clock)
     ok = all(r["p95"] < args.target_ms for r in results.values())
     if args.json:
         print(json.dumps({"results": results, "pass": ok}, indent=1))
@@ -118,7 +127,7 @@ def main(argv: list[str] | None = None) -> int:
                 f"p99 {r['p99']:6.2f} ms  max {r['max']:7.1f} ms ({r['slowest technique']})"
             )
             print(f"{'':16} {r['techniques']}")
-        print(f"{'PASS' if ok else 'FAIL'}: p95 under {args.target_ms:g} ms")
+        print(f"{'PASS' if ok else 'FAIL'}: p95 under {args.target_ms:g} ms ({args.clock} time)")
     return 0 if ok else 1
 
 

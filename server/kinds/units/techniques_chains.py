@@ -316,6 +316,22 @@ def propagate(
     return made, None
 
 
+def assume(pos: Position, i: int, d: int) -> tuple[list[tuple[int, int]], str | None, list[int]]:
+    """Assume cell ``i`` holds ``d`` and follow singles: the placements, why they fail (or
+    None) and per cell the candidates they remove. Remembered until the position changes
+    (forcing chains and the trial ask the same questions)."""
+    memo = pos.memo(Technique.FORCING_CHAIN).setdefault("assumed", {})
+    found = memo.get((i, d))
+    if found is None:
+        masks = pos.masks
+        after = list(masks)
+        after[i] = bit(d)
+        made, why = propagate(pos, after, {i})
+        gone = [m & ~a for m, a in zip(masks, after, strict=True)] if why is None else []
+        found = memo[(i, d)] = (made, why, gone)
+    return found
+
+
 def solve(pos: Position, masks: list[int], limit: int = 1) -> list[list[int]]:
     """Up to ``limit`` solutions from ``masks`` (singles, then the cell with fewest
     candidates first); each a list of digits."""
@@ -376,9 +392,7 @@ def trial(pos: Position) -> Step | None:
         for d in digits_of(masks[i]):
             if witness[i] == d:
                 continue
-            after = list(masks)
-            after[i] = bit(d)
-            made, why = propagate(pos, after, {i})
+            made, why, _ = assume(pos, i, d)
             if why is not None:
                 found.append((len(made), i, d, made, why))
         if len(found) >= TRIAL_KEEP:
@@ -421,21 +435,17 @@ def _agreed(
     fail place and remove (placements, removals as masks), and each branch's placements;
     None when fewer than two survive (one is a trial's business) or they agree on
     nothing."""
-    masks = pos.masks
     common_place: dict[int, int] | None = None
     common_gone: list[int] | None = None
     made_all: list[Branch] = []
     survivors = 0
     for i, d in branches:
-        after = list(masks)
-        after[i] = bit(d)
-        made, why = propagate(pos, after, {i})
+        made, why, gone = assume(pos, i, d)
         made_all.append((made, why))
         if why is not None:
             continue  # a branch that fails allows any conclusion
         survivors += 1
         placed = {c: v for c, v in made if not pos.placed[c]}
-        gone = [m & ~a for m, a in zip(masks, after, strict=True)]
         if common_place is None or common_gone is None:
             common_place, common_gone = placed, gone
         else:
