@@ -114,3 +114,42 @@ def test_next_step_and_last_resort_from_entries() -> None:
     ]
     step = ladder.next_step(p, half)
     assert step is not None and not wrong(step, sol, 9)
+
+
+def test_a_ladder_can_add_techniques_on_top() -> None:
+    """Another ladder's enum names these techniques and adds its own (here one that
+    never finds anything, tried first): its steps and counts come in its enum."""
+    import enum
+    from functools import partial
+
+    from numgrid.server.chain import WHOLE, Ladder
+
+    names = ["EXTRA", *(t.name for t in Technique)]
+    Wider = enum.IntEnum("Wider", [(name, k + 1) for k, name in enumerate(names)])  # type: ignore[misc]
+    table = {Wider["EXTRA"]: (WHOLE, lambda pos: None)}
+    table.update({Wider[t.name]: ladder.TABLE[t] for t in Technique})
+
+    def position(puzzle: Puzzle, given: object) -> ladder.Position:
+        pos = ladder.position(puzzle, given, unique=True)
+        pos.techniques = Wider
+        return pos
+
+    wider = Ladder(
+        techniques=Wider,
+        table=table,
+        keys=ladder.keys,
+        position=partial(position),
+        thresholds={},
+        contradiction=ladder.Contradiction,
+        relevant=ladder.relevant,
+    )
+    p = puzzle(lines(TOP)[5])
+    found = wider.explain(p)
+    assert found.solved
+    assert all(type(step.technique) is Wider for step in found.steps)
+    assert sum(found.technique_counts.values()) == len(found.steps)
+    assert not wrong_steps(found, solution(p))
+
+
+def wrong_steps(found: ladder.Explanation, sol: list[int]) -> list[str]:
+    return [w for step in found.steps for w in wrong(step, sol, 9)]

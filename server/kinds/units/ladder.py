@@ -85,6 +85,7 @@ from .techniques import Contradiction, Plan, Position, Technique, bit, plan, sin
 
 __all__ = [
     "SCORE_LIMITS",
+    "TABLE",
     "THRESHOLDS",
     "WEIGHTS",
     "Contradiction",
@@ -94,9 +95,11 @@ __all__ = [
     "difficulty",
     "explain",
     "grade",
+    "keys",
     "last_resort",
     "next_step",
     "position",
+    "relevant",
 ]
 
 CELL, UNIT, DIGIT = "cell", "unit", "digit"
@@ -325,7 +328,8 @@ def _reaches(step: Step, needed: set[Cell]) -> bool:
     return False
 
 
-def _keys(pos: Position, scope: str) -> int:
+def keys(pos: Position, scope: str) -> int:
+    """How many keys (cells, units, digits) a scope of the table has."""
     p = pos.plan
     return {CELL: p.n * p.n, UNIT: len(p.unit_cells), DIGIT: p.n}[scope]
 
@@ -336,7 +340,7 @@ def build_ladder(shape: Shape, unique: bool) -> Ladder:
     return Ladder(
         techniques=Technique,
         table=TABLE,
-        keys=_keys,
+        keys=keys,
         position=functools.partial(_position_of, unique=unique),
         thresholds=THRESHOLDS,
         contradiction=Contradiction,

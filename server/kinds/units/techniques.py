@@ -191,7 +191,12 @@ class Position(Memos):
 
     Techniques memoise their findings per cell, unit or digit; a change forgets those it
     could alter (a cell's units, the locked candidates around it, the digits it lost, and
-    the whole-grid techniques), so a chain of steps re-examines only what changed."""
+    the whole-grid techniques), so a chain of steps re-examines only what changed.
+
+    ``techniques`` is the enum steps are named from (by name): a ladder that adds
+    techniques on top sets its own, which names these too."""
+
+    techniques: type[enum.IntEnum] = Technique
 
     def __init__(
         self,
@@ -229,7 +234,7 @@ class Position(Memos):
         Memos.__init__(other, self.budget, CELLS_SLOT + 1)
         self.copy_memos(other)
         other.extra = {name: dict(found) for name, found in self.extra.items()}
-        other.plan, other.unique = self.plan, self.unique
+        other.plan, other.unique, other.techniques = self.plan, self.unique, self.techniques
         other.masks, other.placed, other.where = (
             list(self.masks),
             list(self.placed),
@@ -369,7 +374,7 @@ def make_step(
         eliminations.extend((plan.coords[i], d) for d in digits_of(gone))
     placements = [(plan.coords[i], d) for i, d in sorted((place or {}).items())]
     return Step(
-        technique,
+        pos.techniques[technique.name],
         tuple(placements),
         tuple(eliminations),
         tuple(plan.groups[u] for u in dict.fromkeys(units)),
