@@ -92,6 +92,10 @@ def test_grades_follow_hardest_technique_and_points() -> None:
     assert ladder.grade({Technique.AIC: 1}) is Grade.EXPERT
     assert ladder.grade({Technique.FORCING_CHAIN: 9}) is Grade.EXPERT
     assert ladder.grade({Technique.TRIAL: 1}) is Grade.EXTREME
+    # the point limits are for 81 cells: a 16x16 of singles has more of them
+    singles = {Technique.HIDDEN_SINGLE: 100}
+    assert ladder.grade(singles) is Grade.HARD
+    assert ladder.grade(singles, cells=256) is Grade.EASY
 
 
 def test_unique_rectangles_only_when_known_unique() -> None:

@@ -39,11 +39,12 @@ The order is HoDoKu's default solving order; an X-Wing comes before the turbot f
 which would find half its eliminations.
 
 Grades follow HoDoKu's rule: the level of the hardest technique used, raised while the
-score passes the level's limit (Easy 800, Medium 1000, Hard 1600; raised no further than
-EXPERT: EXTREME means a trial was needed). numgrid's EASY, MEDIUM, HARD, EXPERT and
-EXTREME are HoDoKu's Easy, Medium, Hard, Unfair (with forcing chains, which HoDoKu calls
-Extreme) and Extreme (a guess). The grades documentation in ``docs/`` gives the mapping
-and the evidence against Tatham's Solo tiers.
+score passes the level's limit (Easy 800, Medium 1000, Hard 1600 for 81 cells, scaled by
+the cells of other sizes; raised no further than EXPERT: EXTREME means a trial was
+needed). numgrid's EASY, MEDIUM, HARD, EXPERT and EXTREME are HoDoKu's Easy, Medium,
+Hard, Unfair (with forcing chains, which HoDoKu calls Extreme) and Extreme (a guess). The
+grades documentation in ``docs/`` gives the mapping and the evidence against Tatham's
+Solo tiers.
 
 API (the position is rebuilt per call; ``puzzle`` has ``.shape`` and ``.givens``, a grid
 of digits with 0 for empty, and may say ``.unique``):
@@ -169,7 +170,7 @@ THRESHOLDS: Thresholds = {
 }
 
 # The most points a chain of each grade may score before it counts as the next grade
-# (HoDoKu's DifficultyLevel limits).
+# (HoDoKu's DifficultyLevel limits, for 81 cells: other sizes scale them by their cells).
 SCORE_LIMITS: dict[Grade, int] = {Grade.EASY: 800, Grade.MEDIUM: 1000, Grade.HARD: 1600}
 
 
@@ -423,10 +424,14 @@ def difficulty(found: Explanation | Mapping[Any, int]) -> int:
     return sum(WEIGHTS[Technique(k)] * v for k, v in found.items())
 
 
-def grade(found: Explanation | Mapping[Any, int]) -> Grade:
+def grade(found: Explanation | Mapping[Any, int], cells: int | None = None) -> Grade:
     """The level of the hardest technique used, raised while the points pass the
-    level's limit (no further than EXPERT)."""
+    level's limit (no further than EXPERT). The limits are HoDoKu's for 81 cells, scaled
+    by the grid's ``cells`` (an explanation's own grid when not given; else 81)."""
     counts = found.technique_counts if isinstance(found, Explanation) else found
+    if cells is None:
+        final = found.final if isinstance(found, Explanation) else ()
+        cells = len(final) ** 2 if final else 81
     used = [Technique(k) for k, v in counts.items() if v]
     if Technique.TRIAL in used:
         return Grade.EXTREME
@@ -435,7 +440,7 @@ def grade(found: Explanation | Mapping[Any, int]) -> Grade:
         if all(u <= hardest for u in used):
             level = g
             break
-    points = difficulty(found)
+    points = difficulty(found) * 81 / cells
     while level in SCORE_LIMITS and points > SCORE_LIMITS[level]:
         level = Grade(level + 1)
     return level
