@@ -157,3 +157,15 @@ def test_a_ladder_can_add_techniques_on_top() -> None:
 
 def wrong_steps(found: ladder.Explanation, sol: list[int]) -> list[str]:
     return [w for step in found.steps for w in wrong(step, sol, 9)]
+
+
+def test_relevant_steps_reach_box_peers() -> None:
+    """A placement's digit leaves its box too: a hint's summary keeps it for a cell of
+    the same box in another row and column."""
+    from numgrid.server.core import Step
+
+    placed = Step(Technique.HIDDEN_SINGLE, (((0, 0), 5),), (), (), ((0, 0),), "r0c0 = 5.")
+    far = Step(Technique.HIDDEN_SINGLE, (((8, 8), 5),), (), (), ((8, 8),), "r8c8 = 5.")
+    grid = shape(9, (3, 3))
+    assert ladder.relevant([placed, far], (), ((1, 1),), grid) == [placed]
+    assert ladder.relevant([placed, far], (), ((1, 1),)) == []

@@ -313,10 +313,15 @@ def position(puzzle: Puzzle, given: Any = None, unique: bool = False) -> Positio
 # ---------------------------------------------------------------- the ladder
 
 
-def relevant(chain: list[Step], groups: tuple, cells: tuple[Cell, ...]) -> list[Step]:
+def relevant(
+    chain: list[Step], groups: tuple, cells: tuple[Cell, ...], shape: Shape | None = None
+) -> list[Step]:
     """The steps of ``chain`` that the given groups and cells depend on, in order: a
-    placement also reaches its peers (its digit leaves them)."""
-    return relevant_steps(chain, groups, cells, _reaches)
+    placement also reaches its peers (its digit leaves them; without the ``shape``, the
+    cells of its row and column)."""
+    if shape is None:
+        return relevant_steps(chain, groups, cells, _reaches)
+    return relevant_steps(chain, groups, cells, functools.partial(_reaches_peers, plan(shape)))
 
 
 def _reaches(step: Step, needed: set[Cell]) -> bool:
@@ -327,6 +332,16 @@ def _reaches(step: Step, needed: set[Cell]) -> bool:
             if nr == r or nc == c:
                 return True
     return False
+
+
+def _reaches_peers(p: Plan, step: Step, needed: set[Cell]) -> bool:
+    if touched(step) & needed:
+        return True
+    n = p.n
+    wanted = 0
+    for r, c in needed:
+        wanted |= 1 << (r * n + c)
+    return any(p.peer_sets[r * n + c] & wanted for (r, c), _ in step.placements)
 
 
 def keys(pos: Position, scope: str) -> int:
@@ -345,7 +360,7 @@ def build_ladder(shape: Shape, unique: bool) -> Ladder:
         position=functools.partial(_position_of, unique=unique),
         thresholds=THRESHOLDS,
         contradiction=Contradiction,
-        relevant=relevant,
+        relevant=functools.partial(relevant, shape=shape),
     )
 
 
