@@ -1,11 +1,13 @@
-"""Every step of the units ladder checked against the solution, over one-a-line files.
+"""Every step of the units ladder checked against the solution, over corpus files.
 
     python benchmarks/units_explain.py [FILE ...] [--start K] [--count N] [--json]
 
 For every puzzle of the files (by default ``sudoku-17clue-sample.txt`` and
-``sudoku-top1465.txt`` of the shared corpus: 81 characters a line, ``.`` or ``0`` empty),
-finds its solutions by search (exactly one is required), explains it from its givens
-(unique rectangles on) and checks every step: a placement must put the solution's digit,
+``sudoku-top1465.txt`` of the shared corpus: 81 characters a line, ``.`` or ``0`` empty;
+a ``.json`` dataset, e.g. ``sudoku.json`` or ``jigsaw-sudoku.json``, is read by the kind
+its dataset name says, each problem as janko text), finds its solutions by search
+(exactly one is required: a puzzle with more is counted apart), explains it from its
+givens (unique rectangles on) and checks every step: a placement must put the solution's digit,
 an elimination must never remove it. Prints per file the puzzles, how many the chain
 completed and how many without a trial, the wrong steps (0 is the only right answer),
 the grades, how many puzzles used each technique, and the explanation times. Exits 1 on
@@ -46,34 +48,51 @@ def read(path: Path) -> list[str]:
     return [line.strip() for line in text if line.strip() and not line.startswith("#")]
 
 
+def puzzles(path: Path) -> list[tuple[str, Any]]:
+    """``(name, puzzle)`` per puzzle of a one-a-line file or a JSON dataset."""
+    if path.suffix != ".json":
+        grid = shape(9, (3, 3))
+        return [
+            (str(k), Puzzle(grid, tuple(0 if ch in ".0" else int(ch) for ch in line)))
+            for k, line in enumerate(read(path))
+        ]
+    from numgrid.server.kinds import KINDS
+
+    dataset = json.loads(path.read_text())
+    kind = next(k for k in KINDS.values() if k.title.replace(" ", "") == dataset["name"])
+    return [
+        (key, kind.read(item["problem"], "janko").puzzle) for key, item in dataset["data"].items()
+    ]
+
+
 def run(path: Path, start: int, count: int | None) -> dict[str, Any]:
-    grid = shape(9, (3, 3))
-    lines = read(path)[start : None if count is None else start + count]
+    chosen = puzzles(path)[start : None if count is None else start + count]
     wrong: list[str] = []
     grades: Counter[str] = Counter()
     used: Counter[str] = Counter()
     times: list[float] = []
     solved = no_trial = 0
-    slowest = (0.0, -1)
-    for k, line in enumerate(lines, start=start):
-        puzzle = Puzzle(grid, tuple(0 if ch in ".0" else int(ch) for ch in line))
+    slowest = (0.0, "")
+    not_unique = []
+    for k, puzzle in chosen:
+        n = puzzle.shape.size
         pos = ladder.position(puzzle)
         found = solve(pos, list(pos.masks), 2)
         if len(found) != 1:
-            wrong.append(f"puzzle {k}: {len(found)} solutions")
+            not_unique.append(k)
             continue
         sol = found[0]
         begin = time.perf_counter()
-        explained = ladder.explain(puzzle)
+        explained = ladder.explain(puzzle, unique=True)
         seconds = time.perf_counter() - begin
         times.append(seconds)
         slowest = max(slowest, (seconds, k))
         for step in explained.steps:
             for (r, c), d in step.placements:
-                if sol[r * 9 + c] != d:
+                if sol[r * n + c] != d:
                     wrong.append(f"puzzle {k}: {step.explanation}")
             for (r, c), d in step.eliminations:
-                if sol[r * 9 + c] == d:
+                if sol[r * n + c] == d:
                     wrong.append(f"puzzle {k}: {step.explanation}")
         counts = explained.technique_counts
         solved += explained.solved
@@ -82,7 +101,8 @@ def run(path: Path, start: int, count: int | None) -> dict[str, Any]:
         used.update(t.name for t, n in counts.items() if n)
     return {
         "file": path.name,
-        "puzzles": len(lines),
+        "puzzles": len(chosen) - len(not_unique),
+        "not unique": not_unique,
         "solved": solved,
         "no trial": no_trial,
         "wrong steps": len(wrong),
@@ -121,6 +141,8 @@ def main(argv: list[str] | None = None) -> int:
             )
             for line in r["wrong"]:
                 print(f"  WRONG {line}")
+            if r["not unique"]:
+                print(f"  left out, not one solution: {', '.join(r['not unique'])}")
     bad = any(r["wrong steps"] or r["solved"] < r["puzzles"] for r in results)
     return 1 if bad else 0
 
