@@ -169,3 +169,10 @@ def test_relevant_steps_reach_box_peers() -> None:
     grid = shape(9, (3, 3))
     assert ladder.relevant([placed, far], (), ((1, 1),), grid) == [placed]
     assert ladder.relevant([placed, far], (), ((1, 1),)) == []
+
+
+def test_every_technique_is_named_in_the_proto() -> None:
+    from numgrid.v1 import numgrid_service_pb2 as service_pb2
+
+    names = set(service_pb2.Technique.keys())
+    assert {f"TECHNIQUE_{t.name}" for t in Technique} <= names
