@@ -270,29 +270,32 @@ def propagate(
     in order, and why the position fails, or None."""
     plan = pos.plan
     peers, unit_cells, cell_units, full = plan.peers, plan.unit_cells, plan.cell_units, plan.full
-    done = [bool(p) for p in pos.placed]
+    done = pos.placed[:]  # truthy once a cell's digit has left its peers
     made: list[tuple[int, int]] = []
     todo = set(range(len(masks))) if changed is None else set(changed)
     while todo:
         cells, todo = todo, set()
-        touched = set(cells)
+        units: set[int] = set()
         for i in cells:
+            units.update(cell_units[i])
             m = masks[i]
             if not m:
                 return made, f"{plan.cell(i)} has no candidate left"
             if done[i] or m & (m - 1):
                 continue
-            done[i] = True
+            done[i] = 1
             made.append((i, m.bit_length()))
             for j in peers[i]:
-                if masks[j] & m:
-                    masks[j] &= ~m
-                    if not masks[j]:
+                left = masks[j]
+                if left & m:
+                    left &= ~m
+                    masks[j] = left
+                    if not left:
                         return made, f"{plan.cell(j)} has no candidate left"
-                    touched.add(j)
-                    if not masks[j] & (masks[j] - 1):
+                    units.update(cell_units[j])
+                    if not left & (left - 1):
                         todo.add(j)
-        for u in {u for i in touched for u in cell_units[i]}:
+        for u in units:
             once = twice = 0
             ids = unit_cells[u]
             for c in ids:
@@ -316,10 +319,13 @@ def propagate(
     return made, None
 
 
-def assume(pos: Position, i: int, d: int) -> tuple[list[tuple[int, int]], str | None, list[int]]:
+def assume(
+    pos: Position, i: int, d: int
+) -> tuple[list[tuple[int, int]], str | None, dict[int, int]]:
     """Assume cell ``i`` holds ``d`` and follow singles: the placements, why they fail (or
-    None) and per cell the candidates they remove. Remembered until the position changes
-    (forcing chains and the trial ask the same questions)."""
+    None) and per cell the candidates they remove (cells that lose none left out).
+    Remembered until the position changes (forcing chains and the trial ask the same
+    questions)."""
     memo = pos.memo(Technique.FORCING_CHAIN).setdefault("assumed", {})
     found = memo.get((i, d))
     if found is None:
@@ -327,7 +333,11 @@ def assume(pos: Position, i: int, d: int) -> tuple[list[tuple[int, int]], str | 
         after = list(masks)
         after[i] = bit(d)
         made, why = propagate(pos, after, {i})
-        gone = [m & ~a for m, a in zip(masks, after, strict=True)] if why is None else []
+        gone = {}
+        if why is None:
+            for c, (m, a) in enumerate(zip(masks, after, strict=True)):
+                if m != a:
+                    gone[c] = m & ~a
         found = memo[(i, d)] = (made, why, gone)
     return found
 
@@ -436,7 +446,7 @@ def _agreed(
     None when fewer than two survive (one is a trial's business) or they agree on
     nothing."""
     common_place: dict[int, int] | None = None
-    common_gone: list[int] | None = None
+    common_gone: dict[int, int] | None = None
     made_all: list[Branch] = []
     survivors = 0
     for i, d in branches:
@@ -450,13 +460,14 @@ def _agreed(
             common_place, common_gone = placed, gone
         else:
             common_place = {c: v for c, v in common_place.items() if placed.get(c) == v}
-            common_gone = [g & h for g, h in zip(common_gone, gone, strict=True)]
-        if not common_place and not any(common_gone):
+            both = {c: g & gone.get(c, 0) for c, g in common_gone.items()}
+            common_gone = {c: g for c, g in both.items() if g}
+        if not common_place and not common_gone:
             return None
     if common_place is None or common_gone is None or survivors < 2:
         return None
     removals = {
-        c: g for c, g in enumerate(common_gone) if g and not pos.placed[c] and c not in common_place
+        c: g for c, g in sorted(common_gone.items()) if not pos.placed[c] and c not in common_place
     }
     return common_place, removals, made_all
 
