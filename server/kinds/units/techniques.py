@@ -287,7 +287,7 @@ class Position(Memos):
         self.set(i, bit(digit))
         self.placed[i] = digit
         self.where[digit] &= ~(1 << i)
-        self._forget(i, 0)
+        self._forget(i, bit(digit))  # the digit's places changed too
         b = bit(digit)
         masks = self.masks
         for j in self.plan.peers[i]:
@@ -628,15 +628,15 @@ def hidden_quad(pos: Position, u: int) -> Step | None:
 # ---------------------------------------------------------------- fish
 
 
-def line_places(pos: Position, d: int, base: tuple[int, ...], n: int, across: bool) -> list[int]:
-    """Per line of ``base`` (the rows, or the columns): the cross indices (columns, or
-    rows) where digit ``d`` can go, as a mask."""
+def line_places(pos: Position, d: int, base: tuple[int, ...], n: int, by_row: bool) -> list[int]:
+    """Per line of ``base`` (the rows, or the columns): the cross indices where digit
+    ``d`` can go, as a mask: column numbers, or row numbers when ``by_row``."""
     where = pos.where[d]
     out = []
     for u in base:
         found = 0
         for i in members(where & pos.plan.unit_sets[u]):
-            found |= 1 << (i // n if across else i % n)
+            found |= 1 << (i // n if by_row else i % n)
         out.append(found)
     return out
 
@@ -650,8 +650,8 @@ def _fish(pos: Position, k: int, size: int, technique: Technique) -> Step | None
     if pos.where[d].bit_count() < 2 * size:
         return None
     best = None
-    for base, cover, across in ((plan.rows, plan.cols, False), (plan.cols, plan.rows, True)):
-        spots = line_places(pos, d, base, n, across)
+    for base, cover, by_row in ((plan.rows, plan.cols, False), (plan.cols, plan.rows, True)):
+        spots = line_places(pos, d, base, n, by_row)
         lines = [x for x, s in enumerate(spots) if 2 <= s.bit_count() <= size]
         if len(lines) < size:
             continue
@@ -673,17 +673,17 @@ def _fish(pos: Position, k: int, size: int, technique: Technique) -> Step | None
                 best = (extra, [base[x] for x in group], covers, pos.where[d] & inside)
     if best is None:
         return None
-    extra, bases, covers, fins = best
+    extra, bases, covers, body = best
     kind_of = "rows" if pos.plan.shape.units[bases[0]].type is GroupType.ROW else "columns"
     cross = "columns" if kind_of == "rows" else "rows"
     base_ids = listed((pos.plan.shape.units[u].index for u in bases), "and")
     cover_ids = listed((pos.plan.shape.units[v].index for v in covers), "and")
     reason = (
         f"in {kind_of} {base_ids}, {d} can only go in {cross} {cover_ids} "
-        f"({plan.cells(members(fins))}: {'an' if size == 2 else 'a'} {FISH_NAMES[size]})"
+        f"({plan.cells(members(body))}: {'an' if size == 2 else 'a'} {FISH_NAMES[size]})"
     )
     removals = dict.fromkeys(members(extra), bit(d))
-    return make_step(pos, technique, removals, [*bases, *covers], members(fins), reason)
+    return make_step(pos, technique, removals, [*bases, *covers], members(body), reason)
 
 
 def x_wing(pos: Position, k: int) -> Step | None:
