@@ -350,6 +350,16 @@ def keys(pos: Position, scope: str) -> int:
     return {CELL: p.n * p.n, UNIT: len(p.unit_cells), DIGIT: p.n}[scope]
 
 
+def lookahead(pos: Position, step: Step, limit: Any) -> Step | None:
+    """What a hint that places a digit takes instead of a forcing chain that only
+    eliminates: a forcing chain that places one, when there is one (the hint needs a
+    forcing chain either way, and each elimination alone would cost a round of every
+    technique)."""
+    if step.placements or step.technique.name != Technique.FORCING_CHAIN.name:
+        return None
+    return chains.forcing_chain(pos, placing=True)
+
+
 @functools.lru_cache(maxsize=64)
 def build_ladder(shape: Shape, unique: bool) -> Ladder:
     """The ladder of a shape; ``unique``: the puzzle is known to have one solution."""
@@ -361,6 +371,7 @@ def build_ladder(shape: Shape, unique: bool) -> Ladder:
         thresholds=THRESHOLDS,
         contradiction=Contradiction,
         relevant=functools.partial(relevant, shape=shape),
+        lookahead=lookahead,
     )
 
 

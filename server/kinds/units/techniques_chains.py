@@ -501,10 +501,11 @@ def _forcing_text(
     return f"{'; '.join(parts)}: either way {said_goal}"
 
 
-def forcing_chain(pos: Position) -> Step | None:
+def forcing_chain(pos: Position, placing: bool = False) -> Step | None:
     """Every candidate of a cell, or every place of a digit in a unit (two to four),
     followed by singles, reaches the same placement or elimination: one of them is
-    true, so that conclusion is (a cell or unit forcing chain)."""
+    true, so that conclusion is (a cell or unit forcing chain). With ``placing``, only
+    one that places a digit."""
     plan, masks, placed = pos.plan, pos.masks, pos.placed
     order = sorted(
         (i for i, m in enumerate(masks) if not placed[i] and 1 < m.bit_count() <= FORCING_MAX),
@@ -525,6 +526,8 @@ def forcing_chain(pos: Position) -> Step | None:
         if agreed is None:
             continue
         place, removals, made_all = agreed
+        if placing and not place:
+            continue
         if key >= 0:
             head = f"{where} holds {listed([d for _, d in branches], 'or')}"
         else:
