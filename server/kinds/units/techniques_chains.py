@@ -108,11 +108,14 @@ def _search(
     weak: Callable[[int], list[int]],
     min_links: int,
     max_links: int,
+    same_digit: bool = False,
 ) -> tuple[list[tuple[int, int]], dict[int, int]] | None:
-    """The shortest chain with eliminations (most eliminations among the shortest): its
-    nodes with the unit of the link into each (strong links at odd places), and the
-    eliminations. Chains from every start grow together, two links a round (a weak link
-    and a strong one), so the search ends at the first length that finds one."""
+    """The shortest chain with eliminations (most eliminations among the shortest; with
+    ``same_digit``, one that ends on its first digit): its nodes with the unit of the
+    link into each (strong links at odd places), and the eliminations. Chains from every
+    start grow together, two links a round (a weak link and a strong one), so the search
+    ends at the first length that finds one."""
+    n = pos.plan.n
     hops: dict[int, list[tuple[int, int, int]]] = {}  # on node -> (off node, on node, unit)
 
     def onward(x: int) -> list[tuple[int, int, int]]:
@@ -141,7 +144,7 @@ def _search(
                         continue
                     parent[z] = (x, y, u)
                     after.append(z)
-                    if links < min_links:
+                    if links < min_links or (same_digit and (start - z) % n):
                         continue
                     removals = _removals(pos, start, z)
                     if removals:
@@ -235,17 +238,14 @@ def x_chain(pos: Position, k: int) -> Step | None:
 
 
 def xy_chain(pos: Position) -> Step | None:
-    """A chain of two-digit cells, each sharing a digit with the next."""
+    """A chain of two-digit cells, each sharing a digit with the next, that starts and
+    ends on the same digit."""
     n = pos.plan.n
     strong = _strong(pos, range(1, n + 1), False, True)
     twos = 0
     for node in strong:
         twos |= 1 << (node // n)
-    found = _search(pos, strong, lambda x: _weak(pos, x, False, twos), 3, XY_LINKS)
-    if found is not None:
-        first, last = found[0][0][0], found[0][-1][0]
-        if (first - last) % n:
-            return None  # different digits at its ends: an AIC, not an XY-chain
+    found = _search(pos, strong, lambda x: _weak(pos, x, False, twos), 3, XY_LINKS, True)
     return _step(pos, Technique.XY_CHAIN, found, "an XY-chain")
 
 
