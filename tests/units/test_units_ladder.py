@@ -144,7 +144,6 @@ def test_a_ladder_can_add_techniques_on_top() -> None:
         keys=ladder.keys,
         position=partial(position),
         thresholds={},
-        contradiction=ladder.Contradiction,
         relevant=ladder.relevant,
     )
     p = puzzle(lines(TOP)[5])

@@ -369,7 +369,6 @@ def build_ladder(shape: Shape, unique: bool) -> Ladder:
         keys=keys,
         position=functools.partial(_position_of, unique=unique),
         thresholds=THRESHOLDS,
-        contradiction=Contradiction,
         relevant=functools.partial(relevant, shape=shape),
         lookahead=lookahead,
     )

@@ -26,9 +26,9 @@ import itertools
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
-from numgrid.server.chain import Memos, listed, names, outcome
+from numgrid.server.chain import Contradiction, Memos, listed, names, outcome
 from numgrid.server.core import Budget, Cell, GroupType, Step, cell_name
-from numgrid.server.kinds.latin import Contradiction, bit, digits_of, single
+from numgrid.server.kinds.masks import bit, digits_of, single
 
 from .shape import Shape, UnitGroup
 
