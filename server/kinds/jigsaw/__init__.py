@@ -9,7 +9,7 @@ engines, the logical solver and the maker; this folder names the kind, its forma
 
 from numgrid.server.core import value_text
 from numgrid.server.kinds.base import CpsatModel, Kind
-from numgrid.server.kinds.units import checks, singles
+from numgrid.server.kinds.units import checks, ladder
 from numgrid.server.kinds.units.model import Puzzle
 
 from . import formats, generator, messages, native, picture
@@ -22,8 +22,8 @@ JIGSAW: Kind[Puzzle] = Kind(
     rank=25,
     formats=tuple(formats.FORMATS),
     wire=messages.WIRE,
-    techniques=singles.Technique,
-    thresholds=singles.THRESHOLDS,
+    techniques=ladder.Technique,
+    thresholds=ladder.THRESHOLDS,
     maker=generator.MAKER,
     sniff=formats.sniff,
     read=formats.read,
@@ -36,7 +36,7 @@ JIGSAW: Kind[Puzzle] = Kind(
     read_solution=formats.read_solution,
     value_text=value_text,
     picture=picture.picture,
-    next_step=singles.next_step,
-    explain=singles.explain,
-    last_resort=singles.last_resort,
+    next_step=ladder.next_step,
+    explain=ladder.explain,
+    last_resort=ladder.last_resort,
 )

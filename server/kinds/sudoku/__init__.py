@@ -3,13 +3,13 @@
 An N x N grid (4x4, 6x6 with boxes of 2 rows x 3 columns, 9x9, 16x16) cut into boxes;
 every row, column and box holds each digit once, and in the X variant both main
 diagonals too. The units family (:mod:`..units`) holds the model, the checks, both
-engines, the logical solver and the maker; this folder names the kind, its formats
+engines, the logical solver (:mod:`..units.ladder`) and the maker; this folder names the kind, its formats
 (:mod:`.formats`), its proto message (:mod:`.messages`) and its picture.
 """
 
 from numgrid.server.core import value_text
 from numgrid.server.kinds.base import CpsatModel, Kind
-from numgrid.server.kinds.units import checks, singles
+from numgrid.server.kinds.units import checks, ladder
 from numgrid.server.kinds.units.model import Puzzle
 
 from . import formats, generator, messages, native, picture
@@ -22,8 +22,8 @@ SUDOKU: Kind[Puzzle] = Kind(
     rank=15,
     formats=tuple(formats.FORMATS),
     wire=messages.WIRE,
-    techniques=singles.Technique,
-    thresholds=singles.THRESHOLDS,
+    techniques=ladder.Technique,
+    thresholds=ladder.THRESHOLDS,
     maker=generator.MAKER,
     sniff=formats.sniff,
     read=formats.read,
@@ -36,7 +36,7 @@ SUDOKU: Kind[Puzzle] = Kind(
     read_solution=formats.read_solution,
     value_text=value_text,
     picture=picture.picture,
-    next_step=singles.next_step,
-    explain=singles.explain,
-    last_resort=singles.last_resort,
+    next_step=ladder.next_step,
+    explain=ladder.explain,
+    last_resort=ladder.last_resort,
 )
