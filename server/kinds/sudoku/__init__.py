@@ -3,8 +3,9 @@
 An N x N grid (4x4, 6x6 with boxes of 2 rows x 3 columns, 9x9, 16x16) cut into boxes;
 every row, column and box holds each digit once, and in the X variant both main
 diagonals too. The units family (:mod:`..units`) holds the model, the checks, both
-engines, the logical solver (:mod:`..units.ladder`) and the maker; this folder names the kind, its formats
-(:mod:`.formats`), its proto message (:mod:`.messages`) and its picture.
+engines, the logical solver (:mod:`..units.ladder`) and the maker; this folder names
+the kind, its formats (:mod:`.formats`), its proto message (:mod:`.messages`) and its
+picture.
 """
 
 from numgrid.server.core import value_text
