@@ -10,17 +10,10 @@ value in the grid, so each cell also gets an IntVar worth ``2 * shaded - 1``: 1 
 from __future__ import annotations
 
 from numgrid.server.core import Cell, Grid
+from numgrid.server.cpsat_runner import LeanModel
 from ortools.sat.python import cp_model
 
 from .model import OPEN, SHADED, WHITE, Puzzle
-
-
-class LeanModel(cp_model.CpModel):
-    """A CpModel without the ~100 deprecated CamelCase aliases ``CpModel.__init__``
-    binds to every instance (as for Kakuro and KenKen)."""
-
-    def _add_pre_pep8_methods(self) -> None:
-        pass
 
 
 def build(

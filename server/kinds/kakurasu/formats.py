@@ -18,11 +18,11 @@ a clue above its line's total, marks other than 1, -1 and 0, ragged marks) is fo
 
 Detection: a janko text is claimed only when it has exactly two lines after its header
 (or two and a line per row of marks) and those two are numbers and ``-`` with at least
-one number (the reader then names any mark it cannot read). A Kakuro janko text has a
-line per row with ``D,A`` clues (one of two rows without a clue is no Kakuro), a KenKen
-one 2N lines of ``12*``-style clues and cage labels: only a KenKen of 1x1, or of 2x2
-with bare numbers for clues, could be taken for a Kakurasu (``--kind kenken`` reads it
-as one).
+one number (the reader then names any mark it cannot read). A run-sum text has a
+line per row with ``D,A`` clues (one of two rows without a clue is none), a cage text
+2N lines of ``12*``-style clues and cage labels: only a cage grid of 1x1, or of 2x2
+with bare numbers for clues, could be taken for a Kakurasu (``--kind`` reads it as the
+kind named).
 """
 
 from __future__ import annotations

@@ -18,8 +18,9 @@ API (plain functions; the position is rebuilt per call, nothing is shared):
 - ``explain(puzzle, entries=None, max_technique=TRIAL, budget=None) -> Explanation``,
   ``last_resort(puzzle, candidates_or_entries=None, budget=None) -> Step | None``,
   ``grade(counts_or_explanation) -> Grade``, ``position(puzzle, given) -> Position``: as
-  for KenKen (:mod:`..kenken.logic`). A position is a marks grid (1 shaded, -1 white,
-  0 open; checked first), candidates (``{cell: values}``) or a :class:`Position`.
+  for every kind (:class:`~numgrid.server.chain.Ladder`). A position is a marks grid
+  (1 shaded, -1 white, 0 open; checked first), candidates (``{cell: values}``) or a
+  :class:`Position`.
 
 A step places 1 (shaded) or -1 (white), never eliminates (a cell has two values).
 Malformed puzzles and marks raise :class:`PuzzleError` (every finding); a position that

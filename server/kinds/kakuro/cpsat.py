@@ -15,19 +15,12 @@ from __future__ import annotations
 from functools import cache
 
 from numgrid.server.core import Cell, Grid
+from numgrid.server.cpsat_runner import LeanModel
 from numgrid.server.kinds.masks import digits_of
 from ortools.sat.python import cp_model
 
 from .model import Puzzle
 from .sums import ALL_DIGITS, combos
-
-
-class LeanModel(cp_model.CpModel):
-    """A CpModel without the ~100 deprecated CamelCase aliases ``CpModel.__init__``
-    binds to every instance: 0.1 ms each, and a reference cycle only the GC frees."""
-
-    def _add_pre_pep8_methods(self) -> None:
-        pass
 
 
 @cache

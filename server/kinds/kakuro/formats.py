@@ -187,7 +187,7 @@ def sniff_csv(text: str) -> str | None:
 
 def why_no_kakuro_csv(text: str) -> str | None:
     """Why a text is no Kakuro in CSV, among all kinds: as :func:`sniff_csv`, and a grid
-    of digits alone (a Sudoku's, say) has no clue square, so no Kakuro (given the kind
+    of digits alone has no clue square, so no Kakuro (given the kind
     or the format, it is still read as one, and the reader says what is wrong)."""
     why = sniff_csv(text)
     if why is None and not any(len(t) == 5 for line in _csv_lines(text) for t in line):

@@ -13,6 +13,7 @@ docs/performance.md, "KenKen's CP-SAT model".
 from __future__ import annotations
 
 from numgrid.server.core import Cell, Grid
+from numgrid.server.cpsat_runner import LeanModel
 from ortools.sat.python import cp_model
 
 from . import arith
@@ -20,14 +21,6 @@ from .model import ADD, DIVIDE, MULTIPLY, SUBTRACT, Puzzle
 
 TABLES, ARITHMETIC, SUMS = "tables", "arithmetic", "sums"
 SUM_CELLS = 3  # with SUMS, sum cages from this many cells are linear equalities
-
-
-class LeanModel(cp_model.CpModel):
-    """A CpModel without the ~100 deprecated CamelCase aliases ``CpModel.__init__``
-    binds to every instance (as for Kakuro)."""
-
-    def _add_pre_pep8_methods(self) -> None:
-        pass
 
 
 def _arithmetic(model: cp_model.CpModel, cage, variables, size: int) -> bool:

@@ -112,8 +112,8 @@ def _janko_shape(lines: list[str]) -> tuple[int, int] | str:
 def sniff_janko(text: str) -> str | None:
     """None when ``text`` looks like KenKen janko text: a square header, more lines after
     it than the grid has rows (2N, or 3N with entries; the reader says when the count is
-    wrong) and no commas. Kakuro's janko text has one line per row and commas in its
-    clues."""
+    wrong) and no commas. A run-sum janko text has one line per row and commas in
+    its clues."""
     shape = _janko_shape(_janko_lines(text))
     if isinstance(shape, str):
         return shape

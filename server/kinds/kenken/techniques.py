@@ -21,8 +21,8 @@ Vocabulary, named once:
 A technique looks at one cage, one line, one cell or the whole position and returns a
 step or ``None``; it never changes the position. Every step is implied by the rules and
 the position alone: no technique assumes the solution is unique. The latin techniques
-(singles, subsets), the lines and the making of steps are shared with Skyscraper
-(:mod:`..latin`).
+(singles, subsets), the lines and the making of steps are shared with the other latin
+squares (:mod:`..latin`).
 """
 
 from __future__ import annotations
@@ -43,7 +43,7 @@ from numgrid.server.core import cell_name as _cell_name
 from numgrid.server.kinds import latin
 from numgrid.server.kinds.latin import WORDS, Frame, LatinPosition, capital, make_step
 
-# The latin techniques, shared with Skyscraper: KenKen's ladder steps with them too.
+# The latin techniques, shared with the other latin squares; this ladder steps with them.
 from numgrid.server.kinds.latin import hidden_single as hidden_single
 from numgrid.server.kinds.latin import hidden_subset as hidden_subset
 from numgrid.server.kinds.latin import naked_single as naked_single

@@ -4,8 +4,8 @@ The whole story is in this folder: :mod:`.model` (the vocabulary, the variants: 
 lots, diagonals), :mod:`.formats` (the corpus's text, Tatham's Towers IDs, JSON),
 :mod:`.checks` (structure and boards), :mod:`.native` and :mod:`.cpsat` (the engines),
 :mod:`.logic` and :mod:`.techniques` (hints, explanations, grades), :mod:`.messages` (the
-proto message). The latin square's lines, checks and techniques are shared with KenKen
-(:mod:`..latin`).
+proto message). The latin square's lines, checks and techniques are shared with the other
+latin squares (:mod:`..latin`).
 """
 
 from numgrid.server.core import value_text

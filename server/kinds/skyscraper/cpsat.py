@@ -21,20 +21,13 @@ from __future__ import annotations
 import functools
 
 from numgrid.server.core import EMPTY, Cell, Grid
+from numgrid.server.cpsat_runner import LeanModel
 from ortools.sat.python import cp_model
 
 from .model import Puzzle, Side, arrangements
 
 TABLES, ORDER = "tables", "order"
 TABLE_SIZE = 8  # by default, lines of at most this many cells are tables
-
-
-class LeanModel(cp_model.CpModel):
-    """A CpModel without the ~100 deprecated CamelCase aliases ``CpModel.__init__``
-    binds to every instance (as for Kakuro and KenKen)."""
-
-    def _add_pre_pep8_methods(self) -> None:
-        pass
 
 
 @functools.lru_cache(maxsize=1024)

@@ -2,22 +2,22 @@
 
 The solver keeps the candidates of every cell and applies named techniques, simplest
 first (:class:`Technique`, defined with the techniques in :mod:`.techniques`; the latin
-ones are shared with KenKen, :mod:`..latin`): edge clues, clue pairs, naked and hidden
-singles, visibility bounds, naked and hidden subsets, sequences (the arrangements of a
-clued line that fit its candidates), then a trial as the last resort, screened by the
-native engine's propagation. Placing a height removes it from the rest of its lines at
-once, and a line holding its N - H empty lots takes the empty lot from its other cells
-(the rules, not techniques). Each technique, with an example sentence, the grade limits
-(:data:`THRESHOLDS`) and how they pair with Tatham's Towers tiers are in docs/hints.md,
-"Skyscraper".
+ones are shared with the other latin squares, :mod:`..latin`): edge clues, clue pairs,
+naked and hidden singles, visibility bounds, naked and hidden subsets, sequences (the
+arrangements of a clued line that fit its candidates), then a trial as the last resort,
+screened by the native engine's propagation. Placing a height removes it from the rest
+of its lines at once, and a line holding its N - H empty lots takes the empty lot from
+its other cells (the rules, not techniques). Each technique, with an example sentence,
+the grade limits (:data:`THRESHOLDS`) and how they pair with Tatham's Towers tiers are
+in docs/hints.md, "Skyscraper".
 
 API (plain functions; the position is rebuilt per call, nothing is shared):
 ``next_step(puzzle, candidates_or_entries=None, max_technique=TRIAL,
 placements_only=False, budget=None)``, ``explain(puzzle, entries=None,
 max_technique=TRIAL, budget=None)``, ``last_resort(puzzle, candidates_or_entries=None,
 budget=None)``, ``grade(counts_or_explanation)``, ``position(puzzle, given)``; as for
-KenKen (:mod:`..kenken.logic`). A position is an entries grid (0 = open, -1 = an empty
-lot), candidates (``{cell: values}``; one candidate counts as placed) or a
+every kind (:class:`~numgrid.server.chain.Ladder`). A position is an entries grid
+(0 = open, -1 = an empty lot), candidates (``{cell: values}``; one candidate counts as placed) or a
 :class:`Position`; the givens are always placed.
 
 Every step is implied by the rules and the position alone (never by assuming the

@@ -7,17 +7,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from numgrid.server.core import Cell, Grid
+from numgrid.server.cpsat_runner import LeanModel
 from ortools.sat.python import cp_model
 
 from .shape import Shape
-
-
-class LeanModel(cp_model.CpModel):
-    """A CpModel without the deprecated CamelCase aliases ``CpModel.__init__`` binds to
-    every instance (as the other kinds' models do)."""
-
-    def _add_pre_pep8_methods(self) -> None:
-        pass
 
 
 def build(
