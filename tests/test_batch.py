@@ -20,9 +20,6 @@ from types import SimpleNamespace
 
 import grpc
 import pytest
-from client_support import HARD, NUMGRID, PUZZLES, REPO, sample
-from client_support import numgrid as run_numgrid
-from conftest import CORPUS_PATH
 from google.rpc import error_details_pb2
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 from grpc_status import rpc_status
@@ -40,8 +37,11 @@ from numgrid.client.batch_cli import janko_solution, read_report
 from numgrid.v1 import numgrid_service_pb2 as service_pb2
 from numgrid.v1 import numgrid_service_pb2_grpc
 from numgrid.v1 import puzzle_pb2 as pb
+from support.client import HARD, NUMGRID, PUZZLES, REPO, sample
+from support.client import numgrid as run_numgrid
+from support.corpus import corpus_path
 
-CORPUS_ARG = os.path.relpath(CORPUS_PATH, REPO)  # the dataset, as a user names it
+CORPUS_ARG = os.path.relpath(corpus_path("kakuro"), REPO)  # the dataset, as a user names it
 numgrid = functools.partial(run_numgrid, timeout=120)  # a batch takes longer
 
 

@@ -11,7 +11,7 @@ import json
 
 import grpc
 import pytest
-from client_support import (
+from support.client import (
     HARD,
     PUZZLES,
     WIDTH,

@@ -16,8 +16,6 @@ from importlib import metadata
 
 import grpc
 import pytest
-from client_support import WIDTH, FakeServer, FakeService, numgrid
-from conftest import server_executable
 from google.rpc import error_details_pb2
 from grpc_status import rpc_status
 from numgrid.server import config
@@ -26,6 +24,8 @@ from numgrid.server.kinds import KINDS, detect_format
 from numgrid.v1 import numgrid_service_pb2 as service_pb2
 from numgrid.v1 import numgrid_service_pb2_grpc
 from numgrid.v1 import puzzle_pb2 as pb
+from support.client import WIDTH, FakeServer, FakeService, numgrid
+from support.server import server_executable
 
 TEN = "puzzles/kakuro-10x12.txt"
 SERVED = "jigsaw, kakurasu, kakuro, kenken, skyscraper, sudoku"

@@ -7,9 +7,9 @@ from __future__ import annotations
 import json
 
 import pytest
-from client_support import REPO, filled, numgrid, parse_solution, sample
+from support.client import REPO, filled, numgrid, parse_solution, sample
+from support.kakuro import NECK  # techniques 1-6 stall; a region sum places r4c5 = 8
 from test_cli import TEN, fits, one_line_error
-from test_logic import NECK  # techniques 1-6 stall; a region sum places r4c5 = 8
 
 STEP_KEYS = {"source", "step", "technique", "placements", "eliminations", "explanation"}
 SUMMARY_KEYS = {"source", "summary", "solved", "grade", "steps", "techniques"}

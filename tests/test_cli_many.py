@@ -14,8 +14,9 @@ import shutil
 from pathlib import Path
 
 import pytest
-from client_support import CORPUS, HARD, PUZZLES, numgrid, sample
 from numgrid.client import NumgridClient
+from support.client import HARD, PUZZLES, numgrid, sample
+from support.corpus import corpus
 
 KEYS = {
     "source",
@@ -208,7 +209,7 @@ def workers2(launch_server):
 def small(kind: str, most_cells: int, count: int) -> dict[str, dict]:
     """``count`` corpus puzzles of ``kind`` of at most ``most_cells`` (graded in well under
     the 2 s a grade may take), spread over the corpus."""
-    data = json.loads((CORPUS.parent / f"{kind}.json").read_text())["data"]
+    data = corpus(kind)
     rows_cols = {k: k.split("_")[1].split("x") for k in data}
     fit = [k for k in sorted(data) if int(rows_cols[k][0]) * int(rows_cols[k][1]) <= most_cells]
     return {k: data[k] for k in fit[:: max(1, len(fit) // count)][:count]}

@@ -11,17 +11,6 @@ import time
 
 import grpc
 import pytest
-from client_support import (
-    HARD,
-    FakeServer,
-    FakeService,
-    corpus_entry,
-    filled,
-    parse_solution,
-    published_solution,
-    sample,
-    too_big,
-)
 from google.protobuf import json_format
 from numgrid.client import (
     EngineStat,
@@ -36,6 +25,17 @@ from numgrid.client.client import channel_options
 from numgrid.client.render import render, solution_text
 from numgrid.client.types import Violation, parse_cell
 from numgrid.v1 import puzzle_pb2
+from support.client import (
+    HARD,
+    FakeServer,
+    FakeService,
+    corpus_entry,
+    filled,
+    parse_solution,
+    published_solution,
+    sample,
+    too_big,
+)
 
 TEN = "kakuro-10x12.txt"
 

@@ -11,7 +11,6 @@ import time
 
 import grpc
 import pytest
-from client_support import HARD, FakeServer, FakeService, published_solution, sample
 from numgrid.client import (
     AsyncNumgridClient,
     Hint,
@@ -22,6 +21,7 @@ from numgrid.client import (
     Validation,
 )
 from numgrid.client.batch import BatchItem, BatchResult
+from support.client import HARD, FakeServer, FakeService, published_solution, sample
 
 TEN = sample("kakuro-10x12.txt")
 BROKEN = sample("broken-clues.txt")

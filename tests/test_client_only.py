@@ -18,8 +18,8 @@ import textwrap
 from pathlib import Path
 
 import pytest
-from client_support import PUZZLES, REPO, published_solution
 from numgrid.server.launch import INSTALL, SERVER_MODULES
+from support.client import PUZZLES, REPO, published_solution
 
 BIN = Path(sys.executable).parent
 TEN = str(PUZZLES / "kakuro-10x12.txt")

@@ -12,23 +12,17 @@ import time
 
 import grpc
 import pytest
-from client_support import numgrid
 from google.rpc import error_details_pb2
 from grpc_status import rpc_status
 from numgrid.client import NumgridClient, NumgridError
 from numgrid.client.aio import AsyncNumgridClient
 from numgrid.v1 import numgrid_service_pb2 as service_pb2
-from numgrid.v1 import numgrid_service_pb2_grpc
 from numgrid.v1 import puzzle_pb2 as pb
+from support.client import numgrid
+from support.facts import KINDS, facts
 
 # Small sizes: the tests are about the service, the makers have tests of their own.
-SIZES = {"kakuro": (8, 8), "kenken": (4, 4), "skyscraper": (4, 4), "kakurasu": (4, 4)}
-
-
-@pytest.fixture(scope="module")
-def stub(server_process):
-    with grpc.insecure_channel(server_process.target) as channel:
-        yield numgrid_service_pb2_grpc.NumgridServiceStub(channel)
+SIZES = {kind.name: facts(kind).size for kind in KINDS}
 
 
 @pytest.fixture(scope="module")
@@ -52,39 +46,6 @@ def violations(error: grpc.RpcError) -> dict[str, str]:
             detail.Unpack(bad)
             return {v.field: v.description for v in bad.field_violations}
     return {}
-
-
-@pytest.mark.parametrize("kind", sorted(SIZES))
-def test_every_puzzle_is_unique_from_its_own_text_and_graded_as_explain_grades(client, stub, kind):
-    rows, cols = SIZES[kind]
-    made = list(client.generate(kind, rows, cols, count=2, seed=7))
-    assert [m.index for m in made] == [0, 1]
-    assert [m.seed for m in made] == [7, 8]
-    for m in made:
-        assert m.kind == kind
-        assert m.difficulty.grade is not None and m.difficulty.solved_by_logic
-        assert {s.engine for s in m.stats} == {"cpsat", "native"}
-        assert m.texts, "every format of the kind"
-        for fmt, text in m.texts.items():
-            answer = client.check_uniqueness(text, format=fmt, kind=kind, engine="cpsat")
-            assert answer.verdict == "UNIQUE", (fmt, text)
-            assert answer.solutions[0] == m.solution, fmt
-        explained = client.explain(m.texts["json"], kind=kind)
-        assert explained.solved
-        assert explained.difficulty.grade == m.difficulty.grade
-        assert {t: n for t, n in explained.difficulty.counts.items() if n} == {
-            t: n for t, n in m.difficulty.counts.items() if n
-        }
-
-
-@pytest.mark.parametrize("kind", sorted(SIZES))
-def test_a_seed_makes_the_same_puzzle_again_alone(client, kind):
-    rows, cols = SIZES[kind]
-    first, second = client.generate(kind, rows, cols, count=2, seed=20)
-    again = next(iter(client.generate(kind, rows, cols, count=1, seed=second.seed)))
-    assert again.texts == second.texts
-    assert again.solution == second.solution
-    assert first.texts != second.texts
 
 
 def test_the_grade_asked_for_is_the_grade_made(client):

@@ -11,20 +11,19 @@ import subprocess
 import threading
 import time
 import urllib.request
-from pathlib import Path
 
 import grpc
 import pytest
-from conftest import server_executable
 from numgrid.server import config, logs, operations
 from numgrid.server.main import start_embedded
 from numgrid.v1 import numgrid_service_pb2 as service_pb2
 from numgrid.v1 import numgrid_service_pb2_grpc
 from numgrid.v1 import puzzle_pb2 as pb
 from prometheus_client.parser import text_string_to_metric_families
+from support import PUZZLES
+from support.server import server_executable
 from test_service import slow_request, text_input, wait_for_log
 
-PUZZLES = Path(__file__).resolve().parents[1] / "puzzles"
 KAKURO = (PUZZLES / "kakuro-10x12.txt").read_text()
 KENKEN = (PUZZLES / "kenken-4x4.txt").read_text()
 MULTIPLE = (PUZZLES / "multiple-4x4.txt").read_text()

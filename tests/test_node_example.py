@@ -9,9 +9,9 @@ import shutil
 import subprocess
 
 import pytest
-from client_support import PUZZLES, REPO, sample
 from numgrid.client import NumgridClient, NumgridError
 from numgrid.client.types import cell_name
+from support.client import PUZZLES, REPO, sample
 
 EXAMPLE = REPO / "examples" / "node"
 NODE, NPM = shutil.which("node"), shutil.which("npm")

@@ -7,13 +7,10 @@ shades them, a Skyscraper's clues outside the grid where the puzzle has them."""
 from __future__ import annotations
 
 import io
-import json
 import xml.etree.ElementTree as ET
-from functools import cache
 
 import cairosvg
 import pytest
-from helpers import corpus_file
 from numgrid.server import pictures
 from numgrid.server.kinds import KINDS
 from numgrid.server.kinds.kakurasu import formats as kakurasu_formats
@@ -22,13 +19,9 @@ from numgrid.server.kinds.skyscraper import formats as skyscraper_formats
 from numgrid.server.kinds.skyscraper.model import SIDES, Side
 from numgrid.server.pictures import CELL, MARGIN, Contents, Highlight
 from PIL import Image
+from support.corpus import corpus
 
 MAX_CELLS = 10_000
-
-
-@cache
-def corpus(kind: str) -> dict[str, dict]:
-    return json.loads(corpus_file(kind).read_text())["data"]
 
 
 def read(kind: str, key: str):
@@ -283,42 +276,3 @@ def test_skyscraper_clues_are_outside_the_grid_where_given():
     for r, c in lots:
         assert dark(at(solved, o + (c + 0.5) * CELL, o + (r + 0.5) * CELL))
     assert Side.TOP in SIDES
-
-
-# ---------------------------------------------------------------- every kind
-
-
-CASES = [
-    ("kakuro", "2_10x12"),
-    ("kenken", "90_9x9"),
-    ("skyscraper", "23_5x5"),
-    ("kakurasu", "302_5x5"),
-]
-
-
-@pytest.mark.parametrize("kind, key", CASES)
-def test_a_picture_is_an_svg_document_of_its_size(kind, key):
-    puzzle, _ = read(kind, key)
-    picture = KINDS[kind].picture(puzzle, Contents())
-    root = ET.fromstring(picture.svg)
-    assert root.tag == f"{{{pictures.SVG_NS}}}svg"
-    assert (root.get("width"), root.get("height")) == (str(picture.width), str(picture.height))
-    title = root.find(f"{{{pictures.SVG_NS}}}title").text
-    assert title == f"{title.split()[0]} {puzzle.rows}x{puzzle.cols}"
-    assert title.split()[0].lower() == kind
-    assert KINDS[kind].picture(puzzle, Contents()).svg == picture.svg  # the same every time
-    png(picture)
-
-
-@pytest.mark.parametrize("kind", sorted(KINDS))
-def test_every_corpus_puzzle_draws(kind):
-    """Every puzzle of the corpus (a tenth of the Kakuros) gives an SVG that parses and
-    whose size is its grid's plus the margins."""
-    keys = list(corpus(kind))
-    for key in keys[:: 10 if kind == "kakuro" else 1]:
-        puzzle, _ = read(kind, key)
-        picture = KINDS[kind].picture(puzzle, Contents())
-        ET.fromstring(picture.svg)
-        band = 0 if kind in ("kakuro", "kenken", "sudoku", "jigsaw") else 2
-        assert picture.width == 2 * MARGIN + (puzzle.cols + band) * CELL, key
-        assert picture.height >= 2 * MARGIN + (puzzle.rows + band) * CELL, key

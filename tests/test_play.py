@@ -20,23 +20,22 @@ from collections import deque
 from pathlib import Path
 
 import pytest
-from client_support import NUMGRID, numgrid
 from numgrid.client.cli_connection import connection
 from numgrid.client.play.app import BoardView, EndScreen, PlayApp
 from numgrid.client.play.game import Game
 from numgrid.client.play.referee import Referee
 from numgrid.client.types import Cell
+from support import PUZZLES, REPO
+from support.client import NUMGRID, numgrid
+from support.corpus import corpus
 
-REPO = Path(__file__).resolve().parents[1]
-PUZZLES = REPO / "puzzles"
-CORPUS = REPO.parent / "shared" / "corpus"
 SIZE = (120, 60)
 
 
 def _published(kind: str) -> tuple[str, str]:
     """A small puzzle of ``kind`` and its published solution text."""
     if kind == "kakuro":
-        entry = json.loads((CORPUS / "kakuro.json").read_text())["data"]["92_6x6"]
+        entry = corpus("kakuro")["92_6x6"]
         return entry["problem"], entry["solution"]
     name = {
         "kenken": "kenken-4x4",

@@ -7,9 +7,6 @@ Puzzles are read by the server's own reader (no server runs: ``convert.read_inpu
 
 from __future__ import annotations
 
-import json
-from pathlib import Path
-
 import pytest
 from numgrid.client.kinds.cells import Layout
 from numgrid.client.play import board
@@ -17,9 +14,9 @@ from numgrid.client.play.game import Game, GameFileError
 from numgrid.client.render import entries
 from numgrid.server import convert
 from numgrid.v1 import puzzle_pb2
+from support import PUZZLES
+from support.corpus import corpus
 
-PUZZLES = Path(__file__).resolve().parents[1] / "puzzles"
-CORPUS = Path(__file__).resolve().parents[2] / "shared" / "corpus"
 KAKURO = "92_6x6"  # the corpus's smallest Kakuro: 17 white cells
 
 
@@ -33,7 +30,7 @@ def sample(name: str) -> str:
 
 
 def kakuro_text() -> str:
-    return json.loads((CORPUS / "kakuro.json").read_text())["data"][KAKURO]["problem"]
+    return corpus("kakuro")[KAKURO]["problem"]
 
 
 @pytest.fixture

@@ -10,27 +10,24 @@ import io
 import json
 import os
 import xml.etree.ElementTree as ET
-from functools import cache
 
 import cairosvg
 import grpc
 import pytest
-from client_support import numgrid
 from google.rpc import error_details_pb2
 from grpc_status import rpc_status
-from helpers import corpus_file
 from numgrid.client import NumgridClient, NumgridError
 from numgrid.client.aio import AsyncNumgridClient
-from numgrid.server import operations, pictures
-from numgrid.server.core import Budget
-from numgrid.server.engines import Engine
+from numgrid.server import pictures
 from numgrid.server.kinds import KINDS
 from numgrid.server.pictures import CELL, MARGIN, Highlight
 from numgrid.v1 import numgrid_service_pb2 as service_pb2
-from numgrid.v1 import numgrid_service_pb2_grpc
 from numgrid.v1 import puzzle_pb2 as pb
 from PIL import Image
 from pypdf import PdfReader
+from support.client import numgrid
+from support.corpus import corpus
+from support.render import library_picture
 
 MAX_CELLS = 10_000
 CASES = [
@@ -42,32 +39,12 @@ CASES = [
 MULTIPLE = "puzzles/multiple-4x4.txt"
 
 
-@cache
-def corpus(kind: str) -> dict[str, dict]:
-    return json.loads(corpus_file(kind).read_text())["data"]
-
-
 def problem(kind: str, key: str) -> str:
     return corpus(kind)[key]["problem"]
 
 
 def text_input(content: str) -> pb.PuzzleInput:
     return pb.PuzzleInput(text=pb.PuzzleText(content=content))
-
-
-@pytest.fixture(scope="module")
-def stub(server_process):
-    with grpc.insecure_channel(server_process.target) as channel:
-        yield numgrid_service_pb2_grpc.NumgridServiceStub(channel)
-
-
-def library_picture(kind: str, text: str, **options) -> pictures.Picture:
-    """What the server should answer, from the library itself."""
-    board, _ = operations.read_board(KINDS[kind], text, None, MAX_CELLS)
-    rendered = operations.render(
-        KINDS[kind], board, engine=Engine.AUTO, budget=Budget.seconds(30), **options
-    )
-    return rendered.picture
 
 
 def details(error: grpc.RpcError) -> tuple[list[tuple[str, str]], str]:
@@ -87,39 +64,6 @@ def details(error: grpc.RpcError) -> tuple[list[tuple[str, str]], str]:
 
 
 # ---------------------------------------------------------------- the RPC
-
-
-@pytest.mark.parametrize("kind, key", CASES)
-def test_render_gives_the_librarys_picture(stub, kind, key):
-    text = problem(kind, key)
-    cell = (1, 1)
-    request = service_pb2.RenderRequest(
-        puzzle=text_input(text),
-        show_solution=True,
-        highlights=[
-            service_pb2.HighlightedCell(
-                cell=pb.CellRef(row=1, column=1), highlight=service_pb2.HIGHLIGHT_MISTAKE
-            )
-        ],
-    )
-    reply = stub.Render(request, timeout=30)
-    expected = library_picture(
-        kind,
-        text,
-        show_entries=False,
-        show_solution=True,
-        highlights={cell: Highlight.MISTAKE},
-    )
-    assert reply.svg == expected.svg
-    assert (reply.width, reply.height) == (expected.width, expected.height)
-    assert reply.puzzle.WhichOneof("kind") == kind
-    assert len(reply.solution.rows) == KINDS[kind].read(text, None, MAX_CELLS).puzzle.rows
-    bare = stub.Render(service_pb2.RenderRequest(puzzle=text_input(text)), timeout=30)
-    assert bare.svg != reply.svg and not bare.HasField("solution")
-    assert (
-        bare.svg
-        == library_picture(kind, text, show_entries=False, show_solution=False, highlights={}).svg
-    )
 
 
 def test_render_logs_one_line(stub, server_process):
@@ -206,7 +150,7 @@ def test_both_clients_render_the_same_picture(server_process):
     assert asyncio.run(go()) == picture
     assert picture.solution == ((3, 4, 1, 2), (2, 3, 4, 1), (1, 2, 3, 4), (4, 1, 2, 3))
     expected = library_picture(
-        "kenken",
+        KINDS["kenken"],
         text,
         show_entries=False,
         show_solution=True,

@@ -9,11 +9,9 @@ import signal
 import subprocess
 import threading
 import time
-from pathlib import Path
 
 import grpc
 import pytest
-from conftest import server_executable
 from google.protobuf import descriptor_pb2, json_format
 from google.rpc import error_details_pb2
 from grpc_health.v1 import health_pb2, health_pb2_grpc
@@ -27,10 +25,12 @@ from numgrid.server.main import start_embedded
 from numgrid.v1 import numgrid_service_pb2 as service_pb2
 from numgrid.v1 import numgrid_service_pb2_grpc
 from numgrid.v1 import puzzle_pb2 as pb
+from support import DATA
+from support.server import server_executable
 
 KAKURO = KINDS["kakuro"]
 PUZZLE_ID = "162_12x12"
-SLOW = (Path(__file__).parent / "data" / "slow_30x30.txt").read_text()
+SLOW = (DATA / "slow_30x30.txt").read_text()
 # Two solutions: [[1, 3], [3, 1]] and [[3, 1], [1, 3]].
 MULTIPLE = "3 3\n- 4, 4,\n,4 0 0\n,4 0 0\n"
 # Every cell can hold a digit on its own, but no assignment satisfies all four runs.

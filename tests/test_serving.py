@@ -17,8 +17,6 @@ from pathlib import Path
 
 import grpc
 import pytest
-from client_support import numgrid
-from conftest import server_executable
 from cryptography import x509
 from cryptography.hazmat.primitives import hashes, serialization
 from cryptography.hazmat.primitives.asymmetric import ec
@@ -34,10 +32,14 @@ from numgrid.server.main import build_server
 from numgrid.v1 import numgrid_service_pb2 as service_pb2
 from numgrid.v1 import numgrid_service_pb2_grpc
 from numgrid.v1 import puzzle_pb2 as pb
+from support import PUZZLES
+from support.client import numgrid
+from support.corpus import corpus_path
+from support.server import server_executable
 from test_service import slow_request, text_input
 
-KENKEN_CORPUS = Path(__file__).resolve().parents[2] / "shared" / "corpus" / "kenken.json"
-KENKEN = Path(__file__).resolve().parents[1] / "puzzles" / "kenken-4x4.txt"
+KENKEN_CORPUS = corpus_path("kenken")
+KENKEN = PUZZLES / "kenken-4x4.txt"
 NO_RETRIES = [("grpc.enable_retries", 0)]
 
 
@@ -326,7 +328,7 @@ def test_tls_flags_are_checked_before_serving(tmp_path, pki):
 def guarded(tmp_path_factory):
     """A server with an admin token (any method, from the environment) and a
     publisher token (uniqueness only, from the file)."""
-    from conftest import start_server
+    from support.server import start_server
 
     folder = tmp_path_factory.mktemp("tokens")
     tokens = folder / "tokens"

@@ -4,12 +4,12 @@ board validation (per line and per cell), directly and as a read board is checke
 from __future__ import annotations
 
 import pytest
-from kakurasu_support import KAKURASU, SMALL, SMALL_SOLUTION, corpus, grid, puzzle_of
 from numgrid.server import operations
 from numgrid.server.core import Board, CellStatus, GroupState, PuzzleError
 from numgrid.server.kinds.kakurasu import formats
 from numgrid.server.kinds.kakurasu.checks import check_puzzle, disagreement, validate_board
 from numgrid.server.kinds.kakurasu.model import Puzzle
+from support.kakurasu import KAKURASU, SMALL, SMALL_SOLUTION, corpus, grid, puzzle_of
 
 PUZZLE = formats.read(SMALL).puzzle
 SOLUTION = formats.read_solution(SMALL_SOLUTION)

@@ -6,11 +6,11 @@ from __future__ import annotations
 
 import json
 
-from client_support import numgrid, sample
-from kakurasu_support import KAKURASU
 from numgrid.client.batch_cli import janko_solution
 from numgrid.client.render import entries, render, solution_text, with_entries
 from numgrid.server.kinds.kakurasu import messages
+from support.client import numgrid, sample
+from support.kakurasu import KAKURASU
 
 BOARD = """\
      1   2   3   4   5

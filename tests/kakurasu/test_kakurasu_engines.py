@@ -11,13 +11,13 @@ import time
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from kakurasu_support import KAKURASU, corpus_puzzle, grid, puzzle_of, rule_violations
 from numgrid.server import cpsat_runner, engines
 from numgrid.server.core import Budget, Verdict
 from numgrid.server.engines import Engine
 from numgrid.server.kinds.kakurasu import native
 from numgrid.server.kinds.kakurasu.model import Puzzle
 from numgrid.server.kinds.kakurasu.sums import options, sizes
+from support.kakurasu import KAKURASU, corpus_puzzle, grid, puzzle_of, rule_violations
 
 
 def run_native(p, limit=2, fixed=None, budget=None):

@@ -7,12 +7,12 @@ import json
 
 import pytest
 from google.protobuf import json_format
-from kakurasu_support import KAKURASU, SMALL, SMALL_SOLUTION, corpus, corpus_ids, grid
 from numgrid.server.core import Board, PuzzleError
 from numgrid.server.kinds import KINDS, detect, detect_format
 from numgrid.server.kinds.kakurasu import formats, messages
 from numgrid.server.kinds.kakurasu.model import Puzzle
 from numgrid.server.kinds.textformats import BOM
+from support.kakurasu import KAKURASU, SMALL, SMALL_SOLUTION, corpus, corpus_ids, grid
 
 MARKED = SMALL + "x - . . .\n. . . . .\n. . . . .\n. . . . .\n. . . . .\n"
 MISSING = "3 4\n- 3 - 6\n7 - 2\n"

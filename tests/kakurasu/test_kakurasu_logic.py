@@ -7,13 +7,13 @@ that no step is ever wrong (a corpus sample here; the whole corpus in
 from __future__ import annotations
 
 import pytest
-from kakurasu_support import KAKURASU, SMALL, corpus_ids, corpus_puzzle, grid, random_puzzle
 from numgrid.server import operations
 from numgrid.server.core import Board, Budget, PuzzleError, SearchTimeout, Verdict
 from numgrid.server.engines import Engine
 from numgrid.server.kinds.kakurasu import formats, logic
 from numgrid.server.kinds.kakurasu.logic import Grade, Technique
 from numgrid.server.kinds.kakurasu.model import Puzzle
+from support.kakurasu import KAKURASU, SMALL, corpus_ids, corpus_puzzle, grid, random_puzzle
 
 PUZZLE, SOLUTION = corpus_puzzle("302_5x5")
 # A 6x6 from a random shading: unique, but techniques 1-3 stall; a trial completes it.

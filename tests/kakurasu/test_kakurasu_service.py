@@ -6,85 +6,13 @@ from __future__ import annotations
 
 import grpc
 import pytest
-from google.protobuf import json_format
-from google.rpc import error_details_pb2
-from grpc_status import rpc_status
-from kakurasu_support import KAKURASU, SMALL, SMALL_SOLUTION, corpus
 from numgrid.server.kinds.kakurasu import formats
 from numgrid.v1 import numgrid_service_pb2 as service_pb2
-from numgrid.v1 import numgrid_service_pb2_grpc
 from numgrid.v1 import puzzle_pb2 as pb
+from support.kakurasu import SMALL, SMALL_SOLUTION
+from support.rpc import bad_request, text, unique
 
 SOLUTION = [list(row) for row in formats.read_solution(SMALL_SOLUTION)]
-TWO_SOLUTIONS = "3 3\n3 3 3\n3 3 3\n"
-PUZZLE = "547_10x10"
-
-
-@pytest.fixture(scope="module")
-def stub(server_process):
-    with grpc.insecure_channel(server_process.target) as channel:
-        yield numgrid_service_pb2_grpc.NumgridServiceStub(channel)
-
-
-def text(content: str, kind=pb.PUZZLE_KIND_UNSPECIFIED, fmt=pb.PUZZLE_FORMAT_UNSPECIFIED):
-    return pb.PuzzleInput(text=pb.PuzzleText(content=content, kind=kind, format=fmt))
-
-
-def rows_of(grid: pb.Grid) -> list[list[int]]:
-    return [list(row.values) for row in grid.rows]
-
-
-def unique(stub, source, engine=pb.ENGINE_CROSS_CHECK):
-    request = service_pb2.CheckUniquenessRequest(
-        puzzle=source, options=service_pb2.SearchOptions(engine=engine)
-    )
-    return stub.CheckUniqueness(request, timeout=30)
-
-
-def violations(error: grpc.RpcError) -> list[error_details_pb2.BadRequest.FieldViolation]:
-    assert error.code() == grpc.StatusCode.INVALID_ARGUMENT, error.details()
-    for detail in rpc_status.from_call(error).details:
-        if detail.Is(error_details_pb2.BadRequest.DESCRIPTOR):
-            bad = error_details_pb2.BadRequest()
-            detail.Unpack(bad)
-            return list(bad.field_violations)
-    raise AssertionError("no BadRequest detail")
-
-
-@pytest.mark.parametrize("engine", [pb.ENGINE_AUTO, pb.ENGINE_NATIVE, pb.ENGINE_CPSAT])
-def test_a_corpus_puzzle_is_unique_with_its_published_solution(stub, engine):
-    entry = corpus()[PUZZLE]
-    reply = unique(stub, text(entry["problem"]), engine)
-    assert reply.verdict == pb.VERDICT_UNIQUE
-    published = formats.read_solution(entry["solution"])
-    assert rows_of(reply.solutions[0]) == [list(row) for row in published]
-    assert reply.puzzle.WhichOneof("kind") == "kakurasu" and reply.puzzle.kakurasu.rows == 10
-    assert reply.difficulty.grade != service_pb2.GRADE_UNSPECIFIED
-
-
-def test_the_same_puzzle_as_text_json_and_structured(stub):
-    board = KAKURASU.read(SMALL, "janko", 100)
-    json_text = KAKURASU.write(board, "json")
-    sources = [
-        text(SMALL),
-        text(SMALL, pb.PUZZLE_KIND_KAKURASU, pb.PUZZLE_FORMAT_JANKO),
-        text(json_text),
-        text(json_text, pb.PUZZLE_KIND_KAKURASU, pb.PUZZLE_FORMAT_JSON),
-        pb.PuzzleInput(puzzle=json_format.Parse(json_text, pb.Puzzle())),
-    ]
-    for source in sources:
-        reply = stub.Solve(service_pb2.SolveRequest(puzzle=source), timeout=30)
-        assert reply.verdict == pb.VERDICT_UNIQUE
-        assert rows_of(reply.solution) == SOLUTION
-        assert list(reply.puzzle.kakurasu.column_clues) == [8, 8, 9, 13, 6]
-
-
-def test_multiple_solutions_show_two_and_where_they_differ(stub):
-    reply = unique(stub, text(TWO_SOLUTIONS))
-    assert reply.verdict == pb.VERDICT_MULTIPLE
-    first, second = (rows_of(g) for g in reply.solutions)
-    assert first != second and {v for row in first + second for v in row} == {1, -1}
-    assert len(reply.differing_cells) == 9
 
 
 def test_a_missing_clue_is_minus_one_in_the_message(stub):
@@ -96,7 +24,7 @@ def test_a_missing_clue_is_minus_one_in_the_message(stub):
 def test_broken_clues_are_named_all_at_once(stub):
     with pytest.raises(grpc.RpcError) as caught:
         unique(stub, text("3 3\n1 2\n7 2 3\n"))
-    found = [v.description for v in violations(caught.value)]
+    found = [v.description for v in bad_request(caught.value)]
     assert found == [
         "2 column clues for 3 columns (a '-' stands for a clue not given)",
         "row 0 (clue 7): no set of the weights 1-3 adds up to 7: they add up to 6 at most",
@@ -115,7 +43,7 @@ def test_a_structured_puzzle_error_points_at_the_mark(stub):
     )
     with pytest.raises(grpc.RpcError) as caught:
         unique(stub, pb.PuzzleInput(puzzle=puzzle))
-    fields = {v.field for v in violations(caught.value)}
+    fields = {v.field for v in bad_request(caught.value)}
     assert fields == {"puzzle.puzzle.kakurasu.entries.rows[1].values[1]"}
 
 
@@ -154,29 +82,3 @@ def test_hint_and_explain_speak_kakurasu(stub):
         for p in step.placements:
             assert SOLUTION[p.cell.row][p.cell.column] == p.digit
     assert explained.difficulty.grade == service_pb2.GRADE_EASY
-
-
-def test_a_technique_of_another_kind_is_refused(stub):
-    request = service_pb2.HintRequest(
-        puzzle=text(SMALL), max_technique=service_pb2.TECHNIQUE_NAKED_SINGLE
-    )
-    with pytest.raises(grpc.RpcError) as caught:
-        stub.Hint(request, timeout=30)
-    assert "kakurasu has no technique NAKED_SINGLE" in caught.value.details()
-
-
-def test_a_batch_mixes_kinds(stub):
-    puzzles = [
-        service_pb2.BatchPuzzle(id="kakurasu", puzzle=text(corpus()[PUZZLE]["problem"])),
-        service_pb2.BatchPuzzle(id="two", puzzle=text(TWO_SOLUTIONS)),
-        service_pb2.BatchPuzzle(id="broken", puzzle=text("3 3\n1 2\n7 2 3\n")),
-    ]
-    request = service_pb2.BatchCheckUniquenessRequest(puzzles=puzzles)
-    results = {
-        r.id: r
-        for reply in stub.BatchCheckUniqueness(iter([request]), timeout=30)
-        for r in reply.results
-    }
-    assert results["kakurasu"].result.verdict == pb.VERDICT_UNIQUE
-    assert results["two"].result.verdict == pb.VERDICT_MULTIPLE
-    assert results["broken"].WhichOneof("outcome") == "rejection"

@@ -2,16 +2,14 @@
 
 from __future__ import annotations
 
-import json
 from functools import cache
-from pathlib import Path
 
 import pytest
 from numgrid.server.core import Board, CellStatus, GroupState, GroupType, Severity
 from numgrid.server.kinds.kenken import arith, checks, formats
 from numgrid.server.kinds.kenken.model import Cage, Puzzle
+from support.kenken import corpus
 
-CORPUS = Path(__file__).resolve().parents[3] / "shared" / "corpus" / "kenken.json"
 SMALL = "4 4\n3 16* . 2/\n2/ 1- . .\n. . 5+ 12*\n3- . . .\n8 6 6 7\n4 5 6 7\n4 5 2 3\n1 1 2 3\n"
 SOLUTION = ((3, 4, 1, 2), (2, 3, 4, 1), (1, 2, 3, 4), (4, 1, 2, 3))
 
@@ -47,7 +45,7 @@ def only(findings, code: str):
 
 
 def test_the_corpus_puzzles_have_no_errors():
-    data = json.loads(CORPUS.read_text())["data"]
+    data = corpus()
     clean = hidden = 0
     for key, item in data.items():
         puzzle = formats.read(item["problem"]).puzzle
@@ -239,7 +237,7 @@ def test_a_solved_board():
 
 
 def test_every_corpus_solution_solves_its_puzzle():
-    data = json.loads(CORPUS.read_text())["data"]
+    data = corpus()
     for key, item in data.items():
         puzzle = formats.read(item["problem"]).puzzle
         solution = formats.read_solution(item["solution"])

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from client_support import numgrid
+from support.client import numgrid
 
 SMALL = "4 4\n3 16* . 2/\n2/ 1- . .\n. . 5+ 12*\n3- . . .\n8 6 6 7\n4 5 6 7\n4 5 2 3\n1 1 2 3\n"
 BOARD = """\

@@ -12,14 +12,12 @@ import time
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from kenken_support import corpus_puzzle, kenken_kind, puzzle, random_puzzle, rule_violations
 from numgrid.server import cpsat_runner, engines
 from numgrid.server.core import Budget, Verdict
 from numgrid.server.engines import Engine
 from numgrid.server.kinds.kenken import arith, cpsat, native
 from numgrid.server.kinds.kenken.model import Cage, Puzzle
-
-KENKEN = kenken_kind()
+from support.kenken import KENKEN, corpus_puzzle, puzzle, random_puzzle, rule_violations
 
 
 def run_native(p, limit=2, fixed=None, budget=None):

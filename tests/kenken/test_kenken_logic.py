@@ -5,34 +5,19 @@ in the slow test and in ``benchmarks/explain.py --kind kenken``)."""
 
 from __future__ import annotations
 
-import json
 import time
-from functools import cache
-from pathlib import Path
 
 import pytest
 from numgrid.server.core import Budget, PuzzleError, SearchTimeout
 from numgrid.server.kinds.kenken import formats, logic, techniques
 from numgrid.server.kinds.kenken.logic import Grade, Technique
 from numgrid.server.kinds.kenken.model import Cage, Puzzle
-
-CORPUS = Path(__file__).resolve().parents[3] / "shared" / "corpus" / "kenken.json"
-
-
-@cache
-def corpus() -> dict:
-    return json.loads(CORPUS.read_text())["data"]
+from support.kenken import corpus
 
 
 def corpus_puzzle(name: str):
     item = corpus()[name]
     return formats.read_janko(item["problem"]).puzzle, formats.read_solution(item["solution"])
-
-
-def usable(name: str) -> bool:
-    """Corpus puzzles whose cages all show their operation (67 of janko's hide them)."""
-    p = formats.read_janko(corpus()[name]["problem"]).puzzle
-    return all(len(c.cells) == 1 or c.operation for c in p.cages)
 
 
 def filled(n: int, *cages: Cage) -> Puzzle:
@@ -448,39 +433,6 @@ def test_grades():
 
 
 # ---------------------------------------------------------------- never a wrong step
-
-
-def _check(name: str) -> dict:
-    p, solution = corpus_puzzle(name)
-    explanation = logic.explain(p)
-    assert_sound(explanation.steps, solution)
-    assert explanation.solved and explanation.final == solution, name
-    return {"trial": explanation.technique_counts[Technique.TRIAL] > 0}
-
-
-def test_corpus_sample_never_a_wrong_step():
-    names = [name for name in corpus() if usable(name)][::10]
-    results = [_check(name) for name in names]
-    assert len(results) >= 25
-
-
-@pytest.mark.slow
-def test_whole_corpus_never_a_wrong_step():
-    """Every corpus puzzle with visible operations: no wrong step, grid completed. (Its
-    time is measured by benchmarks/explain.py --kind kenken, not asserted here.)"""
-    names = [name for name in corpus() if usable(name)]
-    results = {name: _check(name) for name in names}
-    assert len(results) == 255
-    assert sum(not r["trial"] for r in results.values()) >= 240
-
-
-@pytest.mark.slow
-def test_whole_corpus_with_hidden_operations_completes():
-    """The 67 puzzles that hide some operations: no wrong step, every grid completed
-    (50_8x8, every operation hidden, needs two-level trials and several seconds)."""
-    names = [name for name in corpus() if not usable(name)]
-    results = {name: _check(name) for name in names}
-    assert len(results) == 67
 
 
 def test_a_compiled_puzzle_is_kept_between_calls_unless_huge():

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import json
 
-from client_support import numgrid, sample
+from support.client import numgrid, sample
 
 BOARD = """\
     1  3  2  2  3

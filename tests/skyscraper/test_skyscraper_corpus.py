@@ -9,25 +9,14 @@ from numgrid.server import engines
 from numgrid.server.core import Verdict
 from numgrid.server.engines import Engine
 from numgrid.server.kinds.skyscraper import formats
-from skyscraper_support import (
-    CORPUS,
+from support.skyscraper import (
+    SKYSCRAPER,
     corpus,
-    corpus_ids,
-    corpus_puzzle,
     rule_violations,
-    skyscraper_kind,
     towers_ids,
 )
 
-SKYSCRAPER = skyscraper_kind()
-IDS = corpus_ids()
-
 pytestmark = pytest.mark.slow
-
-
-def test_the_corpus_is_all_there():
-    assert CORPUS.is_file()
-    assert len(IDS) == 352
 
 
 def check_unique(puzzle, published, both_results) -> None:
@@ -41,19 +30,6 @@ def check_unique(puzzle, published, both_results) -> None:
         assert result.complete, result.stats.engine
         assert result.verdict() is Verdict.UNIQUE, result.stats.engine
         assert result.solutions == (published,), result.stats.engine
-
-
-@pytest.mark.parametrize("key", IDS)
-def test_both_engines_find_the_published_solution_and_only_it(key, both_results):
-    puzzle, published = corpus_puzzle(key)
-    header = corpus()[key]["problem"].split("\n", 1)[0].split()
-    assert (puzzle.size, puzzle.height, puzzle.diagonals) == (
-        int(header[0]),
-        int(header[2]),
-        header[-1] == "D",
-    )
-    assert rule_violations(puzzle, published) == []  # the published solution itself holds
-    check_unique(puzzle, published, both_results)
 
 
 @pytest.mark.parametrize(("params", "game_id"), towers_ids())

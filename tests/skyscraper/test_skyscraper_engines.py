@@ -13,15 +13,14 @@ from numgrid.server.core import EMPTY, Budget, Verdict
 from numgrid.server.engines import Engine
 from numgrid.server.kinds.skyscraper import cpsat, native
 from numgrid.server.kinds.skyscraper.model import visible
-from skyscraper_support import (
+from support.skyscraper import (
+    SKYSCRAPER,
     corpus_puzzle,
     puzzle,
     random_puzzle,
     rule_violations,
-    skyscraper_kind,
 )
 
-SKYSCRAPER = skyscraper_kind()
 ENGINES = (Engine.NATIVE, Engine.CPSAT, Engine.CROSS_CHECK)
 
 

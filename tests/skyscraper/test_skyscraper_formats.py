@@ -13,7 +13,7 @@ from numgrid.server.kinds.skyscraper import formats
 from numgrid.server.kinds.skyscraper.model import Side
 from numgrid.server.operations import read_board
 from numgrid.v1 import puzzle_pb2
-from skyscraper_support import corpus, corpus_ids, towers_ids
+from support.skyscraper import corpus, corpus_ids, towers_ids
 
 SMALL = (
     "5 5 5\n1 3 2 2 3\n3 2 2 1 2\n1 3 3 2 3\n3 2 1 3 2\n"

@@ -5,13 +5,10 @@ the chain."""
 
 from __future__ import annotations
 
-import json
 import math
 import random
-from pathlib import Path
 
 import pytest
-from generate_support import assert_made_well, maker_examples
 from hypothesis import given
 from hypothesis import strategies as st
 from numgrid.server import generate
@@ -32,9 +29,10 @@ from numgrid.server.kinds.kenken.generator import (
     style,
 )
 from numgrid.server.kinds.kenken.model import DIVIDE, SUBTRACT, Cage, Puzzle
+from support.generate import assert_made_well, maker_examples
+from support.kenken import corpus
 
 KENKEN = KINDS["kenken"]
-CORPUS = Path(__file__).resolve().parents[2] / "shared" / "corpus" / "kenken.json"
 BUDGET = 60.0  # seconds for one puzzle; the ones below take well under one
 
 
@@ -190,7 +188,7 @@ def test_the_shadow_grades_the_corpus_as_the_chain_does():
     """The shadow stands for the chain while candidates are edited: on published puzzles
     (some with operations hidden), the same grade (None where the chain stalls)."""
     checked = 0
-    published = json.loads(CORPUS.read_text())["data"]
+    published = corpus()
     for key in sorted(published, key=lambda key: int(key.split("_")[0])):
         puzzle = formats.read_janko(published[key]["problem"]).puzzle
         if puzzle.size > 6:

@@ -7,10 +7,19 @@ import json
 import tracemalloc
 
 import pytest
-from helpers import KAKURO, PUZZLES, board, codes, corpus, sample, solution_grid, with_entries
 from numgrid.server.core import Board, PuzzleError
 from numgrid.server.kinds.kakuro import formats
 from numgrid.server.kinds.kakuro.model import WHITE, Clue, Puzzle
+from support.kakuro import (
+    KAKURO,
+    PUZZLES,
+    board,
+    codes,
+    corpus,
+    sample,
+    solution_grid,
+    with_entries,
+)
 
 FORMATS = ("janko", "csv", "json")
 

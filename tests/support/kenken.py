@@ -4,39 +4,18 @@ through the library's)."""
 
 from __future__ import annotations
 
-import functools
-import json
 import math
 import random
-from pathlib import Path
 
 from numgrid.server.core import Grid
-from numgrid.server.kinds.kenken import formats
+from numgrid.server.kinds import KINDS
 from numgrid.server.kinds.kenken.model import Cage, Puzzle
 
-CORPUS = Path(__file__).resolve().parents[3] / "shared" / "corpus" / "kenken.json"
+from support.corpus import kind_corpus, random_latin
+from support.facts import Facts
 
-
-def kenken_kind():
-    """The registered Kind object (the lead's ``KINDS["kenken"]``)."""
-    from numgrid.server.kinds import KINDS
-
-    return KINDS["kenken"]
-
-
-@functools.cache
-def corpus() -> dict[str, dict]:
-    """The published KenKen corpus: ``{id: {"problem", "solution", ...}}``."""
-    return json.loads(CORPUS.read_text())["data"]
-
-
-def corpus_ids() -> list[str]:
-    return sorted(corpus(), key=lambda key: int(key.split("_")[0]))
-
-
-def corpus_puzzle(key: str) -> tuple[Puzzle, Grid]:
-    item = corpus()[key]
-    return formats.read_janko(item["problem"]).puzzle, formats.read_solution(item["solution"])
+KENKEN = KINDS["kenken"]
+corpus, corpus_ids, corpus_puzzle = kind_corpus("kenken")
 
 
 def puzzle(size: int, *cages: tuple[str, list[tuple[int, int]]]) -> Puzzle:
@@ -96,15 +75,6 @@ def rule_violations(p: Puzzle, grid: Grid) -> list[str]:
 # ---------------------------------------------------------------- random valid puzzles
 
 
-def random_latin(size: int, rng: random.Random) -> Grid:
-    """A cyclic latin square with rows, columns and digits shuffled."""
-    rows, cols, digits = list(range(size)), list(range(size)), list(range(1, size + 1))
-    rng.shuffle(rows)
-    rng.shuffle(cols)
-    rng.shuffle(digits)
-    return tuple(tuple(digits[(r + c) % size] for c in cols) for r in rows)
-
-
 def random_partition(size: int, rng: random.Random, max_cells: int = 4) -> list[list]:
     """Connected cages of 1..``max_cells`` cells covering the grid."""
     free = {(r, c) for r in range(size) for c in range(size)}
@@ -153,3 +123,31 @@ def random_puzzle(size: int, seed: int, max_cells: int = 4) -> tuple[Puzzle, Gri
         op, target = rng.choice(options)
         cages.append(Cage(target, op, tuple(cells)))
     return Puzzle(size, tuple(sorted(cages, key=lambda c: c.cells[0]))), grid
+
+
+def shows_operations(p: Puzzle) -> bool:
+    """Every cage of more than one cell shows its operation (67 of janko's hide some)."""
+    return all(len(c.cells) == 1 or c.operation for c in p.cages)
+
+
+def _trials(results: dict[str, bool]) -> None:
+    """Few of the puzzles that show their operations need a trial."""
+    shown = [key for key in results if shows_operations(corpus_puzzle(key)[0])]
+    assert (len(shown), len(results) - len(shown)) == (255, 67)
+    assert sum(not results[key] for key in shown) >= 240
+
+
+FACTS = Facts(
+    sample="kenken-4x4",
+    corpus_key="07_5x5",
+    two_solutions="2 2\n3+ .\n3+ .\n1 1\n2 2",  # one 3+ cage a row: both latin squares
+    differing=frozenset({(0, 0), (0, 1), (1, 0), (1, 1)}),
+    broken="2 2\n3+ 2\n1 .\n1 2\n3 1",  # r0c0 and r1c1 share a cage but do not touch
+    broken_findings=(("cage_not_connected", ((0, 0), (1, 1)), "cage 3+ at r0c0"),),
+    rule_violations=rule_violations,
+    size=(4, 4),
+    corpus_size=322,
+    trials=_trials,
+    corpus_warnings=frozenset({"operation_missing"}),  # janko.at hides some operations
+    formats_without_entries=frozenset({"tatham"}),  # a Keen game ID
+)

@@ -4,36 +4,20 @@ not through the library)."""
 
 from __future__ import annotations
 
-import functools
-import json
 import random
-from pathlib import Path
 
 from numgrid.server.core import Grid
 from numgrid.server.kinds import KINDS
-from numgrid.server.kinds.kakurasu import formats
 from numgrid.server.kinds.kakurasu.model import Puzzle
 
+from support.corpus import kind_corpus
+from support.facts import Facts
+
 KAKURASU = KINDS["kakurasu"]
-CORPUS = Path(__file__).resolve().parents[3] / "shared" / "corpus" / "kakurasu.json"
+corpus, corpus_ids, corpus_puzzle = kind_corpus("kakurasu")
 # The corpus's 302_5x5, its solution, and the text of both.
 SMALL = "5 5\n8 8 9 13 6\n4 5 7 12 10\n"
 SMALL_SOLUTION = "5 5\n- - - x -\n- - - - x\nx x - x -\n- - x x x\nx x x x -\n"
-
-
-@functools.cache
-def corpus() -> dict[str, dict]:
-    """The published Kakurasu corpus: ``{id: {"problem", "solution", ...}}``."""
-    return json.loads(CORPUS.read_text())["data"]
-
-
-def corpus_ids() -> list[str]:
-    return sorted(corpus(), key=lambda key: int(key.split("_")[0]))
-
-
-def corpus_puzzle(key: str) -> tuple[Puzzle, Grid]:
-    item = corpus()[key]
-    return formats.read_janko(item["problem"]).puzzle, formats.read_solution(item["solution"])
 
 
 def grid(text: str) -> Grid:
@@ -84,3 +68,25 @@ def random_puzzle(rows: int, cols: int, seed: int, density: float = 0.5) -> tupl
         tuple(1 if rng.random() < density else -1 for _ in range(cols)) for _ in range(rows)
     )
     return puzzle_of(shading), shading
+
+
+def _trials(results: dict[str, bool]) -> None:
+    assert not [key for key, trial in results.items() if trial]  # none needs a trial
+
+
+FACTS = Facts(
+    sample="kakurasu-5x5",
+    corpus_key="547_10x10",
+    two_solutions="3 3\n3 3 3\n3 3 3\n",  # a shaded diagonal of 3s, either way
+    differing=frozenset((r, c) for r in range(3) for c in range(3)),
+    broken="3 3\n1 2 9\n7 2 3\n",  # weights 1-3 add up to 6 at most
+    broken_findings=(
+        ("impossible_clue", (), "row 0 (clue 7)"),
+        ("impossible_clue", (), "column 2 (clue 9)"),
+    ),
+    rule_violations=rule_violations,
+    size=(4, 4),
+    corpus_size=210,
+    trials=_trials,
+    picture_band=2,  # the weights and the clues
+)

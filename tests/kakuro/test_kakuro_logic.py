@@ -4,10 +4,6 @@ grades, and the rule that no step is ever wrong (corpus sample, random puzzles).
 
 from __future__ import annotations
 
-import json
-from functools import cache
-from pathlib import Path
-
 import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
@@ -16,22 +12,11 @@ from numgrid.server.kinds.kakuro import formats, logic, native
 from numgrid.server.kinds.kakuro.logic import Grade, Technique
 from numgrid.server.kinds.kakuro.logic_regions import region_sum
 from numgrid.server.kinds.kakuro.model import WHITE, Clue, Puzzle
-
-CORPUS = Path(__file__).resolve().parents[2] / "shared" / "corpus" / "kakuro.json"
+from support.kakuro import NECK, corpus_puzzle
 
 
 def puzzle(text: str) -> Puzzle:
     return formats.read_janko(text).puzzle
-
-
-@cache
-def corpus() -> dict:
-    return json.loads(CORPUS.read_text())["data"]
-
-
-def corpus_puzzle(name: str):
-    item = corpus()[name]
-    return puzzle(item["problem"]), formats.read_solution(item["solution"])
 
 
 def solutions_within(p: Puzzle, candidates=None) -> list:
@@ -209,21 +194,6 @@ FIGURE_1 = """9 9
 - - - - - - ,10 0 0
 """
 
-# The same shape with other clues, so that techniques 1-6 stall: only the region sum of
-# the block (5 + 6 + 14 + 33 - (10 + 24 + 9 + 7) = 8) places the neck, and then the
-# chain completes. (The figure's own block falls to combinations: 4 and 3 in two cells.)
-NECK = """9 9
-- 10, 24, - - - - - -
-,5 0 0 - - - - - -
-,6 0 0 9, 7, - - - -
-,14 0 0 0 0 20, - - -
-,33 0 0 0 0 0 6, - -
-- - - - ,13 0 0 12, 11,
-- - - - ,10 0 0 0 0
-- - - - - - ,12 0 0
-- - - - - - ,6 0 0
-"""
-
 
 def test_region_sum_of_seed_001_figure_1():
     p = puzzle(FIGURE_1)
@@ -354,17 +324,6 @@ def test_grades():
 
 
 # ---------------------------------------------------------------- never a wrong step
-
-
-@pytest.mark.parametrize("index", range(0, 749, 25))
-def test_corpus_sample_never_a_wrong_step(index):
-    name = list(corpus())[index]
-    p, solution = corpus_puzzle(name)
-    explanation = logic.explain(p)
-    assert explanation.solved, name
-    assert explanation.final == solution
-    assert explanation.technique_counts[Technique.TRIAL] == 0
-    assert_sound(explanation.steps, [solution])
 
 
 def _runs_of_two(white: set) -> set:

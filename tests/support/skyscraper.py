@@ -4,40 +4,20 @@ towers itself, not through the library)."""
 
 from __future__ import annotations
 
-import functools
-import json
 import random
-from pathlib import Path
 
 from numgrid.server.core import Grid
-from numgrid.server.kinds.skyscraper import formats
+from numgrid.server.kinds import KINDS
 from numgrid.server.kinds.skyscraper.model import Puzzle
 
-TESTS = Path(__file__).resolve().parents[1]
-CORPUS = TESTS.parents[1] / "shared" / "corpus" / "skyscraper.json"
-TOWERS_IDS = TESTS / "data" / "towers-ids.txt"
+from support import DATA, PUZZLES
+from support.corpus import kind_corpus, random_latin
+from support.facts import Facts
+
+SKYSCRAPER = KINDS["skyscraper"]
+corpus, corpus_ids, corpus_puzzle = kind_corpus("skyscraper")
+TOWERS_IDS = DATA / "towers-ids.txt"
 LOT = -1
-
-
-def skyscraper_kind():
-    from numgrid.server.kinds import KINDS
-
-    return KINDS["skyscraper"]
-
-
-@functools.cache
-def corpus() -> dict[str, dict]:
-    """The published Skyscraper corpus: ``{id: {"problem", "solution", ...}}``."""
-    return json.loads(CORPUS.read_text())["data"]
-
-
-def corpus_ids() -> list[str]:
-    return sorted(corpus(), key=lambda key: int(key.split("_")[0]))
-
-
-def corpus_puzzle(key: str) -> tuple[Puzzle, Grid]:
-    item = corpus()[key]
-    return formats.read_janko(item["problem"]).puzzle, formats.read_solution(item["solution"])
 
 
 def towers_ids() -> list[tuple[str, str]]:
@@ -111,15 +91,6 @@ def rule_violations(p: Puzzle, grid: Grid) -> list[str]:
 # ---------------------------------------------------------------- random valid puzzles
 
 
-def random_latin(size: int, rng: random.Random) -> list[list[int]]:
-    """A cyclic latin square with rows, columns and symbols shuffled."""
-    rows, cols, symbols = list(range(size)), list(range(size)), list(range(1, size + 1))
-    rng.shuffle(rows)
-    rng.shuffle(cols)
-    rng.shuffle(symbols)
-    return [[symbols[(r + c) % size] for c in cols] for r in rows]
-
-
 def random_puzzle(size: int, seed: int, empties: int = 0, keep: float = 0.7) -> tuple[Puzzle, Grid]:
     """A valid puzzle with ``solution`` among its solutions (maybe not the only one): a
     random latin square (its ``empties`` largest symbols made empty lots), each clue kept
@@ -137,3 +108,24 @@ def random_puzzle(size: int, seed: int, empties: int = 0, keep: float = 0.7) -> 
     clues = [tuple(c if rng.random() < keep else 0 for c in sides[s]) for s in sides]
     givens = tuple(tuple(v if rng.random() < 0.1 else 0 for v in row) for row in grid)
     return Puzzle(size, height, False, *clues, givens), grid
+
+
+def _trials(results: dict[str, bool]) -> None:
+    assert sum(results.values()) <= 40  # 34 of the 352 need one
+
+
+FACTS = Facts(
+    sample="skyscraper-5x5",
+    corpus_key="02_5x5",
+    two_solutions="2 2 2\n- -\n- -\n- -\n- -\n- -\n- -\n",  # no clue: both latin squares
+    differing=frozenset({(0, 0), (0, 1), (1, 0), (1, 1)}),
+    broken=(PUZZLES / "skyscraper-5x5.txt").read_text().replace("1 3 2 2 3", "7 3 2 2 3", 1),
+    broken_findings=(("clue_too_large", ((-1, 0),), ""),),
+    rule_violations=rule_violations,
+    size=(4, 4),
+    corpus_size=352,
+    trials=_trials,
+    picture_band=2,  # the clues around the grid
+    corpus_warnings=frozenset({"variant"}),  # diagonals, empty lots
+    formats_without_entries=frozenset({"tatham"}),  # a Towers game ID holds givens only
+)

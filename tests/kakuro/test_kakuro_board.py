@@ -3,10 +3,19 @@
 from __future__ import annotations
 
 import pytest
-from helpers import KAKURO, VALID_3X3, board, codes, puzzle, sample, solution_grid, with_entries
 from numgrid.server.core import CellStatus
 from numgrid.server.core import GroupState as RunState
 from numgrid.server.kinds.kakuro.checks import validate_board
+from support.kakuro import (
+    KAKURO,
+    VALID_3X3,
+    board,
+    codes,
+    puzzle,
+    sample,
+    solution_grid,
+    with_entries,
+)
 
 S = CellStatus
 

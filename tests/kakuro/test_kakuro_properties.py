@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from itertools import combinations
 
-from helpers import KAKURO, clued_runs, rule_violations
 from hypothesis import assume, event, given, settings
 from hypothesis import strategies as st
 from numgrid.server import engines
@@ -13,6 +12,7 @@ from numgrid.server.core import Board, Budget, PuzzleError, Verdict, differing_c
 from numgrid.server.kinds.kakuro import formats
 from numgrid.server.kinds.kakuro.checks import check_puzzle, validate_board
 from numgrid.server.kinds.kakuro.model import WHITE, Clue, Puzzle
+from support.kakuro import KAKURO, clued_runs, rule_violations
 
 MAX_SIZE = 6  # rows and columns, the clue row and column included
 

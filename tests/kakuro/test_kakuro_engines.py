@@ -5,14 +5,14 @@ from __future__ import annotations
 import dataclasses
 import threading
 import time
-from pathlib import Path
 
 import pytest
-from helpers import KAKURO, board, open_block, puzzle, rule_violations, sample, solution_grid
 from numgrid.server import engines
 from numgrid.server.core import Budget, SearchResult, Stats, Verdict, differing_cells
 from numgrid.server.engines import Engine, EngineDisagreement
 from numgrid.server.kinds.kakuro import formats, native
+from support import DATA
+from support.kakuro import KAKURO, board, open_block, puzzle, rule_violations, sample, solution_grid
 
 ENGINES = [Engine.CPSAT, Engine.NATIVE, Engine.CROSS_CHECK, Engine.AUTO]
 SEARCHES = {"cpsat": engines.cpsat_search, "native": engines.native_search}
@@ -490,7 +490,7 @@ def test_the_native_engine_polls_its_budget_inside_one_propagation():
             polls.append(1)
             return len(polls) > 1  # the node's own poll passes, the next one stops it
 
-    slow = (Path(__file__).parent / "data" / "slow_30x30.txt").read_text()
+    slow = (DATA / "slow_30x30.txt").read_text()
     result = native.search(KAKURO.read(slow, None, 20_000).puzzle, limit=2, budget=Counting())
     assert not result.complete
     assert result.stats.nodes == 1  # stopped inside the first node's propagation

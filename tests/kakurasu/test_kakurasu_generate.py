@@ -4,12 +4,9 @@ refuses, with a sentence; its repairs; and its quiet grading against the chain's
 
 from __future__ import annotations
 
-import json
 import random
-from pathlib import Path
 
 import pytest
-from generate_support import assert_made_well, maker_examples
 from hypothesis import given
 from hypothesis import strategies as st
 from numgrid.server.chain import Grade
@@ -20,9 +17,10 @@ from numgrid.server.kinds.base import Spec
 from numgrid.server.kinds.kakurasu import formats, generator, logic, native
 from numgrid.server.kinds.kakurasu.generator import MAKER
 from numgrid.server.kinds.kakurasu.model import SHADED, Puzzle
+from support.generate import assert_made_well, maker_examples
+from support.kakurasu import corpus
 
 KAKURASU = KINDS["kakurasu"]
-CORPUS = Path(__file__).resolve().parents[2] / "shared" / "corpus" / "kakurasu.json"
 BUDGET = 60.0  # seconds for one puzzle; the ones below take well under one
 
 
@@ -131,7 +129,7 @@ def test_a_repair_of_a_puzzle_with_every_clue_is_none():
 def test_the_quiet_chain_grades_the_corpus_as_the_chain_does():
     """The maker grades with the chain told quietly (:func:`generator.verdict`): on
     every published puzzle, the same grade, the same crossing steps, no sentences."""
-    published = json.loads(CORPUS.read_text())["data"]
+    published = corpus()
     for key in sorted(published)[::3]:
         puzzle = formats.read_janko(published[key]["problem"]).puzzle
         clues = [*puzzle.row_clues, *puzzle.column_clues]
@@ -147,7 +145,7 @@ def test_the_quiet_chain_grades_the_corpus_as_the_chain_does():
 def test_a_verdict_stops_past_the_crossing_steps_allowed():
     """With a limit, the verdict stops before the crossing step past it, where the chain
     then stood (its open cells), as a grade over the limit."""
-    published = json.loads(CORPUS.read_text())["data"]
+    published = corpus()
     seen = 0
     for key in sorted(published)[::3]:
         puzzle = formats.read_janko(published[key]["problem"]).puzzle

@@ -3,7 +3,6 @@ fake server whose answers (failures, delays) the test chooses."""
 
 from __future__ import annotations
 
-import json
 import os
 import subprocess
 import sys
@@ -18,10 +17,8 @@ from numgrid.v1 import numgrid_service_pb2 as service_pb2
 from numgrid.v1 import numgrid_service_pb2_grpc as service_grpc
 from numgrid.v1 import puzzle_pb2
 
-REPO = Path(__file__).resolve().parents[1]
-PUZZLES = REPO / "puzzles"
-CORPUS = REPO.parent / "shared" / "corpus" / "kakuro.json"
-
+from support import PUZZLES, REPO
+from support.corpus import corpus
 
 NUMGRID = Path(sys.executable).with_name("numgrid")  # the console script, as installed
 WIDTH = 80  # the terminal width the CLI is run at
@@ -77,7 +74,7 @@ def filled(problem: str, solution: str, keep=lambda r, c: True) -> str:
 
 
 def corpus_entry(key: str) -> tuple[str, str]:
-    entry = json.loads(CORPUS.read_text())["data"][key]
+    entry = corpus("kakuro")[key]
     return entry["problem"], entry["solution"]
 
 

@@ -16,9 +16,8 @@ from numgrid.server.core import Budget, Verdict
 from numgrid.server.engines import Answer
 from numgrid.server.kinds import KINDS
 from numgrid.v1 import numgrid_service_pb2 as service_pb2
-from numgrid.v1 import numgrid_service_pb2_grpc
 from numgrid.v1 import puzzle_pb2 as pb
-from test_logic import NECK  # seed 001's neck, with clues that stall techniques 1-6
+from support.kakuro import NECK  # seed 001's neck, with clues that stall techniques 1-6
 from test_service import MULTIPLE, NO_SOLUTION, grid_of, open_grid, white_cells, with_entries
 
 KAKURO = KINDS["kakuro"]
@@ -28,12 +27,6 @@ T = service_pb2  # Technique and Grade values, e.g. T.TECHNIQUE_REGION_SUM
 
 
 # ---------------------------------------------------------------- helpers
-
-
-@pytest.fixture(scope="module")
-def stub(server_process):
-    with grpc.insecure_channel(server_process.target) as channel:
-        yield numgrid_service_pb2_grpc.NumgridServiceStub(channel)
 
 
 @pytest.fixture(scope="module")

@@ -4,12 +4,9 @@ refuses, with a sentence; its repairs; and its shadow of the chain against the c
 
 from __future__ import annotations
 
-import json
 import random
-from pathlib import Path
 
 import pytest
-from generate_support import assert_made_well, maker_examples
 from hypothesis import given
 from hypothesis import strategies as st
 from numgrid.server.chain import Grade
@@ -20,9 +17,10 @@ from numgrid.server.kinds.base import Spec
 from numgrid.server.kinds.skyscraper import formats, generator, logic, native
 from numgrid.server.kinds.skyscraper.generator import MAKER, clues_of, latin_square
 from numgrid.server.kinds.skyscraper.model import SIDES, Puzzle, visible
+from support.generate import assert_made_well, maker_examples
+from support.skyscraper import corpus
 
 SKYSCRAPER = KINDS["skyscraper"]
-CORPUS = Path(__file__).resolve().parents[2] / "shared" / "corpus" / "skyscraper.json"
 BUDGET = 60.0  # seconds for one puzzle; the ones below take well under one
 
 
@@ -146,7 +144,7 @@ def test_the_shadow_grades_the_corpus_as_the_chain_does():
     """The shadow stands for the chain while clues are taken away: on every published
     plain puzzle, the same grade (None where a trial is needed)."""
     checked = 0
-    published = json.loads(CORPUS.read_text())["data"]
+    published = corpus()
     for key in sorted(published, key=lambda key: int(key.split("_")[0])):
         puzzle = formats.read_janko(published[key]["problem"]).puzzle
         if puzzle.height != puzzle.size or puzzle.diagonals:

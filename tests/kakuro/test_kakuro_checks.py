@@ -5,10 +5,10 @@ from __future__ import annotations
 import json
 
 import pytest
-from helpers import KAKURO, VALID_3X3, board, codes, errors, puzzle, sample
 from numgrid.server.core import PuzzleError, Severity
 from numgrid.server.kinds.kakuro import formats
 from numgrid.server.kinds.kakuro.checks import check_puzzle
+from support.kakuro import KAKURO, VALID_3X3, board, codes, errors, puzzle, sample
 
 
 def check(text: str, **kwargs):

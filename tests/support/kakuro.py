@@ -3,20 +3,17 @@ independent checker of solutions (it reads the clues itself, not through the lib
 
 from __future__ import annotations
 
-import functools
-import json
-import re
-from pathlib import Path
-
 from numgrid.server.core import Board, Finding, Grid
 from numgrid.server.kinds import KINDS
 from numgrid.server.kinds.kakuro import formats
 from numgrid.server.kinds.kakuro.model import WHITE, Puzzle
 
+from support import PUZZLES
+from support.corpus import kind_corpus
+from support.facts import Facts
+
 KAKURO = KINDS["kakuro"]
-REPO = Path(__file__).resolve().parents[1]
-PUZZLES = REPO / "puzzles"
-CORPUS = Path(__file__).resolve().parents[2] / "shared" / "corpus"
+corpus, corpus_ids, corpus_puzzle = kind_corpus("kakuro")
 
 # A valid 3x3 with one solution: 1 2 / 3 4.
 VALID_3X3 = """\
@@ -24,6 +21,21 @@ VALID_3X3 = """\
 - 4, 6,
 ,3 0 0
 ,7 0 0
+"""
+
+# The same shape with other clues, so that techniques 1-6 stall: only the region sum of
+# the block (5 + 6 + 14 + 33 - (10 + 24 + 9 + 7) = 8) places the neck, and then the
+# chain completes. (The figure's own block falls to combinations: 4 and 3 in two cells.)
+NECK = """9 9
+- 10, 24, - - - - - -
+,5 0 0 - - - - - -
+,6 0 0 9, 7, - - - -
+,14 0 0 0 0 20, - - -
+,33 0 0 0 0 0 6, - -
+- - - - ,13 0 0 12, 11,
+- - - - ,10 0 0 0 0
+- - - - - - ,12 0 0
+- - - - - - ,6 0 0
 """
 
 
@@ -42,30 +54,6 @@ def puzzle(text: str) -> Puzzle:
 
 def solution_grid(name: str) -> Grid:
     return formats.read_solution(sample(name))
-
-
-@functools.cache
-def corpus_file(kind: str) -> Path:
-    """A kind's corpus file: ``<name>.json``, else the dataset whose ``name`` is the
-    kind's title (``JigsawSudoku`` for "Jigsaw Sudoku")."""
-    path = CORPUS / f"{kind}.json"
-    if path.is_file():
-        return path
-    title = KINDS[kind].title.replace(" ", "").lower()
-    for other in sorted(CORPUS.glob("*.json")):
-        with other.open() as f:
-            head = f.read(200)
-        named = re.search(r'"name"\s*:\s*"([^"]*)"', head)
-        if named and named.group(1).replace(" ", "").lower() == title:
-            return other
-    return path
-
-
-@functools.cache
-def corpus() -> dict[str, dict]:
-    """The published Kakuro corpus: ``{id: {"problem", "solution", ...}}``."""
-    data = json.loads((CORPUS / "kakuro.json").read_text())
-    return data["data"]
 
 
 def with_entries(puzzle_: Puzzle, changes: dict[tuple[int, int], int], base: Grid | None = None):
@@ -139,3 +127,26 @@ def rule_violations(puzzle_: Puzzle, grid: Grid) -> list[str]:
         if sum(digits) != clue:
             problems.append(f"run {cells} adds up to {sum(digits)}, not {clue}")
     return problems
+
+
+def _trials(results: dict[str, bool]) -> None:
+    """A sample of the corpus needs no trial."""
+    assert not [key for key in list(corpus())[::25] if results[key]]
+
+
+FACTS = Facts(
+    sample="kakuro-10x12",
+    corpus_key="162_12x12",
+    two_solutions="3 3\n- 4, 4,\n,4 0 0\n,4 0 0\n",  # 1 3 / 3 1 and 3 1 / 1 3
+    differing=frozenset({(1, 1), (1, 2), (2, 1), (2, 2)}),
+    broken=sample("broken-clues.txt"),
+    broken_findings=(
+        ("impossible_clue", ((1, 0), (1, 1), (1, 2)), "across 2 at r1c0"),
+        ("run_without_clue", ((2, 3), (3, 3)), "down run at r1c3"),
+    ),
+    rule_violations=rule_violations,
+    size=(8, 8),
+    corpus_size=749,
+    trials=_trials,
+    corpus_warnings=frozenset({"one_cell_run"}),
+)

@@ -1,0 +1,52 @@
+"""Every published puzzle of every kind's corpus: sound, its published solution keeps the
+rules (an independent checker, not the library's), and both engines find that solution
+and only it. One cross-check pass per puzzle (both engines, compared), and each engine's
+own answer checked too."""
+
+from __future__ import annotations
+
+import pytest
+from numgrid.server import engines
+from numgrid.server.core import Verdict
+from numgrid.server.engines import Engine
+from support.corpus import corpus_ids, corpus_path, corpus_puzzle
+from support.facts import KINDS, facts
+
+CASES = [
+    pytest.param(kind, key, id=f"{kind.name}-{key}")
+    for kind in KINDS
+    for key in corpus_ids(kind.name)
+]
+
+pytestmark = pytest.mark.slow
+
+
+def test_the_corpus_is_all_there(kind):
+    assert corpus_path(kind.name).is_file()
+    assert len(corpus_ids(kind.name)) == facts(kind).corpus_size
+
+
+@pytest.mark.parametrize(("kind", "key"), CASES)
+def test_a_published_puzzle_is_sound_and_of_its_size(kind, key):
+    puzzle, published = corpus_puzzle(kind.name, key)
+    rows, cols = (int(n) for n in key.split("_")[1].split("x"))
+    assert (puzzle.rows, puzzle.cols) == (rows, cols)
+    findings = kind.check(puzzle, None, None)
+    assert [f for f in findings if f.is_error] == []
+    assert {f.code for f in findings} <= facts(kind).corpus_warnings
+    assert facts(kind).rule_violations(puzzle, published) == []  # the published one holds
+
+
+@pytest.mark.parametrize(("kind", "key"), CASES)
+def test_both_engines_find_the_published_solution_and_only_it(kind, key, both_results):
+    puzzle, published = corpus_puzzle(kind.name, key)
+    # raises EngineDisagreement if CP-SAT and the native engine answer differently
+    answer = engines.find(kind, puzzle, engine=Engine.CROSS_CHECK, limit=2)
+    assert answer.verdict is Verdict.UNIQUE, f"the data: {answer.verdict.value}"
+    assert answer.solutions == (published,)
+    assert [s.engine for s in answer.stats] == ["cpsat", "native"]
+    ((cpsat, native),) = both_results
+    for result in (cpsat, native):  # each engine on its own: complete, UNIQUE, published
+        assert result.complete, result.stats.engine
+        assert result.verdict() is Verdict.UNIQUE, result.stats.engine
+        assert result.solutions == (published,), result.stats.engine

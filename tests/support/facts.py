@@ -1,0 +1,76 @@
+"""What the conformance suite (``tests/conformance/``) knows of a kind beyond its ``Kind``
+value, written by hand in ``tests/support/<kind>.py`` as ``FACTS``: a new kind adds that
+file, and every test of the suite runs for it."""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from numgrid.server import kinds as registry
+from numgrid.server.core import Board, Cell, Grid
+
+from support import PUZZLES
+from support.corpus import formats_of
+
+MAX_CELLS = 100_000
+
+# Every kind served, in the registry's order.
+KINDS = tuple(getattr(registry, "REGISTRY", None) or registry.KINDS.values())
+
+
+@dataclass(frozen=True)
+class Facts:
+    sample: str  # puzzles/<sample>.txt, one solution, in puzzles/<sample>.solution.txt
+    corpus_key: str  # a corpus puzzle the RPC tests solve
+    two_solutions: str  # a puzzle text with several solutions
+    differing: frozenset[Cell]  # the cells where the first two solutions differ
+    broken: str  # a text with structural errors
+    # Each error of ``broken``: (code, cells, group), in the order reported
+    broken_findings: tuple[tuple[str, tuple[Cell, ...], str], ...]
+    # The independent checker: what is wrong with a grid as a solution (empty: nothing)
+    rule_violations: Callable[[Any, Grid], list[str]]
+    size: tuple[int, int]  # rows and columns of the puzzles the generate tests make
+    corpus_size: int  # puzzles in the corpus
+    # Given {corpus id: its explanation needed a trial}, asserts how few may need one
+    trials: Callable[[dict[str, bool]], None]
+    corpus_warnings: frozenset[str] = frozenset()  # warnings the published puzzles carry
+    formats_without_entries: frozenset[str] = frozenset()  # they hold the puzzle only
+    picture_band: int = 0  # rows (and columns) of clues a picture draws around the grid
+
+
+def facts(kind) -> Facts:
+    """``FACTS`` of ``tests/support/<kind>.py``."""
+    return importlib.import_module(f"support.{kind.name}").FACTS
+
+
+def assert_sound(steps, solution) -> None:
+    for step in steps:
+        for (r, c), value in step.placements:
+            assert solution[r][c] == value, step.explanation
+        for (r, c), value in step.eliminations:
+            assert solution[r][c] != value, step.explanation
+        assert step.explanation[0].isupper() and step.explanation.endswith("."), step.explanation
+
+
+def sample(kind) -> tuple[Board, tuple]:
+    """The kind's sample puzzle (``puzzles/``) and its published solution."""
+    name = facts(kind).sample
+    board = kind.read((PUZZLES / f"{name}.txt").read_text(), None, MAX_CELLS)
+    solution = formats_of(kind.name).read_solution((PUZZLES / f"{name}.solution.txt").read_text())
+    return board, solution
+
+
+def entered(kind, puzzle, solution, fmt: str | None = None) -> Board:
+    """The board of ``puzzle`` with ``solution`` entered, written in ``fmt`` (by default
+    the first format that holds entries) and read back: the entries as the kind keeps
+    them (a given's cell, e.g., holds no entry)."""
+    if fmt is None:
+        fmt = next(f for f in kind.formats if f not in facts(kind).formats_without_entries)
+    board = kind.read(kind.write(Board(puzzle, solution), fmt), fmt, MAX_CELLS)
+    assert board.puzzle == puzzle
+    for values, wanted in zip(board.entries, solution, strict=True):
+        assert all(v in (0, w) for v, w in zip(values, wanted, strict=True))
+    return board
