@@ -16,9 +16,12 @@ from support.client import PUZZLES, REPO, sample
 EXAMPLE = REPO / "examples" / "node"
 NODE, NPM = shutil.which("node"), shutil.which("npm")
 
-pytestmark = pytest.mark.skipif(
-    not (NODE and NPM), reason="node and npm are not installed: the Node.js example needs both"
-)
+pytestmark = [
+    pytest.mark.skipif(
+        not (NODE and NPM), reason="node and npm are not installed: the Node.js example needs both"
+    ),
+    pytest.mark.xdist_group("node"),  # one worker: npm ci writes examples/node/node_modules
+]
 
 
 @pytest.fixture(scope="module")
