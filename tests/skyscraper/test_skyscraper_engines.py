@@ -69,13 +69,6 @@ def test_an_expired_budget_is_a_timeout(search):
     assert result.timed_out and result.verdict() is Verdict.TIMEOUT
 
 
-def test_the_native_engine_stops_when_cancelled():
-    budget = Budget()
-    budget.cancel()
-    result = native.search(puzzle(size=7), limit=2, budget=budget)
-    assert result.timed_out
-
-
 @pytest.mark.parametrize("key", ["02_5x5", "15_4x4", "08_4x4", "271_5x5", "11_7x7"])
 def test_both_ways_of_writing_the_clues_agree(key):
     p, solution = corpus_puzzle(key)

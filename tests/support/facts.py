@@ -33,6 +33,8 @@ class Facts:
     # The independent checker: what is wrong with a grid as a solution (empty: nothing)
     rule_violations: Callable[[Any, Grid], list[str]]
     size: tuple[int, int]  # rows and columns of the puzzles the generate tests make
+    # A puzzle with more solutions than any search lists: what budgets and cancels stop
+    open_puzzle: Callable[[], Any]
     corpus_size: int  # puzzles in the corpus
     # Given {corpus id: its explanation needed a trial}, asserts how few may need one
     trials: Callable[[dict[str, bool]], None]

@@ -86,6 +86,7 @@ FACTS = Facts(
     ),
     rule_violations=rule_violations,
     size=(4, 4),
+    open_puzzle=lambda: Puzzle(12, 12, (None,) * 12, (None,) * 12),  # 2**144 shadings
     corpus_size=210,
     trials=_trials,
     picture_band=2,  # the weights and the clues

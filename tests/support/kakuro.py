@@ -146,6 +146,7 @@ FACTS = Facts(
     ),
     rule_violations=rule_violations,
     size=(8, 8),
+    open_puzzle=lambda: puzzle(open_block([28] * 7, [28] * 7)),  # 1-7 in every line
     corpus_size=749,
     trials=_trials,
     corpus_warnings=frozenset({"one_cell_run"}),

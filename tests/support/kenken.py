@@ -146,6 +146,8 @@ FACTS = Facts(
     broken_findings=(("cage_not_connected", ((0, 0), (1, 1)), "cage 3+ at r0c0"),),
     rule_violations=rule_violations,
     size=(4, 4),
+    # each row one 45+ cage: every 9x9 latin square
+    open_puzzle=lambda: puzzle(9, *(("45+", [(r, c) for c in range(9)]) for r in range(9))),
     corpus_size=322,
     trials=_trials,
     corpus_warnings=frozenset({"operation_missing"}),  # janko.at hides some operations

@@ -123,6 +123,7 @@ FACTS = Facts(
     broken_findings=(("clue_too_large", ((-1, 0),), ""),),
     rule_violations=rule_violations,
     size=(4, 4),
+    open_puzzle=lambda: puzzle(size=9),  # no clue: every 9x9 latin square
     corpus_size=352,
     trials=_trials,
     picture_band=2,  # the clues around the grid

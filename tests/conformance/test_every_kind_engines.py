@@ -1,0 +1,74 @@
+"""Every kind's two engines under a budget: a search that cannot finish stops at its
+deadline with the solutions it found (each one keeps the rules), an expired budget
+returns at once, and a cancel stops a running search promptly."""
+
+from __future__ import annotations
+
+import threading
+import time
+
+import pytest
+from numgrid.server import engines
+from numgrid.server.core import Budget, Verdict
+from numgrid.server.kinds import load_engines
+from support.facts import facts
+
+SEARCHES = {"native": engines.native_search, "cpsat": engines.cpsat_search}
+BOTH = pytest.mark.parametrize("engine", SEARCHES)
+MANY = 10**9
+
+
+@pytest.fixture(scope="module", autouse=True)
+def loaded() -> None:
+    """OR-Tools imported before any budget starts (half a second, under load more)."""
+    load_engines()
+
+
+@BOTH
+def test_a_budget_stops_a_search_that_cannot_finish(kind, engine):
+    puzzle = facts(kind).open_puzzle()
+    start = time.monotonic()
+    result = SEARCHES[engine](kind, puzzle, limit=MANY, fixed=None, budget=Budget.seconds(1))
+    assert time.monotonic() - start < 3.0
+    assert not result.complete
+    assert result.verdict() is Verdict.MULTIPLE  # it found some on the way
+    for solution in result.solutions[:5]:
+        assert facts(kind).rule_violations(puzzle, solution) == []
+
+
+@BOTH
+def test_an_expired_budget_returns_at_once(kind, engine):
+    puzzle = facts(kind).open_puzzle()
+    start = time.monotonic()
+    result = SEARCHES[engine](kind, puzzle, limit=MANY, fixed=None, budget=Budget.seconds(0))
+    assert time.monotonic() - start < 1.0
+    assert not result.complete
+    assert result.verdict() in (Verdict.TIMEOUT, Verdict.MULTIPLE)
+
+
+@BOTH
+def test_a_cancel_before_the_search_is_a_timeout(kind, engine):
+    budget = Budget()
+    budget.cancel()
+    result = SEARCHES[engine](kind, facts(kind).open_puzzle(), limit=2, fixed=None, budget=budget)
+    assert result.timed_out and result.verdict() in (Verdict.TIMEOUT, Verdict.MULTIPLE)
+
+
+@BOTH
+def test_cancel_stops_a_search_promptly(kind, engine):
+    puzzle = facts(kind).open_puzzle()
+    budget = Budget()
+    out = []
+    worker = threading.Thread(
+        target=lambda: out.append(
+            SEARCHES[engine](kind, puzzle, limit=MANY, fixed=None, budget=budget)
+        )
+    )
+    worker.start()
+    time.sleep(0.2)
+    cancelled = time.monotonic()
+    budget.cancel()
+    worker.join(5)
+    assert not worker.is_alive()
+    assert time.monotonic() - cancelled < 1.0
+    assert not out[0].complete
