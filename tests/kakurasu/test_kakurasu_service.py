@@ -10,13 +10,13 @@ from numgrid.server.kinds.kakurasu import formats
 from numgrid.v1 import numgrid_service_pb2 as service_pb2
 from numgrid.v1 import puzzle_pb2 as pb
 from support.kakurasu import SMALL, SMALL_SOLUTION
-from support.rpc import bad_request, text, unique
+from support.rpc import bad_request, group_types, text, unique, validate
 
 SOLUTION = [list(row) for row in formats.read_solution(SMALL_SOLUTION)]
 
 
 def test_a_missing_clue_is_minus_one_in_the_message(stub):
-    reply = stub.Validate(service_pb2.ValidateRequest(puzzle=text("2 2\n1 -\n1 -\n")), timeout=30)
+    reply = validate(stub, "2 2\n1 -\n1 -\n")
     assert list(reply.puzzle.kakurasu.column_clues) == [1, -1]
     assert list(reply.puzzle.kakurasu.row_clues) == [1, -1]
 
@@ -49,19 +49,14 @@ def test_a_structured_puzzle_error_points_at_the_mark(stub):
 
 def test_validate_reports_rows_columns_and_cells(stub):
     marked = SMALL + "x - . . .\n. . . . .\n. . . . .\n. . . . .\n. . . . .\n"
-    reply = stub.Validate(service_pb2.ValidateRequest(puzzle=text(marked)), timeout=30)
-    assert {g.type for g in reply.groups} == {
-        service_pb2.GROUP_TYPE_ROW,
-        service_pb2.GROUP_TYPE_COLUMN,
-    }
+    reply = validate(stub, marked)
+    assert group_types(reply) == {"ROW", "COLUMN"}
     row0 = next(g for g in reply.groups if g.type == service_pb2.GROUP_TYPE_ROW and g.index == 0)
     assert (row0.clue, row0.total, row0.state) == (4, 1, service_pb2.GROUP_STATE_INCOMPLETE)
     statuses = {(c.cell.row, c.cell.column): c.status for c in reply.cells}
     assert statuses[0, 0] == service_pb2.CELL_STATUS_GROUP_INCOMPLETE
     assert statuses[4, 4] == service_pb2.CELL_STATUS_BLANK
-    checked = stub.Validate(
-        service_pb2.ValidateRequest(puzzle=text(marked), compare_with_solution=True), timeout=30
-    )
+    checked = validate(stub, marked, compare_with_solution=True)
     assert [(c.row, c.column) for c in checked.wrong_entries] == [(0, 0)]
 
 

@@ -12,6 +12,7 @@ from numgrid.server.core import Budget, PuzzleError, SearchTimeout
 from numgrid.server.kinds.kenken import formats, logic, techniques
 from numgrid.server.kinds.kenken.logic import Grade, Technique
 from numgrid.server.kinds.kenken.model import Cage, Puzzle
+from support.facts import assert_sound
 from support.kenken import corpus
 
 
@@ -30,14 +31,6 @@ def filled(n: int, *cages: Cage) -> Puzzle:
 
 def cage_index(p: Puzzle, cell) -> int:
     return next(k for k, cage in enumerate(p.cages) if cage.cells[0] == cell)
-
-
-def assert_sound(steps, solution) -> None:
-    for step in steps:
-        for (r, c), d in step.placements:
-            assert solution[r][c] == d, step.explanation
-        for (r, c), d in step.eliminations:
-            assert solution[r][c] != d, step.explanation
 
 
 # ---------------------------------------------------------------- one test per technique

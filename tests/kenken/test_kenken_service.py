@@ -8,7 +8,7 @@ import grpc
 import pytest
 from numgrid.v1 import numgrid_service_pb2 as service_pb2
 from numgrid.v1 import puzzle_pb2 as pb
-from support.rpc import bad_request, text, unique
+from support.rpc import bad_request, group_types, text, unique, validate
 
 # 4x4 from the corpus (02_4x4) with its published solution.
 SMALL = "4 4\n3 16* . 2/\n2/ 1- . .\n. . 5+ 12*\n3- . . .\n8 6 6 7\n4 5 6 7\n4 5 2 3\n1 1 2 3"
@@ -47,13 +47,8 @@ def test_a_structured_puzzle_error_points_at_the_cage_cell(stub):
 
 def test_validate_reports_rows_columns_and_cages(stub):
     entered = SMALL + "\n3 3 . .\n. . . .\n. . . .\n. . . ."
-    reply = stub.Validate(service_pb2.ValidateRequest(puzzle=text(entered)), timeout=30)
-    types = {g.type for g in reply.groups}
-    assert types == {
-        service_pb2.GROUP_TYPE_ROW,
-        service_pb2.GROUP_TYPE_COLUMN,
-        service_pb2.GROUP_TYPE_CAGE,
-    }
+    reply = validate(stub, entered)
+    assert group_types(reply) == {"ROW", "COLUMN", "CAGE"}
     (duplicate,) = [f for f in reply.board_findings if f.code == "duplicate"]
     assert {(c.row, c.column) for c in duplicate.cells} == {(0, 0), (0, 1)}
     assert duplicate.group == "row 0"

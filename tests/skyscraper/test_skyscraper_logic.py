@@ -8,6 +8,7 @@ import pytest
 from numgrid.server.core import EMPTY, Budget, PuzzleError, SearchTimeout
 from numgrid.server.kinds.skyscraper import formats, logic
 from numgrid.server.kinds.skyscraper.logic import Grade, Technique
+from support.facts import assert_sound
 from support.skyscraper import corpus_puzzle, puzzle, towers_ids
 
 
@@ -20,14 +21,6 @@ def first(key: str, technique: Technique, words: str = ""):
         if step.technique is technique and words in step.explanation:
             return step
     raise AssertionError(f"no {technique.name} step in {key}")
-
-
-def assert_sound(steps, solution) -> None:
-    for step in steps:
-        for (r, c), value in step.placements:
-            assert solution[r][c] == value, step.explanation
-        for (r, c), value in step.eliminations:
-            assert solution[r][c] != value, step.explanation
 
 
 # ---------------------------------------------------------------- each technique

@@ -11,7 +11,7 @@ from numgrid.server.kinds import KINDS
 from numgrid.v1 import numgrid_service_pb2 as service_pb2
 from numgrid.v1 import puzzle_pb2 as pb
 from support import PUZZLES
-from support.rpc import bad_request, rows_of, text, unique
+from support.rpc import bad_request, group_types, rows_of, text, unique, validate
 
 SKYSCRAPER = KINDS["skyscraper"]
 SMALL = (PUZZLES / "skyscraper-5x5.txt").read_text()
@@ -58,14 +58,8 @@ def test_a_structured_puzzle_error_points_at_the_clue_or_given(stub):
 def test_validate_reports_lines_clues_and_the_variant(stub):
     diagonal = (PUZZLES / "skyscraper-4x4-diagonal.txt").read_text()
     entered = diagonal + "4 4 - -\n- - - -\n- - - -\n- - - -\n"
-    reply = stub.Validate(service_pb2.ValidateRequest(puzzle=text(entered)), timeout=30)
-    types = {g.type for g in reply.groups}
-    assert types == {
-        service_pb2.GROUP_TYPE_ROW,
-        service_pb2.GROUP_TYPE_COLUMN,
-        service_pb2.GROUP_TYPE_DIAGONAL,
-        service_pb2.GROUP_TYPE_VIEW,
-    }
+    reply = validate(stub, entered)
+    assert group_types(reply) == {"ROW", "COLUMN", "DIAGONAL", "VIEW"}
     (duplicate,) = [f for f in reply.board_findings if f.code == "duplicate"]
     assert duplicate.group == "row 0"
     assert [w.code for w in reply.warnings] == ["variant"]

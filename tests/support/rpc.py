@@ -27,6 +27,17 @@ def unique(stub, source, engine=pb.ENGINE_CROSS_CHECK):
     return stub.CheckUniqueness(request, timeout=30)
 
 
+def validate(stub, content: str, **fields):
+    """Validate of a text puzzle (its entries after it)."""
+    request = service_pb2.ValidateRequest(puzzle=text(content), **fields)
+    return stub.Validate(request, timeout=30)
+
+
+def group_types(reply) -> set[str]:
+    """The types of the groups a Validate reply reports: ``{"ROW", "COLUMN", ...}``."""
+    return {service_pb2.GroupType.Name(g.type).removeprefix("GROUP_TYPE_") for g in reply.groups}
+
+
 def bad_request(error: grpc.RpcError) -> list[error_details_pb2.BadRequest.FieldViolation]:
     """The field violations of an INVALID_ARGUMENT (it must be one)."""
     assert error.code() == grpc.StatusCode.INVALID_ARGUMENT, error.details()

@@ -51,11 +51,9 @@ def puzzle(
 
 
 def seen(heights) -> int:
-    count = tallest = 0
-    for h in heights:
-        if h > tallest:
-            count, tallest = count + 1, h
-    return count
+    """Towers seen along ``heights``: each one taller than all before it (a lot hides none)."""
+    heights = list(heights)
+    return sum(1 for i, h in enumerate(heights) if h > 0 and all(h > e for e in heights[:i]))
 
 
 def rule_violations(p: Puzzle, grid: Grid) -> list[str]:
