@@ -15,22 +15,10 @@ from pathlib import Path
 
 import pytest
 from numgrid.client import NumgridClient
-from support.client import HARD, PUZZLES, numgrid, sample
+from support.client import HARD, LINE_KEYS, PUZZLES, numgrid, sample
 from support.corpus import corpus
 
-KEYS = {
-    "source",
-    "command",
-    "status",
-    "verdict",
-    "solutions",
-    "differing_cells",
-    "errors",
-    "warnings",
-    "stats",
-    "grade",
-    "difficulty",
-}
+KEYS = LINE_KEYS | {"grade", "difficulty"}
 # Janko text, so that a dataset can hold them too: unique, multiple, none, invalid, KenKen.
 FILES = [
     "puzzles/kakuro-10x12.txt",

@@ -24,25 +24,27 @@ def loaded() -> None:
     load_engines()
 
 
+def timed(kind, engine: str, budget: Budget):
+    """The kind's open puzzle searched for ever more solutions: the result, the seconds."""
+    start = time.monotonic()
+    puzzle = facts(kind).open_puzzle()
+    result = SEARCHES[engine](kind, puzzle, limit=MANY, fixed=None, budget=budget)
+    return result, time.monotonic() - start
+
+
 @BOTH
 def test_a_budget_stops_a_search_that_cannot_finish(kind, engine):
-    puzzle = facts(kind).open_puzzle()
-    start = time.monotonic()
-    result = SEARCHES[engine](kind, puzzle, limit=MANY, fixed=None, budget=Budget.seconds(1))
-    assert time.monotonic() - start < 3.0
-    assert not result.complete
+    result, seconds = timed(kind, engine, Budget.seconds(1))
+    assert seconds < 3.0 and not result.complete
     assert result.verdict() is Verdict.MULTIPLE  # it found some on the way
     for solution in result.solutions[:5]:
-        assert facts(kind).rule_violations(puzzle, solution) == []
+        assert facts(kind).rule_violations(facts(kind).open_puzzle(), solution) == []
 
 
 @BOTH
 def test_an_expired_budget_returns_at_once(kind, engine):
-    puzzle = facts(kind).open_puzzle()
-    start = time.monotonic()
-    result = SEARCHES[engine](kind, puzzle, limit=MANY, fixed=None, budget=Budget.seconds(0))
-    assert time.monotonic() - start < 1.0
-    assert not result.complete
+    result, seconds = timed(kind, engine, Budget.seconds(0))
+    assert seconds < 1.0 and not result.complete
     assert result.verdict() in (Verdict.TIMEOUT, Verdict.MULTIPLE)
 
 
@@ -50,20 +52,15 @@ def test_an_expired_budget_returns_at_once(kind, engine):
 def test_a_cancel_before_the_search_is_a_timeout(kind, engine):
     budget = Budget()
     budget.cancel()
-    result = SEARCHES[engine](kind, facts(kind).open_puzzle(), limit=2, fixed=None, budget=budget)
+    result, _ = timed(kind, engine, budget)
     assert result.timed_out and result.verdict() in (Verdict.TIMEOUT, Verdict.MULTIPLE)
 
 
 @BOTH
 def test_cancel_stops_a_search_promptly(kind, engine):
-    puzzle = facts(kind).open_puzzle()
     budget = Budget()
     out = []
-    worker = threading.Thread(
-        target=lambda: out.append(
-            SEARCHES[engine](kind, puzzle, limit=MANY, fixed=None, budget=budget)
-        )
-    )
+    worker = threading.Thread(target=lambda: out.append(timed(kind, engine, budget)[0]))
     worker.start()
     time.sleep(0.2)
     cancelled = time.monotonic()

@@ -22,6 +22,18 @@ from support.corpus import corpus
 
 NUMGRID = Path(sys.executable).with_name("numgrid")  # the console script, as installed
 WIDTH = 80  # the terminal width the CLI is run at
+# What every JSON line of the CLI's solve and unique holds
+LINE_KEYS = {
+    "source",
+    "command",
+    "status",
+    "verdict",
+    "solutions",
+    "differing_cells",
+    "errors",
+    "warnings",
+    "stats",
+}
 
 
 def numgrid(*args: str, stdin: str | None = None, env: dict | None = None, timeout: float = 60):
