@@ -9,8 +9,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from numgrid.server import kinds as registry
 from numgrid.server.core import Board, Cell, Grid
+from numgrid.server.kinds import REGISTRY
 
 from support import PUZZLES
 from support.corpus import formats_of
@@ -18,7 +18,7 @@ from support.corpus import formats_of
 MAX_CELLS = 100_000
 
 # Every kind served, in the registry's order.
-KINDS = tuple(getattr(registry, "REGISTRY", None) or registry.KINDS.values())
+KINDS = REGISTRY
 
 
 @dataclass(frozen=True)
