@@ -1,5 +1,5 @@
 """Kakurasu's two engines (native and CP-SAT) and their cross-check: verdicts with 1 and
--1 in every solution, held marks, budgets and cancellation, the native engine's line
+-1 in every solution, held marks, the native engine's line
 revisions, and a property over random valid puzzles (both engines agree, and every
 solution keeps every clue)."""
 

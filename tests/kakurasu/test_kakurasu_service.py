@@ -1,6 +1,6 @@
-"""Kakurasu through the real service: a ``numgrid-server`` process called through raw
-stubs, every RPC, text (detected or named) and structured puzzles, 1 and -1 in grids
-and steps, and bad input answered INVALID_ARGUMENT naming the clue or cell at fault."""
+"""Kakurasu through the real service, what is its own (what every kind must do is in
+``tests/conformance/``): a clue not given as -1, bad clues and marks answered
+INVALID_ARGUMENT naming them, Validate's rows and columns, and the sample's first hint."""
 
 from __future__ import annotations
 

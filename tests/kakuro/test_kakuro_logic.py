@@ -1,6 +1,7 @@
 """The logical solver: each technique on a position where it is the next step, the region
 sum that unlocks a puzzle (seed 001's isolated neck), trial as a last resort, hints,
-grades, and the rule that no step is ever wrong (corpus sample, random puzzles)."""
+grades, and the rule that no step is ever wrong (random puzzles; the corpus in
+``tests/conformance/``)."""
 
 from __future__ import annotations
 

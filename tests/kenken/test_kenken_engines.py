@@ -1,5 +1,5 @@
 """KenKen's two engines (native and CP-SAT) and their cross-check: verdicts, held entries,
-budgets and cancellation, node counts, the layout tables, and a property over random
+a budget's cross-check, node counts, the layout tables, and a property over random
 valid puzzles (both engines agree, and every solution keeps every rule)."""
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """KenKen's logical solver: each technique on a small hand-made position with its sentence,
 trial as a last resort, hints with ``placements_only``, entries checked first, budgets,
-grades, and the rule that no step is ever wrong (a corpus sample here; the whole corpus
-in the slow test and in ``benchmarks/explain.py --kind kenken``)."""
+grades, and the rule that no step is ever wrong (the whole corpus in
+``tests/conformance/`` and ``benchmarks/explain.py --kind kenken``)."""
 
 from __future__ import annotations
 

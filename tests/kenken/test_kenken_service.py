@@ -1,6 +1,6 @@
-"""KenKen through the real service: a ``numgrid-server`` process called through raw stubs,
-every RPC, text (janko, Tatham, JSON, kind detected or named) and structured puzzles,
-and bad input answered INVALID_ARGUMENT naming the cage or cell at fault."""
+"""KenKen through the real service, what is its own (what every kind must do is in
+``tests/conformance/``): bad cages and cells answered INVALID_ARGUMENT naming them,
+Validate's rows, columns and cages, and a JSON puzzle of a kind not served."""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
-"""The logical Skyscraper solver: each technique's step and sentence, positions, the chain
-over the whole corpus (every step checked against the published solution), trials, and
-grades against Tatham's tiers."""
+"""The logical Skyscraper solver: each technique's step and sentence, positions, trials,
+and grades against Tatham's tiers (the chain over the whole corpus, every step checked
+against the published solution, is in ``tests/conformance/``)."""
 
 from __future__ import annotations
 

@@ -1,7 +1,7 @@
-"""Skyscraper through the real service: a ``numgrid-server`` process called through raw
-stubs, every RPC, text (corpus text, Towers IDs, JSON, kind detected or named) and
-structured puzzles, the variants, and bad input answered INVALID_ARGUMENT naming the
-clue or cell at fault."""
+"""Skyscraper through the real service, what is its own (what every kind must do is in
+``tests/conformance/``): empty lots as -1, bad clues and givens answered
+INVALID_ARGUMENT naming them, Validate's views and variants, a hint and an
+explanation that place empty lots."""
 
 from __future__ import annotations
 
