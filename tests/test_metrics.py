@@ -7,7 +7,6 @@ from __future__ import annotations
 import logging
 import re
 import socket
-import subprocess
 import threading
 import time
 import urllib.request
@@ -21,7 +20,7 @@ from numgrid.v1 import numgrid_service_pb2_grpc
 from numgrid.v1 import puzzle_pb2 as pb
 from prometheus_client.parser import text_string_to_metric_families
 from support import PUZZLES
-from support.server import server_executable
+from support.server import run_server
 from test_service import slow_request, text_input, wait_for_log
 
 KAKURO = (PUZZLES / "kakuro-10x12.txt").read_text()
@@ -208,12 +207,7 @@ def test_a_metrics_port_in_use_stops_the_server_with_a_sentence(monkeypatch):
         taken.bind(("127.0.0.1", 0))
         taken.listen()
         port = taken.getsockname()[1]
-        done = subprocess.run(
-            [server_executable(), "--port", "0", "--metrics-port", str(port)],
-            capture_output=True,
-            text=True,
-            timeout=60,
-        )
+        done = run_server("--port", "0", "--metrics-port", str(port))
     assert done.returncode == 1
     assert f"cannot serve metrics on 127.0.0.1:{port}" in done.stderr
     assert "Traceback" not in done.stderr

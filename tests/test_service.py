@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import re
 import signal
-import subprocess
 import threading
 import time
 
@@ -26,7 +25,7 @@ from numgrid.v1 import numgrid_service_pb2 as service_pb2
 from numgrid.v1 import numgrid_service_pb2_grpc
 from numgrid.v1 import puzzle_pb2 as pb
 from support import DATA
-from support.server import server_executable
+from support.server import run_server
 
 KAKURO = KINDS["kakuro"]
 PUZZLE_ID = "162_12x12"
@@ -427,16 +426,6 @@ def test_hint_places_a_digit_of_the_solution(stub, twelve, engine):
     assert cells_of(reply.cells) == [cell]
     assert reply.explanation.endswith(f"{cell_name(cell)} = {placement.digit}.")
     assert reply.verdict == pb.VERDICT_UNIQUE
-
-
-def test_hint_on_a_solved_board(stub, twelve):
-    problem, solution = twelve
-    board = with_entries(
-        problem, {cell: solution[cell[0]][cell[1]] for cell in white_cells(solution)}
-    )
-    reply = hint(stub, board)
-    assert reply.kind == service_pb2.HINT_KIND_SOLVED
-    assert not reply.cells and not reply.placements
 
 
 @pytest.mark.parametrize(
@@ -867,21 +856,14 @@ def test_config_flags_and_environment(monkeypatch):
 
 
 def test_a_port_in_use_is_a_clear_error(server_process):
-    done = subprocess.run(
-        [server_executable(), "--host", "127.0.0.1", "--port", str(server_process.port)],
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
+    done = run_server("--host", "127.0.0.1", "--port", str(server_process.port))
     assert done.returncode == 1
     assert f"cannot listen on 127.0.0.1:{server_process.port}" in done.stderr
     assert "listening on" not in done.stdout
 
 
 def test_bad_flags_exit_with_usage():
-    done = subprocess.run(
-        [server_executable(), "--log-level", "loud"], capture_output=True, text=True, timeout=60
-    )
+    done = run_server("--log-level", "loud")
     assert done.returncode == 2
     assert "--log-level must be one of" in done.stderr
 

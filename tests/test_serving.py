@@ -8,7 +8,6 @@ from __future__ import annotations
 import datetime
 import json
 import signal
-import subprocess
 import sys
 import threading
 import time
@@ -35,7 +34,7 @@ from numgrid.v1 import puzzle_pb2 as pb
 from support import PUZZLES
 from support.client import numgrid
 from support.corpus import corpus_path
-from support.server import server_executable
+from support.server import run_server
 from test_service import slow_request, text_input
 
 KENKEN_CORPUS = corpus_path("kenken")
@@ -302,12 +301,7 @@ def test_client_certificates_are_required_when_asked_for(launch_server, pki):
 
 def test_tls_flags_are_checked_before_serving(tmp_path, pki):
     def serve(*flags):
-        return subprocess.run(
-            [server_executable(), "--port", "0", *flags],
-            capture_output=True,
-            text=True,
-            timeout=60,
-        )
+        return run_server("--port", "0", *flags)
 
     alone = serve("--tls-cert", str(pki / "server.pem"))
     assert alone.returncode == 2 and "--tls-cert and --tls-key go together" in alone.stderr

@@ -11,7 +11,7 @@ import pytest
 from numgrid.server import engines
 from numgrid.server.core import Budget, Verdict
 from numgrid.server.kinds import load_engines
-from support.facts import facts
+from support.facts import facts, puzzle_of
 
 SEARCHES = {"native": engines.native_search, "cpsat": engines.cpsat_search}
 BOTH = pytest.mark.parametrize("engine", SEARCHES)
@@ -69,3 +69,16 @@ def test_cancel_stops_a_search_promptly(kind, engine):
     assert not worker.is_alive()
     assert time.monotonic() - cancelled < 1.0
     assert not out[0].complete
+
+
+@BOTH
+def test_limit_one_finds_one_and_limit_two_both(kind, engine):
+    puzzle = puzzle_of(kind, facts(kind).two_solutions)
+    one = SEARCHES[engine](kind, puzzle, limit=1, fixed=None, budget=Budget.seconds(30))
+    assert one.complete and len(one.solutions) == 1
+    both = SEARCHES[engine](kind, puzzle, limit=2, fixed=None, budget=Budget.seconds(30))
+    assert both.verdict() is Verdict.MULTIPLE
+    first, second = both.solutions
+    assert first != second
+    for solution in both.solutions:
+        assert facts(kind).rule_violations(puzzle, solution) == []

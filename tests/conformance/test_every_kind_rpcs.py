@@ -13,7 +13,7 @@ from numgrid.server.core import Board
 from numgrid.v1 import numgrid_service_pb2 as service_pb2
 from numgrid.v1 import puzzle_pb2 as pb
 from support.corpus import corpus, corpus_puzzle
-from support.facts import KINDS, MAX_CELLS, facts, sample
+from support.facts import KINDS, facts, puzzle_of, sample
 from support.rpc import rows_of, text, unique
 
 
@@ -59,7 +59,7 @@ def test_multiple_solutions_show_two_and_where_they_differ(stub, kind):
     assert reply.verdict == pb.VERDICT_MULTIPLE
     first, second = (rows_of(g) for g in reply.solutions)
     assert first != second
-    puzzle = kind.read(facts(kind).two_solutions, None, MAX_CELLS).puzzle
+    puzzle = puzzle_of(kind, facts(kind).two_solutions)
     for grid in (first, second):  # each one keeps every rule
         assert facts(kind).rule_violations(puzzle, tuple(map(tuple, grid))) == []
     assert {(c.row, c.column) for c in reply.differing_cells} == facts(kind).differing

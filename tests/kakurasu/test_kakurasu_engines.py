@@ -85,12 +85,6 @@ def test_a_transposed_puzzle_has_the_transposed_solution(search):
     assert result.solutions == (tuple(zip(*published, strict=True)),)
 
 
-@BOTH
-def test_limit_one_finds_one(search):
-    result = search(TWO_WAYS, limit=1)
-    assert result.complete and len(result.solutions) == 1
-
-
 # ---------------------------------------------------------------- held marks
 
 

@@ -248,7 +248,7 @@ def test_solved(stub, twelve):
     )
     reply = hint(stub, board)
     assert reply.kind == T.HINT_KIND_SOLVED
-    assert not reply.cells and not reply.HasField("step")
+    assert not reply.cells and not reply.placements and not reply.HasField("step")
 
 
 def test_an_unknown_technique_is_refused(stub, twelve):

@@ -87,12 +87,6 @@ def test_a_cage_with_no_layout_is_no_solution(search):
 
 
 @BOTH
-def test_limit_one_finds_one(search):
-    result = search(TWO_WAYS, limit=1)
-    assert result.complete and len(result.solutions) == 1
-
-
-@BOTH
 def test_a_cage_without_operation_takes_any(search):
     # "2" over two cells: 1 and 2 (2-1 is 1, 2/1 is 2, 1x2 is 2): any operation that works
     p = puzzle(2, ("2", [(0, 0), (0, 1)]), ("1", [(1, 0)]), ("2", [(1, 1)]))

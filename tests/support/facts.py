@@ -43,6 +43,11 @@ class Facts:
     picture_band: int = 0  # rows (and columns) of clues a picture draws around the grid
 
 
+def puzzle_of(kind, text: str):
+    """The puzzle of a text of the kind."""
+    return kind.read(text, None, MAX_CELLS).puzzle
+
+
 def facts(kind) -> Facts:
     """``FACTS`` of ``tests/support/<kind>.py``."""
     return importlib.import_module(f"support.{kind.name}").FACTS

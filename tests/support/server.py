@@ -77,6 +77,14 @@ class ServerProcess:
         return self.process.returncode
 
 
+def run_server(*flags: str, timeout: float = 60, **options) -> subprocess.CompletedProcess:
+    """``numgrid-server FLAGS`` run to its end (one that cannot start): its exit code
+    and output as text."""
+    return subprocess.run(
+        [server_executable(), *flags], capture_output=True, text=True, timeout=timeout, **options
+    )
+
+
 def wait_serving(
     target: str, timeout: float, credentials: grpc.ChannelCredentials | None = None
 ) -> None:
