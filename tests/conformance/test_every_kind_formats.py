@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 from numgrid.server.core import Board, PuzzleError
 from numgrid.server.kinds import detect
-from support.corpus import corpus_ids, corpus_puzzle, formats_of
+from support.corpus import corpus_ids, corpus_puzzle
 from support.facts import KINDS, MAX_CELLS, entered, facts
 
 CASES = [pytest.param(kind, fmt, id=f"{kind.name}-{fmt}") for kind in KINDS for fmt in kind.formats]
@@ -38,7 +38,7 @@ def test_every_corpus_puzzle_round_trips_through_the_format(kind, fmt):
 
 
 def test_every_published_solution_reads_back_from_its_text(kind):
-    read_solution = formats_of(kind.name).read_solution
+    read_solution = kind.read_solution
     for key in corpus_ids(kind.name):
         puzzle, solution = corpus_puzzle(kind.name, key)
         assert read_solution(kind.solution_text(puzzle, solution)) == solution, key

@@ -5,7 +5,6 @@ kind's own janko reader."""
 from __future__ import annotations
 
 import functools
-import importlib
 import json
 import re
 from pathlib import Path
@@ -15,6 +14,7 @@ from numgrid.server.core import Grid
 from numgrid.server.kinds import KINDS
 
 CORPUS = Path(__file__).resolve().parents[3] / "shared" / "corpus"
+MAX_CELLS = 100_000  # more than the largest published puzzle
 
 
 @functools.cache
@@ -45,16 +45,11 @@ def corpus_ids(kind: str) -> list[str]:
     return sorted(corpus(kind), key=lambda key: int(key.split("_")[0]))
 
 
-def formats_of(kind: str):
-    """The kind's ``formats`` module (its janko reader and its solution reader)."""
-    return importlib.import_module(f"numgrid.server.kinds.{kind}.formats")
-
-
 def corpus_puzzle(kind: str, key: str) -> tuple[Any, Grid]:
     """The puzzle ``key`` of ``kind``'s corpus and its published solution."""
-    item = corpus(kind)[key]
-    formats = formats_of(kind)
-    return formats.read_janko(item["problem"]).puzzle, formats.read_solution(item["solution"])
+    item, found = corpus(kind)[key], KINDS[kind]
+    puzzle = found.read(item["problem"], "janko", MAX_CELLS).puzzle
+    return puzzle, found.read_solution(item["solution"])
 
 
 def random_latin(size: int, rng) -> tuple[tuple[int, ...], ...]:

@@ -13,7 +13,6 @@ from numgrid.server.core import Board, Cell, Grid
 from numgrid.server.kinds import REGISTRY
 
 from support import PUZZLES
-from support.corpus import formats_of
 
 MAX_CELLS = 100_000
 
@@ -40,6 +39,8 @@ class Facts:
     trials: Callable[[dict[str, bool]], None]
     corpus_warnings: frozenset[str] = frozenset()  # warnings the published puzzles carry
     formats_without_entries: frozenset[str] = frozenset()  # they hold the puzzle only
+    # The explanation and picture checks take every corpus_step-th puzzle of the corpus
+    corpus_step: int = 1
     picture_band: int = 0  # rows (and columns) of clues a picture draws around the grid
 
 
@@ -66,7 +67,7 @@ def sample(kind) -> tuple[Board, tuple]:
     """The kind's sample puzzle (``puzzles/``) and its published solution."""
     name = facts(kind).sample
     board = kind.read((PUZZLES / f"{name}.txt").read_text(), None, MAX_CELLS)
-    solution = formats_of(kind.name).read_solution((PUZZLES / f"{name}.solution.txt").read_text())
+    solution = kind.read_solution((PUZZLES / f"{name}.solution.txt").read_text())
     return board, solution
 
 
