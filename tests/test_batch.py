@@ -191,11 +191,18 @@ def test_cancelling_a_batch_stops_its_work(server_process, workers2, which):
     wait_for(lambda: batch_log_since(server, mark), 5, "the cancelled call's log line")
     (line,) = batch_log_since(server, mark)
     assert "status=CANCELLED" in line and "puzzles=0" in line
-    # The search stopped: the processes that ran it go quiet.
+    # The search stopped: the processes that ran it go quiet (a second with under 0.3 s of
+    # CPU among the first four: a worker still starting up on a busy machine may finish
+    # its imports first, while the eight searches, uncancelled, would run on for longer).
     pids = [server.process.pid, *children(server.process.pid)]
-    before = sum(cpu_seconds(p) for p in pids)
-    time.sleep(1.0)
-    assert sum(cpu_seconds(p) for p in pids) - before < 0.3
+    spent = []
+    for _ in range(4):
+        before = sum(cpu_seconds(p) for p in pids)
+        time.sleep(1.0)
+        spent.append(sum(cpu_seconds(p) for p in pids) - before)
+        if spent[-1] < 0.3:
+            break
+    assert spent[-1] < 0.3, spent
 
 
 @pytest.mark.parametrize("which", ["one process", "workers 2"])
