@@ -8,25 +8,16 @@ from __future__ import annotations
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from numgrid.server import cpsat_runner, engines
+from numgrid.server import engines
 from numgrid.server.core import Budget, Verdict
 from numgrid.server.engines import Engine
 from numgrid.server.kinds.kakurasu import native
 from numgrid.server.kinds.kakurasu.model import Puzzle
 from numgrid.server.kinds.kakurasu.sums import options, sizes
+from support.engines import searches
 from support.kakurasu import KAKURASU, corpus_puzzle, grid, puzzle_of, rule_violations
 
-
-def run_native(p, limit=2, fixed=None, budget=None):
-    return native.search(p, limit=limit, fixed=fixed, budget=budget or Budget())
-
-
-def run_cpsat(p, limit=2, fixed=None, budget=None):
-    budget = budget or Budget()
-    return cpsat_runner.search(KAKURASU, p, limit=limit, fixed=fixed, budget=budget)
-
-
-BOTH = pytest.mark.parametrize("search", [run_native, run_cpsat], ids=["native", "cpsat"])
+run_native, run_cpsat, BOTH = searches(KAKURASU)
 
 FULL = Puzzle(2, 2, (3, 3), (3, 3))  # every clue 1 + 2: all shaded
 DIAGONAL = Puzzle(2, 2, (1, 2), (1, 2))  # r0c0 and r1c1

@@ -16,19 +16,10 @@ from numgrid.server.core import Budget, Verdict
 from numgrid.server.engines import Engine
 from numgrid.server.kinds.kenken import arith, cpsat, native
 from numgrid.server.kinds.kenken.model import Cage, Puzzle
+from support.engines import searches
 from support.kenken import KENKEN, corpus_puzzle, puzzle, random_puzzle, rule_violations
 
-
-def run_native(p, limit=2, fixed=None, budget=None):
-    return native.search(p, limit=limit, fixed=fixed, budget=budget or Budget())
-
-
-def run_cpsat(p, limit=2, fixed=None, budget=None):
-    budget = budget or Budget()
-    return cpsat_runner.search(KENKEN, p, limit=limit, fixed=fixed, budget=budget)
-
-
-BOTH = pytest.mark.parametrize("search", [run_native, run_cpsat], ids=["native", "cpsat"])
+run_native, run_cpsat, BOTH = searches(KENKEN)
 
 # 2x2: each row adds up to 3, so both latin squares of 1 and 2 do
 TWO_WAYS = puzzle(2, ("3+", [(0, 0), (0, 1)]), ("3+", [(1, 0), (1, 1)]))
