@@ -58,15 +58,6 @@ def test_a_hint_on_marks_in_the_file(mode, tmp_path):
     assert "[▓▓]" in done.stdout
 
 
-def test_bad_clues_exit_non_zero_naming_the_line(mode, tmp_path):
-    path = tmp_path / "broken.txt"
-    path.write_text("3 3\n1 2 9\n7 2 3\n")
-    done = numgrid(*mode, "validate", str(path))
-    assert done.returncode == 1
-    assert "row 0 (clue 7): no set of the weights 1-3 adds up to 7" in done.stdout + done.stderr
-    assert "column 2 (clue 9)" in done.stdout + done.stderr
-
-
 def test_the_drawing_of_marks_missing_clues_and_ascii():
     board = KAKURASU.read("2 3\n- 3 4\n3 -\nx - .\n. . x\n", None, 100)
     puzzle = messages.to_proto(board)

@@ -49,14 +49,6 @@ def test_kind_and_format_can_be_named(mode, tmp_path):
     assert "grade" in done.stdout.lower()
 
 
-def test_bad_kenken_exits_non_zero_naming_the_cage(mode, tmp_path):
-    path = tmp_path / "broken.txt"
-    path.write_text("2 2\n3+ 2\n1 .\n1 2\n3 1\n")
-    done = numgrid(*mode, "validate", str(path))
-    assert done.returncode == 1
-    assert "cage 3+ at r0c0" in done.stdout + done.stderr
-
-
 def test_an_unknown_kind_is_unsupported(mode, tmp_path):
     path = tmp_path / "sudoku.json"
     path.write_text('{"sudoku": {"rows": []}}')
