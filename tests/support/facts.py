@@ -5,6 +5,7 @@ file, and every test of the suite runs for it."""
 from __future__ import annotations
 
 import importlib
+import importlib.util
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -16,8 +17,14 @@ from support import PUZZLES
 
 MAX_CELLS = 100_000
 
-# Every kind served, in the registry's order.
-KINDS = REGISTRY
+
+def _has_facts(kind) -> bool:
+    return importlib.util.find_spec(f"support.{kind.name}") is not None
+
+
+# Every kind served whose FACTS are written, in the registry's order; and those without.
+KINDS = tuple(kind for kind in REGISTRY if _has_facts(kind))
+UNCOVERED = tuple(kind.name for kind in REGISTRY if not _has_facts(kind))
 
 
 @dataclass(frozen=True)
