@@ -50,8 +50,8 @@ def test_kind_and_format_can_be_named(mode, tmp_path):
 
 
 def test_an_unknown_kind_is_unsupported(mode, tmp_path):
-    path = tmp_path / "sudoku.json"
-    path.write_text('{"sudoku": {"rows": []}}')
+    path = tmp_path / "nonogram.json"
+    path.write_text('{"nonogram": {"rows": []}}')
     done = numgrid(*mode, "unique", str(path))
     assert done.returncode == 1
-    assert "unsupported kind 'sudoku'" in done.stdout + done.stderr
+    assert "unsupported kind 'nonogram'" in done.stdout + done.stderr

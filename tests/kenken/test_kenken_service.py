@@ -62,5 +62,5 @@ def test_validate_reports_rows_columns_and_cages(stub):
 
 def test_a_json_puzzle_of_an_unknown_kind_is_unsupported(stub):
     with pytest.raises(grpc.RpcError) as caught:
-        unique(stub, text('{"sudoku": {"rows": []}}'))
-    assert "unsupported kind 'sudoku'" in caught.value.details()
+        unique(stub, text('{"nonogram": {"rows": []}}'))
+    assert "unsupported kind 'nonogram'" in caught.value.details()
