@@ -20,7 +20,7 @@ def words(text: str) -> str:
 
 def test_the_sample_is_solved_to_its_published_solution(kind, mode):
     _, solution = sample(kind)
-    path = PUZZLES / f"{facts(kind).sample}.txt"
+    path = PUZZLES / facts(kind).sample
     done = numgrid(*mode, "solve", "--json", str(path))
     assert done.returncode == 0, done.stderr
     (line,) = [json.loads(line) for line in done.stdout.splitlines()]

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import importlib
 import importlib.util
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -29,7 +30,8 @@ UNCOVERED = tuple(kind.name for kind in REGISTRY if not _has_facts(kind))
 
 @dataclass(frozen=True)
 class Facts:
-    sample: str  # puzzles/<sample>.txt, one solution, in puzzles/<sample>.solution.txt
+    # puzzles/<sample>, one solution, in puzzles/<sample without its suffix>.solution.txt
+    sample: str
     corpus_key: str  # a corpus puzzle the RPC tests solve
     two_solutions: str  # a puzzle text with several solutions
     differing: frozenset[Cell]  # the cells where the first two solutions differ
@@ -67,14 +69,16 @@ def assert_sound(steps, solution) -> None:
             assert solution[r][c] == value, step.explanation
         for (r, c), value in step.eliminations:
             assert solution[r][c] != value, step.explanation
-        assert step.explanation[0].isupper() and step.explanation.endswith("."), step.explanation
+        # a sentence: a capital first, unless it opens on a cell's name (r2c3)
+        opening = step.explanation[0].isupper() or re.match(r"r\d+c\d+", step.explanation)
+        assert opening and step.explanation.endswith("."), step.explanation
 
 
 def sample(kind) -> tuple[Board, tuple]:
     """The kind's sample puzzle (``puzzles/``) and its published solution."""
-    name = facts(kind).sample
-    board = kind.read((PUZZLES / f"{name}.txt").read_text(), None, MAX_CELLS)
-    solution = kind.read_solution((PUZZLES / f"{name}.solution.txt").read_text())
+    path = PUZZLES / facts(kind).sample
+    board = kind.read(path.read_text(), None, MAX_CELLS)
+    solution = kind.read_solution(path.with_suffix(".solution.txt").read_text())
     return board, solution
 
 

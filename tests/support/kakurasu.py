@@ -75,7 +75,7 @@ def _trials(results: dict[str, bool]) -> None:
 
 
 FACTS = Facts(
-    sample="kakurasu-5x5",
+    sample="kakurasu-5x5.txt",
     corpus_key="547_10x10",
     two_solutions="3 3\n3 3 3\n3 3 3\n",  # a shaded diagonal of 3s, either way
     differing=frozenset((r, c) for r in range(3) for c in range(3)),

@@ -135,7 +135,7 @@ def _trials(results: dict[str, bool]) -> None:
 
 
 FACTS = Facts(
-    sample="kakuro-10x12",
+    sample="kakuro-10x12.txt",
     corpus_key="162_12x12",
     two_solutions="3 3\n- 4, 4,\n,4 0 0\n,4 0 0\n",  # 1 3 / 3 1 and 3 1 / 1 3
     differing=frozenset({(1, 1), (1, 2), (2, 1), (2, 2)}),

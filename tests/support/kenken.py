@@ -138,7 +138,7 @@ def _trials(results: dict[str, bool]) -> None:
 
 
 FACTS = Facts(
-    sample="kenken-4x4",
+    sample="kenken-4x4.txt",
     corpus_key="07_5x5",
     two_solutions="2 2\n3+ .\n3+ .\n1 1\n2 2",  # one 3+ cage a row: both latin squares
     differing=frozenset({(0, 0), (0, 1), (1, 0), (1, 1)}),

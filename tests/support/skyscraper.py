@@ -113,7 +113,7 @@ def _trials(results: dict[str, bool]) -> None:
 
 
 FACTS = Facts(
-    sample="skyscraper-5x5",
+    sample="skyscraper-5x5.txt",
     corpus_key="02_5x5",
     two_solutions="2 2 2\n- -\n- -\n- -\n- -\n- -\n- -\n",  # no clue: both latin squares
     differing=frozenset({(0, 0), (0, 1), (1, 0), (1, 1)}),
