@@ -15,6 +15,7 @@ from __future__ import annotations
 import enum
 import threading
 import time
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -86,7 +87,7 @@ class Board:
     entries: Grid
 
     @classmethod
-    def empty(cls, puzzle) -> Board:
+    def empty(cls, puzzle: Any) -> Board:
         return cls(puzzle, puzzle.empty_grid())
 
     def entry(self, cell: Cell) -> int:
@@ -171,15 +172,17 @@ class BoardReport:
 _BAD = (GroupState.WRONG, GroupState.OVER, GroupState.DUPLICATE)
 
 
-def cell_statuses(cells, entries: Grid, groups: tuple[GroupReport, ...]) -> dict[Cell, CellStatus]:
+def cell_statuses(
+    cells: Iterable[Cell], entries: Grid, groups: tuple[GroupReport, ...]
+) -> dict[Cell, CellStatus]:
     """Each cell's status from the reports of the groups it is in (seed 003's statuses)."""
     of: dict[Cell, list[GroupReport]] = {}
     for report in groups:
         for cell in report.group.cells:
             of.setdefault(cell, []).append(report)
-    statuses = {}
+    statuses: dict[Cell, CellStatus] = {}
     for cell in cells:
-        mine = of.get(cell, ())
+        mine: Iterable[GroupReport] = of.get(cell, ())
         if not entries[cell[0]][cell[1]]:
             statuses[cell] = CellStatus.BLANK
         elif any(cell in rep.duplicates for rep in mine):
@@ -193,7 +196,7 @@ def cell_statuses(cells, entries: Grid, groups: tuple[GroupReport, ...]) -> dict
     return statuses
 
 
-def wrong_entries(cells, entries: Grid, solution: Grid | None) -> tuple[Cell, ...]:
+def wrong_entries(cells: Iterable[Cell], entries: Grid, solution: Grid | None) -> tuple[Cell, ...]:
     """The entered cells whose digit differs from ``solution`` (none without one)."""
     if solution is None:
         return ()
@@ -224,7 +227,7 @@ class Budget:
 
     deadline: float | None = None
     cancelled: threading.Event = field(default_factory=threading.Event)
-    _on_cancel: list = field(default_factory=list, repr=False)
+    _on_cancel: list[Callable[[], None]] = field(default_factory=list, repr=False)
 
     @classmethod
     def seconds(cls, limit: float | None) -> Budget:
@@ -251,7 +254,7 @@ class Budget:
         self.on_cancel(child.cancel)
         return child
 
-    def on_cancel(self, callback) -> None:
+    def on_cancel(self, callback: Callable[[], None]) -> None:
         """Call ``callback`` when cancelled (at once if already): stops engines that block."""
         self._on_cancel.append(callback)
         if self.cancelled.is_set():

@@ -11,6 +11,7 @@ import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
+from typing import Any
 
 from numgrid.server.core import Budget, Cell, Grid, SearchResult, Stats
 from numgrid.server.kinds.base import Kind
@@ -62,7 +63,7 @@ class _Collector(cp_model.CpSolverSolutionCallback):
     """Keeps the distinct solutions CP-SAT enumerates; stops the search at ``limit``, or
     when the budget runs out (a cancel that came before the solve began is not lost)."""
 
-    def __init__(self, indices: list[int], limit: int, budget: Budget):
+    def __init__(self, indices: list[int], limit: int, budget: Budget) -> None:
         super().__init__()
         self.indices, self.limit, self.budget = indices, limit, budget
         # keyed by the cells' values: auxiliary variables could tell one grid apart twice
@@ -76,7 +77,9 @@ class _Collector(cp_model.CpSolverSolutionCallback):
             self.stop_search()
 
 
-def search(kind: Kind, puzzle, *, limit: int, fixed: Grid | None, budget: Budget) -> SearchResult:
+def search(
+    kind: Kind, puzzle: Any, *, limit: int, fixed: Grid | None, budget: Budget
+) -> SearchResult:
     """One solve that enumerates solutions and stops at the ``limit``-th.
 
     Measured on the corpus, this beats solving, forbidding the solution and solving
@@ -89,7 +92,9 @@ def search(kind: Kind, puzzle, *, limit: int, fixed: Grid | None, budget: Budget
         return _search(kind, puzzle, limit, fixed, budget, start)
 
 
-def _search(kind: Kind, puzzle, limit: int, fixed: Grid | None, budget: Budget, start: float):
+def _search(
+    kind: Kind, puzzle: Any, limit: int, fixed: Grid | None, budget: Budget, start: float
+) -> SearchResult:
     model, cells = kind.cpsat_model(puzzle, fixed)
     collector = _Collector([v.index for v in cells.values()], limit, budget)
     solver = cp_model.CpSolver()

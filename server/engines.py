@@ -12,6 +12,7 @@ import enum
 from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait
 from concurrent.futures import TimeoutError as FuturesTimeout
 from dataclasses import dataclass
+from typing import Any
 
 from numgrid.server.core import Budget, Cell, Grid, SearchResult, Stats, Verdict, differing_cells
 from numgrid.server.kinds.base import Kind
@@ -27,7 +28,7 @@ class Engine(enum.Enum):
 class EngineDisagreement(RuntimeError):
     """The two engines gave different answers: a bug in one of them, never hidden."""
 
-    def __init__(self, cpsat: SearchResult, native: SearchResult):
+    def __init__(self, cpsat: SearchResult, native: SearchResult) -> None:
         self.cpsat, self.native = cpsat, native
         super().__init__(
             f"engines disagree: CP-SAT says {cpsat.verdict().value} with "
@@ -38,7 +39,7 @@ class EngineDisagreement(RuntimeError):
 
 
 def cpsat_search(
-    kind: Kind, puzzle, *, limit: int, fixed: Grid | None, budget: Budget
+    kind: Kind, puzzle: Any, *, limit: int, fixed: Grid | None, budget: Budget
 ) -> SearchResult:
     """CP-SAT; imported on first use (OR-Tools costs half a second to import)."""
     from numgrid.server import cpsat_runner
@@ -47,7 +48,7 @@ def cpsat_search(
 
 
 def native_search(
-    kind: Kind, puzzle, *, limit: int, fixed: Grid | None, budget: Budget
+    kind: Kind, puzzle: Any, *, limit: int, fixed: Grid | None, budget: Budget
 ) -> SearchResult:
     return kind.native_search(puzzle, limit=limit, fixed=fixed, budget=budget)
 
@@ -66,7 +67,7 @@ _CROSS_POOL = ThreadPoolExecutor(max_workers=4, thread_name_prefix="cross-check"
 
 
 def cross_check(
-    kind: Kind, puzzle, *, limit: int, fixed: Grid | None, budget: Budget
+    kind: Kind, puzzle: Any, *, limit: int, fixed: Grid | None, budget: Budget
 ) -> tuple[SearchResult, SearchResult]:
     """Run both engines (CP-SAT releases the GIL, so they overlap) and compare."""
     cp_future = _CROSS_POOL.submit(
@@ -84,7 +85,7 @@ _RACE_POOL = ThreadPoolExecutor(max_workers=8, thread_name_prefix="auto")
 
 
 def auto_search(
-    kind: Kind, puzzle, *, limit: int, fixed: Grid | None, budget: Budget
+    kind: Kind, puzzle: Any, *, limit: int, fixed: Grid | None, budget: Budget
 ) -> tuple[SearchResult, ...]:
     """Native first; if it has no answer within a head start, CP-SAT races it and the
     first complete answer wins, the other is cancelled. Native decides every measured
@@ -132,7 +133,7 @@ class Answer:
 
 def find(
     kind: Kind,
-    puzzle,
+    puzzle: Any,
     *,
     engine: Engine = Engine.AUTO,
     limit: int = 2,
@@ -141,6 +142,7 @@ def find(
 ) -> Answer:
     """Search with the chosen engine; ``limit=2`` is the uniqueness question."""
     budget = budget or Budget()
+    stats: tuple[Stats, ...]
     if engine is Engine.CROSS_CHECK:
         cpsat, native = cross_check(kind, puzzle, limit=limit, fixed=fixed, budget=budget)
         # Report the engine that finished (both agree when both did); when neither did,

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
@@ -62,7 +62,7 @@ def without_bom(text: str) -> str:
     return text[1:] if text.startswith(BOM) else text
 
 
-def json_puzzle(text: str, kind: str) -> tuple[dict | None, str]:
+def json_puzzle(text: str, kind: str) -> tuple[dict[str, Any] | None, str]:
     """A JSON puzzle of ``kind`` (``{"KIND": {...}}``) parsed once: the whole object,
     or None and why the text is not one (what a sniff says, and a read reports)."""
     try:
@@ -111,7 +111,7 @@ class Formats(dict[str, Format]):
 
     def detect(self, text: str) -> Format:
         text = without_bom(text)
-        reasons = {}
+        reasons: dict[str, str] = {}
         for fmt in self.values():
             reason = fmt.sniff(text)
             if reason is None:
@@ -150,7 +150,7 @@ class JsonShape(Exception):
     """A JSON value of the wrong shape, for the reader to turn into a finding."""
 
 
-def json_int(value, what: str) -> int:
+def json_int(value: object, what: str) -> int:
     """An int32 as protobuf JSON allows it: a number (not a bool), an integral float or a
     string of digits."""
     if isinstance(value, bool):
@@ -168,7 +168,7 @@ def json_int(value, what: str) -> int:
     return value
 
 
-def json_object(value, what: str, fields: set[str]) -> dict:
+def json_object(value: object, what: str, fields: set[str]) -> dict[str, Any]:
     """A JSON object with no field outside ``fields``."""
     if not isinstance(value, dict):
         raise JsonShape(f"{what} must be an object, not {json.dumps(value)[:40]}")
@@ -178,7 +178,7 @@ def json_object(value, what: str, fields: set[str]) -> dict:
     return value
 
 
-def unknown_fields(names, shown: int = 3) -> str:
+def unknown_fields(names: Iterable[object], shown: int = 3) -> str:
     """Field names for a message, each cut short and at most ``shown`` of them: the
     names come from the request, and a message repeating megabytes of them could not
     even reach the client (gRPC caps the trailer that carries it)."""
@@ -187,7 +187,7 @@ def unknown_fields(names, shown: int = 3) -> str:
     return text + (f" and {len(listed) - shown} more" if len(listed) > shown else "")
 
 
-def json_list(value, what: str) -> list:
+def json_list(value: object, what: str) -> list[Any]:
     if not isinstance(value, list):
         raise JsonShape(f"{what} must be a list, not {json.dumps(value)[:40]}")
     return value
