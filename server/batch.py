@@ -35,6 +35,7 @@ import time
 from collections import OrderedDict, deque
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
+from multiprocessing.connection import Connection
 
 from google.protobuf.unknown_fields import UnknownFieldSet
 from numgrid.server import convert, metrics, operations
@@ -313,7 +314,7 @@ def _worker_main(jobs, cancels, results, limits: Limits) -> None:
     process going away (the pipes' end) stops the worker, its puzzle cancelled.
     """
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is for the server to handle
-    cancelled: OrderedDict[int, None] = OrderedDict()
+    cancelled: OrderedDict[int | None, None] = OrderedDict()  # call ids; None: all of them
     lock = threading.Lock()
     running: list = [None, None]  # call id, budget
 
@@ -377,10 +378,10 @@ class _Job:
 @dataclass
 class _Worker:
     process: multiprocessing.process.BaseProcess
-    jobs: object  # Connection, main -> worker
-    cancels: object  # Connection, main -> worker
-    results: object  # Connection, worker -> main
-    outstanding: dict = field(default_factory=dict)  # (call, seq) -> _Job
+    jobs: Connection  # main -> worker
+    cancels: Connection  # main -> worker
+    results: Connection  # worker -> main
+    outstanding: dict[tuple[int, int], _Job] = field(default_factory=dict)  # (call, seq)
     alive: bool = True
 
 

@@ -86,7 +86,8 @@ TUNABLES = "glibc.malloc.tcache_count=0"  # the tcache can only be set before st
 def on_glibc() -> bool:
     """Whether the C library is glibc, the one these settings are for."""
     try:
-        return os.confstr("CS_GNU_LIBC_VERSION").startswith("glibc")
+        version = os.confstr("CS_GNU_LIBC_VERSION")
+        return version is not None and version.startswith("glibc")
     except (ValueError, OSError, AttributeError):
         return False
 

@@ -79,7 +79,9 @@ def build_server(
     executor = ThreadPoolExecutor(max_workers=threads, thread_name_prefix="numgrid-rpc")
     grants = security.read_grants(config.tokens_file)
     intake = shutdown.Intake()
-    interceptors = [intake, security.TokenCheck(grants)] if grants else [intake]
+    interceptors: list[grpc.ServerInterceptor] = [intake]
+    if grants:
+        interceptors.append(security.TokenCheck(grants))
     server = grpc.server(
         executor, options=options, interceptors=interceptors, maximum_concurrent_rpcs=threads
     )

@@ -118,7 +118,8 @@ def render(
     """The board drawn by its kind (``kind.picture``): the entries if ``show_entries``,
     the unique solution if ``show_solution`` (no picture when there is none, or the
     search ran out of time: see ``verdict``), ``highlights`` over the cells."""
-    solution, verdict, stats = None, None, ()
+    solution, verdict = None, None
+    stats: tuple[Stats, ...] = ()
     if show_solution:
         answer = _search(kind, board, engine, budget, hold=hold_entries)
         verdict, stats = answer.verdict, answer.stats
@@ -166,16 +167,17 @@ class _Cache:
     256 of them kept alive grew a server under load by about 10 MB over a minute."""
 
     def __init__(self, size: int):
-        self.size, self.items, self.lock = size, OrderedDict(), threading.Lock()
+        self.size, self.lock = size, threading.Lock()
+        self.items: OrderedDict[bytes, Difficulty] = OrderedDict()
 
-    def get(self, key):
+    def get(self, key: bytes) -> Difficulty | None:
         with self.lock:
             found = self.items.get(key)
             if found is not None:
                 self.items.move_to_end(key)
             return found
 
-    def put(self, key, value) -> None:
+    def put(self, key: bytes, value: Difficulty) -> None:
         with self.lock:
             self.items[key] = value
             self.items.move_to_end(key)
@@ -186,7 +188,7 @@ class _Cache:
 _difficulties = _Cache(_DIFFICULTY_CACHE_SIZE)
 
 
-def _fingerprint(*parts) -> bytes:
+def _fingerprint(*parts: object) -> bytes:
     """A 128-bit digest of ``repr(parts)``: puzzles are frozen dataclasses, whose repr
     gives every field and nothing derived."""
     return hashlib.blake2b(repr(parts).encode(), digest_size=16).digest()

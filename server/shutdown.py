@@ -51,11 +51,11 @@ def _refusal(handler: grpc.RpcMethodHandler, method: str) -> grpc.RpcMethodHandl
     return grpc.unary_unary_rpc_method_handler(refuse)
 
 
-def _marked(_request, _context) -> bytes:
+def _marked(_request: bytes, _context: grpc.ServicerContext) -> bytes:
     return b""
 
 
-_MARKER_HANDLER = grpc.unary_unary_rpc_method_handler(_marked)
+_MARKER_HANDLER: grpc.RpcMethodHandler[bytes, bytes] = grpc.unary_unary_rpc_method_handler(_marked)
 
 
 class Intake(grpc.ServerInterceptor):
@@ -89,7 +89,7 @@ class Intake(grpc.ServerInterceptor):
         ``timeout`` seconds); return the seconds it took."""
         start = time.monotonic()
         with grpc.insecure_channel(self.address) as channel:
-            mark = channel.unary_unary(MARKER_METHOD)
+            mark: grpc.UnaryUnaryMultiCallable[bytes, bytes] = channel.unary_unary(MARKER_METHOD)
             done = mark.future(b"", timeout=timeout, metadata=((_SECRET_KEY, self._secret),))
             self.closed.wait(timeout)
             done.cancel()
