@@ -8,9 +8,9 @@ from __future__ import annotations
 
 import argparse
 import os
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import NoReturn
+from typing import NoReturn, TypeVar
 
 MIB = 1024 * 1024
 
@@ -40,8 +40,11 @@ class ServerConfig:
         return f"{host}:{self.port}"
 
 
-def _positive(kind):
-    def parse(text: str):
+_N = TypeVar("_N", int, float)
+
+
+def _positive(kind: type[_N]) -> Callable[[str], _N]:
+    def parse(text: str) -> _N:
         value = kind(text)
         if value <= 0:
             raise argparse.ArgumentTypeError(f"must be positive, got {text}")
@@ -51,8 +54,8 @@ def _positive(kind):
     return parse
 
 
-def _non_negative(kind):
-    def parse(text: str):
+def _non_negative(kind: type[_N]) -> Callable[[str], _N]:
+    def parse(text: str) -> _N:
         value = kind(text)
         if value < 0:
             raise argparse.ArgumentTypeError(f"must be 0 or more, got {text}")

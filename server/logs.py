@@ -20,6 +20,7 @@ import logging
 import re
 import sys
 import uuid
+from collections.abc import Iterable
 
 import grpc
 
@@ -35,7 +36,7 @@ def new_id() -> str:
     return uuid.uuid4().hex[:16]
 
 
-def given_id(metadata) -> str | None:
+def given_id(metadata: Iterable[tuple[str, str | bytes]] | None) -> str | None:
     """The caller's ``x-request-id``, if it sent a usable one."""
     for key, value in metadata or ():
         if key == HEADER and isinstance(value, str) and _USABLE.fullmatch(value):

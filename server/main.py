@@ -13,6 +13,8 @@ import threading
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, replace
+from types import FrameType
+from wsgiref.simple_server import WSGIServer
 
 import grpc
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
@@ -136,7 +138,7 @@ class Embedded:
     def __enter__(self) -> Embedded:
         return self
 
-    def __exit__(self, *exc) -> None:
+    def __exit__(self, *exc: object) -> None:
         self.stop()
 
 
@@ -148,7 +150,7 @@ def start_embedded(config: ServerConfig | None = None) -> Embedded:
     return Embedded(built)
 
 
-def start_metrics(config: ServerConfig):
+def start_metrics(config: ServerConfig) -> WSGIServer | None:
     """Serve the metrics on ``--metrics-port`` (None when 0); OSError if it cannot."""
     if not config.metrics_port:
         return None
@@ -186,7 +188,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 1
     stopping = threading.Event()
 
-    def on_signal(signum, _frame) -> None:
+    def on_signal(signum: int, _frame: FrameType | None) -> None:
         if stopping.is_set():  # a second signal: stop now
             built.server.stop(0)
             built.intake.closed.set()  # no need to wait for the marker any more

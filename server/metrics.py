@@ -27,6 +27,7 @@ processes record nothing: the server's process counts their results as they arri
 from __future__ import annotations
 
 from collections.abc import Iterable
+from wsgiref.simple_server import WSGIServer
 
 from numgrid.v1 import numgrid_service_pb2 as service_pb2
 from numgrid.v1 import puzzle_pb2
@@ -138,7 +139,7 @@ def observe_puzzle(note: Note) -> None:
     observe_engines(kind, spent)
 
 
-def serve(host: str, port: int):
+def serve(host: str, port: int) -> WSGIServer:
     """Serve :data:`REGISTRY` over HTTP on ``host:port`` (in a daemon thread); return
     the HTTP server (``.shutdown()`` stops it). OSError when it cannot listen."""
     disable_created_metrics()  # no ``*_created`` series beside every counter (this process)

@@ -18,6 +18,7 @@ import enum
 import xml.etree.ElementTree as ET
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from typing import Any
 
 from numgrid.server.core import Cell, Grid
 
@@ -114,26 +115,33 @@ class Svg:
         ET.SubElement(self.root, "title").text = title
         self.rect(0, 0, self.width, self.height, fill=PAPER)
 
-    def _add(self, tag: str, attrs: dict) -> ET.Element:
+    def _add(self, tag: str, attrs: dict[str, Any]) -> ET.Element:
         return ET.SubElement(
             self.root,
             tag,
             {k.replace("_", "-"): v if isinstance(v, str) else _n(v) for k, v in attrs.items()},
         )
 
-    def rect(self, x: float, y: float, w: float, h: float, **attrs) -> None:
+    def rect(self, x: float, y: float, w: float, h: float, **attrs: Any) -> None:
         self._add("rect", {"x": x, "y": y, "width": w, "height": h, **attrs})
 
-    def line(self, x1: float, y1: float, x2: float, y2: float, **attrs) -> None:
+    def line(self, x1: float, y1: float, x2: float, y2: float, **attrs: Any) -> None:
         attrs.setdefault("stroke", INK)
         attrs.setdefault("stroke_linecap", "square")
         self._add("line", {"x1": x1, "y1": y1, "x2": x2, "y2": y2, **attrs})
 
-    def circle(self, cx: float, cy: float, r: float, **attrs) -> None:
+    def circle(self, cx: float, cy: float, r: float, **attrs: Any) -> None:
         self._add("circle", {"cx": cx, "cy": cy, "r": r, **attrs})
 
     def text(
-        self, x: float, y: float, text: str, size: float, *, anchor: str = "middle", **attrs
+        self,
+        x: float,
+        y: float,
+        text: str,
+        size: float,
+        *,
+        anchor: str = "middle",
+        **attrs: Any,
     ) -> None:
         """``text`` with its baseline at ``y``; ``anchor`` start, middle or end at ``x``."""
         attrs.setdefault("fill", INK)
@@ -142,7 +150,7 @@ class Svg:
         )
         element.text = text
 
-    def centred(self, x: float, y: float, text: str, size: float, **attrs) -> None:
+    def centred(self, x: float, y: float, text: str, size: float, **attrs: Any) -> None:
         """``text`` centred on the point (x, y)."""
         self.text(x, y + size * 0.36, text, size, **attrs)  # 0.36: half a digit's height
 
@@ -237,7 +245,12 @@ def digit(
 
 
 def canvas(
-    grid_rows: int, grid_cols: int, title: str, *, band: tuple = (0, 0, 0, 0), foot: float = 0
+    grid_rows: int,
+    grid_cols: int,
+    title: str,
+    *,
+    band: tuple[float, float, float, float] = (0, 0, 0, 0),
+    foot: float = 0,
 ) -> tuple[Svg, Grid2D]:
     """A picture of a grid of ``grid_rows`` x ``grid_cols`` cells with bands of cells
     around it for clues (``band``: cells above, below, left, right) and ``foot`` pixels

@@ -18,8 +18,10 @@ from __future__ import annotations
 
 import hmac
 import os
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any, NoReturn, TypeAlias
 
 import grpc
 from grpc_health.v1 import health
@@ -45,7 +47,7 @@ def _read(path: str, what: str) -> bytes:
         raise SecurityError(f"cannot read the {what} {path}: {e.strerror or e}") from None
 
 
-def read_grants(tokens_file: str, environ=os.environ) -> tuple[Grant, ...]:
+def read_grants(tokens_file: str, environ: Mapping[str, str] = os.environ) -> tuple[Grant, ...]:
     """The tokens of ``tokens_file`` (if any) and of ``NUMGRID_TOKENS``."""
     grants = [
         Grant(token.strip().encode(), None)
@@ -79,10 +81,14 @@ def server_credentials(cert: str, key: str, client_ca: str) -> grpc.ServerCreden
     )
 
 
-def _denial(handler: grpc.RpcMethodHandler, code: grpc.StatusCode, message: str):
+Handler: TypeAlias = grpc.RpcMethodHandler[Any, Any]
+Metadata: TypeAlias = tuple[tuple[str, str | bytes], ...]
+
+
+def _denial(handler: Handler, code: grpc.StatusCode, message: str) -> Handler:
     """A handler of ``handler``'s shape that ends the call with ``code``."""
 
-    def deny(_request, context):
+    def deny(_request: object, context: grpc.ServicerContext) -> NoReturn:
         context.abort(code, message)
 
     if handler.request_streaming and handler.response_streaming:
@@ -97,10 +103,10 @@ def _denial(handler: grpc.RpcMethodHandler, code: grpc.StatusCode, message: str)
 class TokenCheck(grpc.ServerInterceptor):
     """Let a call through only with a bearer token that may call its method."""
 
-    def __init__(self, grants: tuple[Grant, ...]):
+    def __init__(self, grants: tuple[Grant, ...]) -> None:
         self.grants = grants
 
-    def _grant(self, metadata) -> Grant | None:
+    def _grant(self, metadata: Metadata | None) -> Grant | None:
         for key, value in metadata or ():
             if key == "authorization" and isinstance(value, str):
                 scheme, _, token = value.partition(" ")
@@ -114,7 +120,11 @@ class TokenCheck(grpc.ServerInterceptor):
                 return found
         return None
 
-    def intercept_service(self, continuation, handler_call_details):
+    def intercept_service(
+        self,
+        continuation: Callable[[grpc.HandlerCallDetails], Handler | None],
+        handler_call_details: grpc.HandlerCallDetails,
+    ) -> Handler | None:
         handler = continuation(handler_call_details)
         service, _, method = handler_call_details.method.lstrip("/").partition("/")
         if handler is None or service in OPEN_SERVICES:

@@ -26,7 +26,9 @@ import shutil
 import tempfile
 import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any, NoReturn, TypeAlias
 
 import grpc
 from grpc_health.v1 import health
@@ -37,8 +39,11 @@ _SECRET_KEY = "numgrid-intake-secret"
 SHUTTING_DOWN = "the server is shutting down: retry, on another server if there is one"
 
 
-def _refusal(handler: grpc.RpcMethodHandler, method: str) -> grpc.RpcMethodHandler:
-    def refuse(_request, context):
+Handler: TypeAlias = grpc.RpcMethodHandler[Any, Any]
+
+
+def _refusal(handler: Handler, method: str) -> Handler:
+    def refuse(_request: object, context: grpc.ServicerContext) -> NoReturn:
         request_log.info("method=%s status=UNAVAILABLE (shutting down)", method)
         context.abort(grpc.StatusCode.UNAVAILABLE, SHUTTING_DOWN)
 
@@ -70,7 +75,11 @@ class Intake(grpc.ServerInterceptor):
         self._directory = Path(tempfile.mkdtemp(prefix="numgrid-intake-"))  # mode 0700
         self.address = f"unix:{self._directory / 'intake.sock'}"
 
-    def intercept_service(self, continuation, handler_call_details):
+    def intercept_service(
+        self,
+        continuation: Callable[[grpc.HandlerCallDetails], Handler | None],
+        handler_call_details: grpc.HandlerCallDetails,
+    ) -> Handler | None:
         if handler_call_details.method == MARKER_METHOD:
             given = dict(handler_call_details.invocation_metadata or ()).get(_SECRET_KEY, "")
             if isinstance(given, str) and hmac.compare_digest(given, self._secret):
