@@ -81,7 +81,7 @@ def server_credentials(cert: str, key: str, client_ca: str) -> grpc.ServerCreden
     )
 
 
-Handler: TypeAlias = grpc.RpcMethodHandler[Any, Any]
+Handler: TypeAlias = "grpc.RpcMethodHandler[Any, Any]"  # generic in the stubs only
 Metadata: TypeAlias = tuple[tuple[str, str | bytes], ...]
 
 

@@ -39,7 +39,7 @@ _SECRET_KEY = "numgrid-intake-secret"
 SHUTTING_DOWN = "the server is shutting down: retry, on another server if there is one"
 
 
-Handler: TypeAlias = grpc.RpcMethodHandler[Any, Any]
+Handler: TypeAlias = "grpc.RpcMethodHandler[Any, Any]"  # generic in the stubs only
 
 
 def _refusal(handler: Handler, method: str) -> Handler:
