@@ -78,7 +78,7 @@ class _Collector(cp_model.CpSolverSolutionCallback):
 
 
 def search(
-    kind: Kind, puzzle: Any, *, limit: int, fixed: Grid | None, budget: Budget
+    kind: Kind[Any], puzzle: Any, *, limit: int, fixed: Grid | None, budget: Budget
 ) -> SearchResult:
     """One solve that enumerates solutions and stops at the ``limit``-th.
 
@@ -93,7 +93,7 @@ def search(
 
 
 def _search(
-    kind: Kind, puzzle: Any, limit: int, fixed: Grid | None, budget: Budget, start: float
+    kind: Kind[Any], puzzle: Any, limit: int, fixed: Grid | None, budget: Budget, start: float
 ) -> SearchResult:
     model, cells = kind.cpsat_model(puzzle, fixed)
     collector = _Collector([v.index for v in cells.values()], limit, budget)

@@ -12,10 +12,12 @@ import enum
 from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait
 from concurrent.futures import TimeoutError as FuturesTimeout
 from dataclasses import dataclass
-from typing import Any
+from typing import TypeVar
 
 from numgrid.server.core import Budget, Cell, Grid, SearchResult, Stats, Verdict, differing_cells
 from numgrid.server.kinds.base import Kind
+
+P = TypeVar("P")  # a kind's puzzle class
 
 
 class Engine(enum.Enum):
@@ -39,7 +41,7 @@ class EngineDisagreement(RuntimeError):
 
 
 def cpsat_search(
-    kind: Kind, puzzle: Any, *, limit: int, fixed: Grid | None, budget: Budget
+    kind: Kind[P], puzzle: P, *, limit: int, fixed: Grid | None, budget: Budget
 ) -> SearchResult:
     """CP-SAT; imported on first use (OR-Tools costs half a second to import)."""
     from numgrid.server import cpsat_runner
@@ -48,7 +50,7 @@ def cpsat_search(
 
 
 def native_search(
-    kind: Kind, puzzle: Any, *, limit: int, fixed: Grid | None, budget: Budget
+    kind: Kind[P], puzzle: P, *, limit: int, fixed: Grid | None, budget: Budget
 ) -> SearchResult:
     return kind.native_search(puzzle, limit=limit, fixed=fixed, budget=budget)
 
@@ -67,7 +69,7 @@ _CROSS_POOL = ThreadPoolExecutor(max_workers=4, thread_name_prefix="cross-check"
 
 
 def cross_check(
-    kind: Kind, puzzle: Any, *, limit: int, fixed: Grid | None, budget: Budget
+    kind: Kind[P], puzzle: P, *, limit: int, fixed: Grid | None, budget: Budget
 ) -> tuple[SearchResult, SearchResult]:
     """Run both engines (CP-SAT releases the GIL, so they overlap) and compare."""
     cp_future = _CROSS_POOL.submit(
@@ -85,7 +87,7 @@ _RACE_POOL = ThreadPoolExecutor(max_workers=8, thread_name_prefix="auto")
 
 
 def auto_search(
-    kind: Kind, puzzle: Any, *, limit: int, fixed: Grid | None, budget: Budget
+    kind: Kind[P], puzzle: P, *, limit: int, fixed: Grid | None, budget: Budget
 ) -> tuple[SearchResult, ...]:
     """Native first; if it has no answer within a head start, CP-SAT races it and the
     first complete answer wins, the other is cancelled. Native decides every measured
@@ -132,8 +134,8 @@ class Answer:
 
 
 def find(
-    kind: Kind,
-    puzzle: Any,
+    kind: Kind[P],
+    puzzle: P,
     *,
     engine: Engine = Engine.AUTO,
     limit: int = 2,
