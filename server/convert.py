@@ -6,11 +6,14 @@ and read by the same parser as a text puzzle, so both pass exactly the same chec
 
 from __future__ import annotations
 
+import enum
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from typing import Any, TypeVar, cast
 
 import grpc
 from google.protobuf.duration_pb2 import Duration
+from google.protobuf.internal.enum_type_wrapper import EnumTypeWrapper
 from google.protobuf.message import DecodeError
 from google.rpc import code_pb2, error_details_pb2, status_pb2
 from grpc_status import rpc_status
@@ -149,8 +152,8 @@ def _structured_violations(findings, field: str, cell_field) -> list[Violation]:
 
 @dataclass(frozen=True)
 class Read:
-    kind: Kind
-    board: object
+    kind: Kind[Any]
+    board: Board
     warnings: tuple[Finding, ...]
 
     @property
@@ -158,10 +161,18 @@ class Read:
         return f"{self.board.puzzle.rows}x{self.board.puzzle.cols}"
 
 
-def _enum_name(enum, value: int, prefix: str) -> str | None:
+def _enum_name(enum: EnumTypeWrapper, value: int, prefix: str) -> str | None:
     """``PUZZLE_FORMAT_CSV`` -> ``csv``; None for UNSPECIFIED; ValueError if unknown."""
     name = enum.Name(value)[len(prefix) :].lower()
     return None if name == "unspecified" else name
+
+
+_E = TypeVar("_E", bound=int)
+
+
+def _enum_value(enum: type[_E], name: str) -> _E:
+    """``enum.Value(name)``, typed as the proto enum it is (protobuf's stubs say int)."""
+    return cast(_E, cast(EnumTypeWrapper, enum).Value(name))
 
 
 def read_input(source: puzzle_pb2.PuzzleInput, max_cells: int) -> Read:
@@ -300,11 +311,11 @@ def finding(f: Finding) -> puzzle_pb2.Finding:
     )
 
 
-def verdict(v: Verdict | None) -> int:
+def verdict(v: Verdict | None) -> puzzle_pb2.Verdict:
     return (
         puzzle_pb2.VERDICT_UNSPECIFIED
         if v is None
-        else puzzle_pb2.Verdict.Value(f"VERDICT_{v.value}")
+        else _enum_value(puzzle_pb2.Verdict, f"VERDICT_{v.value}")
     )
 
 
@@ -322,7 +333,7 @@ def stats(all_stats: Iterable[Stats]) -> list[puzzle_pb2.EngineStats]:
 def _group_fields(group) -> dict:
     """What GroupRef and GroupReport say of a group (any kind's: a run, a line, a cage)."""
     out = {
-        "type": service_pb2.GroupType.Value(f"GROUP_TYPE_{group.type.name}"),
+        "type": _enum_value(service_pb2.GroupType, f"GROUP_TYPE_{group.type.name}"),
         "clue": group.clue or 0,
         "operation": CAGE_OPERATIONS[group.operation],
         "index": group.index,
@@ -336,7 +347,7 @@ def _group_report(rep) -> service_pb2.GroupReport:
     return service_pb2.GroupReport(
         **_group_fields(rep.group),
         cells=cells(rep.group.cells),
-        state=service_pb2.GroupState.Value(f"GROUP_STATE_{rep.state.value}"),
+        state=_enum_value(service_pb2.GroupState, f"GROUP_STATE_{rep.state.value}"),
         total=rep.total,
         duplicates=cells(rep.duplicates),
     )
@@ -350,7 +361,7 @@ def validate_response(read: Read, result: operations.Validation) -> service_pb2.
         groups=[_group_report(r) for r in report.groups],
         cells=[
             service_pb2.CellReport(
-                cell=cell(c), status=service_pb2.CellStatus.Value(f"CELL_STATUS_{s.value}")
+                cell=cell(c), status=_enum_value(service_pb2.CellStatus, f"CELL_STATUS_{s.value}")
             )
             for c, s in report.cells.items()
         ],
@@ -392,7 +403,11 @@ def uniqueness_response(read: Read, answer, difficulty=None) -> service_pb2.Chec
 
 
 def hint_response(read: Read, hint: operations.Hint) -> service_pb2.HintResponse:
-    kind = service_pb2.HintKind.Value(f"HINT_KIND_{hint.kind}") if hint.kind else 0
+    kind = (
+        _enum_value(service_pb2.HintKind, f"HINT_KIND_{hint.kind}")
+        if hint.kind
+        else service_pb2.HINT_KIND_UNSPECIFIED
+    )
     return service_pb2.HintResponse(
         kind=kind,
         cells=cells(hint.cells),
@@ -412,8 +427,8 @@ def hint_response(read: Read, hint: operations.Hint) -> service_pb2.HintResponse
 # numgrid.v1.Grade without their prefixes, so they are matched by name.
 
 
-def technique(value) -> int:
-    return service_pb2.Technique.Value(f"TECHNIQUE_{value.name}")
+def technique(value: enum.IntEnum) -> service_pb2.Technique:
+    return _enum_value(service_pb2.Technique, f"TECHNIQUE_{value.name}")
 
 
 def technique_of(kind: Kind, value: int, field: str):
@@ -442,8 +457,14 @@ def step(s) -> service_pb2.Step:
 
 def difficulty_message(d: operations.Difficulty) -> service_pb2.Difficulty:
     return service_pb2.Difficulty(
-        grade=service_pb2.Grade.Value(f"GRADE_{d.grade.name}") if d.grade is not None else 0,
-        hardest=technique(d.hardest) if d.hardest is not None else 0,
+        grade=(
+            _enum_value(service_pb2.Grade, f"GRADE_{d.grade.name}")
+            if d.grade is not None
+            else service_pb2.GRADE_UNSPECIFIED
+        ),
+        hardest=(
+            technique(d.hardest) if d.hardest is not None else service_pb2.TECHNIQUE_UNSPECIFIED
+        ),
         counts=[
             service_pb2.TechniqueCount(technique=technique(t), count=n)
             for t, n in sorted(d.counts.items())
@@ -520,6 +541,7 @@ def no_unique_solution(verdict: Verdict | None) -> InvalidRequest:
 
 def render_response(read: Read, rendered: operations.Rendered) -> service_pb2.RenderResponse:
     picture = rendered.picture
+    assert picture is not None  # the service refuses a render without one, before this
     out = service_pb2.RenderResponse(
         svg=picture.svg, width=picture.width, height=picture.height, puzzle=puzzle(read)
     )
@@ -607,11 +629,11 @@ def generate_response(
     kind: Kind, made: generate.Generated, index: int
 ) -> service_pb2.GenerateResponse:
     board = Board.empty(made.puzzle)
-    kind_value = puzzle_pb2.PuzzleKind.Value(f"PUZZLE_KIND_{kind.name.upper()}")
+    kind_value = _enum_value(puzzle_pb2.PuzzleKind, f"PUZZLE_KIND_{kind.name.upper()}")
     texts = [
         puzzle_pb2.PuzzleText(
             content=kind.write(board, fmt),
-            format=puzzle_pb2.PuzzleFormat.Value(f"PUZZLE_FORMAT_{fmt.upper()}"),
+            format=_enum_value(puzzle_pb2.PuzzleFormat, f"PUZZLE_FORMAT_{fmt.upper()}"),
             kind=kind_value,
         )
         for fmt in kind.formats
