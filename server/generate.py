@@ -73,7 +73,7 @@ def problems(kind: Kind, spec: Spec, count: int) -> list[tuple[str, str]]:
     return found + [(field, text) for field, text in kind.maker.problems(spec) if field not in said]
 
 
-def ceiling(kind: Kind, grade: enum.IntEnum | None) -> enum.IntEnum:
+def ceiling(kind: Kind[Any], grade: Grade | None) -> enum.IntEnum:
     """The hardest technique a chain for ``grade`` may use: the trial for EXTREME and for
     any grade, the one just short of it for a grade past the kind's thresholds."""
     trial = kind.techniques["TRIAL"]

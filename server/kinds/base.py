@@ -24,7 +24,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, Generic, Protocol, TypeVar
 
-from numgrid.server.chain import Explanation
+from numgrid.server.chain import Explanation, Grade
 from numgrid.server.core import (
     Board,
     BoardReport,
@@ -45,7 +45,7 @@ class Spec:
 
     rows: int
     cols: int  # equal to rows for the square kinds
-    grade: enum.IntEnum | None  # numgrid.server.chain.Grade; None: any grade
+    grade: Grade | None  # None: any grade
     density: float = 0.0  # kinds with black cells: the share of white ones; 0: default
     single_cell_runs: bool = False  # kinds with runs: white cells in one-cell runs allowed
 

@@ -54,10 +54,11 @@ def shading(rows: int, cols: int, density: float, rng: random.Random) -> list[li
     return [[SHADED if rng.random() < density else WHITE for _ in range(cols)] for _ in range(rows)]
 
 
-def clues_of(grid) -> list[int]:
+def clues_of(grid) -> list[int | None]:
     """Every clue of a full grid, the rows' then the columns': the weights (column
-    numbers in a row, row numbers in a column, from 1) of its shaded cells, added."""
-    rows = [sum(c + 1 for c, v in enumerate(row) if v == SHADED) for row in grid]
+    numbers in a row, row numbers in a column, from 1) of its shaded cells, added (a
+    list the makers then leave clues out of: None)."""
+    rows: list[int | None] = [sum(c + 1 for c, v in enumerate(row) if v == SHADED) for row in grid]
     cols = [
         sum(r + 1 for r, row in enumerate(grid) if row[c] == SHADED) for c in range(len(grid[0]))
     ]
@@ -156,6 +157,7 @@ class Maker:
                 fallback = made  # off target, but unique: the driver grades it
         else:
             made = fallback or made
+        assert made is not None  # REDRAWS > 0: at least one was drawn
         grid, clues, _ = made
         return _puzzle(rows, clues), tuple(map(tuple, grid))
 

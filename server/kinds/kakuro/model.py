@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import cached_property
+from typing import cast
 
 from numgrid.server.core import Cell, Grid, GroupType, cell_name
 
@@ -93,7 +94,7 @@ class Puzzle:
                     cells.append((rr, cc))
                     rr, cc = rr + dr, cc + dc
                 if pr >= 0 and pc >= 0:
-                    sq = self.squares[pr][pc]
+                    sq = cast(Clue, self.squares[pr][pc])  # not WHITE: the run began here
                     clue = sq.across if direction == ACROSS else sq.down
                     found.append(Run(direction, (pr, pc), clue, tuple(cells)))
                 else:

@@ -12,6 +12,7 @@ import math
 import re
 import threading
 from collections import OrderedDict
+from collections.abc import Sequence
 
 from numgrid.server.core import Cell
 
@@ -148,10 +149,10 @@ def _cached(target: int, operation: str, shape: tuple[Cell, ...], size: int) -> 
     conflicts = conflicts_of(shape)
     key = (target, operation, conflicts, size)
     with _packed_lock:
-        found = _packed.get(key)
-        if found is not None:
+        packed = _packed.get(key)
+        if packed is not None:
             _packed.move_to_end(key)
-            return found
+            return packed
     found = _recent(target, operation, conflicts, size)
     if isinstance(found, bytes):
         with _packed_lock:
@@ -185,7 +186,7 @@ def _layouts(
     sort as its digits do), the others as tuples."""
     n = len(conflicts)
     if operation == NONE and n > 1:  # not given: whatever any operation allows
-        found = set()
+        found: set[bytes] = set()
         for op in operations_of(NONE, n):
             each = _as_packed(_layouts(target, op, conflicts, size))
             found.update(each[at : at + n] for at in range(0, len(each), n))
@@ -230,6 +231,7 @@ def _sum_or_product(target: int, adding: bool, conflicts: Conflicts, size: int):
         for j in conflicts[i]:
             used |= 1 << layout[j]
         left = last - i  # the cells after this one
+        choices: Sequence[int] | None
         if adding:  # they add left..left * size
             choices = range(max(1, target - left * size - acc), min(size, target - left - acc) + 1)
         else:  # a digit divides what is left to make; they can make the rest

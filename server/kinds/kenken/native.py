@@ -368,7 +368,8 @@ class _PartSums:
             for j, weight in zip(positions, weights, strict=True):
                 grown: dict[int, int] = {}
                 for total, layouts in table.items():
-                    for d, bits in enumerate(rule.bits[j], 1):
+                    # (no packed layouts: the rule is a _Layouts, which has bits)
+                    for d, bits in enumerate(rule.bits[j], 1):  # type: ignore[union-attr]
                         both = layouts & bits
                         if both:
                             value = total + d * weight
@@ -428,7 +429,8 @@ class _Band:
 
     total: int
     line: int
-    cells: tuple[int, ...]  # cells on their own
+    # per weight of a line: its cells' values, and the cells on their own
+    cells: tuple[tuple[_Values, tuple[int, ...]], ...]
     # per cage with two cells or more inside: its cells, candidates -> their masks, sums
     parts: tuple[tuple[tuple[int, ...], Callable, _PartSums], ...]
 
@@ -826,7 +828,7 @@ def propagate(
             cells = cage.cells
             masks = cage.pick(cand)
             key = masks
-            required = ()
+            required: tuple[int, ...] = ()
             gather = cage.gather
             if len(gather) == 1:  # most cages lie in one line
                 lack = full & ~reduce(or_, gather[0](cand))
@@ -847,7 +849,7 @@ def propagate(
                 _remember()
             if revision is None:
                 return 2 * n + k
-            new, claimed = revision
+            new, claimed = revision  # type: ignore[misc]  # not False: revised above
             if new != masks:
                 for i, old, m in zip(cells, masks, new, strict=True):
                     if m != old:
@@ -856,12 +858,12 @@ def propagate(
                             placed.append(i)
                         lines_due.add(i // n)
                         lines_due.add(n + i % n)
-            for others, required in zip(cage.others, claimed, strict=True):
-                if required:
+            for others, claim in zip(cage.others, claimed, strict=True):
+                if claim:
                     for p in others:
                         c = cand[p]
-                        if c & required:
-                            c &= ~required
+                        if c & claim:
+                            c &= ~claim
                             if not c:
                                 return 2 * n + k
                             cand[p] = c
