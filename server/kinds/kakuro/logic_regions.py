@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import itertools
 import random
+from typing import cast
 
 from numgrid.server.core import cell_name
 from numgrid.server.kinds.masks import bit, digits_of, single
@@ -49,7 +50,8 @@ def labels_of(edges: list[tuple[int, int]], adjacent: list[list[tuple[int, int]]
     probability) its labels XOR to zero: random labels off a spanning forest, each tree
     edge the XOR of the labels below it."""
     node_count = len(adjacent)
-    parent_edge, order, seen = [-1] * node_count, [], [False] * node_count
+    parent_edge, seen = [-1] * node_count, [False] * node_count
+    order: list[int] = []
     for root in range(node_count):
         if seen[root] or not adjacent[root]:
             continue
@@ -84,18 +86,19 @@ def cuts(labels: list[int], size: int, poll=lambda: None) -> list[tuple[int, ...
     """Edge sets of ``size`` (1-4) whose labels XOR to zero, at most CUT_LIMIT. The pairing
     loops (quadratic in the open cells) call ``poll`` as they go: it may raise to stop."""
     if size == 1:
-        return [(e,) for e, label in enumerate(labels) if label == 0][:CUT_LIMIT]
+        ones: list[tuple[int, ...]] = [(e,) for e, label in enumerate(labels) if label == 0]
+        return ones[:CUT_LIMIT]
     by_label: dict[int, list[int]] = {}
     for e, label in enumerate(labels):
         if label:
             by_label.setdefault(label, []).append(e)
     if size == 2:
         groups = sorted((g for g in by_label.values() if len(g) > 1), key=len)
-        found = (pair for group in groups for pair in itertools.combinations(group, 2))
-        return list(itertools.islice(found, CUT_LIMIT))
+        pairs = (pair for group in groups for pair in itertools.combinations(group, 2))
+        return list(itertools.islice(pairs, CUT_LIMIT))
     live = [e for e, label in enumerate(labels) if label]
     if size == 3:
-        found = []
+        found: list[tuple[int, ...]] = []
         for k, e in enumerate(live):
             poll()
             for f in live[k + 1 :]:
@@ -107,13 +110,13 @@ def cuts(labels: list[int], size: int, poll=lambda: None) -> list[tuple[int, ...
         return found
     if len(live) > FOUR_CUT_EDGES:
         return []
-    pairs: dict[int, list[tuple[int, int]]] = {}
+    by_xor: dict[int, list[tuple[int, int]]] = {}
     for k, e in enumerate(live):
         poll()
         for f in live[k + 1 :]:
-            pairs.setdefault(labels[e] ^ labels[f], []).append((e, f))
+            by_xor.setdefault(labels[e] ^ labels[f], []).append((e, f))
     quads: set[tuple[int, ...]] = set()
-    for group in pairs.values():
+    for group in by_xor.values():
         for (e, f), (g, h) in itertools.combinations(group, 2):
             if len({e, f, g, h}) == 4:
                 quads.add(tuple(sorted((e, f, g, h))))
@@ -167,9 +170,9 @@ def _region(pos: Position, side: set[int]) -> tuple[Step, tuple] | None:
     layout, masks = pos.layout, pos.masks
     runs = sorted(side, key=lambda r: (not layout.across[r], layout.runs[r].cells))
     inside, unknown, seen, placed_any = [], [], set(), False
-    need = {}
+    need: dict[int, int] = {}
     for r in runs:
-        need[r] = layout.runs[r].clue
+        need[r] = cast(int, layout.runs[r].clue)  # the layout's runs are the clued ones
         for i in layout.run_cells[r]:
             if single(masks[i]):
                 need[r] -= DIGIT[masks[i]]
@@ -229,7 +232,11 @@ def region_sum(pos: Position) -> Step | None:
     smallest region. Cuts of one cell are searched first, then two, three, four. Polls the
     position's budget (:meth:`Position.poll`) while it searches."""
     layout, masks = pos.layout, pos.masks
-    edges = [tuple(layout.cell_runs[i]) for i, m in enumerate(masks) if not single(m)]
+    # (across, down): a white cell is in two runs
+    edges = cast(
+        "list[tuple[int, int]]",
+        [tuple(layout.cell_runs[i]) for i, m in enumerate(masks) if not single(m)],
+    )
     adjacent = _adjacency(len(layout.runs), edges)
     labels = labels_of(edges, adjacent)
     best = None
