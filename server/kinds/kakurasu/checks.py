@@ -15,6 +15,8 @@ crossing line that is CORRECT.
 
 from __future__ import annotations
 
+from typing import cast
+
 from numgrid.server.chain import listed
 from numgrid.server.core import (
     Board,
@@ -30,6 +32,8 @@ from numgrid.server.kinds.judging import board_report, finding
 
 from .model import MAX_SIZE, OPEN, SHADED, VALUES, Line, Puzzle, total
 from .sums import sizes
+
+Ints = tuple[int, ...]
 
 
 def _count_findings(puzzle: Puzzle) -> list[Finding]:
@@ -108,8 +112,9 @@ def disagreement(puzzle: Puzzle) -> str:
     count; a side with one has no total to test."""
     rows = [line for line in puzzle.lines if line.type is GroupType.ROW]
     cols = [line for line in puzzle.lines if line.type is GroupType.COLUMN]
-    row_total = None if None in puzzle.row_clues else sum(puzzle.row_clues)
-    col_total = None if None in puzzle.column_clues else sum(puzzle.column_clues)
+    # (the casts: a side without None)
+    row_total = None if None in puzzle.row_clues else sum(cast(Ints, puzzle.row_clues))
+    col_total = None if None in puzzle.column_clues else sum(cast(Ints, puzzle.column_clues))
     row_ok = _counts_making(*_reach(cols, puzzle.rows), row_total)
     col_ok = _counts_making(*_reach(rows, puzzle.cols), col_total)
     if not row_ok:
@@ -210,7 +215,7 @@ def _judge(line: Line, entries: Grid) -> tuple[GroupReport, list[Finding]]:
     weight = sum(line.weight(cell) for cell in shaded)
     open_cells = [cell for cell in line.cells if entries[cell[0]][cell[1]] == OPEN]
     room = sum(line.weight(cell) for cell in open_cells)
-    clue, findings = line.clue, []
+    clue, findings = cast(int, line.clue), []
     weights = " + ".join(str(line.weight(cell)) for cell in shaded) or "0"
     if weight == clue:
         state = GroupState.CORRECT

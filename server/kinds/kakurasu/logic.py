@@ -70,7 +70,7 @@ def _from_entries(puzzle: Puzzle, entries: Grid) -> Position:
     return Position(layout, [entries[r][c] for r, c in layout.cells])
 
 
-def _from_candidates(puzzle: Puzzle, candidates: Mapping[Cell, object]) -> Position:
+def _from_candidates(puzzle: Puzzle, candidates: Mapping[Cell, Iterable[int]]) -> Position:
     """``{cell: values}`` (1, -1 or both); missing cells: both. One value decides a cell,
     and the cells decided are checked as marks are."""
     layout = layout_of(puzzle)

@@ -13,6 +13,7 @@ docs/performance.md, "Kakuro's CP-SAT model".
 from __future__ import annotations
 
 from functools import cache
+from typing import cast
 
 from numgrid.server.core import Cell, Grid
 from numgrid.server.cpsat_runner import LeanModel
@@ -57,5 +58,6 @@ def build(
     for run in runs:
         variables = [cells[cell] for cell in run.cells]
         model.add_all_different(variables)
-        model.add_linear_constraint(cp_model.LinearExpr.sum(variables), run.clue, run.clue)
+        clue = cast(int, run.clue)  # runs with a clue, as picked above
+        model.add_linear_constraint(cp_model.LinearExpr.sum(variables), clue, clue)
     return model, cells

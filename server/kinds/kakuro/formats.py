@@ -26,7 +26,7 @@ from numgrid.server.kinds.textformats import (
     without_bom,
 )
 
-from .model import WHITE, Clue, Puzzle
+from .model import WHITE, Clue, Puzzle, Square
 
 DEFAULT_MAX_CELLS = 20_000  # admits 124x90 (11,160), the largest published Kakuro we know of
 _CLUE_TOKEN = re.compile(r"^(\d{0,6}),(\d{0,6})$")  # no sum needs more digits
@@ -307,7 +307,7 @@ def read_json(text: str, max_cells: int = DEFAULT_MAX_CELLS) -> Board:
     _check_ragged(lines, width, findings)
     parsed = []
     for r, cells in enumerate(lines):
-        row = []
+        row: list[tuple[Square, int]] = []
         for c, cell in enumerate(cells):
             if not isinstance(cell, dict):
                 findings.append(error("bad_value", f"{cell_name((r, c))}: not an object", (r, c)))

@@ -31,6 +31,7 @@ import functools
 import math
 import random
 from dataclasses import dataclass
+from typing import Any
 
 from numgrid.server.chain import Grade
 from numgrid.server.core import Budget, Grid, SearchTimeout
@@ -864,8 +865,10 @@ def settle(fill_: Fill, oracle: int, open_limit: int, rng, budget: Budget) -> li
     not shrunk for :data:`STALL_ROUNDS` rounds, the cells changed in the last round (a
     second way keeps moving on there: the layout may be at fault)."""
     settler = _Settler(fill_, rng, oracle)
-    digits, memo = fill_.digits, {}  # memo: groups searched (see _other)
-    fewest, since, stuck = len(digits) + 1, 0, []
+    digits = fill_.digits
+    memo: dict[tuple[Any, ...], Any] = {}  # groups searched (see _other)
+    fewest, since = len(digits) + 1, 0
+    stuck: list[int] = []
     while since < STALL_ROUNDS:
         if budget.expired():
             raise SearchTimeout()
@@ -1000,13 +1003,14 @@ def loosen(fill_: Fill, style: Style, rng, budget: Budget) -> bool:
     frame, digits = fill_.frame, fill_.digits
     target = max(1, style.open_cells)
     _, cand, open_ = _propagated(frame, digits, budget)
-    checks, memo = 0, {}  # memo: groups searched (see _other)
+    checks = 0
+    memo: dict[tuple[Any, ...], Any] = {}  # groups searched (see _other)
     for _ in range(LOOSEN_STEPS):
         if budget.expired():
             raise SearchTimeout()
         if open_ and rng.random() < NEAR_OPEN:
-            near = sorted({j for k in open_ for r in frame.cell_runs[k] for j in frame.runs[r]})
-            i = rng.choice(near)
+            nearby = sorted({j for k in open_ for r in frame.cell_runs[k] for j in frame.runs[r]})
+            i = rng.choice(nearby)
         else:
             i = rng.randrange(len(digits))
         options = [m for d in range(1, 10) if (m := fill_.change_move(i, d)) is not None]

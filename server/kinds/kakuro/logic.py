@@ -32,7 +32,7 @@ by the rules and the position alone (never by assuming that the solution is uniq
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 
 from numgrid.server.chain import (
     WHOLE,
@@ -104,7 +104,7 @@ def _from_entries(puzzle: Puzzle, entries: Grid) -> Position:
     return pos
 
 
-def _from_candidates(puzzle: Puzzle, candidates: Mapping[Cell, object]) -> Position:
+def _from_candidates(puzzle: Puzzle, candidates: Mapping[Cell, int | Iterable[int]]) -> Position:
     """``{cell: digits}`` (an iterable of digits, or a 9-bit mask); missing cells: all."""
     layout = layout_of(puzzle)
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import cast
 
 from numgrid.server.core import Budget, Grid, SearchResult, SearchTimeout, smallest_domain
 from numgrid.server.kinds.branching import Branch, depth_first
@@ -39,7 +40,7 @@ class Compiled:
     def of(cls, puzzle: Puzzle) -> Compiled:
         cells = puzzle.white_cells
         index = {cell: i for i, cell in enumerate(cells)}
-        clued = [run for run in puzzle.runs if run.clue is not None]
+        clued = [run for run in puzzle.runs if run.clue is not None]  # (so the casts below)
         cell_runs: list[list[int]] = [[] for _ in cells]
         for r, run in enumerate(clued):
             for cell in run.cells:
@@ -47,10 +48,10 @@ class Compiled:
         return cls(
             cells=cells,
             run_cells=tuple(tuple(index[c] for c in run.cells) for run in clued),
-            run_combos=tuple(combos(run.clue, len(run.cells)) for run in clued),
+            run_combos=tuple(combos(cast(int, run.clue), len(run.cells)) for run in clued),
             cell_runs=tuple(tuple(rs) for rs in cell_runs),
             shape=(puzzle.rows, puzzle.cols),
-            clues=tuple(run.clue for run in clued),
+            clues=tuple(cast(int, run.clue) for run in clued),
             across=tuple(run.direction == ACROSS for run in clued),
         )
 

@@ -225,7 +225,7 @@ def _view(pos: Position, r: int) -> View:
         placed |= m
         total += DIGIT[m]
         placed_cells.append(i)
-    need = run.clue - total
+    need = run.clue - total  # type: ignore[operator]  # the layout's runs are clued
     found = combos_left(need, len(open_), placed)
     if not found:
         if not open_:
@@ -285,7 +285,8 @@ def make_step(
 ) -> Step:
     """A step removing ``removals[i]`` from cell ``i``; cells left with one digit are placed."""
     layout = pos.layout
-    placements, eliminations = [], []
+    placements: list[tuple[Cell, int]] = []
+    eliminations: list[tuple[Cell, int]] = []
     for i in sorted(removals):
         mask = pos.masks[i]
         left = mask & ~removals[i]

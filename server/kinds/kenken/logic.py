@@ -32,7 +32,7 @@ checks every step of every corpus puzzle against its published solution.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from operator import itemgetter
 
 from numgrid.server.chain import (
@@ -92,7 +92,7 @@ def _from_entries(puzzle: Puzzle, entries: Grid) -> Position:
     return pos
 
 
-def _from_candidates(puzzle: Puzzle, candidates: Mapping[Cell, object]) -> Position:
+def _from_candidates(puzzle: Puzzle, candidates: Mapping[Cell, int | Iterable[int]]) -> Position:
     """``{cell: digits}`` (an iterable of digits, or a mask); missing cells: all digits.
     A cell with one candidate is placed, and its digit leaves its row and column."""
     layout = layout_of(puzzle)
