@@ -146,7 +146,9 @@ class Position(LatinPosition):
                 if held > frame.empties:
                     line = frame.lines[x]
                     raise Contradiction(
-                        f"{line.name} holds more than {frame.empties} empty lots", [line], cells
+                        f"{line.name} holds more than {frame.empties} empty lots",
+                        [line],
+                        line.cells,
                     )
                 if held < frame.empties:
                     continue
@@ -303,7 +305,8 @@ def visibility_bounds(pos: Position, v: int) -> Step | None:
     view, cells = layout.views[v], layout.view_cells[v]
     where = _where(pos, cells)
     removals: dict[int, int] = {}
-    said, hidden = [], []
+    said: list[str] = []
+    hidden: list[str] = []
     counted = 0
     for h in range(frame.height, 0, -1):
         nearer = [g for g in where if g > h and h in where and where[g] < where[h]]
