@@ -180,7 +180,8 @@ def read_janko(text: str, max_cells: int = DEFAULT_MAX_CELLS) -> Board:
     clues = [_clue_line(body[k], side, n, findings) for k, side in enumerate(SIDES)]
     givens = _grid(body[4 : 4 + n], "givens", n, findings)
     entries = _grid(body[4 + n :], "entries", n, findings) if len(body) > 4 + n else None
-    puzzle = Puzzle(n, height, diagonals, *clues, givens)
+    top, bottom, left, right = clues  # the four SIDES
+    puzzle = Puzzle(n, height, diagonals, top, bottom, left, right, givens)
     if findings:
         raise _fail(findings, puzzle)
     return Board(puzzle, entries or puzzle.empty_grid())
@@ -314,7 +315,8 @@ def read_tatham(text: str, max_cells: int = DEFAULT_MAX_CELLS) -> Board:
         givens = tuple((0,) * n for _ in range(n))
     else:
         givens = _tatham_givens(found.group(3), n, findings)
-    puzzle = Puzzle(n, n, False, *clues, givens)
+    top, bottom, left, right = clues  # the four SIDES
+    puzzle = Puzzle(n, n, False, top, bottom, left, right, givens)
     if findings:
         raise _fail(findings, puzzle)
     return Board(puzzle, puzzle.empty_grid())
@@ -406,7 +408,8 @@ def read_json(text: str, max_cells: int = DEFAULT_MAX_CELLS) -> Board:
     clues = [_json_clues(sky.get(side.value, []), side, n, findings) for side in SIDES]
     givens = json_grid(sky.get("givens", {}), "givens", n, findings)
     entries = json_grid(sky.get("entries", {}), "entries", n, findings)
-    puzzle = Puzzle(n, height, diagonals, *clues, givens)
+    top, bottom, left, right = clues  # the four SIDES
+    puzzle = Puzzle(n, height, diagonals, top, bottom, left, right, givens)
     if findings:
         raise _fail(findings, puzzle)
     return Board(puzzle, entries)

@@ -87,7 +87,8 @@ def _puzzle(n: int, clues, givens) -> Puzzle:
     """A plain puzzle from the clues side by side and the givens by cell (0: none)."""
     sides = [tuple(clues[k * n : k * n + n]) for k in range(len(SIDES))]
     rows = tuple(tuple(givens[r * n : r * n + n]) for r in range(n))
-    return Puzzle(n, n, False, *sides, rows)
+    top, bottom, left, right = sides
+    return Puzzle(n, n, False, top, bottom, left, right, rows)
 
 
 # ---------------------------------------------------------------- the shadow chain

@@ -34,6 +34,7 @@ from __future__ import annotations
 import functools
 import time
 from dataclasses import dataclass
+from typing import cast
 
 from numgrid.server.core import (
     EMPTY,
@@ -153,7 +154,8 @@ class Compiled:
                 clues.append((0, 0))
                 continue
             index = k % n
-            clues.append(tuple(side[index] if index < len(side) else 0 for side in (near, far)))
+            pair = tuple(side[index] if index < len(side) else 0 for side in (near, far))
+            clues.append(cast("tuple[int, int]", pair))  # (near, far)
         cell_lines: list[list[int]] = [[] for _ in range(n * n)]
         for k, cells in enumerate(lines):
             for i in cells:
