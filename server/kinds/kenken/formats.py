@@ -34,6 +34,7 @@ from __future__ import annotations
 import json
 import re
 from collections import defaultdict
+from typing import cast
 
 from numgrid.server.core import Board, Cell, Finding, Grid, PuzzleError, cell_name, quoted
 from numgrid.server.kinds.textformats import (
@@ -347,6 +348,11 @@ _KEEN_LETTER = {ADD: "a", SUBTRACT: "s", MULTIPLY: "m", DIVIDE: "d", NONE: "a"}
 _KEEN_NUMBER = re.compile(r"\d*")
 
 
+def _keen_number(text: str, at: int) -> str:
+    """The digits from ``at`` on (maybe none: the pattern always matches)."""
+    return cast(re.Match[str], _KEEN_NUMBER.match(text, at)).group()
+
+
 def sniff_tatham(text: str) -> str | None:
     if _KEEN_SNIFF.match(text.strip()) is None:
         return "not a Keen game ID ('6:ab__...,m20...' or '6dh:...')"
@@ -383,7 +389,7 @@ def _keen_blocks(desc: str, w: int) -> list[int] | Finding:
                 f"unexpected {ch!r} in the cage walls of the game ID (at character {i + 1})",
             )
         run = 0 if ch == "_" else ord(ch) - ord("a") + 1
-        digits = _KEEN_NUMBER.match(desc, i + 1).group()
+        digits = _keen_number(desc, i + 1)
         i += 1 + len(digits)
         repeat = int(digits) if digits and len(digits) <= 4 else (1 if not digits else 10**4)
         for _ in range(repeat):
@@ -447,7 +453,7 @@ def read_tatham(text: str, max_cells: int = DEFAULT_MAX_CELLS) -> Board:
     for j, block in enumerate(blocks):
         members[block].append(divmod(j, w))
     findings: list[Finding] = []
-    cages = []
+    cages: list[Cage] = []
     i = 0
     for block in sorted(members):
         cells = tuple(members[block])
@@ -463,7 +469,7 @@ def read_tatham(text: str, max_cells: int = DEFAULT_MAX_CELLS) -> Board:
             )
             break
         letter = clue_text[i]
-        digits = _KEEN_NUMBER.match(clue_text, i + 1).group()
+        digits = _keen_number(clue_text, i + 1)
         i += 1 + len(digits)
         if letter not in _KEEN_CLUE:
             findings.append(

@@ -38,7 +38,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from numgrid.server.chain import Contradiction, listed
-from numgrid.server.core import Cell, PuzzleError, Step
+from numgrid.server.core import Cell, Group, PuzzleError, Step
 from numgrid.server.core import cell_name as _cell_name
 from numgrid.server.kinds import latin
 from numgrid.server.kinds.latin import WORDS, Frame, LatinPosition, capital, make_step
@@ -93,7 +93,7 @@ class Layout:
     cage_lines: tuple[tuple[int, ...], ...]  # per cage: the lines its cells are in
     lines: tuple[Line, ...]
     line_cells: tuple[tuple[int, ...], ...]
-    cell_lines: tuple[tuple[int, int], ...]  # per cell: (row line, column line)
+    cell_lines: tuple[tuple[int, ...], ...]  # per cell: (row line, column line)
     peers: tuple[tuple[int, ...], ...]  # per cell: the other cells of its row and column
     watchers: tuple[tuple[int, ...], ...]  # per cell: cages whose lines hold it
     inside: tuple[tuple[int, ...], ...]  # per line: the cages entirely inside it
@@ -668,7 +668,9 @@ def line_totals(pos: Position, x: int) -> Step | None:
         return None
     best = None
     for op, total in ((ADD, n * (n + 1) // 2), (MULTIPLY, math.factorial(n))):
-        known_cages, known, covered = [], 0 if op == ADD else 1, set()
+        known_cages: list[tuple[int, int]] = []  # (cage, its known sum or product)
+        known = 0 if op == ADD else 1
+        covered: set[int] = set()
         for k in layout.inside[x]:
             cage_cells = layout.cage_cells[k]
             if all(pos.placed[i] for i in cage_cells):
@@ -705,7 +707,7 @@ def line_totals(pos: Position, x: int) -> Step | None:
             reason, joiner = f"{reason}, leaving {want} for {rest_text}", ", so "
         else:
             reason, joiner = f"{reason}, so {rest_text} = {want}", ": "
-        groups = [line, *(layout.cages[k] for k, _ in known_cages)]
+        groups: list[Group] = [line, *(layout.cages[k] for k, _ in known_cages)]
         if (op == MULTIPLY and total % known) or (support := assignments(masks, want, op)) is None:
             raise Contradiction(
                 f"{capital(reason)}, which no digits of {rest_text} can make",
