@@ -30,6 +30,7 @@ import math
 import operator
 import random
 from dataclasses import dataclass
+from typing import cast
 
 from numgrid.server.chain import Grade, open_cells
 from numgrid.server.core import Budget, Cell, Grid, SearchTimeout
@@ -70,6 +71,8 @@ GUESS_NODES = 20
 # cage lines (22 were MEDIUM), nor did any edited from 5 seeds (1,600 gradings each).
 HARDEST = {3: Grade.MEDIUM}
 
+Turns = tuple[float, float, float, float]
+
 
 @dataclass(frozen=True)
 class Style:
@@ -81,7 +84,7 @@ class Style:
     grow: float  # chance a cage is merged with a neighbouring one afterwards
     giveaway: float  # chance a clue with a single pair of digits is allowed as a good one
     # per operation (/, -, x, +): the chance it takes its turn in each round of clues
-    turns: tuple[float, float, float, float] = (1.0, 1.0, 1.0, 1.0)
+    turns: Turns = (1.0, 1.0, 1.0, 1.0)
 
 
 # The knobs per target grade: of a few tried, the ones whose candidates reached the
@@ -129,7 +132,7 @@ def style(size: int, grade, pressure: float) -> Style:
         singles=mix(here.singles, there.singles),
         grow=mix(here.grow, there.grow),
         giveaway=mix(here.giveaway, there.giveaway),
-        turns=tuple(mix(a, b) for a, b in zip(here.turns, there.turns, strict=True)),
+        turns=cast(Turns, tuple(mix(a, b) for a, b in zip(here.turns, there.turns, strict=True))),
     )
 
 
@@ -387,10 +390,10 @@ def _kind(target: int, operation: str, shape: tuple[Cell, ...], n: int) -> _Kind
     cage = Cage(target, operation, shape)
     found = arith.layouts(cage, n)
     index = [[0] * n for _ in shape]
-    for j, column in enumerate(index):
+    for j, per_digit in enumerate(index):
         for t, digits in enumerate(found):
-            column[digits[j] - 1] |= 1 << t
-    lines = []
+            per_digit[digits[j] - 1] |= 1 << t
+    lines: list[tuple[bool, int, tuple[int, ...], tuple[int, ...]]] = []
     for row in (True, False):
         for offset in sorted({cell[0 if row else 1] for cell in shape}):
             at = [j for j, cell in enumerate(shape) if cell[0 if row else 1] == offset]
@@ -398,7 +401,9 @@ def _kind(target: int, operation: str, shape: tuple[Cell, ...], n: int) -> _Kind
                 functools.reduce(operator.or_, (index[j][d] for j in at)) for d in range(n)
             )
             lines.append((row, offset, column, tuple(at)))
-    either = tuple({} for _ in shape) if len(found) <= REMEMBERED else ()
+    either: tuple[dict[int, int], ...] = (
+        tuple({} for _ in shape) if len(found) <= REMEMBERED else ()
+    )
     return _Kind(tuple(map(tuple, index)), tuple(lines), cage, n, {}, either, {})
 
 
@@ -553,6 +558,7 @@ class Shadow:
                             changed.add(j)
             for k in {cage_of[c] for c in cells}:
                 ids, kind, lines = self.cages[k]
+                now: tuple[int, ...]
                 if len(ids) == 1:
                     if done[ids[0]]:
                         continue
@@ -644,7 +650,8 @@ class Shadow:
                                 dirty.add(c)
                                 gave = True
             if m > 3:
-                places = {}  # per digit (as a bit), the open cells that can take it (as bits)
+                # per digit (as a bit), the open cells that can take it (as bits)
+                places: dict[int, int] = {}
                 for j, c in enumerate(open_):
                     mask = masks[c]
                     while mask:
@@ -685,7 +692,8 @@ class Shadow:
             if sum(1 for c in cells if not done[c]) < 2:
                 continue
             for adding, total in ((True, n * (n + 1) // 2), (False, math.factorial(n))):
-                known, covered, any_known = (0 if adding else 1), set(), False
+                known, any_known = (0 if adding else 1), False
+                covered: set[int] = set()
                 for k in self.inside[x]:
                     ids = self.cages[k][0]
                     if all(done[c] for c in ids):
@@ -810,7 +818,7 @@ def _another(shadow: Shadow, solution: Grid, budget: Budget) -> Grid | None:
 def ceiling(grade: Grade) -> Technique:
     """The hardest technique a chain for ``grade`` may use (a trial for EXTREME)."""
     if grade in logic.THRESHOLDS:
-        return logic.THRESHOLDS[grade][0]
+        return cast(Technique, logic.THRESHOLDS[grade][0])  # the kind's own thresholds
     return Technique.TRIAL
 
 
@@ -944,6 +952,7 @@ class KenKenMaker:
         EXTREME, one that needs more than line totals is searched to the end (the
         shadow's trials are slow at failing), then graded with a trial."""
         n, target = spec.rows, spec.grade
+        puzzle: Puzzle | None  # None once a cut or repair cannot be made
         limit = Grade.EXPERT if target in (None, Grade.EXTREME) else target
         knobs = style(n, target, pressure)
         for _ in range(DRAWS):
@@ -1097,7 +1106,7 @@ def _puzzle(n: int, cages, solution: Grid) -> Puzzle:
         if len(cells) == 1:
             made.append(Cage(ds[0], "", cells))
         else:
-            made.append(Cage(arith.value(op, ds), op, cells))
+            made.append(Cage(cast(int, arith.value(op, ds)), op, cells))  # op fits the digits
     return Puzzle(n, tuple(sorted(made, key=lambda cage: cage.cells[0])))
 
 
