@@ -27,7 +27,7 @@ import functools
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
 from numgrid.server.core import Budget, Cell, Grid, SearchTimeout, Step, cell_name, value_text
 
@@ -53,7 +53,7 @@ class Explanation:
     steps: tuple[Step, ...]
     solved: bool  # the chain completed the grid
     grade: Grade | None  # None when the chain stalled or met a contradiction
-    technique_counts: dict  # {technique: steps}, every technique of the kind
+    technique_counts: dict[enum.IntEnum, int]  # {technique: steps}, every technique of the kind
     final: Grid = ()  # the placed digits where the chain stopped
     contradiction: str = ""  # why the position cannot be completed, if it cannot
     candidates: dict[Cell, tuple[int, ...]] = field(default_factory=dict)  # where it stopped
@@ -66,7 +66,7 @@ class Contradiction(Exception):
     """The position has no completion; ``reason`` says why, with the groups (lines,
     cages, runs) and cells that show it. Raised by a kind's techniques, never returned."""
 
-    def __init__(self, reason: str, groups: Iterable = (), cells: Iterable[Cell] = ()):
+    def __init__(self, reason: str, groups: Iterable[Any] = (), cells: Iterable[Cell] = ()):
         super().__init__(reason)
         self.reason, self.groups, self.cells = reason, tuple(groups), tuple(cells)
 
@@ -80,14 +80,14 @@ class Memos:
 
     def __init__(self, budget: Budget | None, slots: int):
         self.budget = budget
-        self._memo: list[dict] = [{} for _ in range(slots)]
+        self._memo: list[dict[Any, Any]] = [{} for _ in range(slots)]
 
     def poll(self) -> None:
         """Raise :class:`SearchTimeout` if the budget has run out (or was cancelled)."""
         if self.budget is not None and self.budget.expired():
             raise SearchTimeout("the logical solver ran out of time")
 
-    def memo(self, slot: int) -> dict:
+    def memo(self, slot: int) -> dict[Any, Any]:
         return self._memo[slot]
 
     def copy_memos(self, other: Memos) -> None:
@@ -109,7 +109,7 @@ def position_from(
     given: Any,
     position_type: type[Any],
     from_entries: Callable[[Any, Grid], Any],
-    from_candidates: Callable[[Any, Mapping], Any],
+    from_candidates: Callable[[Any, Mapping[Any, Any]], Any],
     empty: Callable[[Any], Any] | None = None,
 ) -> Any:
     """The position a kind's logical solver reasons from, whatever form the caller gave:
@@ -131,7 +131,7 @@ def position_from(
 def reader(
     position_type: type[Any],
     from_entries: Callable[[Any, Grid], Any],
-    from_candidates: Callable[[Any, Mapping], Any],
+    from_candidates: Callable[[Any, Mapping[Any, Any]], Any],
     empty: Callable[[Any], Any] | None = None,
 ) -> Callable[..., Any]:
     """A kind's ``position(puzzle, given=None)``: :func:`position_from` with its readers."""
@@ -145,9 +145,12 @@ def reader(
     return position
 
 
+StepFinder = Callable[..., Step | None]  # (position) for the WHOLE scope, else (position, key)
+
+
 def technique_table(
-    techniques: type[enum.IntEnum], scopes: Mapping[str, Iterable[Callable]]
-) -> dict[enum.IntEnum, tuple[str, Callable]]:
+    techniques: type[enum.IntEnum], scopes: Mapping[str, Iterable[StepFinder]]
+) -> dict[enum.IntEnum, tuple[str, StepFinder]]:
     """A :class:`Ladder`'s table from each scope's technique functions, each named as
     its technique (``naked_single`` finds NAKED_SINGLE steps); every technique has one."""
     table = {
@@ -161,7 +164,7 @@ def technique_table(
     return table
 
 
-def open_cells(masks: Sequence[int], placed: Sequence | None = None) -> list[int]:
+def open_cells(masks: Sequence[int], placed: Sequence[int] | None = None) -> list[int]:
     """The cells with more than one candidate (and none placed), fewest first: where a
     trial looks for an assumption to refute."""
     return sorted(
@@ -183,9 +186,16 @@ def _touches(step: Step, needed: set[Cell]) -> bool:
     return bool(touched(step) & needed)
 
 
+class _Grouped(Protocol):
+    """What :func:`relevant_steps` reads of a group (a kind's own group class)."""
+
+    @property
+    def cells(self) -> tuple[Cell, ...]: ...
+
+
 def relevant_steps(
     chain: list[Step],
-    groups: tuple,
+    groups: Iterable[_Grouped],
     cells: Iterable[Cell],
     depends: Callable[[Step, set[Cell]], bool] = _touches,
 ) -> list[Step]:
@@ -196,7 +206,7 @@ def relevant_steps(
     needed = set(cells)
     for group in groups:
         needed.update(group.cells)
-    kept = []
+    kept: list[Step] = []
     for step in reversed(chain):
         if depends(step, needed):
             kept.append(step)
@@ -206,19 +216,23 @@ def relevant_steps(
     return kept[::-1]
 
 
-def listed(items: Iterable, last: str = "or") -> str:
+def listed(items: Iterable[object], last: str = "or") -> str:
     """``1, 2 or 3``."""
-    items = [str(x) for x in items]
-    if not items:
+    words = [str(x) for x in items]
+    if not words:
         return ""
-    return items[0] if len(items) == 1 else f"{', '.join(items[:-1])} {last} {items[-1]}"
+    return words[0] if len(words) == 1 else f"{', '.join(words[:-1])} {last} {words[-1]}"
 
 
 def names(cells: Iterable[Cell]) -> str:
     return listed((cell_name(c) for c in cells), "and")
 
 
-def outcome(placements, eliminations, say: Callable[[int], str] = value_text) -> str:
+def outcome(
+    placements: Iterable[tuple[Cell, int]],
+    eliminations: Iterable[tuple[Cell, int]],
+    say: Callable[[int], str] = value_text,
+) -> str:
     """What a step does: ``r1c2 = 7; r1c3 and r1c4 lose 8 and 9`` (``say``: how a value
     reads, the kind's ``value_text``)."""
     parts = [f"{cell_name(cell)} = {say(d)}" for cell, d in placements]
@@ -260,16 +274,18 @@ class Ladder:
     """A kind's techniques, and the chain built from them."""
 
     techniques: type[enum.IntEnum]  # simplest first; the one named TRIAL is the last resort
-    table: Mapping[enum.IntEnum, tuple[str, Callable]]  # technique -> (scope, function)
+    # technique -> (scope, function); keyed by the kind's own IntEnum (a Mapping's key
+    # type is invariant)
+    table: Mapping[Any, tuple[str, StepFinder]]
     keys: Callable[[Any, str], int]  # how many keys (cells, groups) a scope has
     position: Callable[[Any, Any], Any]  # (puzzle, entries | candidates | None) -> position
     thresholds: Thresholds
     # The steps of a chain the given groups and cells depend on, in order (what a step
     # touches is the kind's: a placement in a latin square also clears its row and column).
-    relevant: Callable[[list[Step], tuple, tuple], list[Step]]
+    relevant: Callable[[list[Step], tuple[Any, ...], tuple[Cell, ...]], list[Step]]
     # (position, step, max technique) -> the step a placements-only hint takes instead
     # (e.g. the crossing a combinations step would lead to), or None.
-    lookahead: Callable[[Any, Step, enum.IntEnum], Step | None] | None = None
+    lookahead: Callable[[Any, Step, Any], Step | None] | None = None  # Any: the kind's enum
     # How a cell's value reads in a sentence (the kind's ``value_text``).
     say: Callable[[int], str] = value_text
 
@@ -277,7 +293,7 @@ class Ladder:
     def trial(self) -> enum.IntEnum:
         return self.techniques["TRIAL"]
 
-    def find(self, pos, technique) -> Step | None:
+    def find(self, pos: Any, technique: enum.IntEnum) -> Step | None:
         """The best step of one technique: most placements, then most eliminations, then
         the first in the kind's order. Findings are memoised in the position, which
         forgets them when a cell they read changes."""
@@ -286,9 +302,12 @@ class Ladder:
         if scope == WHOLE:
             if None not in memo:
                 memo[None] = function(pos)
-            return memo[None]
-        best, best_rank = None, (0, 0)
+            whole: Step | None = memo[None]
+            return whole
+        best: Step | None = None
+        best_rank = (0, 0)
         for key in range(self.keys(pos, scope)):
+            step: Step | None
             try:
                 step = memo[key]
             except KeyError:
@@ -314,7 +333,7 @@ class Ladder:
         one at a time from the same positions."""
         return [step for step in pos.memo(technique).values() if step is not None]
 
-    def first_step(self, pos, max_technique=None) -> Step | None:
+    def first_step(self, pos: Any, max_technique: enum.IntEnum | None = None) -> Step | None:
         """The simplest step available: the techniques in order, the first that finds one."""
         for technique in self.techniques:
             if max_technique is not None and technique > max_technique:
@@ -359,7 +378,7 @@ class Ladder:
                 best = (i, value, chain, found)
         return best
 
-    def then(self, chain: list[Step], groups: tuple, cells: Iterable[Cell]) -> str:
+    def then(self, chain: list[Step], groups: tuple[Any, ...], cells: Iterable[Cell]) -> str:
         """``then ..., and `` for the steps of ``chain`` that lead to what ``groups``
         and ``cells`` show (nothing when none)."""
         return then(self.relevant(chain, groups, tuple(cells)), self.say)
@@ -419,7 +438,7 @@ class Ladder:
             chain=tuple(chain[:-1]),
         )
 
-    def _start(self, puzzle, given, budget: Budget | None):
+    def _start(self, puzzle: Any, given: object, budget: Budget | None) -> Any:
         pos = self.position(puzzle, given)
         pos.budget = budget
         pos.poll()
@@ -427,9 +446,9 @@ class Ladder:
 
     def next_step(
         self,
-        puzzle,
-        candidates_or_entries=None,
-        max_technique=None,
+        puzzle: Any,
+        candidates_or_entries: object = None,
+        max_technique: enum.IntEnum | None = None,
         placements_only: bool = False,
         budget: Budget | None = None,
     ) -> Step | None:
@@ -459,7 +478,7 @@ class Ladder:
         return None
 
     def last_resort(
-        self, puzzle, candidates_or_entries=None, budget: Budget | None = None
+        self, puzzle: Any, candidates_or_entries: object = None, budget: Budget | None = None
     ) -> Step | None:
         """The trial step from a position, or None when no short trial ends in a
         contradiction. Simpler techniques are not tried first: a hint offers this when
@@ -467,7 +486,7 @@ class Ladder:
         position where they stall, in ``.candidates``)."""
         return self.find(self._start(puzzle, candidates_or_entries, budget), self.trial)
 
-    def grade(self, counts: Mapping | Explanation) -> Grade:
+    def grade(self, counts: Mapping[enum.IntEnum, int] | Explanation) -> Grade:
         """The grade of a chain that completed the grid, from its technique counts."""
         if isinstance(counts, Explanation):
             counts = counts.technique_counts
@@ -483,9 +502,9 @@ class Ladder:
 
     def explain(
         self,
-        puzzle,
-        entries=None,
-        max_technique=None,
+        puzzle: Any,
+        entries: object = None,
+        max_technique: enum.IntEnum | None = None,
         budget: Budget | None = None,
         quiet: bool = False,
         most: Mapping[enum.IntEnum, int] | None = None,

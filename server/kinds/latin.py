@@ -31,7 +31,7 @@ import functools
 import itertools
 import random
 from collections import defaultdict
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -42,6 +42,7 @@ from numgrid.server.core import (
     Cell,
     Finding,
     Grid,
+    Group,
     GroupReport,
     GroupState,
     GroupType,
@@ -173,7 +174,9 @@ class Square:
 # ---------------------------------------------------------------- board checks
 
 
-def duplicates(cells, entries: Grid, apart=None) -> dict[int, list[Cell]]:
+def duplicates(
+    cells: Iterable[Cell], entries: Grid, apart: Callable[[Cell, Cell], bool] | None = None
+) -> dict[int, list[Cell]]:
     """Value -> the cells holding it, for values entered more than once (EMPTY aside;
     ``apart`` says which pairs of cells may hold the same value)."""
     by_value: dict[int, list[Cell]] = defaultdict(list)
@@ -181,7 +184,7 @@ def duplicates(cells, entries: Grid, apart=None) -> dict[int, list[Cell]]:
         value = entries[cell[0]][cell[1]]
         if value and value != EMPTY:
             by_value[value].append(cell)
-    out = {}
+    out: dict[int, list[Cell]] = {}
     for value, held in by_value.items():
         clash = [
             a for a in held if any(a != b and (apart is None or not apart(a, b)) for b in held)
@@ -315,7 +318,7 @@ class LatinPosition(Memos):
     (:meth:`place`) and what else its position holds (:meth:`_more`)."""
 
     techniques: type[enum.IntEnum]  # the kind's, as the latin techniques step with them
-    refuted: list
+    refuted: list[Any]  # the kind's assumptions, as tuples
 
     def __init__(
         self,
@@ -408,10 +411,10 @@ def capital(text: str) -> str:
 
 
 def make_step(
-    pos,
-    technique,
-    removals: dict[int, int],
-    groups: Iterable,
+    pos: LatinPosition,
+    technique: enum.IntEnum,
+    removals: Mapping[int, int],
+    groups: Iterable[Group],
     cells: Iterable[int],
     reason: str,
     joiner: str = ", so ",
@@ -459,7 +462,7 @@ def spoken(values: Iterable[int], empties: int = 1, last: str = "and") -> str:
 # ---------------------------------------------------------------- what a line needs
 
 
-def _placed_counts(pos, x: int) -> dict[int, int]:
+def _placed_counts(pos: LatinPosition, x: int) -> dict[int, int]:
     counts: dict[int, int] = defaultdict(int)
     for i in pos.frame.line_cells[x]:
         if pos.placed[i]:
@@ -467,11 +470,11 @@ def _placed_counts(pos, x: int) -> dict[int, int]:
     return counts
 
 
-def needs(pos, x: int) -> dict[int, int]:
+def needs(pos: LatinPosition, x: int) -> dict[int, int]:
     """Per value line ``x`` still lacks: how many more cells of it must hold it."""
     frame = pos.frame
     counts = _placed_counts(pos, x)
-    wanted = {}
+    wanted: dict[int, int] = {}
     for value in frame.values_of(frame.full):
         left = frame.quota(value) - counts.get(value, 0)
         if left > 0:
@@ -479,13 +482,13 @@ def needs(pos, x: int) -> dict[int, int]:
     return wanted
 
 
-def holders(pos, x: int) -> dict[int, tuple[int, list[int]]]:
+def holders(pos: LatinPosition, x: int) -> dict[int, tuple[int, list[int]]]:
     """Per value line ``x`` still lacks: (how many more, the open cells that can take
     it). Contradiction when a value has fewer places than it needs."""
     frame = pos.frame
     line = frame.lines[x]
     cells = [i for i in frame.line_cells[x] if not pos.placed[i]]
-    out = {}
+    out: dict[int, tuple[int, list[int]]] = {}
     for value, need in needs(pos, x).items():
         b = frame.bit(value)
         places = [i for i in cells if pos.masks[i] & b]
@@ -505,14 +508,15 @@ def holders(pos, x: int) -> dict[int, tuple[int, list[int]]]:
 # ---------------------------------------------------------------- singles
 
 
-def naked_single(pos, i: int) -> Step | None:
+def naked_single(pos: LatinPosition, i: int) -> Step | None:
     """A cell with one candidate left: its lines hold the others (or it lost them)."""
     mask = pos.masks[i]
     if pos.placed[i] or not single(mask):
         return None
     frame = pos.frame
     others = frame.full & ~mask
-    holds, said = [], 0
+    holds: list[str] = []
+    said = 0
     for x in frame.cell_lines[i]:
         full_here = 0
         counts = _placed_counts(pos, x)
@@ -533,16 +537,17 @@ def naked_single(pos, i: int) -> Step | None:
     reason = ", and ".join(parts) if parts else f"{cell} has one candidate left"
     groups = [frame.lines[x] for x in frame.cell_lines[i]]
     value = frame.value_of(mask)
-    return make_step(pos, pos.techniques.NAKED_SINGLE, {}, groups, [i], reason, place={i: value})
+    technique = pos.techniques["NAKED_SINGLE"]
+    return make_step(pos, technique, {}, groups, [i], reason, place={i: value})
 
 
-def hidden_single(pos, x: int) -> Step | None:
+def hidden_single(pos: LatinPosition, x: int) -> Step | None:
     """A digit with one place left in a line goes there; so do the empty cells a line
     still needs when it has as many places for them."""
     frame = pos.frame
     line = frame.lines[x]
     sole: dict[int, int] = {}
-    said = []
+    said: list[str] = []
     for value, (need, places) in holders(pos, x).items():
         if len(places) != need or all(single(pos.masks[i]) for i in places):
             continue
@@ -566,7 +571,7 @@ def hidden_single(pos, x: int) -> Step | None:
         return None
     return make_step(
         pos,
-        pos.techniques.HIDDEN_SINGLE,
+        pos.techniques["HIDDEN_SINGLE"],
         {},
         [line],
         [i for i in frame.line_cells[x] if not pos.placed[i]],
@@ -586,7 +591,7 @@ def _capacity(frame: Frame, mask: int, wanted: dict[int, int]) -> int:
     return sum(wanted.get(v, 0) for v in frame.values_of(mask))
 
 
-def naked_subset(pos, x: int) -> Step | None:
+def naked_subset(pos: LatinPosition, x: int) -> Step | None:
     """Two to four cells of a line whose candidates can fill no more cells than they
     are: those values go in them, and leave the rest of the line."""
     frame = pos.frame
@@ -597,7 +602,7 @@ def naked_subset(pos, x: int) -> Step | None:
     for size in (2, 3, 4):
         if len(open_) <= size:
             return None
-        best = None
+        best: tuple[int, tuple[int, ...], int, dict[int, int]] | None = None
         for group in itertools.combinations(open_, size):
             union = 0
             for i in group:
@@ -625,11 +630,11 @@ def naked_subset(pos, x: int) -> Step | None:
                 f"in {line.name}, {names(frame.cells[i] for i in group)} can only hold "
                 f"{shown} between them (a naked {SUBSET_NAMES[size]})"
             )
-            return make_step(pos, pos.techniques.NAKED_SUBSET, removals, [line], group, reason)
+            return make_step(pos, pos.techniques["NAKED_SUBSET"], removals, [line], group, reason)
     return None
 
 
-def hidden_subset(pos, x: int) -> Step | None:
+def hidden_subset(pos: LatinPosition, x: int) -> Step | None:
     """Two to four values of a line with no more places between them than they need:
     those cells hold nothing else."""
     frame = pos.frame
@@ -641,7 +646,7 @@ def hidden_subset(pos, x: int) -> Step | None:
     for size in (2, 3, 4):
         if open_count <= size + 1:  # a hidden subset of the rest is a naked one
             return None
-        best = None
+        best: tuple[int, tuple[int, ...], list[int], dict[int, int]] | None = None
         for group in itertools.combinations(values, size):
             need = sum(found[v][0] for v in group)
             if need + 1 >= open_count or need > max(SUBSET_NAMES):
@@ -669,5 +674,5 @@ def hidden_subset(pos, x: int) -> Step | None:
                 f"in {line.name}, {spoken(group, found.get(EMPTY, (0,))[0])} can only go in "
                 f"{names(frame.cells[i] for i in places)} (a hidden {SUBSET_NAMES[len(places)]})"
             )
-            return make_step(pos, pos.techniques.HIDDEN_SUBSET, removals, [line], places, reason)
+            return make_step(pos, pos.techniques["HIDDEN_SUBSET"], removals, [line], places, reason)
     return None

@@ -74,7 +74,9 @@ def json_puzzle(text: str, kind: str) -> tuple[dict[str, Any] | None, str]:
     return data, ""
 
 
-def json_writer(to_dict: Callable[[Any], dict], ensure_ascii: bool = True) -> Callable[[Any], str]:
+def json_writer(
+    to_dict: Callable[[Any], dict[str, Any]], ensure_ascii: bool = True
+) -> Callable[[Any], str]:
     """A kind's ``write_json``: the board as its proto's JSON (``to_dict``), on one line."""
 
     def write_json(board: Any) -> str:
@@ -194,7 +196,7 @@ def json_list(value: object, what: str) -> list[Any]:
 
 
 def json_grid(
-    raw,
+    raw: object,
     what: str,
     n: int,
     findings: list[Finding],

@@ -297,7 +297,7 @@ class Position(LatinPosition):
     refuted: list[tuple[int, int, int]]  # (depth, cell, digit)
     refuted2: list[tuple[int, int, int]]  # (cell, digit, second cell)
     # per cage: the layouts live when last filtered, and the cells' masks then
-    lives: list[tuple[tuple, tuple[int, ...]]]
+    lives: list[tuple[tuple[tuple[int, ...], ...] | LiveLayouts, tuple[int, ...]]]
     # per cell, the digit (as a bit) of one solution agreeing with the candidates, all 0
     # when there is none; None until a trial asks (see logic.py's _witness)
     witness: list[int] | None
@@ -352,7 +352,7 @@ class Position(LatinPosition):
 # ---------------------------------------------------------------- live layouts
 
 
-def live(pos: Position, k: int) -> tuple[tuple[int, ...], ...]:
+def live(pos: Position, k: int) -> tuple[tuple[int, ...], ...] | LiveLayouts:
     """The live layouts of cage ``k`` (as bits); Contradiction when none is left."""
     memo = pos.memo(LIVE)
     found = memo.get(k)
