@@ -24,7 +24,7 @@ from typing import Any, Concatenate, Generic, ParamSpec, TypeVar, cast
 
 import grpc
 from google.protobuf.message import Message
-from google.rpc import error_details_pb2  # type: ignore[import-untyped]  # (no stubs)
+from google.rpc import error_details_pb2
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 from grpc_status import rpc_status
 from numgrid.v1 import numgrid_service_pb2 as service_pb2

@@ -184,7 +184,7 @@ def pages(entries: list[Entry], per_page: int, paper: str = "a4") -> list[str]:
 
 def pdf(pages_svg: list[str]) -> bytes:
     """The pages as one PDF: each SVG page drawn by cairosvg, joined by pypdf."""
-    import cairosvg  # type: ignore[import-untyped]  # (no stubs)
+    import cairosvg
     from pypdf import PdfReader, PdfWriter
 
     writer = PdfWriter()
