@@ -30,7 +30,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from numgrid.server import engines
-from numgrid.server.chain import Grade
+from numgrid.server.chain import Explanation, Grade
 from numgrid.server.core import Budget, Grid, SearchTimeout, Stats, Verdict
 from numgrid.server.kinds.base import Kind, Spec
 from numgrid.server.operations import Difficulty, difficulty_of
@@ -60,7 +60,7 @@ class Generated:
     stats: tuple[Stats, ...]  # the cross-check's: CP-SAT, native
 
 
-def problems(kind: Kind, spec: Spec, count: int) -> list[tuple[str, str]]:
+def problems(kind: Kind[Any], spec: Spec, count: int) -> list[tuple[str, str]]:
     """Why a request cannot be served: (field, sentence) each; empty when it can."""
     found = []
     if not 1 <= count <= MAX_COUNT:
@@ -80,7 +80,8 @@ def ceiling(kind: Kind[Any], grade: Grade | None) -> enum.IntEnum:
     if grade is None or grade == Grade.EXTREME:
         return trial
     if grade in kind.thresholds:
-        return kind.thresholds[grade][0]
+        hardest: enum.IntEnum = kind.thresholds[grade][0]
+        return hardest
     return kind.techniques(trial - 1)
 
 
@@ -96,7 +97,7 @@ def _limited(budget: Budget, seconds: float) -> Budget:
 class _Attempt:
     """One seed's candidates, repairs and pressure, until one puzzle is accepted."""
 
-    def __init__(self, kind: Kind, spec: Spec, seed: int, budget: Budget):
+    def __init__(self, kind: Kind[Any], spec: Spec, seed: int, budget: Budget) -> None:
         self.kind, self.spec, self.budget = kind, spec, budget
         self.rng = random.Random(seed)
         self.pressure = 0.0
@@ -106,7 +107,7 @@ class _Attempt:
         step = PRESSURE_STEP if harder else -PRESSURE_STEP
         self.pressure = max(-1.0, min(1.0, self.pressure + step))
 
-    def _unique(self, puzzle, solution: Grid):
+    def _unique(self, puzzle: Any, solution: Grid) -> tuple[Any, Grid] | None:
         """(puzzle, solution) repaired until the native engine finds no second solution;
         None when the maker cannot repair it."""
         for _ in range(MAX_REPAIRS + 1):
@@ -129,7 +130,7 @@ class _Attempt:
             self.repairs += 1
         return None
 
-    def _explained(self, puzzle, limit):
+    def _explained(self, puzzle: Any, limit: enum.IntEnum) -> Explanation | None:
         budget = _limited(self.budget, CANDIDATE_SECONDS)
         try:
             return self.kind.explain(puzzle, None, limit, budget=budget)
@@ -138,7 +139,7 @@ class _Attempt:
                 raise
             return None  # this candidate's chain is too slow: the next one
 
-    def _judged(self, explanation):
+    def _judged(self, explanation: Explanation | None) -> Explanation | None:
         """The explanation if it completes the grid at the target grade; else None, with
         the pressure moved toward the target."""
         if explanation is None:
@@ -151,13 +152,14 @@ class _Attempt:
                 )
             self._steer(harder=False)  # it needs more than the target allows
             return None
-        target = self.spec.grade
-        if target is None or explanation.grade == target:
+        target, grade = self.spec.grade, explanation.grade
+        if target is None or grade == target:
             return explanation
-        self._steer(harder=explanation.grade < target)
+        assert grade is not None  # a chain that completed the grid has graded it
+        self._steer(harder=grade < target)
         return None
 
-    def _graded(self, puzzle, solution: Grid):
+    def _graded(self, puzzle: Any, solution: Grid) -> tuple[Any, Grid, Explanation | None] | None:
         """(puzzle, solution, explanation) of a candidate made unique, explained with
         the techniques the target allows; None when it is not (yet) the one."""
         target = self.spec.grade
@@ -180,7 +182,7 @@ class _Attempt:
             explanation = self._explained(puzzle, limit)
         return puzzle, solution, explanation
 
-    def run(self) -> tuple[Any, Grid, Any]:
+    def run(self) -> tuple[Any, Grid, Explanation]:
         while True:
             if self.budget.expired():
                 raise SearchTimeout()
@@ -189,11 +191,11 @@ class _Attempt:
                 self.spec, self.rng, self.pressure, self.budget
             )
             graded = self._graded(puzzle, solution)
-            if graded is not None and self._judged(graded[2]) is not None:
-                return graded
+            if graded is not None and (judged := self._judged(graded[2])) is not None:
+                return graded[0], graded[1], judged
 
 
-def generate_one(kind: Kind, spec: Spec, seed: int, budget: Budget) -> Generated:
+def generate_one(kind: Kind[Any], spec: Spec, seed: int, budget: Budget) -> Generated:
     """One unique puzzle of ``spec`` from ``seed``. Raises SearchTimeout past ``budget``,
     EngineDisagreement or GenerationBug on a bug (loudly, with both answers)."""
     start = time.perf_counter()

@@ -81,7 +81,7 @@ def unsupported(text: str) -> Finding:
     )
 
 
-def _fits(kind: Kind, text: str, fmt: str) -> bool:
+def _fits(kind: Kind[Any], text: str, fmt: str) -> bool:
     """Does ``text`` read as a well-formed puzzle of ``kind`` (in the format its sniff
     found)?"""
     try:
@@ -120,7 +120,7 @@ def listed_titles(titles: list[str]) -> str:
     return ", ".join(articles[:-1]) + f" and {articles[-1]}" if len(articles) > 1 else articles[0]
 
 
-def detect_format(text: str, fmt: str | None = None) -> tuple[Kind, str | None]:
+def detect_format(text: str, fmt: str | None = None) -> tuple[Kind[Any], str | None]:
     """The kind of a puzzle text and the format its sniff found, so the text is not
     sniffed twice. Never a guess: when several kinds claim the text, those that read it
     as a well-formed puzzle are asked, and if more than one does (or the text may be a
@@ -151,7 +151,7 @@ def detect_format(text: str, fmt: str | None = None) -> tuple[Kind, str | None]:
     raise PuzzleError([unsupported(text)])
 
 
-def detect(text: str) -> Kind:
+def detect(text: str) -> Kind[Any]:
     """The kind of a puzzle text."""
     return detect_format(text)[0]
 

@@ -13,6 +13,7 @@ from numgrid.server.core import (
     Cell,
     Finding,
     Grid,
+    Group,
     GroupReport,
     GroupState,
     PuzzleError,
@@ -25,7 +26,11 @@ from numgrid.server.kinds.masks import bit, digits_of
 
 
 def finding(
-    code: str, message: str, cells: Iterable = (), group=None, warning: bool = False
+    code: str,
+    message: str,
+    cells: Iterable[Cell] = (),
+    group: Group | None = None,
+    warning: bool = False,
 ) -> Finding:
     """An error (or a ``warning``) about ``cells``, in ``group`` (named) if given."""
     return Finding(

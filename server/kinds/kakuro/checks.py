@@ -7,10 +7,12 @@
 from __future__ import annotations
 
 from collections import defaultdict
+from typing import cast
 
 from numgrid.server.core import (
     Board,
     BoardReport,
+    Cell,
     Finding,
     Grid,
     GroupReport,
@@ -46,13 +48,14 @@ def _run_findings(run: Run) -> list[Finding]:
                 run,
             )
         ]
+    clued = (cast(Cell, run.clue_cell), *run.cells)  # a run with a clue has its clue cell
     found = []
     if n > MAX_RUN:
         found.append(
             finding(
                 "run_too_long",
                 f"{run.name}: run of {n} cells is longer than {MAX_RUN}",
-                (run.clue_cell, *run.cells),
+                clued,
                 run,
             )
         )
@@ -63,7 +66,7 @@ def _run_findings(run: Run) -> list[Finding]:
                 "impossible_clue",
                 f"{run.name}: {run.clue} cannot be made from {n} different digits "
                 f"(possible: {low}-{high})",
-                (run.clue_cell, *run.cells),
+                clued,
                 run,
             )
         )
