@@ -9,15 +9,19 @@ come from the kind's logical solver (``kind.next_step``, ``kind.explain``).
 
 from __future__ import annotations
 
+import enum
 import hashlib
 import threading
 import time
 from collections import OrderedDict
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
 from numgrid.server import engines
+from numgrid.server.chain import Explanation
 from numgrid.server.core import (
+    Board,
     BoardReport,
     Budget,
     Cell,
@@ -25,6 +29,7 @@ from numgrid.server.core import (
     PuzzleError,
     SearchTimeout,
     Stats,
+    Step,
     Verdict,
     cell_name,
 )
@@ -35,7 +40,7 @@ from numgrid.server.pictures import Contents, Highlight, Picture
 Warnings = tuple[Finding, ...]
 
 
-def read_board(kind: Kind, text: str, fmt: str | None, max_cells: int) -> tuple[Any, Warnings]:
+def read_board(kind: Kind[Any], text: str, fmt: str | None, max_cells: int) -> tuple[Any, Warnings]:
     """Read ``text`` (``fmt`` None: detect it) and check it: the board and its warnings.
 
     PuzzleError carries every error found, not just the first.
@@ -44,7 +49,7 @@ def read_board(kind: Kind, text: str, fmt: str | None, max_cells: int) -> tuple[
     return board, check_board(kind, board, max_cells)
 
 
-def check_board(kind: Kind, board, max_cells: int) -> Warnings:
+def check_board(kind: Kind[Any], board: Board, max_cells: int) -> Warnings:
     """The warnings of a well-formed board; PuzzleError with every error otherwise."""
     findings = kind.check(board.puzzle, board.entries, max_cells)
     errors = [f for f in findings if f.is_error]
@@ -53,7 +58,7 @@ def check_board(kind: Kind, board, max_cells: int) -> Warnings:
     return tuple(f for f in findings if not f.is_error)
 
 
-def _search(kind: Kind, board, engine: Engine, budget: Budget, *, hold: bool) -> Answer:
+def _search(kind: Kind[Any], board: Board, engine: Engine, budget: Budget, *, hold: bool) -> Answer:
     fixed = board.entries if hold and board.has_entries else None
     return engines.find(kind, board.puzzle, engine=engine, limit=2, fixed=fixed, budget=budget)
 
@@ -68,7 +73,9 @@ class Validation:
     stats: tuple[Stats, ...] = ()
 
 
-def validate(kind: Kind, board, *, compare: bool, engine: Engine, budget: Budget) -> Validation:
+def validate(
+    kind: Kind[Any], board: Board, *, compare: bool, engine: Engine, budget: Budget
+) -> Validation:
     """Judge every group and cell; with ``compare``, also list entries that differ from the
     unique solution (none are listed when the puzzle has no unique solution)."""
     if not compare:
@@ -82,7 +89,7 @@ def validate(kind: Kind, board, *, compare: bool, engine: Engine, budget: Budget
 
 
 def check_uniqueness(
-    kind: Kind, board, *, engine: Engine, budget: Budget, hold_entries: bool
+    kind: Kind[Any], board: Board, *, engine: Engine, budget: Budget, hold_entries: bool
 ) -> Answer:
     """One solution (UNIQUE), two different ones with the cells where they differ
     (MULTIPLE), none (NO_SOLUTION), or TIMEOUT. Solve is the same search: proving the
@@ -105,8 +112,8 @@ class Rendered:
 
 
 def render(
-    kind: Kind,
-    board,
+    kind: Kind[Any],
+    board: Board,
     *,
     show_entries: bool,
     show_solution: bool,
@@ -143,11 +150,11 @@ class Difficulty:
 
     grade: Any  # the kind's grade (an IntEnum, e.g. EXPERT), None unless solved by logic
     hardest: Any  # the hardest technique used, None when no step was needed
-    counts: dict = field(hash=False)  # {technique: steps}, every technique of the kind
+    counts: dict[Any, int] = field(hash=False)  # {technique: steps}, every technique of the kind
     solved_by_logic: bool
 
 
-def difficulty_of(explanation) -> Difficulty:
+def difficulty_of(explanation: Explanation) -> Difficulty:
     counts = dict(explanation.technique_counts)
     used = [t for t, n in counts.items() if n]
     return Difficulty(
@@ -203,7 +210,7 @@ def _share(budget: Budget, share: float, cap: float | None = None) -> Budget:
 
 
 def difficulty(
-    kind: Kind, board, answer: Answer, *, budget: Budget, hold_entries: bool
+    kind: Kind[Any], board: Board, answer: Answer, *, budget: Budget, hold_entries: bool
 ) -> Difficulty | None:
     """The difficulty of a puzzle whose search said UNIQUE, from its logical solution: from
     the empty grid, or from the entries when they were held. None for other verdicts, a
@@ -232,12 +239,14 @@ def difficulty(
 
 @dataclass(frozen=True)
 class Explained:
-    steps: tuple  # the kind's steps, in order
+    steps: tuple[Step, ...]  # the kind's steps, in order
     solved: bool  # the chain completed the grid
     difficulty: Difficulty
 
 
-def explain(kind: Kind, board, *, max_technique=None, budget: Budget) -> Explained:
+def explain(
+    kind: Kind[Any], board: Board, *, max_technique: enum.IntEnum | None = None, budget: Budget
+) -> Explained:
     """Every logical step from the board's entries (an empty grid if none) until the grid
     is full, the techniques up to ``max_technique`` (None: all, trial included) are
     stuck, or the entries turn out to have no completion (the steps up to there).
@@ -268,27 +277,27 @@ class Hint:
 HINT_LOGIC_SHARE = 0.8  # of the time left after the search: the rest answers with a reveal
 
 
-def _names(cells) -> str:
+def _names(cells: Iterable[Cell]) -> str:
     names = [cell_name(c) for c in cells]
     return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
 
 
-def _words(technique) -> str:
+def _words(technique: enum.IntEnum) -> str:
     return technique.name.lower().replace("_", " ")
 
 
-def default_hint_technique(kind: Kind):
+def default_hint_technique(kind: Kind[Any]) -> enum.IntEnum:
     """All techniques but the last resort (TRIAL)."""
     return max(t for t in kind.techniques if t.name != "TRIAL")
 
 
 def hint(
-    kind: Kind,
-    board,
+    kind: Kind[Any],
+    board: Board,
     *,
     engine: Engine,
     budget: Budget,
-    max_technique=None,
+    max_technique: enum.IntEnum | None = None,
     placements_only: bool = False,
 ) -> Hint:
     """The next step for a player, never wrong.
@@ -361,7 +370,9 @@ class _Found:
     solution: Any
 
 
-def _stuck(kind: Kind, board, found: _Found, allowed, budget: Budget) -> Hint:
+def _stuck(
+    kind: Kind[Any], board: Board, found: _Found, allowed: enum.IntEnum, budget: Budget
+) -> Hint:
     """No step with the allowed techniques: where they stall, a trial (the last resort)
     and a cell revealed from the solution."""
     why = f"no logical step with the techniques up to {_words(allowed)} is left"
@@ -382,7 +393,14 @@ def _stuck(kind: Kind, board, found: _Found, allowed, budget: Budget) -> Hint:
     return _no_step(kind, board, found, trial, why, reveal)
 
 
-def _no_step(kind: Kind, board, found: _Found, trial, why: str, reveal: Cell | None = None) -> Hint:
+def _no_step(
+    kind: Kind[Any],
+    board: Board,
+    found: _Found,
+    trial: Step | None,
+    why: str,
+    reveal: Cell | None = None,
+) -> Hint:
     """NO_STEP: ``why``, the trial offered (if any), and ``reveal`` (else the first empty
     cell) filled in from the unique solution, the explanation saying it is not deduced."""
     solution = found.solution
