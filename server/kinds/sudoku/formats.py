@@ -13,6 +13,8 @@ Sizes: 4x4 and 6x6 (boxes 2 rows x 3 columns), 9x9, 16x16 (1-9 then A-G in text)
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from numgrid.server.core import Board
 from numgrid.server.kinds.textformats import Format, Formats
 from numgrid.server.kinds.units import formats as units
@@ -37,7 +39,12 @@ def write_json(board: Board) -> str:
     return units.write_json(FAMILY, board.puzzle, board.entries)
 
 
-def _format(name: str, sniff, read, write) -> Format:  # type: ignore[no-untyped-def]
+def _format(
+    name: str,
+    sniff: Callable[[units.Family, str], str | None],
+    read: Callable[[units.Family, str, int], Puzzle],
+    write: Callable[[Puzzle], str],
+) -> Format:
     return Format(
         name,
         lambda text: sniff(FAMILY, text),
