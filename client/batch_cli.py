@@ -25,6 +25,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import json
+import math
 import os
 import re
 import sys
@@ -195,8 +196,11 @@ _LINE = re.compile(r"^[0-9A-Za-z._-]{16,}$")
 
 def puzzle_lines(text: str) -> dict[str, str] | None:
     """A text of puzzles one a line (the benchmark files: two or more lines of one token
-    each, all of one length, of digits, letters, ``.``, ``-`` or ``_``; blank lines and
-    ``#`` comments aside) as ``{"N": line}`` by line number; None for any other text."""
+    each, of digits, letters, ``.``, ``-`` or ``_``, half or more as long as a square
+    grid's cells; blank lines and ``#`` comments aside) as ``{"N": line}`` by line number,
+    a line of another length kept (it is answered, as the bad puzzle it is, by its
+    number); None for any other text, and for a square grid written a row a line (as many
+    rows as each is long)."""
     found: dict[str, str] = {}
     for number, line in enumerate(text.splitlines(), 1):
         body = line.strip()
@@ -205,8 +209,15 @@ def puzzle_lines(text: str) -> dict[str, str] | None:
         if not _LINE.match(body):
             return None
         found[str(number)] = body
-    lengths = {len(body) for body in found.values()}
-    return found if len(found) >= 2 and len(lengths) == 1 else None
+    if len(found) < 2:
+        return None
+    lengths = Counter(len(body) for body in found.values())
+    usual, count = lengths.most_common(1)[0]
+    if math.isqrt(usual) ** 2 != usual or 2 * count < len(found):
+        return None
+    if len(lengths) == 1 and len(found) == usual:
+        return None  # a grid: N rows of N cells
+    return found
 
 
 def _walk(directory: str) -> list[str]:

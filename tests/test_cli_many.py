@@ -323,3 +323,30 @@ def test_explain_over_a_directory_and_a_dataset(server, tmp_path):
     assert summary_of(human.stdout) == " ".join(human.stdout.split())
     assert "solved 5," in summary_of(human.stdout)
     assert "5/5" in human.stderr  # the progress bar
+
+
+# ---------------------------------------------------------------- puzzles one a line
+
+
+def test_a_bad_line_among_puzzles_one_a_line_is_answered_by_its_number(server, tmp_path):
+    """The benchmark files' shape: a line of the wrong length is INVALID by its line
+    number, and the lines around it are answered (not the whole file refused)."""
+    good = sample("sudoku-9x9.sdk").strip()
+    lines = tmp_path / "lines.txt"
+    lines.write_text(f"# three puzzles\n{good}\n{good[:-2]}\n{good}\n")
+    done = numgrid("unique", *server, "--json", str(lines))
+    found = {record["source"]: record["status"] for record in records(done)}
+    assert found == {
+        f"{lines}:2": "UNIQUE",
+        f"{lines}:3": "INVALID",
+        f"{lines}:4": "UNIQUE",
+    }
+    assert done.returncode == 1
+
+
+def test_a_square_grid_a_row_a_line_is_one_puzzle(server, tmp_path):
+    """16 rows of 16 cells are one 16x16 grid, not 16 lines of 4x4 puzzles."""
+    grid = tmp_path / "grid.txt"
+    grid.write_text("\n".join(["." * 16] * 16) + "\n")
+    done = numgrid("unique", *server, "--json", str(grid))
+    assert [record["source"] for record in records(done)] == [str(grid)]
