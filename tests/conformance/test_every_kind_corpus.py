@@ -5,6 +5,8 @@ own answer checked too."""
 
 from __future__ import annotations
 
+import dataclasses
+
 import pytest
 from numgrid.server import engines
 from numgrid.server.core import Verdict
@@ -50,3 +52,14 @@ def test_both_engines_find_the_published_solution_and_only_it(kind, key, both_re
         assert result.complete, result.stats.engine
         assert result.verdict() is Verdict.UNIQUE, result.stats.engine
         assert result.solutions == (published,), result.stats.engine
+
+
+@pytest.mark.parametrize(
+    ("kind", "key"), [case for case in CASES if case.values[1] in facts(case.values[0]).unmarked_x]
+)
+def test_a_puzzle_published_with_an_unmarked_x_rule_has_several_solutions_without_it(kind, key):
+    puzzle, published = corpus_puzzle(kind.name, key)
+    plain = dataclasses.replace(puzzle, diagonals=False)
+    answer = engines.find(kind, plain, engine=Engine.CROSS_CHECK, limit=2)
+    assert answer.verdict is Verdict.MULTIPLE
+    assert facts(kind).rule_violations(plain, published) == []  # one of them

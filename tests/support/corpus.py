@@ -4,6 +4,7 @@ kind's own janko reader."""
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import json
 import re
@@ -49,7 +50,15 @@ def corpus_puzzle(kind: str, key: str) -> tuple[Any, Grid]:
     """The puzzle ``key`` of ``kind``'s corpus and its published solution."""
     item, found = corpus(kind)[key], KINDS[kind]
     puzzle = found.read(item["problem"], "janko", MAX_CELLS).puzzle
+    if key in _unmarked_x(kind):  # published with the X rule the data leaves out
+        puzzle = dataclasses.replace(puzzle, diagonals=True)
     return puzzle, found.read_solution(item["solution"])
+
+
+def _unmarked_x(kind: str) -> frozenset[str]:
+    from support.facts import facts  # facts are per kind, and read the corpus
+
+    return facts(KINDS[kind]).unmarked_x
 
 
 def random_latin(size: int, rng) -> tuple[tuple[int, ...], ...]:

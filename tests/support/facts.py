@@ -51,6 +51,10 @@ class Facts:
     # The explanation and picture checks take every corpus_step-th puzzle of the corpus
     corpus_step: int = 1
     picture_band: int = 0  # rows (and columns) of clues a picture draws around the grid
+    # Corpus puzzles published with both diagonals all different, which the data does not
+    # mark: the suite reads them with that rule (UNIQUE), and checks that without it they
+    # have several solutions
+    unmarked_x: frozenset[str] = frozenset()
 
 
 def puzzle_of(kind, text: str):
@@ -69,8 +73,8 @@ def assert_sound(steps, solution) -> None:
             assert solution[r][c] == value, step.explanation
         for (r, c), value in step.eliminations:
             assert solution[r][c] != value, step.explanation
-        # a sentence: a capital first, unless it opens on a cell's name (r2c3)
-        opening = step.explanation[0].isupper() or re.match(r"r\d+c\d+", step.explanation)
+        # a sentence: a capital or a digit first, or a cell's name (r2c3)
+        opening = re.match(r"[A-Z0-9]|r\d+c\d+", step.explanation)
         assert opening and step.explanation.endswith("."), step.explanation
 
 

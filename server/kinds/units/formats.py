@@ -739,12 +739,14 @@ def _grid_dict(grid: Grid) -> dict[str, Any]:
 
 
 def to_dict(family: Family, puzzle: Puzzle, entries: Grid) -> dict[str, Any]:
-    """As ``json_format.MessageToDict`` writes the message: zero values left out."""
+    """As ``json_format.MessageToDict`` writes the message: zero values left out; the
+    regions numbered from 1 in reading order (one puzzle, one message)."""
     out: dict[str, Any] = {"size": puzzle.size}
     if puzzle.boxes is not None:
         out["boxRows"], out["boxColumns"] = puzzle.boxes
-    if puzzle.regions is not None:
-        out["regions"] = _grid_dict(tuple(tuple(k + 1 for k in row) for row in puzzle.regions))
+    if puzzle.canonical_regions is not None:
+        regions = puzzle.canonical_regions
+        out["regions"] = _grid_dict(tuple(tuple(k + 1 for k in row) for row in regions))
     if puzzle.diagonals:
         out["diagonals"] = True
     if any(any(row) for row in puzzle.givens):

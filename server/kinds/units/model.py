@@ -18,13 +18,37 @@ from .shape import Shape, UnitGroup, shape
 DIGITS = "123456789ABCDEFG"  # a cell's digit as one character, up to 16
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class Puzzle:
+    """Two puzzles are equal when their grids, rules and givens are, however each
+    description numbered its regions (a corpus text writes its own numbers, a Solo ID has
+    none): see :attr:`canonical_regions`."""
+
     size: int
     boxes: tuple[int, int] | None  # (rows, columns) of a box; None with regions
     regions: Grid | None  # per cell its region's number, 0..N-1; None with boxes
     diagonals: bool  # the X variant: both main diagonals hold every digit once
     givens: Grid  # the digits printed in the grid, 0 elsewhere
+
+    @cached_property
+    def canonical_regions(self) -> Grid | None:
+        """The regions numbered 0, 1, ... in the order their first cells are read."""
+        if self.regions is None:
+            return None
+        order: dict[int, int] = {}
+        for row in self.regions:
+            for k in row:
+                order.setdefault(k, len(order))
+        return tuple(tuple(order[k] for k in row) for row in self.regions)
+
+    def _key(self) -> tuple[object, ...]:
+        return (self.size, self.boxes, self.canonical_regions, self.diagonals, self.givens)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Puzzle) and self._key() == other._key()
+
+    def __hash__(self) -> int:
+        return hash(self._key())
 
     @property
     def rows(self) -> int:

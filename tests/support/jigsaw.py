@@ -1,0 +1,67 @@
+"""What the conformance suite knows of Jigsaw Sudoku: its sample, its corpus (4x4 to 9x9,
+eleven 6x6 puzzles published with an X rule the data does not mark) and an independent
+checker of solutions (rows, columns, regions and givens, counted here)."""
+
+from __future__ import annotations
+
+from numgrid.server.core import Grid
+from numgrid.server.kinds import KINDS
+
+from support.facts import Facts
+
+JIGSAW = KINDS["jigsaw"]
+BOXES_4X4 = "1 1 2 2\n1 1 2 2\n3 3 4 4\n3 3 4 4\n"
+BOXES_9X9 = "\n".join(" ".join(str(1 + r // 3 * 3 + c // 3) for c in range(9)) for r in range(9))
+OPEN_9X9 = "9 9\n" + "\n".join([" ".join("-" * 9)] * 9) + "\n" + BOXES_9X9  # no given
+
+
+def rule_violations(p, grid: Grid) -> list[str]:
+    """What is wrong with ``grid`` as a solution of ``p`` (empty = nothing)."""
+    n = p.size
+    if len(grid) != n or any(len(row) != n for row in grid):
+        return ["wrong shape"]
+    units: dict[str, list[tuple[int, int]]] = {}
+    for r in range(n):
+        units[f"row {r}"] = [(r, c) for c in range(n)]
+        units[f"column {r}"] = [(c, r) for c in range(n)]
+        for c in range(n):
+            units.setdefault(f"region {p.regions[r][c]}", []).append((r, c))
+    if p.diagonals:
+        units["diagonal"] = [(i, i) for i in range(n)]
+        units["anti-diagonal"] = [(i, n - 1 - i) for i in range(n)]
+    problems = [
+        f"{name} holds {[grid[r][c] for r, c in cells]}"
+        for name, cells in units.items()
+        if sorted(grid[r][c] for r, c in cells) != list(range(1, n + 1))
+    ]
+    for r, row in enumerate(p.givens):
+        for c, given in enumerate(row):
+            if given and grid[r][c] != given:
+                problems.append(f"the given {given} at r{r}c{c} became {grid[r][c]}")
+    return problems
+
+
+def _no_trials(results: dict[str, bool]) -> None:
+    """The published puzzles are all explained without a trial."""
+    assert not [key for key, trial in results.items() if trial]
+
+
+FACTS = Facts(
+    sample="jigsaw-9x9.jigsaw",
+    corpus_key="100_6x6",
+    # regions as boxes; the top-right 2x2 of each half swaps: a unique rectangle left open
+    two_solutions="4 4\n- 2 - 4\n- 4 - 2\n2 1 4 3\n4 3 2 1\n" + BOXES_4X4,
+    differing=frozenset({(0, 0), (0, 2), (1, 0), (1, 2)}),
+    broken="4 4\n1 - - -\n- 1 - -\n- - - -\n- - - -\n" + BOXES_4X4,  # two 1s in region 1
+    broken_findings=(("duplicate_given", ((0, 0), (1, 1)), "region 1"),),
+    rule_violations=rule_violations,
+    size=(4, 4),
+    open_puzzle=lambda: JIGSAW.read(OPEN_9X9, None, 100).puzzle,
+    corpus_size=510,
+    trials=_no_trials,
+    formats_without_entries=frozenset({"janko", "tatham"}),
+    corpus_step=5,
+    unmarked_x=frozenset(
+        f"{n}_6x6" for n in (651, 652, 654, 655, 662, 663, 664, 671, 672, 674, 675)
+    ),
+)
