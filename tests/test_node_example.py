@@ -5,8 +5,12 @@ the Python client reads from the same refusal."""
 
 from __future__ import annotations
 
+import fcntl
+import hashlib
 import shutil
 import subprocess
+import tempfile
+from pathlib import Path
 
 import pytest
 from numgrid.client import NumgridClient, NumgridError
@@ -26,16 +30,30 @@ pytestmark = [
 
 @pytest.fixture(scope="module")
 def installed() -> None:
-    """``npm ci``: exactly the locked packages, into examples/node/node_modules."""
-    done = subprocess.run(
-        [NPM, "ci", "--no-audit", "--no-fund", "--loglevel=error"],
-        cwd=EXAMPLE,
-        capture_output=True,
-        text=True,
-        timeout=600,
-        check=False,
+    """``npm ci``: exactly the locked packages, into examples/node/node_modules; once for
+    a lock file, by whichever test worker comes first (a file lock, and a marker naming
+    the lock file's digest), since ``npm ci`` empties the folder another worker's
+    ``node`` may be using (two workers' installs collided in CI)."""
+    digest = hashlib.sha256((EXAMPLE / "package-lock.json").read_bytes()).hexdigest()
+    marker = EXAMPLE / "node_modules" / ".numgrid-installed"
+    lock = (
+        Path(tempfile.gettempdir())
+        / f"numgrid-npm-{hashlib.sha256(bytes(EXAMPLE)).hexdigest()[:16]}"
     )
-    assert done.returncode == 0, f"npm ci failed:\n{done.stdout}\n{done.stderr}"
+    with lock.open("w") as held:
+        fcntl.flock(held, fcntl.LOCK_EX)
+        if marker.is_file() and marker.read_text() == digest:
+            return
+        done = subprocess.run(
+            [NPM, "ci", "--no-audit", "--no-fund", "--loglevel=error"],
+            cwd=EXAMPLE,
+            capture_output=True,
+            text=True,
+            timeout=600,
+            check=False,
+        )
+        assert done.returncode == 0, f"npm ci failed:\n{done.stdout}\n{done.stderr}"
+        marker.write_text(digest)
 
 
 def node(*args: str) -> subprocess.CompletedProcess:
