@@ -1,64 +1,23 @@
 """The logical solver of units grids: hints, step-by-step explanations, grades and a
 difficulty score, as people who solve these grids by hand know them.
 
-The techniques (:class:`Technique`, simplest first; in :mod:`.techniques`,
-:mod:`.techniques_wings` and :mod:`.techniques_chains`), each with its weight in the
-difficulty score (HoDoKu's points for the technique) and the level HoDoKu puts it at:
-
-================== ====== ======= =====================================================
-Technique          Points Level   What it sees
-================== ====== ======= =====================================================
-FULL_HOUSE         4      Easy    the last open cell of a unit
-NAKED_SINGLE       4      Easy    a cell with one candidate
-HIDDEN_SINGLE      14     Easy    a digit with one place in a unit
-POINTING           50     Medium  a box's places for a digit in one line
-CLAIMING           50     Medium  a line's places for a digit in one box
-NAKED_SUBSET       60/80  Medium  a naked pair / triple
-HIDDEN_SUBSET      70/100 Medium  a hidden pair / triple
-NAKED_QUAD         120    Hard
-HIDDEN_QUAD        150    Hard
-X_WING             140    Hard
-SWORDFISH          150    Hard
-REMOTE_PAIRS       110    Hard    a chain of cells holding the same two digits
-TURBOT_FISH        120    Hard    two conjugate pairs joined at one end (kite, turbot)
-W_WING             150    Hard
-XY_WING            160    Hard
-XYZ_WING           180    Hard
-UNIQUE_RECTANGLE   100    Hard    types 1 and 2, only when the puzzle has one solution
-SIMPLE_COLOURING   150    Hard    colour wrap and colour trap
-JELLYFISH          160    Unfair
-X_CHAIN            260    Unfair  up to 11 links
-XY_CHAIN           260    Unfair  up to 8 cells
-AIC                280    Unfair  up to 11 links
-FORCING_CHAIN      500    Extreme every candidate of a cell (place of a digit in a unit)
-                                  leads by singles to the same conclusion
-TRIAL              10000  Extreme an assumption refuted by singles (or by a search)
-================== ====== ======= =====================================================
-
-The order is HoDoKu's default solving order; an X-Wing comes before the turbot fish,
-which would find half its eliminations.
+The techniques (:class:`Technique`, simplest first, in HoDoKu's solving order; in
+:mod:`.techniques`, :mod:`.techniques_wings` and :mod:`.techniques_chains`) run from
+singles through locked candidates, subsets, fish, wings, colouring and chains to forcing
+chains, and the trial last. Each has its weight in the difficulty score (HoDoKu's points,
+:data:`WEIGHTS`) and the level HoDoKu puts it at; the table, with an example sentence of
+each, and the evidence against Tatham's Solo tiers are in ``docs/sudoku-grades.md``.
 
 Grades follow HoDoKu's rule: the level of the hardest technique used, raised while the
-score passes the level's limit (Easy 800, Medium 1000, Hard 1600 for 81 cells, scaled by
-the cells of other sizes; raised no further than EXPERT: EXTREME means a trial was
-needed). numgrid's EASY, MEDIUM, HARD, EXPERT and EXTREME are HoDoKu's Easy, Medium,
-Hard, Unfair (with forcing chains, which HoDoKu calls Extreme) and Extreme (a guess). The
-grades documentation in ``docs/`` gives the mapping and the evidence against Tatham's
-Solo tiers.
+score passes the level's limit (:data:`SCORE_LIMITS`, for 81 cells, scaled by the cells
+of other sizes; raised no further than EXPERT: EXTREME means a trial was needed).
 
 API (the position is rebuilt per call; ``puzzle`` has ``.shape`` and ``.givens``, a grid
-of digits with 0 for empty, and may say ``.unique``):
-
-- ``build_ladder(shape, unique) -> Ladder`` (cached);
-- ``next_step(puzzle, candidates_or_entries=None, max_technique=None,
-  placements_only=False, budget=None, unique=None) -> Step | None``;
-- ``explain(puzzle, entries=None, max_technique=None, budget=None, unique=None)
-  -> Explanation`` (graded as above);
-- ``last_resort(puzzle, candidates_or_entries=None, budget=None, unique=None)``;
-- ``grade(explanation) -> Grade``, ``difficulty(explanation) -> int``.
-
-``unique`` (default: ``puzzle.unique``, else False) says the puzzle is known to have one
-solution: only then are unique rectangles looked for.
+of digits with 0 for empty, and may say ``.unique``): ``build_ladder(shape, unique)``
+(cached); ``next_step``, ``explain`` and ``last_resort`` as every kind's
+(:class:`~numgrid.server.chain.Ladder`), each with ``unique=``; ``grade(explanation)`` and
+``difficulty(explanation)``. ``unique`` (default: ``puzzle.unique``, else False) says the
+puzzle is known to have one solution: only then are unique rectangles looked for.
 """
 
 from __future__ import annotations
