@@ -33,8 +33,8 @@ from numgrid.server.core import Finding, Grid, PuzzleError, cell_name, quoted
 from numgrid.server.kinds.textformats import (
     JsonShape,
     error,
+    json_grid,
     json_int,
-    json_list,
     json_object,
     json_puzzle,
 )
@@ -648,38 +648,6 @@ def write_tatham(puzzle: Puzzle) -> str:
 # ---------------------------------------------------------------- JSON (proto mirror)
 
 
-def _json_grid(raw: object, what: str, n: int, findings: list[Finding]) -> Grid | None:
-    """A ``Grid`` message: no rows (None), or N rows of N values."""
-    try:
-        rows = json_list(json_object(raw, what, {"rows"}).get("rows", []), f"{what}.rows")
-        if not rows:
-            return None
-        if len(rows) != n:
-            raise JsonShape(f"{what} has {len(rows)} rows, expected {n} (or none)")
-        grid = []
-        for r, row in enumerate(rows):
-            values = json_list(
-                json_object(row, f"{what}.rows[{r}]", {"values"}).get("values", []),
-                f"{what}.rows[{r}].values",
-            )
-            if len(values) != n:
-                where = (r, min(len(values), n - 1))
-                findings.append(
-                    error(
-                        "ragged_row",
-                        f"{cell_name(where)}: {what} row {r} has {len(values)} values, "
-                        f"expected {n}",
-                        where,
-                    )
-                )
-            got = [json_int(v, f"{cell_name((r, c))}: {what}") for c, v in enumerate(values)]
-            grid.append(tuple((got + [0] * n)[:n]))
-    except JsonShape as e:
-        findings.append(error("bad_value", str(e)))
-        return None
-    return tuple(grid)
-
-
 def sniff_json(family: Family, text: str) -> str | None:
     return json_puzzle(text, family.key)[1] or None
 
@@ -708,12 +676,12 @@ def read_json(family: Family, text: str, max_cells: int) -> tuple[Puzzle, Grid]:
     except JsonShape as e:
         raise PuzzleError([error("bad_shape", str(e))]) from None
     findings: list[Finding] = []
-    givens = _json_grid(raw.get("givens", {}), "givens", n, findings) or empty_grid(n)
-    entries = _json_grid(raw.get("entries", {}), "entries", n, findings) or empty_grid(n)
+    givens = json_grid(raw.get("givens", {}), "givens", n, findings)
+    entries = json_grid(raw.get("entries", {}), "entries", n, findings)
     regions = None
     if family.regions:
-        written = _json_grid(raw.get("regions", {}), "regions", n, findings)
-        if written is None:
+        written = json_grid(raw.get("regions", {}), "regions", n, findings)
+        if not any(any(row) for row in written):  # none listed (or none readable)
             missing = f"a {family.title} lists its regions ({n} rows of region numbers 1-{n})"
             raise PuzzleError([*findings, error("no_regions", missing)])
         regions = tuple(tuple(v - 1 for v in row) for row in written)

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from functools import cached_property
 
 from numgrid.server.core import Cell, Grid
+from numgrid.server.kinds.latin import Square
 
 from .shape import Shape, UnitGroup, shape
 
@@ -19,7 +20,7 @@ DIGITS = "123456789ABCDEFG"  # a cell's digit as one character, up to 16
 
 
 @dataclass(frozen=True, eq=False)
-class Puzzle:
+class Puzzle(Square):
     """Two puzzles are equal when their grids, rules and givens are, however each
     description numbered its regions (a corpus text writes its own numbers, a Solo ID has
     none): see :attr:`canonical_regions`."""
@@ -49,18 +50,6 @@ class Puzzle:
 
     def __hash__(self) -> int:
         return hash(self._key())
-
-    @property
-    def rows(self) -> int:
-        return self.size
-
-    @property
-    def cols(self) -> int:
-        return self.size
-
-    @cached_property
-    def cells(self) -> tuple[Cell, ...]:
-        return tuple((r, c) for r in range(self.size) for c in range(self.size))
 
     @cached_property
     def region_cells(self) -> tuple[tuple[Cell, ...], ...] | None:
