@@ -6,7 +6,7 @@ The techniques (:class:`Technique`, simplest first, in HoDoKu's solving order; i
 singles through locked candidates, subsets, fish, wings, colouring and chains to forcing
 chains, and the trial last. Each has its weight in the difficulty score (HoDoKu's points,
 :data:`WEIGHTS`) and the level HoDoKu puts it at; the table, with an example sentence of
-each, and the evidence against Tatham's Solo tiers are in ``docs/sudoku-grades.md``.
+each, and the evidence against Tatham's Solo tiers are in the grades document in ``docs/``.
 
 Grades follow HoDoKu's rule: the level of the hardest technique used, raised while the
 score passes the level's limit (:data:`SCORE_LIMITS`, for 81 cells, scaled by the cells
