@@ -60,3 +60,31 @@ def test_a_board_with_a_clash_is_reported_by_unit():
     report = SUDOKU.validate(Board(puzzle, tuple(map(tuple, entries))), None)
     assert any(f.group == "row 0" and (0, 8) in f.cells for f in report.findings)
     assert not report.solved
+
+
+def test_a_corpus_text_with_a_given_out_of_range_names_its_cell():
+    text = "4 4\n1 - - -\n- - - -\n- - - -\n- - - 5\n"
+    (message,) = errors_as_sudoku(text)
+    assert "not '5' at r3c3" in message
+
+
+def errors_as_sudoku(text: str) -> list[str]:
+    """As :func:`errors`, the kind named (a text no kind's sniff claims)."""
+    try:
+        SUDOKU.read(text, None, None)
+    except PuzzleError as e:
+        return [f.message for f in e.findings]
+    return []
+
+
+def test_an_entry_on_a_given_cell_is_not_the_players_and_reads_back_the_same():
+    """Found by the structured fuzz test: the echo of such a puzzle read back otherwise."""
+    givens = [[1, 0, 0, 0], [0] * 4, [0] * 4, [0] * 4]
+    entries = [[1, 2, 0, 0], [0] * 4, [0] * 4, [0] * 4]
+    grid = {"givens": givens, "entries": entries}
+    message = {
+        "sudoku": {"size": 4, **{k: {"rows": [{"values": r} for r in v]} for k, v in grid.items()}}
+    }
+    board = SUDOKU.read(json.dumps(message), "json", None)
+    assert board.entries[0][:2] == (0, 2)
+    assert SUDOKU.read(SUDOKU.write(board, "json"), "json", None) == board

@@ -340,9 +340,11 @@ def sniff_janko(family: Family, text: str) -> str | None:
     lines = janko_lines(text)
     if len(lines) - 1 != blocks * n:
         return f"expected {blocks * n} lines after the header 'N N'"
-    for line in lines[1 : n + 1]:
-        if not all(t in ("-", ".") or (_number(t) and 0 < int(t) <= n) for t in line.split()):
-            return f"the givens are digits 1-{n}, '-' or '.'"
+    for r, line in enumerate(lines[1 : n + 1]):
+        for c, t in enumerate(line.split()):
+            if not (t in ("-", ".") or (_number(t) and 0 < int(t) <= n)):
+                at = cell_name((r, c))
+                return f"the givens are digits 1-{n}, '-' or '.', not {quoted(t)} at {at}"
     for line in lines[n + 1 :]:
         if not all(_number(t) for t in line.split()):
             return "the regions are numbers"
@@ -699,7 +701,8 @@ def read_json(family: Family, text: str, max_cells: int) -> tuple[Puzzle, Grid]:
             )
     if findings:
         raise fail(findings, puzzle)
-    return puzzle, entries
+    # a given cell holds its given: an entry there is not the player's (as written back)
+    return puzzle, puzzle.entered(entries)
 
 
 def _grid_dict(grid: Grid) -> dict[str, Any]:
