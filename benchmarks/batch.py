@@ -83,8 +83,8 @@ def check_transposition(corpus: dict[str, dict]) -> None:
 
     kakuro = KINDS["kakuro"]
     for key, entry in corpus.items():
-        original = kakuro.read(entry["problem"], "janko", 20_000).puzzle
-        transposed = kakuro.read(transpose_janko(entry["problem"]), "janko", 20_000).puzzle
+        original = kakuro.formats.read(entry["problem"], "janko", 20_000).puzzle
+        transposed = kakuro.formats.read(transpose_janko(entry["problem"]), "janko", 20_000).puzzle
         if transposed != original.transposed():
             sys.exit(f"transposing {key} as text differs from Puzzle.transposed()")
 

@@ -87,7 +87,7 @@ def _solver(name: str, kind_name: str):
     kind, engine = KINDS[kind_name], engines.Engine(name)
 
     def find(text: str):
-        answer = engines.find(kind, kind.read(text, "janko").puzzle, engine=engine, limit=2)
+        answer = engines.find(kind, kind.formats.read(text, "janko").puzzle, engine=engine, limit=2)
         ok = answer.verdict is Verdict.UNIQUE
         return answer.solutions[0] if answer.solutions else (), "" if ok else answer.verdict.value
 
@@ -96,7 +96,7 @@ def _solver(name: str, kind_name: str):
 
 def worker(name: str, kind_name: str, corpus: Path) -> None:
     """Solve the puzzles ``first`` to ``end`` of each line on stdin; one JSON line each."""
-    read_solution = KINDS[kind_name].read_solution
+    read_solution = KINDS[kind_name].formats.read_solution
     solve = _solver(name, kind_name)
     puzzles = list(json.loads(corpus.read_text())["data"].items())
     print(json.dumps({"base_mb": _rss_mb()}), flush=True)

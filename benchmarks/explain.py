@@ -91,15 +91,15 @@ def _group_key(group: str):
 
 def read_solution(kind: Kind, text: str):
     """The published solution's grid, read by the kind."""
-    return kind.read_solution(text)
+    return kind.formats.read_solution(text)
 
 
 def solution_ok(kind: Kind, puzzle, solution) -> bool:
     """The rules, checked by the kind: the solution as entries is well formed (no
     given overwritten) and solves the board."""
-    if any(finding.is_error for finding in kind.check(puzzle, solution, None)):
+    if any(finding.is_error for finding in kind.checks.check_puzzle(puzzle, solution, None)):
         return False
-    return kind.validate(Board(puzzle, solution), None).solved
+    return kind.checks.validate_board(Board(puzzle, solution), None).solved
 
 
 def wrong_steps(steps, solution) -> list[str]:
@@ -127,12 +127,12 @@ def hint_positions(puzzle, steps) -> list:
 
 def explain_one(kind: Kind, name: str, item: dict, max_technique, hints: bool) -> dict:
     setup = SETUPS[kind.name]
-    puzzle = kind.read(item["problem"], "janko", None).puzzle
+    puzzle = kind.formats.read(item["problem"], "janko", None).puzzle
     solution = read_solution(kind, item["solution"])
     if not solution_ok(kind, puzzle, solution):
         return {"name": name, "error": "published solution breaks the rules"}
     start = time.perf_counter()
-    explanation = kind.explain(puzzle, None, max_technique, budget=None)
+    explanation = kind.logic.explain(puzzle, None, max_technique, budget=None)
     seconds = time.perf_counter() - start
     counts = explanation.technique_counts
     shape = (puzzle.rows, puzzle.cols)
@@ -143,7 +143,7 @@ def explain_one(kind: Kind, name: str, item: dict, max_technique, hints: bool) -
         "seconds": seconds,
         "steps": len(explanation.steps),
         "solved": explanation.solved,
-        "trial": counts[kind.techniques["TRIAL"]] > 0,
+        "trial": counts[kind.logic.Technique["TRIAL"]] > 0,
         "grade": explanation.grade.name if explanation.grade else None,
         "counts": {t.name: n for t, n in counts.items()},
         "wrong": wrong_steps(explanation.steps, solution),
@@ -155,12 +155,12 @@ def explain_one(kind: Kind, name: str, item: dict, max_technique, hints: bool) -
 
 
 def hint_times(kind: Kind, item: dict, positions: list) -> list[float]:
-    puzzle = kind.read(item["problem"], "janko", None).puzzle
-    hardest = kind.techniques["TRIAL"]
+    puzzle = kind.formats.read(item["problem"], "janko", None).puzzle
+    hardest = kind.logic.Technique["TRIAL"]
     times = []
     for entries in positions:
         start = time.perf_counter()
-        kind.next_step(puzzle, entries, hardest, True, budget=None)
+        kind.logic.next_step(puzzle, entries, hardest, True, budget=None)
         times.append(time.perf_counter() - start)
     return times
 
@@ -183,10 +183,10 @@ def summarise(kind: Kind, results: list[dict]) -> dict:
         "stalled": [r["name"] for r in done if not r["solved"]],
         "grades": dict(Counter(r["grade"] or "none" for r in done).most_common()),
         "technique_steps": {
-            t.name: sum(r["counts"][t.name] for r in done) for t in kind.techniques
+            t.name: sum(r["counts"][t.name] for r in done) for t in kind.logic.Technique
         },
         "puzzles_using": {
-            t.name: sum(1 for r in done if r["counts"][t.name]) for t in kind.techniques
+            t.name: sum(1 for r in done if r["counts"][t.name]) for t in kind.logic.Technique
         },
         "seconds": {
             "total": sum(times),
@@ -223,13 +223,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--json", action="store_true", help="print JSON instead of tables")
     args = parser.parse_args(argv)
     kind = KINDS[args.kind]
-    names_of_techniques = [t.name for t in kind.techniques]
+    names_of_techniques = [t.name for t in kind.logic.Technique]
     if args.max_technique not in names_of_techniques:
         parser.error(
             f"--max-technique: {args.max_technique!r} is no {args.kind} technique "
             f"(choose from {', '.join(names_of_techniques)})"
         )
-    max_technique = kind.techniques[args.max_technique]
+    max_technique = kind.logic.Technique[args.max_technique]
     corpus = args.corpus or CORPORA / f"{kind.name}.json"
     console = Console(stderr=args.json)
     if not console.is_terminal and "COLUMNS" not in os.environ:
@@ -343,7 +343,7 @@ def report(console: Console, kind: Kind, summary: dict, wrong: list[tuple[str, s
     steps = Table(title="Steps per technique (all puzzles)")
     for column in ("technique", "steps", "puzzles using it"):
         steps.add_column(column, justify="left" if column == "technique" else "right")
-    for technique in kind.techniques:
+    for technique in kind.logic.Technique:
         name = technique.name
         steps.add_row(
             name, str(summary["technique_steps"][name]), str(summary["puzzles_using"][name])

@@ -108,7 +108,7 @@ def floor(kind: str, grade: Grade, puzzle) -> tuple[float, float]:
     and of the cross-check alone."""
     start = time.perf_counter()
     limit = ceiling(KINDS[kind], grade)
-    KINDS[kind].explain(puzzle, None, limit, budget=Budget.seconds(60))
+    KINDS[kind].logic.explain(puzzle, None, limit, budget=Budget.seconds(60))
     checked = time.perf_counter()
     engines.cross_check(KINDS[kind], puzzle, limit=2, fixed=None, budget=Budget.seconds(60))
     end = time.perf_counter()

@@ -55,7 +55,7 @@ def native(path: Path, cpsat: bool) -> tuple[float, float, str, int]:
     cpu, wall = time.process_time(), time.perf_counter()
     for number, line in enumerate(lines(path), 1):
         start = time.perf_counter()
-        puzzle = kind.read(line, "line", None).puzzle
+        puzzle = kind.formats.read(line, "line", None).puzzle
         if cpsat:
             from numgrid.server import cpsat_runner
 
@@ -63,7 +63,7 @@ def native(path: Path, cpsat: bool) -> tuple[float, float, str, int]:
                 kind, puzzle, limit=2, fixed=None, budget=Budget.seconds(60)
             )
         else:
-            found = kind.native_search(puzzle, limit=2)
+            found = kind.native.search(puzzle, limit=2)
         if found.verdict().value != "UNIQUE":
             print(f"{path.name}:{number}: {found.verdict().value}")
             bad += 1

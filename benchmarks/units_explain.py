@@ -61,7 +61,8 @@ def puzzles(path: Path) -> list[tuple[str, Any]]:
     dataset = json.loads(path.read_text())
     kind = next(k for k in KINDS.values() if k.title.replace(" ", "") == dataset["name"])
     return [
-        (key, kind.read(item["problem"], "janko").puzzle) for key, item in dataset["data"].items()
+        (key, kind.formats.read(item["problem"], "janko").puzzle)
+        for key, item in dataset["data"].items()
     ]
 
 

@@ -208,7 +208,7 @@ def _read_text(text: puzzle_pb2.PuzzleText, field: str, max_cells: int) -> Read:
         else:
             kind, found = detect_format(text.content, fmt)
             fmt = fmt or found
-        if fmt is not None and fmt not in kind.formats:
+        if fmt is not None and fmt not in kind.formats.FORMATS:
             raise _invalid(f"{field}.format", f"{kind.name} has no {fmt} format")
         board, warnings = operations.read_board(kind, text.content, fmt, max_cells)
     except PuzzleError as e:
@@ -439,9 +439,9 @@ def technique_of(kind: Kind, value: int, field: str):
         raise _invalid(field, f"unknown technique {value}") from None
     if name == "UNSPECIFIED":
         return None
-    if name not in kind.techniques.__members__:
+    if name not in kind.logic.Technique.__members__:
         raise _invalid(field, f"{kind.name} has no technique {name}")
-    return kind.techniques[name]
+    return kind.logic.Technique[name]
 
 
 def step(s) -> service_pb2.Step:
@@ -632,17 +632,17 @@ def generate_response(
     kind_value = _enum_value(puzzle_pb2.PuzzleKind, f"PUZZLE_KIND_{kind.name.upper()}")
     texts = [
         puzzle_pb2.PuzzleText(
-            content=kind.write(board, fmt),
+            content=kind.formats.write(board, fmt),
             format=_enum_value(puzzle_pb2.PuzzleFormat, f"PUZZLE_FORMAT_{fmt.upper()}"),
             kind=kind_value,
         )
-        for fmt in kind.formats
+        for fmt in kind.formats.FORMATS
     ]
     return service_pb2.GenerateResponse(
         puzzle=kind.wire.to_proto(board),
         texts=texts,
         solution=grid(made.solution),
-        solution_text=kind.solution_text(made.puzzle, made.solution),
+        solution_text=kind.formats.write_solution(made.puzzle, made.solution),
         difficulty=difficulty_message(made.difficulty),
         seed=made.seed,
         index=index,

@@ -40,7 +40,7 @@ EMPTY = -1
 
 def value_text(value: int) -> str:
     """A cell's value in a sentence (``r1c2 = 7``): the digit, ``empty`` for EMPTY. A kind
-    whose values are not digits has its own words (``Kind.value_text``)."""
+    whose values are not digits has its own words (``Kind.logic.value_text``)."""
     return "empty" if value == EMPTY else str(value)
 
 

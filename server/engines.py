@@ -52,7 +52,7 @@ def cpsat_search(
 def native_search(
     kind: Kind[P], puzzle: P, *, limit: int, fixed: Grid | None, budget: Budget
 ) -> SearchResult:
-    return kind.native_search(puzzle, limit=limit, fixed=fixed, budget=budget)
+    return kind.native.search(puzzle, limit=limit, fixed=fixed, budget=budget)
 
 
 def _same_answer(a: SearchResult, b: SearchResult, limit: int) -> bool:

@@ -76,13 +76,13 @@ def problems(kind: Kind[Any], spec: Spec, count: int) -> list[tuple[str, str]]:
 def ceiling(kind: Kind[Any], grade: Grade | None) -> enum.IntEnum:
     """The hardest technique a chain for ``grade`` may use: the trial for EXTREME and for
     any grade, the one just short of it for a grade past the kind's thresholds."""
-    trial = kind.techniques["TRIAL"]
+    trial = kind.logic.Technique["TRIAL"]
     if grade is None or grade == Grade.EXTREME:
         return trial
-    if grade in kind.thresholds:
-        hardest: enum.IntEnum = kind.thresholds[grade][0]
+    if grade in kind.logic.THRESHOLDS:
+        hardest: enum.IntEnum = kind.logic.THRESHOLDS[grade][0]
         return hardest
-    return kind.techniques(trial - 1)
+    return kind.logic.Technique(trial - 1)
 
 
 def _limited(budget: Budget, seconds: float) -> Budget:
@@ -111,7 +111,7 @@ class _Attempt:
         """(puzzle, solution) repaired until the native engine finds no second solution;
         None when the maker cannot repair it."""
         for _ in range(MAX_REPAIRS + 1):
-            found = self.kind.native_search(puzzle, limit=2, fixed=None, budget=self.budget)
+            found = self.kind.native.search(puzzle, limit=2, fixed=None, budget=self.budget)
             if not found.complete:
                 raise SearchTimeout()
             if len(found.solutions) < 2:  # all solutions found: the maker's must be one
@@ -133,7 +133,7 @@ class _Attempt:
     def _explained(self, puzzle: Any, limit: enum.IntEnum) -> Explanation | None:
         budget = _limited(self.budget, CANDIDATE_SECONDS)
         try:
-            return self.kind.explain(puzzle, None, limit, budget=budget)
+            return self.kind.logic.explain(puzzle, None, limit, budget=budget)
         except SearchTimeout:
             if self.budget.expired():
                 raise

@@ -4,7 +4,7 @@ Every function takes a *kind* (:mod:`numgrid.server.kinds`), a board already rea
 checked by :func:`read_board`, and a :class:`~numgrid.server.core.Budget`. Every search
 asks the uniqueness question (``engines.find(..., limit=2)``), so a solution comes
 with the knowledge of whether it is the only one. Hints, explanations and difficulty
-come from the kind's logical solver (``kind.next_step``, ``kind.explain``).
+come from the kind's logical solver (``kind.logic.next_step``, ``kind.logic.explain``).
 """
 
 from __future__ import annotations
@@ -45,13 +45,13 @@ def read_board(kind: Kind[Any], text: str, fmt: str | None, max_cells: int) -> t
 
     PuzzleError carries every error found, not just the first.
     """
-    board = kind.read(text, fmt, max_cells)
+    board = kind.formats.read(text, fmt, max_cells)
     return board, check_board(kind, board, max_cells)
 
 
 def check_board(kind: Kind[Any], board: Board, max_cells: int) -> Warnings:
     """The warnings of a well-formed board; PuzzleError with every error otherwise."""
-    findings = kind.check(board.puzzle, board.entries, max_cells)
+    findings = kind.checks.check_puzzle(board.puzzle, board.entries, max_cells)
     errors = [f for f in findings if f.is_error]
     if errors:
         raise PuzzleError(errors)
@@ -79,10 +79,10 @@ def validate(
     """Judge every group and cell; with ``compare``, also list entries that differ from the
     unique solution (none are listed when the puzzle has no unique solution)."""
     if not compare:
-        return Validation(kind.validate(board, None), None)
+        return Validation(kind.checks.validate_board(board, None), None)
     answer = _search(kind, board, engine, budget, hold=False)
     solution = answer.solutions[0] if answer.verdict is Verdict.UNIQUE else None
-    return Validation(kind.validate(board, solution), answer.verdict, answer.stats)
+    return Validation(kind.checks.validate_board(board, solution), answer.verdict, answer.stats)
 
 
 # ---------------------------------------------------------------- Solve, CheckUniqueness
@@ -122,7 +122,7 @@ def render(
     budget: Budget,
     hold_entries: bool = False,
 ) -> Rendered:
-    """The board drawn by its kind (``kind.picture``): the entries if ``show_entries``,
+    """The board drawn by its kind (``kind.picture.draw``): the entries if ``show_entries``,
     the unique solution if ``show_solution`` (no picture when there is none, or the
     search ran out of time: see ``verdict``), ``highlights`` over the cells."""
     solution, verdict = None, None
@@ -134,7 +134,7 @@ def render(
             return Rendered(None, verdict, None, stats)
         solution = answer.solutions[0]
     contents = Contents(board.entries if show_entries else None, solution, highlights)
-    return Rendered(kind.picture(board.puzzle, contents), verdict, solution, stats)
+    return Rendered(kind.picture.draw(board.puzzle, contents), verdict, solution, stats)
 
 
 # ---------------------------------------------------------------- difficulty
@@ -146,7 +146,7 @@ _DIFFICULTY_CACHE_SIZE = 256
 
 @dataclass(frozen=True)
 class Difficulty:
-    """How hard a puzzle is for a person, from its logical solution (``kind.explain``)."""
+    """How hard a puzzle is for a person, from its logical solution (``kind.logic.explain``)."""
 
     grade: Any  # the kind's grade (an IntEnum, e.g. EXPERT), None unless solved by logic
     hardest: Any  # the hardest technique used, None when no step was needed
@@ -226,7 +226,7 @@ def difficulty(
     limited = _share(budget, DIFFICULTY_SHARE, DIFFICULTY_SECONDS)
     try:
         found = difficulty_of(
-            kind.explain(board.puzzle, entries, max(kind.techniques), budget=limited)
+            kind.logic.explain(board.puzzle, entries, max(kind.logic.Technique), budget=limited)
         )
     except SearchTimeout:
         return None
@@ -253,8 +253,8 @@ def explain(
 
     Raises PuzzleError when the entries break a rule, SearchTimeout past the budget."""
     entries = board.entries if board.has_entries else None
-    limit = max(kind.techniques) if max_technique is None else max_technique
-    explanation = kind.explain(board.puzzle, entries, limit, budget=budget)
+    limit = max(kind.logic.Technique) if max_technique is None else max_technique
+    explanation = kind.logic.explain(board.puzzle, entries, limit, budget=budget)
     return Explained(explanation.steps, explanation.solved, difficulty_of(explanation))
 
 
@@ -288,7 +288,7 @@ def _words(technique: enum.IntEnum) -> str:
 
 def default_hint_technique(kind: Kind[Any]) -> enum.IntEnum:
     """All techniques but the last resort (TRIAL)."""
-    return max(t for t in kind.techniques if t.name != "TRIAL")
+    return max(t for t in kind.logic.Technique if t.name != "TRIAL")
 
 
 def hint(
@@ -311,7 +311,7 @@ def hint(
     the solution, both labelled as such. The entries are what is being checked, so they
     are never held fixed here.
     """
-    report = kind.validate(board, None)
+    report = kind.checks.validate_board(board, None)
     if report.findings:
         cells = tuple(dict.fromkeys(c for f in report.findings for c in f.cells))
         first = report.findings[0].message
@@ -332,12 +332,12 @@ def hint(
         return Hint("NOT_UNIQUE", text, verdict=verdict, stats=stats)
 
     solution = answer.solutions[0]
-    wrong = kind.validate(board, solution).wrong_entries
+    wrong = kind.checks.validate_board(board, solution).wrong_entries
     if wrong:
         findings = tuple(
             Finding(
                 "wrong_entry",
-                f"{cell_name(c)}: {kind.value_text(board.entries[c[0]][c[1]])} is not what "
+                f"{cell_name(c)}: {kind.logic.value_text(board.entries[c[0]][c[1]])} is not what "
                 "the puzzle's unique solution has there",
                 (c,),
             )
@@ -351,7 +351,7 @@ def hint(
     allowed = default_hint_technique(kind) if max_technique is None else max_technique
     logic_budget = _share(budget, HINT_LOGIC_SHARE)
     try:
-        step = kind.next_step(
+        step = kind.logic.next_step(
             board.puzzle, board.entries, allowed, placements_only, budget=logic_budget
         )
     except SearchTimeout:
@@ -377,10 +377,10 @@ def _stuck(
     and a cell revealed from the solution."""
     why = f"no logical step with the techniques up to {_words(allowed)} is left"
     try:
-        stalled = kind.explain(board.puzzle, board.entries, allowed, budget=budget)
+        stalled = kind.logic.explain(board.puzzle, board.entries, allowed, budget=budget)
         trial = None
-        if allowed < max(kind.techniques):
-            trial = kind.last_resort(board.puzzle, stalled.candidates, budget=budget)
+        if allowed < max(kind.logic.Technique):
+            trial = kind.logic.last_resort(board.puzzle, stalled.candidates, budget=budget)
     except SearchTimeout:
         return _no_step(kind, board, found, None, why)
     open_cells = {c: len(ds) for c, ds in stalled.candidates.items() if len(ds) > 1}
@@ -418,7 +418,7 @@ def _no_step(
         parts.append(label + trial.explanation)
     shown = "Or reveal" if trial is not None else "Revealed instead"
     parts.append(
-        f"{shown}: {cell_name(reveal)} is {kind.value_text(digit)}, taken from the puzzle's "
+        f"{shown}: {cell_name(reveal)} is {kind.logic.value_text(digit)}, taken from the puzzle's "
         "unique solution, not deduced."
     )
     return Hint(

@@ -1,6 +1,6 @@
 """Puzzles as pictures (SVG): what every kind's drawing shares.
 
-Each kind draws itself (``picture.py`` in its folder, behind ``Kind.picture``); this
+Each kind draws itself (``picture.py`` in its folder, behind ``Kind.picture.draw``); this
 module holds what they share: the sizes (one cell is :data:`CELL` pixels), the fonts
 and inks, the highlight styles, the grid and the digits, and :class:`Svg`, a small
 builder over :mod:`xml.etree.ElementTree`. SVG is XML: the standard library escapes

@@ -102,18 +102,18 @@ def seeds() -> tuple[Seed, ...]:
             out.append(Seed(kind, fmt, name, text, valid))
 
     for name, text in _sample_files():
-        kind = next((k for k in KINDS.values() if k.sniff(text)), None)
+        kind = next((k for k in KINDS.values() if k.formats.sniff(text)), None)
         if kind is None:
             continue
         try:
-            board = kind.read(text, None, 20_000)
+            board = kind.formats.read(text, None, 20_000)
         except PuzzleError:  # broken-clues.txt and the like: mutated as written
-            add(kind.name, kind.sniff(text), name, text, valid=False)
+            add(kind.name, kind.formats.sniff(text), name, text, valid=False)
             continue
-        add(kind.name, kind.sniff(text), name, text)
-        for fmt in kind.formats:
+        add(kind.name, kind.formats.sniff(text), name, text)
+        for fmt in kind.formats.FORMATS:
             try:
-                written = kind.write(board, fmt)
+                written = kind.formats.write(board, fmt)
             except PuzzleError:  # a format that cannot say everything the puzzle does
                 continue
             if fmt == "csv" and "," in written and not _has_clue_square(written):
@@ -437,8 +437,8 @@ def puzzle_text(rng: random.Random, intact: float = 0.1) -> tuple[str, Seed | No
     text = seed.text
     if seed.valid and rng.random() < 0.35:
         kind = KINDS[seed.kind]
-        board = with_entries(rng, seed.kind, kind.read(text, seed.fmt, 20_000))
-        text = kind.write(board, seed.fmt)
+        board = with_entries(rng, seed.kind, kind.formats.read(text, seed.fmt, 20_000))
+        text = kind.formats.write(board, seed.fmt)
     if rng.random() >= intact:
         text = mutate_text(rng, text)
     return text, seed

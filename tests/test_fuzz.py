@@ -94,10 +94,10 @@ def read_every_way(text: str, max_cells: int = MAX_CELLS) -> int:
     except PuzzleError as e:
         assert_clear(e.findings)
     else:
-        assert kind.name in KINDS and (fmt is None or fmt in kind.formats)
+        assert kind.name in KINDS and (fmt is None or fmt in kind.formats.FORMATS)
     worked = 0
     for kind in KINDS.values():
-        for fmt in (None, *kind.formats):
+        for fmt in (None, *kind.formats.FORMATS):
             try:
                 board, warnings = operations.read_board(kind, text, fmt, max_cells)
             except PuzzleError as e:
@@ -144,13 +144,13 @@ def test_every_seed_is_detected_as_what_it_was_made_as(seed):
     kind, fmt = detect_format(seed.text)
     assert (kind.name, fmt) == (seed.kind, seed.fmt)
     if seed.valid:
-        KINDS[seed.kind].read(seed.text, seed.fmt, MAX_CELLS)
+        KINDS[seed.kind].formats.read(seed.text, seed.fmt, MAX_CELLS)
 
 
 @pytest.mark.parametrize("kind", sorted(KINDS))
 def test_there_are_valid_seeds_of_every_kind_in_every_format(kind):
     formats = {s.fmt for s in fuzzing.seeds() if s.kind == kind and s.valid}
-    assert formats == set(KINDS[kind].formats)
+    assert formats == set(KINDS[kind].formats.FORMATS)
     assert kind in fuzzing.structured_seeds()
 
 

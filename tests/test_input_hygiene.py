@@ -29,18 +29,18 @@ SAMPLES = {  # (kind, format): a sample file of it
 @pytest.mark.parametrize(("kind", "fmt"), sorted(SAMPLES))
 def test_a_byte_order_mark_is_read_past_in_every_format(kind, fmt):
     text = sample(SAMPLES[kind, fmt])
-    plain = KINDS[kind].read(text, fmt, 20_000)
+    plain = KINDS[kind].formats.read(text, fmt, 20_000)
     assert detect(BOM + text) is KINDS[kind]
-    assert KINDS[kind].read(BOM + text, None, 20_000) == plain
-    assert KINDS[kind].read(BOM + text, fmt, 20_000) == plain
+    assert KINDS[kind].formats.read(BOM + text, None, 20_000) == plain
+    assert KINDS[kind].formats.read(BOM + text, fmt, 20_000) == plain
 
 
 def test_semicolon_separated_csv_reads_as_csv():
     kakuro = KINDS["kakuro"]
     text = sample("kakuro-10x12.csv")
     semicolons = text.replace(",", ";")
-    assert kakuro.sniff(semicolons) == "csv"
-    assert kakuro.read(semicolons, None, 20_000) == kakuro.read(text, "csv", 20_000)
+    assert kakuro.formats.sniff(semicolons) == "csv"
+    assert kakuro.formats.read(semicolons, None, 20_000) == kakuro.formats.read(text, "csv", 20_000)
 
 
 @pytest.mark.parametrize(
@@ -59,7 +59,7 @@ def test_semicolon_separated_csv_reads_as_csv():
 )
 def test_numbers_past_the_int_limit_are_findings(kind, text):
     with pytest.raises(PuzzleError) as caught:
-        KINDS[kind].read(text, None, 20_000)
+        KINDS[kind].formats.read(text, None, 20_000)
     assert caught.value.findings
     assert all(len(f.message) < 400 for f in caught.value.findings)  # not the number echoed
 
@@ -143,7 +143,7 @@ def test_janko_text_is_read_no_further_than_its_header_promises():
     finding for the count and the first rows' own, not a finding per row."""
     body = ("- " * 200 + "\n") * 12_000
     with pytest.raises(PuzzleError) as caught:
-        KINDS["kakuro"].read("2 2\n" + body, "janko")
+        KINDS["kakuro"].formats.read("2 2\n" + body, "janko")
     codes = [f.code for f in caught.value.findings]
     assert codes == ["row_count", "ragged_row", "ragged_row"]
     assert "header says 2 rows but 12000 follow" in caught.value.findings[0].message

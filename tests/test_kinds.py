@@ -3,7 +3,6 @@ the service, the engines and the CLI can hold any kind without asking which."""
 
 from __future__ import annotations
 
-import collections.abc
 import enum
 import inspect
 import typing
@@ -15,21 +14,22 @@ from numgrid.v1 import numgrid_service_pb2 as service_pb2
 from numgrid.v1 import puzzle_pb2
 
 
-def _calls() -> dict[str, tuple[list[str], list[str]]]:
-    """Each callable field of ``Kind`` and the fullest call its type allows: its
-    protocol's positional-only parameters by position and the others by name (no self),
-    or as many positional ones as its ``Callable[[...], ...]`` takes."""
-    calls = {}
-    for name, hint in typing.get_type_hints(Kind).items():
+def _calls() -> dict[tuple[str, str], tuple[list[str], list[str]] | None]:
+    """Each member of the module protocols ``Kind``'s fields are typed by, as (field,
+    member): for a function, the fullest call its protocol allows (positional-only
+    parameters by position, the others by name, no self); None for a property."""
+    calls: dict[tuple[str, str], tuple[list[str], list[str]] | None] = {}
+    for field, hint in typing.get_type_hints(Kind).items():
         protocol = typing.get_origin(hint) or hint
-        if protocol is collections.abc.Callable:
-            arguments = typing.get_args(hint)[0]
-            calls[name] = ([f"a{i}" for i in range(len(arguments))], [])
-        elif protocol.__module__ == Kind.__module__ and "__call__" in vars(protocol):
-            params = list(inspect.signature(vars(protocol)["__call__"]).parameters.values())[1:]
-            positional = [p.name for p in params if p.kind is p.POSITIONAL_ONLY]
-            keywords = [p.name for p in params if p.kind is not p.POSITIONAL_ONLY]
-            calls[name] = (positional, keywords)
+        if getattr(protocol, "_is_protocol", False) and protocol.__module__ == Kind.__module__:
+            for member, value in vars(protocol).items():
+                if isinstance(value, property):
+                    calls[field, member] = None
+                elif inspect.isfunction(value) and not member.startswith("_"):
+                    params = list(inspect.signature(value).parameters.values())[1:]
+                    positional = [p.name for p in params if p.kind is p.POSITIONAL_ONLY]
+                    keywords = [p.name for p in params if p.kind is not p.POSITIONAL_ONLY]
+                    calls[field, member] = (positional, keywords)
     return calls
 
 
@@ -37,14 +37,18 @@ CALLS = _calls()
 
 
 @pytest.mark.parametrize("name", sorted(KINDS))
-def test_every_method_accepts_the_protocols_call(name):
+def test_every_module_has_what_its_protocol_asks(name):
+    """What the type checker proves statically, seen at run time too."""
     kind = KINDS[name]
-    assert len(CALLS) >= 13, "the Kind lists its functions"
-    for method, (positional, keywords) in CALLS.items():
-        implementation = getattr(kind, method)
-        assert callable(implementation), f"{name}.{method} is missing"
-        # Binding raises TypeError if the kind cannot be called as the protocol says.
-        inspect.signature(implementation).bind(*positional, **dict.fromkeys(keywords))
+    assert len(CALLS) >= 17, "the Kind's modules list their members"
+    for (field, member), call in CALLS.items():
+        assert hasattr(getattr(kind, field), member), f"{name}.{field} lacks {member}"
+        if call is not None:
+            positional, keywords = call
+            implementation = getattr(getattr(kind, field), member)
+            # Binding raises TypeError if the kind cannot be called as the protocol says.
+            inspect.signature(implementation).bind(*positional, **dict.fromkeys(keywords))
+    assert callable(kind.maker.candidate) and kind.wire.to_proto
 
 
 @pytest.mark.parametrize("name", sorted(KINDS))
@@ -54,11 +58,11 @@ def test_names_match_the_proto(name):
     oneof = puzzle_pb2.Puzzle.DESCRIPTOR.oneofs_by_name["kind"]
     assert name in {field.name for field in oneof.fields}
     assert f"PUZZLE_KIND_{name.upper()}" in set(puzzle_pb2.PuzzleKind.keys())
-    for fmt in kind.formats:
+    for fmt in kind.formats.FORMATS:
         assert f"PUZZLE_FORMAT_{fmt.upper()}" in set(puzzle_pb2.PuzzleFormat.keys())
-    assert issubclass(kind.techniques, enum.IntEnum)
-    assert "TRIAL" in kind.techniques.__members__
-    for technique in kind.techniques:
+    assert issubclass(kind.logic.Technique, enum.IntEnum)
+    assert "TRIAL" in kind.logic.Technique.__members__
+    for technique in kind.logic.Technique:
         assert f"TECHNIQUE_{technique.name}" in set(service_pb2.Technique.keys())
 
 
@@ -68,12 +72,12 @@ def test_detection_gives_each_kind_its_own_texts():
     assert detect(kenken) is KINDS["kenken"]
     assert detect("4:_a__b3__a_3a__,a7m4a5m24s2d2s1") is KINDS["kenken"]
     assert detect(kakuro) is KINDS["kakuro"]
-    assert detect(KINDS["kakuro"].write(KINDS["kakuro"].read(kakuro, None, 100), "json")).name == (
-        "kakuro"
-    )
-    assert detect(KINDS["kenken"].write(KINDS["kenken"].read(kenken, None, 100), "json")).name == (
-        "kenken"
-    )
+    assert detect(
+        KINDS["kakuro"].formats.write(KINDS["kakuro"].formats.read(kakuro, None, 100), "json")
+    ).name == ("kakuro")
+    assert detect(
+        KINDS["kenken"].formats.write(KINDS["kenken"].formats.read(kenken, None, 100), "json")
+    ).name == ("kenken")
 
 
 def test_detection_tells_kakurasu_from_kakuro_and_kenken():
@@ -95,8 +99,8 @@ def test_detection_tells_kakurasu_from_kakuro_and_kenken():
     }
     for text, kind in texts.items():
         assert detect(text) is kind, text
-    board = kakurasu.read("5 5\n8 8 9 13 6\n4 5 7 12 10", None, 100)
-    assert detect(kakurasu.write(board, "json")) is kakurasu
+    board = kakurasu.formats.read("5 5\n8 8 9 13 6\n4 5 7 12 10", None, 100)
+    assert detect(kakurasu.formats.write(board, "json")) is kakurasu
 
 
 def test_detection_gives_skyscraper_its_texts_and_no_other_kinds():
@@ -115,7 +119,9 @@ def test_detection_gives_skyscraper_its_texts_and_no_other_kinds():
     }
     for text, kind in texts.items():
         assert detect(text) is kind, text
-    board = sky.read(corpus_text, None, 100)
-    assert detect(sky.write(board, "json")) is sky
+    board = sky.formats.read(corpus_text, None, 100)
+    assert detect(sky.formats.write(board, "json")) is sky
     for other in ("kakuro", "kenken", "kakurasu"):
-        assert all(KINDS[other].sniff(text) is None for text, kind in texts.items() if kind is sky)
+        assert all(
+            KINDS[other].formats.sniff(text) is None for text, kind in texts.items() if kind is sky
+        )

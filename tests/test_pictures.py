@@ -1,4 +1,4 @@
-"""Pictures of real corpus puzzles, drawn by each kind (``Kind.picture``) and turned into
+"""Pictures of real corpus puzzles, drawn by each kind (``Kind.picture.draw``) and turned into
 PNG by cairosvg, are checked pixel by pixel where it matters: a KenKen's cage borders
 bold exactly between cells of different cages, a Kakuro clue cell's light diagonal, the
 colour of a highlighted cell, a Kakurasu's shaded cells where the published solution
@@ -27,7 +27,7 @@ MAX_CELLS = 10_000
 def read(kind: str, key: str):
     """The corpus puzzle ``key`` of ``kind`` and its published solution."""
     entry = corpus(kind)[key]
-    puzzle = KINDS[kind].read(entry["problem"], None, MAX_CELLS).puzzle
+    puzzle = KINDS[kind].formats.read(entry["problem"], None, MAX_CELLS).puzzle
     return puzzle, entry["solution"]
 
 
@@ -65,7 +65,7 @@ def at(image: Image.Image, x: float, y: float):
 @pytest.mark.parametrize("key", ["02_4x4", "90_9x9"])
 def test_kenken_cage_borders_are_bold_between_cages_only(key):
     puzzle, _ = read("kenken", key)
-    image = png(KINDS["kenken"].picture(puzzle, Contents()))
+    image = png(KINDS["kenken"].picture.draw(puzzle, Contents()))
     o, n, cage = origin(), puzzle.size, puzzle.cage_of
     borders = insides = 0
     for r in range(n):
@@ -87,7 +87,7 @@ def test_kenken_cage_borders_are_bold_between_cages_only(key):
 
 def test_kenken_labels_sit_in_each_cages_first_cell():
     puzzle, _ = read("kenken", "02_4x4")
-    image = png(KINDS["kenken"].picture(puzzle, Contents()))
+    image = png(KINDS["kenken"].picture.draw(puzzle, Contents()))
     o = origin()
     first = {cage.clue_cell for cage in puzzle.cages}
     for r in range(puzzle.size):
@@ -98,7 +98,7 @@ def test_kenken_labels_sit_in_each_cages_first_cell():
                 for dy in range(5, 14)
             ]
             assert any(map(dark, corner)) == ((r, c) in first), (r, c)
-    labels = [e.text for e in ET.fromstring(KINDS["kenken"].picture(puzzle, Contents()).svg)]
+    labels = [e.text for e in ET.fromstring(KINDS["kenken"].picture.draw(puzzle, Contents()).svg)]
     assert "16\u00d7" in labels and "2\u00f7" in labels and "3\u2212" in labels  # 16x 2/ 3-
 
 
@@ -108,7 +108,7 @@ def test_entries_and_solution_in_their_own_inks():
     entries = tuple(
         tuple(digit if r == 0 else 0 for digit in row) for r, row in enumerate(solution)
     )
-    image = png(KINDS["kenken"].picture(puzzle, Contents(entries, solution)))
+    image = png(KINDS["kenken"].picture.draw(puzzle, Contents(entries, solution)))
     o = origin()
 
     def inks(cell):
@@ -122,7 +122,7 @@ def test_entries_and_solution_in_their_own_inks():
 
     assert inks((0, 1)) == (False, True)  # entered: black
     assert inks((2, 1))[0]  # from the solution: blue
-    bare = png(KINDS["kenken"].picture(puzzle, Contents()))
+    bare = png(KINDS["kenken"].picture.draw(puzzle, Contents()))
     assert light(at(bare, o + 1.5 * CELL, o + 2.6 * CELL))  # no digit without contents
 
 
@@ -131,7 +131,7 @@ def test_entries_and_solution_in_their_own_inks():
 
 def test_kakuro_clue_cells_have_a_light_diagonal_on_dark():
     puzzle, _ = read("kakuro", "2_10x12")
-    image = png(KINDS["kakuro"].picture(puzzle, Contents()))
+    image = png(KINDS["kakuro"].picture.draw(puzzle, Contents()))
     o = origin()
     both = [
         (r, c)
@@ -162,7 +162,7 @@ def test_kakuro_clue_cells_have_a_light_diagonal_on_dark():
 
 def test_kakuro_clue_numbers_are_drawn_in_their_halves():
     puzzle, _ = read("kakuro", "2_10x12")
-    svg = KINDS["kakuro"].picture(puzzle, Contents()).svg
+    svg = KINDS["kakuro"].picture.draw(puzzle, Contents()).svg
     texts = [e.text for e in ET.fromstring(svg) if e.tag.endswith("text")]
     clues = [
         str(v)
@@ -181,7 +181,7 @@ def test_kakuro_clue_numbers_are_drawn_in_their_halves():
 def test_highlighted_cells_take_their_colour():
     puzzle, _ = read("kenken", "02_4x4")
     marks = {(1, 1): Highlight.HINT, (2, 3): Highlight.MISTAKE}
-    image = png(KINDS["kenken"].picture(puzzle, Contents(highlights=marks)))
+    image = png(KINDS["kenken"].picture.draw(puzzle, Contents(highlights=marks)))
     o = origin()
     for r in range(puzzle.size):
         for c in range(puzzle.size):
@@ -200,7 +200,9 @@ def test_a_highlighted_clue_cell_gets_a_frame():
         for c, sq in enumerate(row)
         if sq is not None and sq.across is not None
     )
-    image = png(KINDS["kakuro"].picture(puzzle, Contents(highlights={clue: Highlight.MISTAKE})))
+    image = png(
+        KINDS["kakuro"].picture.draw(puzzle, Contents(highlights={clue: Highlight.MISTAKE}))
+    )
     x, y = origin() + clue[1] * CELL, origin() + clue[0] * CELL
     assert close(at(image, x + 4, y + CELL * 0.6), pictures.HIGHLIGHT_FILL[Highlight.MISTAKE])
     assert dark(at(image, x + CELL * 0.5, y + CELL * 0.15))  # still a dark cell inside
@@ -213,8 +215,8 @@ def test_kakurasu_shades_the_solutions_cells():
     puzzle, published = read("kakurasu", "302_5x5")
     solution = kakurasu_formats.read_solution(published)
     o = origin(1)
-    image = png(KINDS["kakurasu"].picture(puzzle, Contents(solution=solution)))
-    bare = png(KINDS["kakurasu"].picture(puzzle, Contents()))
+    image = png(KINDS["kakurasu"].picture.draw(puzzle, Contents(solution=solution)))
+    bare = png(KINDS["kakurasu"].picture.draw(puzzle, Contents()))
     shaded = 0
     for r in range(puzzle.rows):
         for c in range(puzzle.cols):
@@ -230,7 +232,7 @@ def test_kakurasu_shades_the_solutions_cells():
 
 def test_kakurasu_weights_and_clues_around_the_grid():
     puzzle, published = read("kakurasu", "302_5x5")
-    svg = KINDS["kakurasu"].picture(puzzle, Contents()).svg
+    svg = KINDS["kakurasu"].picture.draw(puzzle, Contents()).svg
     texts = [e.text for e in ET.fromstring(svg) if e.tag.endswith("text")]
     weights = [str(i + 1) for i in range(puzzle.cols)] + [str(i + 1) for i in range(puzzle.rows)]
     clues = [str(v) for v in (*puzzle.column_clues, *puzzle.row_clues) if v is not None]
@@ -239,7 +241,7 @@ def test_kakurasu_weights_and_clues_around_the_grid():
     solution = kakurasu_formats.read_solution(published)
     cell = next((r, c) for r, row in enumerate(solution) for c, v in enumerate(row) if v == 1)
     contents = Contents(solution=solution, highlights={cell: Highlight.HINT})
-    image = png(KINDS["kakurasu"].picture(puzzle, contents))
+    image = png(KINDS["kakurasu"].picture.draw(puzzle, contents))
     x, y = origin(1) + cell[1] * CELL, origin(1) + cell[0] * CELL
     assert close(at(image, x + 3, y + CELL / 2), pictures.HIGHLIGHT_FILL[Highlight.HINT])
     assert dark(at(image, x + CELL / 2, y + CELL / 2))
@@ -250,7 +252,7 @@ def test_kakurasu_weights_and_clues_around_the_grid():
 
 def test_skyscraper_clues_are_outside_the_grid_where_given():
     puzzle, published = read("skyscraper", "23_5x5")
-    image = png(KINDS["skyscraper"].picture(puzzle, Contents()))
+    image = png(KINDS["skyscraper"].picture.draw(puzzle, Contents()))
     n, o = puzzle.size, origin(1)
     seen = {True: 0, False: 0}
     for side in SIDES:
@@ -270,7 +272,7 @@ def test_skyscraper_clues_are_outside_the_grid_where_given():
             assert light(at(image, o + (c + 0.5) * CELL, o + (r + 0.5) * CELL))
     # The solution's empty lots are crossed out (the cross's middle is dark).
     solution = skyscraper_formats.read_solution(published)
-    solved = png(KINDS["skyscraper"].picture(puzzle, Contents(solution=solution)))
+    solved = png(KINDS["skyscraper"].picture.draw(puzzle, Contents(solution=solution)))
     lots = [(r, c) for r in range(n) for c in range(n) if solution[r][c] == -1]
     assert len(lots) == n * (n - puzzle.height)
     for r, c in lots:

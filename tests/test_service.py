@@ -53,7 +53,9 @@ def text_input(content: str, fmt: int = pb.PUZZLE_FORMAT_UNSPECIFIED) -> pb.Puzz
 
 
 def structured(janko: str) -> pb.Puzzle:
-    return json_format.Parse(KAKURO.write(KAKURO.read(janko, "janko"), "json"), pb.Puzzle())
+    return json_format.Parse(
+        KAKURO.formats.write(KAKURO.formats.read(janko, "janko"), "json"), pb.Puzzle()
+    )
 
 
 def structured_input(janko: str) -> pb.PuzzleInput:
@@ -291,8 +293,8 @@ def test_no_solution(stub, engine):
 )
 def test_every_text_format_reads_the_same_puzzle(stub, twelve, fmt, enum):
     problem, solution = twelve
-    board = KAKURO.read(with_entries(problem, {(1, 2): 7}), "janko")
-    source = text_input(KAKURO.write(board, fmt), enum)
+    board = KAKURO.formats.read(with_entries(problem, {(1, 2): 7}), "janko")
+    source = text_input(KAKURO.formats.write(board, fmt), enum)
     reply = stub.Solve(service_pb2.SolveRequest(puzzle=source))
     assert rows_of(reply.solution) == solution
     assert reply.puzzle == structured(with_entries(problem, {(1, 2): 7}))
@@ -554,7 +556,7 @@ def test_structured_ragged_rows_and_bad_values(stub):
 
 def test_wrong_explicit_format(stub, twelve):
     problem, _ = twelve
-    as_csv = KAKURO.write(KAKURO.read(problem, "janko"), "csv")
+    as_csv = KAKURO.formats.write(KAKURO.formats.read(problem, "janko"), "csv")
     found = assert_invalid(stub, text_input(as_csv, pb.PUZZLE_FORMAT_JSON))
     assert "not JSON" in found[0].description
     found = assert_invalid(stub, text_input(problem, pb.PUZZLE_FORMAT_CSV))
@@ -835,7 +837,7 @@ def test_convert_structured_and_text_read_the_same_board(twelve):
     problem, _ = twelve
     text = convert.read_input(text_input(problem), 1000)
     proto = convert.read_input(structured_input(problem), 1000)
-    assert text.board == proto.board == KAKURO.read(problem, "janko")
+    assert text.board == proto.board == KAKURO.formats.read(problem, "janko")
     assert convert.puzzle(text) == structured(problem)
 
 

@@ -1,6 +1,6 @@
 """The type checker tells a kind what it lacks: mypy (``scripts/typecheck``, as in CI)
 refuses the broken kinds of ``typecheck/broken_kind.py`` on exactly the lines marked
-``# expect: <message>``, and accepts the rest of that file."""
+``# expect: <message>`` (an error and its notes), and accepts the rest of that file."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 BROKEN = "tests/typecheck/broken_kind.py"
-_ERROR = re.compile(rf"^{re.escape(BROKEN)}:(\d+): error: (.*)$")
+_SAID = re.compile(rf"^{re.escape(BROKEN)}:(\d+): (error|note): +(.*)$")
 
 
 def test_a_kind_lacking_a_field_or_with_a_misfit_fails_the_type_check() -> None:
@@ -29,7 +29,10 @@ def test_a_kind_lacking_a_field_or_with_a_misfit_fails_the_type_check() -> None:
         text=True,
         timeout=300,
     )
-    found = {int(m[1]): m[2] for m in map(_ERROR.match, run.stdout.splitlines()) if m}
+    said: dict[int, list[str]] = {}  # a line's error, then the notes that explain it
+    for m in filter(None, map(_SAID.match, run.stdout.splitlines())):
+        said.setdefault(int(m[1]), []).append(m[3])
+    found = {number: " ".join(text) for number, text in said.items()}
     assert run.returncode == 1, run.stdout + run.stderr
     assert sorted(found) == sorted(expected), run.stdout
     for number, message in expected.items():

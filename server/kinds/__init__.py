@@ -85,10 +85,10 @@ def _fits(kind: Kind[Any], text: str, fmt: str) -> bool:
     """Does ``text`` read as a well-formed puzzle of ``kind`` (in the format its sniff
     found)?"""
     try:
-        board = kind.read(text, fmt)
+        board = kind.formats.read(text, fmt)
     except PuzzleError:
         return False
-    return not any(f.is_error for f in kind.check(board.puzzle, None, None))
+    return not any(f.is_error for f in kind.checks.check_puzzle(board.puzzle, None, None))
 
 
 def _cage_sums(text: str) -> bool:
@@ -128,7 +128,9 @@ def detect_format(text: str, fmt: str | None = None) -> tuple[Kind[Any], str | N
     format only one kind has (``csv``), that kind and None (its reader says what is
     wrong); else PuzzleError, "unsupported kind" naming the kinds served and why the
     text is none of them."""
-    claims = [(kind, found) for kind in KINDS.values() if (found := kind.sniff(text)) is not None]
+    claims = [
+        (kind, found) for kind in KINDS.values() if (found := kind.formats.sniff(text)) is not None
+    ]
     if len(claims) > 1:
         fitting = [(kind, found) for kind, found in claims if _fits(kind, text, found)]
         if len(fitting) == 1 and fitting[0][0] is KENKEN and _cage_sums(text):
@@ -145,7 +147,7 @@ def detect_format(text: str, fmt: str | None = None) -> tuple[Kind[Any], str | N
             return fitting[0]
     if claims:
         return claims[0]
-    having = [kind for kind in KINDS.values() if fmt is not None and fmt in kind.formats]
+    having = [kind for kind in KINDS.values() if fmt is not None and fmt in kind.formats.FORMATS]
     if len(having) == 1:
         return having[0], None
     raise PuzzleError([unsupported(text)])
@@ -161,7 +163,7 @@ def load_engines() -> None:
     a long-running server does it at start, so that neither the first CP-SAT request's
     deadline pays for it nor a broken install shows only then."""
     for kind in KINDS.values():
-        kind.cpsat_model.load()
+        kind.cpsat_module()
 
 
 __all__ = ["KINDS", "REGISTRY", "Kind", "detect", "detect_format", "load_engines", "unsupported"]

@@ -4,8 +4,10 @@ The engines, the service and the CLI hold a :class:`Kind` and never ask which on
 A kind is a package under :mod:`numgrid.server.kinds` (model, formats, checks, engines,
 techniques, its proto message) whose ``__init__`` builds one :class:`Kind` value, listed
 once in :data:`numgrid.server.kinds.REGISTRY`. ``Kind`` is a frozen dataclass whose
-fields are all required and typed: the type checker tells a new kind what it still
-lacks, and that its functions fit (``docs/development.md``, "Adding a kind").
+fields are all required and are mostly the kind's own modules, each typed by a protocol
+below (a module satisfies a protocol by its functions): the type checker tells a new
+kind what it still lacks, and that its functions fit (``docs/development.md``,
+"Adding a kind").
 
 Every kind's board is a :class:`~numgrid.server.core.Board` (its puzzle, with
 ``.rows``/``.cols``, and the entries), its steps :class:`~numgrid.server.core.Step`,
@@ -35,6 +37,7 @@ from numgrid.server.core import (
     SearchResult,
     Step,
 )
+from numgrid.server.kinds.textformats import Formats
 from numgrid.server.pictures import Contents, Picture
 from numgrid.v1 import puzzle_pb2
 
@@ -114,30 +117,49 @@ class Wire:
     to_proto: Callable[[Board], puzzle_pb2.Puzzle]  # a board as a Puzzle message
 
 
-class CpsatModel:
-    """A kind's CP-SAT model, its module (``<kind>.cpsat``, ``build(puzzle, fixed)``)
-    imported on first use: OR-Tools costs half a second to import, which a CLI that never
-    asks for CP-SAT should not pay. A long-running server calls :meth:`load` at start."""
+class FormatsModule(Protocol[PuzzleT_contra]):
+    """A kind's ``formats`` module: its text formats, and its solutions as published."""
 
-    def __init__(self, package: str) -> None:
-        self.module = f"{package}.cpsat"
+    @property
+    def FORMATS(self) -> Formats: ...  # in detection order
 
-    def load(self) -> Any:
-        return importlib.import_module(self.module)
+    def sniff(self, text: str, /) -> str | None:
+        """The format ``text`` is in if it is a puzzle of this kind, else None (cheap)."""
+        ...
 
-    def __call__(self, puzzle: Any, fixed: Grid | None = None, /) -> tuple[Any, dict[Cell, Any]]:
-        model: tuple[Any, dict[Cell, Any]] = self.load().build(puzzle, fixed)
-        return model
+    def read(self, text: str, fmt: str | None = ..., max_cells: int | None = ..., /) -> Board:
+        """(text, format or None to detect, max cells) -> a board; raises PuzzleError."""
+        ...
+
+    def write(self, board: Board, fmt: str, /) -> str: ...
+
+    def write_solution(self, puzzle: PuzzleT_contra, solution: Grid, /) -> str:
+        """The solution as the kind publishes it."""
+        ...
+
+    def read_solution(self, text: str, /) -> Grid:
+        """A published solution's text (the corpus's)."""
+        ...
 
 
-class Reader(Protocol):
-    def __call__(
-        self, text: str, fmt: str | None = ..., max_cells: int | None = ..., /
-    ) -> Board: ...
+class ChecksModule(Protocol[PuzzleT_contra]):
+    """A kind's ``checks`` module: the rules, as structural checks and board reports."""
+
+    def check_puzzle(
+        self, puzzle: PuzzleT_contra, entries: Grid | None, max_cells: int | None, /
+    ) -> list[Finding]:
+        """Every structural error and warning of a puzzle (and entries), at once."""
+        ...
+
+    def validate_board(self, board: Board, solution: Grid | None, /) -> BoardReport:
+        """How every group and cell of a board stands; with a solution, wrong entries."""
+        ...
 
 
-class NativeSearch(Protocol[PuzzleT_contra]):
-    def __call__(
+class NativeModule(Protocol[PuzzleT_contra]):
+    """A kind's ``native`` module: its own depth-first engine."""
+
+    def search(
         self,
         puzzle: PuzzleT_contra,
         /,
@@ -148,8 +170,26 @@ class NativeSearch(Protocol[PuzzleT_contra]):
     ) -> SearchResult: ...
 
 
-class NextStep(Protocol[PuzzleT_contra]):
-    def __call__(
+class LogicModule(Protocol[PuzzleT_contra]):
+    """A kind's logical solver, for hints, explanations and grades; each function raises
+    SearchTimeout past its budget."""
+
+    @property
+    def Technique(self) -> type[enum.IntEnum]:
+        """The techniques, simplest first, named as numgrid.v1.Technique; the one named
+        TRIAL is the last resort."""
+        ...
+
+    @property
+    def THRESHOLDS(self) -> Mapping[Any, tuple[Any, Mapping[Any, int]]]:
+        """Per grade: the hardest technique allowed and step limits."""
+        ...
+
+    def value_text(self, value: int, /) -> str:
+        """A cell's value in a sentence: the digit, ``empty`` for -1, or the kind's word."""
+        ...
+
+    def next_step(
         self,
         puzzle: PuzzleT_contra,
         candidates_or_entries: Any = ...,
@@ -159,9 +199,7 @@ class NextStep(Protocol[PuzzleT_contra]):
         budget: Budget | None = ...,
     ) -> Step | None: ...
 
-
-class Explain(Protocol[PuzzleT_contra]):
-    def __call__(
+    def explain(
         self,
         puzzle: PuzzleT_contra,
         entries: Any = ...,
@@ -170,55 +208,68 @@ class Explain(Protocol[PuzzleT_contra]):
         budget: Budget | None = ...,
     ) -> Explanation: ...
 
-
-class LastResort(Protocol[PuzzleT_contra]):
-    def __call__(
+    def last_resort(
         self,
         puzzle: PuzzleT_contra,
         candidates_or_entries: Any = ...,
         /,
         budget: Budget | None = ...,
-    ) -> Step | None: ...
+    ) -> Step | None:
+        """The TRIAL step from a position, or None."""
+        ...
+
+
+class PictureModule(Protocol[PuzzleT_contra]):
+    """A kind's ``picture`` module."""
+
+    def draw(self, puzzle: PuzzleT_contra, contents: Contents, /) -> Picture:
+        """The puzzle drawn as printed (SVG), with entries, the solution or highlights."""
+        ...
 
 
 @dataclass(frozen=True, eq=False)
 class Kind(Generic[PuzzleT]):
     """A puzzle kind: how it is named, read, checked, solved by both engines, explained,
-    made and drawn. Every field is required; ``PuzzleT`` is the kind's puzzle class,
-    which all its functions agree on."""
+    made and drawn. Every field is required; most are the kind's own modules, which the
+    type checker holds to the protocols above. ``PuzzleT`` is the kind's puzzle class,
+    which all of them agree on. A kind's ``__init__`` builds it in one call::
 
-    name: str  # its field in numgrid.v1.Puzzle, its PuzzleKind (upper case), its JSON key
-    title: str  # as people write it, in sentences and headings
+        KIND: Kind[Puzzle] = Kind(
+            __name__, rank, formats, messages.WIRE, checks, native, logic, generator.MAKER, picture
+        )
+    """
+
+    # Its package, ``__name__`` in its ``__init__``: the last part is the kind's name,
+    # and ``<package>.cpsat`` builds its CP-SAT model.
+    package: str
     rank: int  # detection order: lower sniffs first (a stricter shape before a looser)
-    formats: tuple[str, ...]  # named as numgrid.v1.PuzzleFormat, without the prefix
+    formats: FormatsModule[PuzzleT]
     wire: Wire  # its proto message
-    # IntEnum of the techniques, simplest first, named as numgrid.v1.Technique; the one
-    # named TRIAL is the last resort.
-    techniques: type[enum.IntEnum]
-    # Per grade: the hardest technique allowed and step limits (the kind's THRESHOLDS).
-    thresholds: Mapping[Any, tuple[Any, Mapping[Any, int]]]
+    checks: ChecksModule[PuzzleT]
+    native: NativeModule[PuzzleT]
+    logic: LogicModule[PuzzleT]
     maker: Maker  # how its puzzles are generated
+    picture: PictureModule[PuzzleT]
 
-    # The format ``text`` is in if it is a puzzle of this kind, else None (cheap).
-    sniff: Callable[[str], str | None]
-    # (text, format or None to detect, max cells) -> a board; raises PuzzleError.
-    read: Reader
-    write: Callable[[Board, str], str]  # a board in a format
-    # (puzzle, entries, max cells) -> every structural error and warning, at once.
-    check: Callable[[PuzzleT, Grid | None, int | None], list[Finding]]
-    # How every group and cell of a board stands; with a solution, wrong entries.
-    validate: Callable[[Board, Grid | None], BoardReport]
-    # (CpModel, {cell: IntVar}) for the cells to fill, the fixed digits held.
-    cpsat_model: CpsatModel
-    native_search: NativeSearch[PuzzleT]
-    solution_text: Callable[[PuzzleT, Grid], str]  # the solution as the kind publishes it
-    read_solution: Callable[[str], Grid]  # a published solution's text (the corpus's)
-    # A cell's value in a sentence: the digit, ``empty`` for -1, or the kind's own word.
-    value_text: Callable[[int], str]
-    # The puzzle drawn as printed (SVG), with entries, the solution or highlights over it.
-    picture: Callable[[PuzzleT, Contents], Picture]
-    # The logical solver, for hints, explanations and grades; each raises SearchTimeout
-    # past its budget.
-    next_step: NextStep[PuzzleT]
-    explain: Explain[PuzzleT]
-    last_resort: LastResort[PuzzleT]  # the TRIAL step from a position, or None
+    @property
+    def name(self) -> str:
+        """Its field in numgrid.v1.Puzzle, its PuzzleKind (upper case), its JSON key."""
+        return self.package.rpartition(".")[2]
+
+    @property
+    def title(self) -> str:
+        """As people write it, in sentences and headings (its formats' errors name it)."""
+        return self.formats.FORMATS.title
+
+    def cpsat_module(self) -> Any:
+        """Its ``cpsat`` module, imported on first use: OR-Tools costs half a second to
+        import, which a CLI that never asks for CP-SAT should not pay (a long-running
+        server imports it at start)."""
+        return importlib.import_module(f"{self.package}.cpsat")
+
+    def cpsat_model(
+        self, puzzle: PuzzleT, fixed: Grid | None = None, /
+    ) -> tuple[Any, dict[Cell, Any]]:
+        """(CpModel, {cell: IntVar}) for the cells to fill, the fixed digits held."""
+        model: tuple[Any, dict[Cell, Any]] = self.cpsat_module().build(puzzle, fixed)
+        return model

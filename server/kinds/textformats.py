@@ -89,18 +89,18 @@ def json_writer(
 class Formats(dict[str, Format]):
     """The formats of one kind by name, tried in this order when detecting."""
 
-    def __init__(self, kind: str, default_max_cells: int, *formats: Format):
+    def __init__(self, title: str, default_max_cells: int, *formats: Format):
         super().__init__((f.name, f) for f in formats)
-        self.kind, self.default_max_cells = kind, default_max_cells
+        self.title, self.default_max_cells = title, default_max_cells  # the kind's title
 
     @classmethod
     def of(
-        cls, kind: str, default_max_cells: int, namespace: dict[str, Any], *names: str
+        cls, title: str, default_max_cells: int, namespace: dict[str, Any], *names: str
     ) -> Formats:
         """The formats ``names``, in that order, each from its functions in a kind's
         formats module (``namespace``): ``sniff_<name>``, ``read_<name>``, ``write_<name>``."""
         return cls(
-            kind,
+            title,
             default_max_cells,
             *(
                 Format(name, *(namespace[f"{verb}_{name}"] for verb in ("sniff", "read", "write")))
@@ -120,7 +120,7 @@ class Formats(dict[str, Format]):
                 return fmt
             reasons[fmt.name] = reason
         tried = "; ".join(f"{name}: {why}" for name, why in reasons.items())
-        raise self._error(f"the text matches no known {self.kind} format ({tried})")
+        raise self._error(f"the text matches no known {self.title} format ({tried})")
 
     def sniff(self, text: str) -> str | None:
         """The format of a text of this kind, or None when it is in none of them."""

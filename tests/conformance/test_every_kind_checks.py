@@ -33,14 +33,18 @@ def test_the_service_names_the_same_errors(kind, stub):
 def test_a_board_of_the_published_solution_is_solved(kind):
     board, solution = sample(kind)
     solved = entered(kind, board.puzzle, solution)
-    assert [f for f in kind.check(board.puzzle, solved.entries, None) if f.is_error] == []
-    report = kind.validate(solved, solution)
+    assert [
+        f for f in kind.checks.check_puzzle(board.puzzle, solved.entries, None) if f.is_error
+    ] == []
+    report = kind.checks.validate_board(solved, solution)
     assert report.solved and not report.wrong_entries
 
 
 def test_validate_over_the_service_says_the_solution_is_right(kind, stub):
     board, solution = sample(kind)
-    text_of = kind.write(entered(kind, board.puzzle, solution), kind.formats[0])
+    text_of = kind.formats.write(
+        entered(kind, board.puzzle, solution), next(iter(kind.formats.FORMATS))
+    )
     reply = stub.Validate(
         service_pb2.ValidateRequest(puzzle=text(text_of), compare_with_solution=True), timeout=30
     )

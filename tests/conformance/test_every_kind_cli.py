@@ -25,7 +25,7 @@ def test_the_sample_is_solved_to_its_published_solution(kind, mode):
     assert done.returncode == 0, done.stderr
     (line,) = [json.loads(line) for line in done.stdout.splitlines()]
     assert line["verdict"] == "UNIQUE"
-    assert kind.read_solution(line["solutions"][0]) == solution  # as the kind publishes it
+    assert kind.formats.read_solution(line["solutions"][0]) == solution  # as the kind publishes it
 
 
 def test_a_broken_puzzle_exits_1_saying_every_error(kind, mode, tmp_path):

@@ -33,7 +33,7 @@ def test_a_published_puzzle_is_sound_and_of_its_size(kind, key):
     puzzle, published = corpus_puzzle(kind.name, key)
     rows, cols = (int(n) for n in key.split("_")[1].split("x"))
     assert (puzzle.rows, puzzle.cols) == (rows, cols)
-    findings = kind.check(puzzle, None, None)
+    findings = kind.checks.check_puzzle(puzzle, None, None)
     assert [f for f in findings if f.is_error] == []
     assert {f.code for f in findings} <= facts(kind).corpus_warnings
     assert facts(kind).rule_violations(puzzle, published) == []  # the published one holds

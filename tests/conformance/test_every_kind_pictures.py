@@ -21,13 +21,13 @@ from support.rpc import text
 
 def test_a_picture_is_an_svg_document_of_its_size(kind):
     puzzle, _ = corpus_puzzle(kind.name, facts(kind).corpus_key)
-    picture = kind.picture(puzzle, Contents())
+    picture = kind.picture.draw(puzzle, Contents())
     root = ET.fromstring(picture.svg)
     assert root.tag == f"{{{pictures.SVG_NS}}}svg"
     assert (root.get("width"), root.get("height")) == (str(picture.width), str(picture.height))
     title = root.find(f"{{{pictures.SVG_NS}}}title").text
     assert title.startswith(kind.title) and title.endswith(f" {puzzle.rows}x{puzzle.cols}")
-    assert kind.picture(puzzle, Contents()).svg == picture.svg  # the same every time
+    assert kind.picture.draw(puzzle, Contents()).svg == picture.svg  # the same every time
     image = Image.open(io.BytesIO(cairosvg.svg2png(bytestring=picture.svg.encode())))
     assert image.size == (picture.width, picture.height)
 
@@ -38,7 +38,7 @@ def test_every_corpus_puzzle_draws(kind):
     band = facts(kind).picture_band
     for key in corpus_ids(kind.name)[:: facts(kind).corpus_step]:
         puzzle, solution = corpus_puzzle(kind.name, key)
-        picture = kind.picture(puzzle, Contents(solution=solution))
+        picture = kind.picture.draw(puzzle, Contents(solution=solution))
         ET.fromstring(picture.svg)
         assert picture.width == 2 * MARGIN + (puzzle.cols + band) * CELL, key
         assert picture.height >= 2 * MARGIN + (puzzle.rows + band) * CELL, key
@@ -67,7 +67,7 @@ def test_render_gives_the_librarys_picture(stub, kind):
     assert reply.svg == expected.svg
     assert (reply.width, reply.height) == (expected.width, expected.height)
     assert reply.puzzle.WhichOneof("kind") == kind.name
-    assert len(reply.solution.rows) == kind.read(problem, None, MAX_CELLS).puzzle.rows
+    assert len(reply.solution.rows) == kind.formats.read(problem, None, MAX_CELLS).puzzle.rows
     bare = stub.Render(service_pb2.RenderRequest(puzzle=text(problem)), timeout=30)
     assert bare.svg != reply.svg and not bare.HasField("solution")
     assert (

@@ -18,7 +18,7 @@ from support.rpc import rows_of, text, unique
 
 
 def structured(kind, board) -> pb.Puzzle:
-    return json_format.Parse(kind.write(board, "json"), pb.Puzzle())
+    return json_format.Parse(kind.formats.write(board, "json"), pb.Puzzle())
 
 
 def kind_enum(kind) -> int:
@@ -44,8 +44,8 @@ def test_a_corpus_puzzle_is_unique_with_its_published_solution(stub, kind, engin
 def test_the_same_puzzle_in_every_format_and_structured(stub, kind):
     board, solution = sample(kind)
     sources = [pb.PuzzleInput(puzzle=structured(kind, board))]
-    for fmt in kind.formats:
-        written = kind.write(board, fmt)
+    for fmt in kind.formats.FORMATS:
+        written = kind.formats.write(board, fmt)
         sources += [text(written), text(written, kind_enum(kind), format_enum(fmt))]
     for source in sources:
         reply = stub.Solve(service_pb2.SolveRequest(puzzle=source), timeout=30)
@@ -68,7 +68,7 @@ def test_multiple_solutions_show_two_and_where_they_differ(stub, kind):
 def test_hint_and_explain_speak_the_kinds_techniques(stub, kind):
     board, solution = sample(kind)
     source = pb.PuzzleInput(puzzle=structured(kind, board))
-    names = {f"TECHNIQUE_{t.name}" for t in kind.techniques}
+    names = {f"TECHNIQUE_{t.name}" for t in kind.logic.Technique}
     hint = stub.Hint(service_pb2.HintRequest(puzzle=source), timeout=30)
     assert hint.kind == service_pb2.HINT_KIND_STEP
     assert service_pb2.Technique.Name(hint.step.technique) in names
@@ -85,7 +85,7 @@ def test_hint_and_explain_speak_the_kinds_techniques(stub, kind):
 
 
 def test_a_technique_of_another_kind_is_refused(stub, kind):
-    own = {t.name for t in kind.techniques}
+    own = {t.name for t in kind.logic.Technique}
     other = next(
         name.removeprefix("TECHNIQUE_")
         for name in service_pb2.Technique.DESCRIPTOR.values_by_name

@@ -35,34 +35,34 @@ def corpus() -> dict[str, dict]:
 
 def errors(text: str) -> list[str]:
     try:
-        board = JIGSAW.read(text, None, None)
+        board = JIGSAW.formats.read(text, None, None)
     except PuzzleError as e:
         return [f.message for f in e.findings]
-    return [f.message for f in JIGSAW.check(board.puzzle, None, None) if f.is_error]
+    return [f.message for f in JIGSAW.checks.check_puzzle(board.puzzle, None, None) if f.is_error]
 
 
 def test_the_corpus_text_reads_regions_numbered_from_one():
-    board = JIGSAW.read(FOUR, None, None)
+    board = JIGSAW.formats.read(FOUR, None, None)
     assert board.puzzle.regions == ((1, 1, 3, 3), (1, 1, 3, 3), (0, 0, 2, 2), (0, 0, 2, 2))
     assert detect_format(FOUR) == (JIGSAW, "janko")
-    assert JIGSAW.write(board, "janko") == FOUR
+    assert JIGSAW.formats.write(board, "janko") == FOUR
 
 
 @pytest.mark.parametrize("fmt", ["janko", "json", "tatham"])
 def test_every_format_reads_back_what_it_writes(fmt):
-    board = JIGSAW.read(corpus()["94_9x9"]["problem"], None, None)
-    again = JIGSAW.read(JIGSAW.write(board, fmt), fmt, None)
+    board = JIGSAW.formats.read(corpus()["94_9x9"]["problem"], None, None)
+    again = JIGSAW.formats.read(JIGSAW.formats.write(board, fmt), fmt, None)
     assert again.puzzle.givens == board.puzzle.givens
     assert (
-        JIGSAW.native_search(again.puzzle).solutions == JIGSAW.native_search(board.puzzle).solutions
+        JIGSAW.native.search(again.puzzle).solutions == JIGSAW.native.search(board.puzzle).solutions
     )
 
 
 def test_a_solo_jigsaw_id_reads_its_walls_and_writes_them_back():
-    puzzle = JIGSAW.read(SOLO_J, None, None).puzzle
-    assert puzzle.size == 9 and not JIGSAW.check(puzzle, None, None)
-    assert JIGSAW.native_search(puzzle).verdict().value == "UNIQUE"
-    assert JIGSAW.write(Board(puzzle, puzzle.empty_grid()), "tatham").strip() == SOLO_J
+    puzzle = JIGSAW.formats.read(SOLO_J, None, None).puzzle
+    assert puzzle.size == 9 and not JIGSAW.checks.check_puzzle(puzzle, None, None)
+    assert JIGSAW.native.search(puzzle).verdict().value == "UNIQUE"
+    assert JIGSAW.formats.write(Board(puzzle, puzzle.empty_grid()), "tatham").strip() == SOLO_J
 
 
 def test_a_region_of_eight_cells_is_named():
@@ -91,28 +91,28 @@ def test_duplicate_givens_in_a_region_name_both_cells():
 @pytest.mark.parametrize("key", UNMARKED_X)
 def test_unmarked_x_puzzles_are_multiple_plain_and_unique_as_x(key):
     entry = corpus()[key]
-    plain = JIGSAW.read(entry["problem"], None, None).puzzle
-    assert JIGSAW.native_search(plain, limit=2).verdict().value == "MULTIPLE"
+    plain = JIGSAW.formats.read(entry["problem"], None, None).puzzle
+    assert JIGSAW.native.search(plain, limit=2).verdict().value == "MULTIPLE"
     header, rest = entry["problem"].split("\n", 1)
-    x = JIGSAW.read(f"{header} X\n{rest}", None, None).puzzle
+    x = JIGSAW.formats.read(f"{header} X\n{rest}", None, None).puzzle
     assert x.diagonals
-    found = JIGSAW.native_search(x, limit=2)
-    assert found.solutions == (JIGSAW.read_solution(entry["solution"]),)
+    found = JIGSAW.native.search(x, limit=2)
+    assert found.solutions == (JIGSAW.formats.read_solution(entry["solution"]),)
 
 
 def test_explain_completes_a_corpus_puzzle():
-    puzzle = JIGSAW.read(corpus()["94_9x9"]["problem"], None, None).puzzle
-    explanation = JIGSAW.explain(puzzle)
+    puzzle = JIGSAW.formats.read(corpus()["94_9x9"]["problem"], None, None).puzzle
+    explanation = JIGSAW.logic.explain(puzzle)
     assert explanation.solved
-    assert explanation.final == JIGSAW.read_solution(corpus()["94_9x9"]["solution"])
+    assert explanation.final == JIGSAW.formats.read_solution(corpus()["94_9x9"]["solution"])
 
 
 def test_the_maker_draws_regions_and_keeps_one_solution():
     puzzle, solution = JIGSAW.maker.candidate(
         Spec(6, 6, None), random.Random(3), 0.0, Budget.seconds(60)
     )
-    assert not JIGSAW.check(puzzle, None, None)
-    assert JIGSAW.native_search(puzzle, limit=2).solutions == (solution,)
+    assert not JIGSAW.checks.check_puzzle(puzzle, None, None)
+    assert JIGSAW.native.search(puzzle, limit=2).solutions == (solution,)
 
 
 @pytest.mark.skipif(SGT_SOLO is None, reason="sgt-solo is not installed")
@@ -123,6 +123,6 @@ def test_solo_jigsaw_ids_round_trip_through_sgt_solo():
     ids = [line.strip() for line in done.stdout.splitlines() if line.strip()]
     assert ids
     for game_id in ids:
-        puzzle = JIGSAW.read(game_id, None, None).puzzle
-        assert JIGSAW.native_search(puzzle, limit=2).verdict().value == "UNIQUE"
-        assert JIGSAW.write(Board(puzzle, puzzle.empty_grid()), "tatham").strip() == game_id
+        puzzle = JIGSAW.formats.read(game_id, None, None).puzzle
+        assert JIGSAW.native.search(puzzle, limit=2).verdict().value == "UNIQUE"
+        assert JIGSAW.formats.write(Board(puzzle, puzzle.empty_grid()), "tatham").strip() == game_id

@@ -59,7 +59,7 @@ def test_a_hint_on_marks_in_the_file(mode, tmp_path):
 
 
 def test_the_drawing_of_marks_missing_clues_and_ascii():
-    board = KAKURASU.read("2 3\n- 3 4\n3 -\nx - .\n. . x\n", None, 100)
+    board = KAKURASU.formats.read("2 3\n- 3 4\n3 -\nx - .\n. . x\n", None, 100)
     puzzle = messages.to_proto(board)
     assert render(puzzle, marks=[(0, 0)], width=80, ascii_only=True) == (
         "     1   2   3\n"

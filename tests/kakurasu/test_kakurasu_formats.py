@@ -94,17 +94,17 @@ def test_detected_and_told_apart_from_the_other_kinds():
     assert detect(kenken) is KINDS["kenken"]
     assert detect(kakuro) is KINDS["kakuro"]
     assert detect(no_clues_kakuro) is KINDS["kakuro"]
-    assert KAKURASU.sniff(kenken) is None and KAKURASU.sniff(kakuro) is None
+    assert KAKURASU.formats.sniff(kenken) is None and KAKURASU.formats.sniff(kakuro) is None
 
 
 def test_a_format_or_kind_named_overrides_detection():
-    board = KAKURASU.read(SMALL, "janko", 100)
-    assert KAKURASU.read(KAKURASU.write(board, "json"), "json", 100) == board
+    board = KAKURASU.formats.read(SMALL, "janko", 100)
+    assert KAKURASU.formats.read(KAKURASU.formats.write(board, "json"), "json", 100) == board
     with pytest.raises(PuzzleError) as caught:
-        KAKURASU.read(SMALL, "json", 100)
+        KAKURASU.formats.read(SMALL, "json", 100)
     assert codes(caught) == ["not_json"]
     with pytest.raises(PuzzleError) as caught:
-        KAKURASU.read(SMALL, "tatham", 100)
+        KAKURASU.formats.read(SMALL, "tatham", 100)
     assert codes(caught) == ["unknown_format"]
 
 
@@ -191,5 +191,5 @@ def test_a_solution_text_that_is_not_one():
 
 def test_the_board_a_kind_write_reads_back():
     board = Board(Puzzle(2, 3, (3, None), (2, 1, None)), grid("x-. ..x"))
-    for fmt in KAKURASU.formats:
-        assert KAKURASU.read(KAKURASU.write(board, fmt), None, 100) == board
+    for fmt in KAKURASU.formats.FORMATS:
+        assert KAKURASU.formats.read(KAKURASU.formats.write(board, fmt), None, 100) == board

@@ -173,7 +173,7 @@ def test_a_one_level_trial_is_what_the_chain_needs_for_extreme():
             continue
         puzzle = generator._puzzle(9, clues)
         ours = generator.trial_solves(puzzle, Budget())
-        chain = KAKURASU.explain(puzzle, None, logic.Technique.TRIAL, budget=None).solved
+        chain = KAKURASU.logic.explain(puzzle, None, logic.Technique.TRIAL, budget=None).solved
         assert ours == chain, puzzle
         checked += 1
 

@@ -92,7 +92,7 @@ def test_a_trial_is_the_last_resort():
     trials = [s for s in explanation.steps if s.technique is Technique.TRIAL]
     assert trials[0].explanation.startswith("Trial (a last resort): if r2c5 were shaded, then ")
     assert trials[0].explanation.endswith("; so r2c5 stays white.")
-    (solution,) = KAKURASU.native_search(HARD, limit=2, fixed=None, budget=Budget()).solutions
+    (solution,) = KAKURASU.native.search(HARD, limit=2, fixed=None, budget=Budget()).solutions
     assert_sound(explanation.steps, solution)
     stalled = logic.explain(HARD, max_technique=Technique.CROSSING)
     assert logic.last_resort(HARD, stalled.candidates).technique is Technique.TRIAL
@@ -181,7 +181,7 @@ def test_random_puzzles_no_wrong_step(seed):
     """On a puzzle with several solutions no step may exclude any of them: every step is
     checked against each solution the native engine finds (up to 50)."""
     p, _ = random_puzzle(5, 6, seed)
-    solutions = KAKURASU.native_search(p, limit=50, fixed=None, budget=Budget()).solutions
+    solutions = KAKURASU.native.search(p, limit=50, fixed=None, budget=Budget()).solutions
     steps = logic.explain(p).steps
     for solution in solutions:
         assert_sound(steps, solution)

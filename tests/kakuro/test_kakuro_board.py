@@ -228,6 +228,6 @@ def test_a_run_without_a_clue_never_counts_as_solved():
 def test_kind_interface_validates(with_solution):
     b = board(sample(NEARLY))
     solution = solution_grid("Game03-fixed.solution.txt") if with_solution else None
-    report = KAKURO.validate(b, solution)
+    report = KAKURO.checks.validate_board(b, solution)
     assert report == validate_board(b, solution)
     assert len(report.wrong_entries) == (4 if with_solution else 0)

@@ -201,7 +201,7 @@ def test_every_problem_of_a_puzzle_is_reported_together():
     b = board(text)
     entries = [list(row) for row in b.entries]
     entries[3][1] = 12
-    found = KAKURO.check(b.puzzle, tuple(map(tuple, entries)), None)
+    found = KAKURO.checks.check_puzzle(b.puzzle, tuple(map(tuple, entries)), None)
     assert sorted(codes(found)) == sorted(
         [
             ("impossible_clue", ((1, 0), (1, 1), (1, 2))),

@@ -5,6 +5,7 @@ from __future__ import annotations
 import dataclasses
 import threading
 import time
+import types
 
 import pytest
 from numgrid.server import engines
@@ -148,7 +149,7 @@ def test_unique_samples(engine, name, solution):
 
 def test_crossing_runs_sharing_no_digit_is_sound_yet_unsolvable():
     p = puzzle(CROSSING_RUNS_SHARE_NO_DIGIT)
-    assert KAKURO.check(p, None, None) == []
+    assert KAKURO.checks.check_puzzle(p, None, None) == []
     model, _ = KAKURO.cpsat_model(p, None)
     assert model.validate() == ""  # a valid model that is infeasible, not an invalid one
     result = search("cpsat", CROSSING_RUNS_SHARE_NO_DIGIT)
@@ -343,7 +344,7 @@ def _result(engine: str, *solutions, complete=True) -> SearchResult:
 
 def _with_native(answer: SearchResult):
     """The kind with a native engine that always gives ``answer``."""
-    return dataclasses.replace(KAKURO, native_search=lambda *a, **k: answer)
+    return dataclasses.replace(KAKURO, native=types.SimpleNamespace(search=lambda *a, **k: answer))
 
 
 def _wrong(grid, cell, digit):
@@ -491,7 +492,9 @@ def test_the_native_engine_polls_its_budget_inside_one_propagation():
             return len(polls) > 1  # the node's own poll passes, the next one stops it
 
     slow = (DATA / "slow_30x30.txt").read_text()
-    result = native.search(KAKURO.read(slow, None, 20_000).puzzle, limit=2, budget=Counting())
+    result = native.search(
+        KAKURO.formats.read(slow, None, 20_000).puzzle, limit=2, budget=Counting()
+    )
     assert not result.complete
     assert result.stats.nodes == 1  # stopped inside the first node's propagation
 

@@ -270,12 +270,12 @@ def test_csv_spells_clues_as_1vvhh():
 
 
 def test_kind_interface_reads_and_writes():
-    b = KAKURO.read(sample("kakuro-10x12.csv"), None, 20_000)
-    assert KAKURO.formats == ("json", "janko", "csv")
-    assert KAKURO.write(b, "janko") == sample("kakuro-10x12.txt")
-    assert KAKURO.solution_text(b.puzzle, solution_grid("kakuro-10x12.solution.txt")) == sample(
-        "kakuro-10x12.solution.txt"
-    )
+    b = KAKURO.formats.read(sample("kakuro-10x12.csv"), None, 20_000)
+    assert tuple(KAKURO.formats.FORMATS) == ("json", "janko", "csv")
+    assert KAKURO.formats.write(b, "janko") == sample("kakuro-10x12.txt")
+    assert KAKURO.formats.write_solution(
+        b.puzzle, solution_grid("kakuro-10x12.solution.txt")
+    ) == sample("kakuro-10x12.solution.txt")
 
 
 # ---------------------------------------------------------------- every problem at once

@@ -83,7 +83,7 @@ def made(request):
 
 def test_made_has_the_grade_the_full_chain_gives(made):
     grade, g = made
-    full = KAKURO.explain(g.puzzle, None, max(KAKURO.techniques), budget=None)
+    full = KAKURO.logic.explain(g.puzzle, None, max(KAKURO.logic.Technique), budget=None)
     assert full.solved
     assert g.difficulty.grade == full.grade
     if grade is not None:
@@ -101,14 +101,14 @@ def test_made_is_unique_by_cpsat_alone(made):
 def test_made_is_shaped_as_published(made):
     _, g = made
     assert layout_problems(g.puzzle) == []
-    assert not [f for f in KAKURO.check(g.puzzle, None, None) if f.is_error]
+    assert not [f for f in KAKURO.checks.check_puzzle(g.puzzle, None, None) if f.is_error]
 
 
-@pytest.mark.parametrize("fmt", KAKURO.formats)
+@pytest.mark.parametrize("fmt", KAKURO.formats.FORMATS)
 def test_made_reads_back_from_every_format(made, fmt):
     _, g = made
-    text = KAKURO.write(Board(g.puzzle, g.puzzle.empty_grid()), fmt)
-    back = KAKURO.read(text, fmt, 20_000)
+    text = KAKURO.formats.write(Board(g.puzzle, g.puzzle.empty_grid()), fmt)
+    back = KAKURO.formats.read(text, fmt, 20_000)
     assert back.puzzle == g.puzzle
     assert back.entries == g.puzzle.empty_grid()
 
@@ -199,7 +199,7 @@ def _tiny(rows):
 
 def test_repair_removes_the_second_solution():
     puzzle, solution = _tiny([[1, 2, 4], [2, 4, 1], [4, 1, 2]])  # rows/cols of 7: many ways
-    found = KAKURO.native_search(puzzle, limit=2, fixed=None, budget=None)
+    found = KAKURO.native.search(puzzle, limit=2, fixed=None, budget=None)
     other = next(s for s in found.solutions if s != solution)
     assert solves(puzzle, other)
     for seed in range(5):
@@ -232,7 +232,7 @@ def test_candidates_are_well_formed(seed, size, pressure, grade):
     assert (puzzle.rows, puzzle.cols) == (size, size)
     assert layout_problems(puzzle) == []
     assert solves(puzzle, solution)
-    found = KAKURO.native_search(puzzle, limit=2, fixed=None, budget=None)
+    found = KAKURO.native.search(puzzle, limit=2, fixed=None, budget=None)
     assert solution in found.solutions or len(found.solutions) == 2
 
 
@@ -277,7 +277,7 @@ def test_needs_trial_is_the_chain_up_to_region_sums():
         generator.anneal(fill, cells, 10 * len(cells), (1.5, 0.6), rng, Budget())
         _, cand, _ = generator._propagated(frame, fill.digits)
         puzzle = frame.puzzle(fill.digits)[0]
-        chain = KAKURO.explain(puzzle, None, Technique.REGION_SUM, budget=None)
+        chain = KAKURO.logic.explain(puzzle, None, Technique.REGION_SUM, budget=None)
         assert generator._needs_trial(frame, fill.digits, cand, Budget()) == (not chain.solved)
 
 

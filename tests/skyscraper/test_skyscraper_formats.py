@@ -218,7 +218,7 @@ def test_each_format_is_detected_and_can_be_named():
         text = formats.write(board, fmt)
         kind, found = detect_format(text)
         assert kind is KINDS["skyscraper"] and found == fmt
-        assert KINDS["skyscraper"].read(text, fmt, 100) == board
+        assert KINDS["skyscraper"].formats.read(text, fmt, 100) == board
     with pytest.raises(PuzzleError, match="unknown format 'csv'"):
         formats.read(SMALL, "csv")
     with pytest.raises(PuzzleError):

@@ -71,7 +71,7 @@ def test_hint_and_explain_speak_skyscraper(stub):
     hint = stub.Hint(service_pb2.HintRequest(puzzle=text(LOTS)), timeout=30)
     assert hint.kind == service_pb2.HINT_KIND_STEP
     assert service_pb2.Technique.Name(hint.step.technique) in {
-        f"TECHNIQUE_{t.name}" for t in SKYSCRAPER.techniques
+        f"TECHNIQUE_{t.name}" for t in SKYSCRAPER.logic.Technique
     }
     explained = stub.Explain(service_pb2.ExplainRequest(puzzle=text(LOTS)), timeout=30)
     assert explained.solved

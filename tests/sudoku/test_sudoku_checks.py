@@ -14,10 +14,10 @@ LINE = "4...3.......6..8..........1....5..9..8....6...7.2........1.27..5.3....4.
 def errors(text: str) -> list[str]:
     """The error messages of reading and checking ``text``."""
     try:
-        board = SUDOKU.read(text, None, None)
+        board = SUDOKU.formats.read(text, None, None)
     except PuzzleError as e:
         return [f.message for f in e.findings]
-    return [f.message for f in SUDOKU.check(board.puzzle, None, None) if f.is_error]
+    return [f.message for f in SUDOKU.checks.check_puzzle(board.puzzle, None, None) if f.is_error]
 
 
 def test_an_80_character_line_says_how_long_a_line_is():
@@ -41,8 +41,8 @@ def test_duplicate_givens_name_the_unit_and_both_cells():
     found = errors(text)
     assert "row 0 holds the given 4 twice: r0c0 and r0c1" in found
     assert "box 0 holds the given 4 twice: r0c0 and r0c1" in found
-    board = SUDOKU.read(text, None, None)
-    (row,) = [f for f in SUDOKU.check(board.puzzle, None, None) if f.group == "row 0"]
+    board = SUDOKU.formats.read(text, None, None)
+    (row,) = [f for f in SUDOKU.checks.check_puzzle(board.puzzle, None, None) if f.group == "row 0"]
     assert row.cells == ((0, 0), (0, 1))
 
 
@@ -54,10 +54,10 @@ def test_a_given_outside_1_to_n_names_its_cell():
 
 
 def test_a_board_with_a_clash_is_reported_by_unit():
-    puzzle = SUDOKU.read(LINE, None, None).puzzle
+    puzzle = SUDOKU.formats.read(LINE, None, None).puzzle
     entries = [list(row) for row in puzzle.empty_grid()]
     entries[0][8] = 4  # row 0 already has a 4 at r0c0
-    report = SUDOKU.validate(Board(puzzle, tuple(map(tuple, entries))), None)
+    report = SUDOKU.checks.validate_board(Board(puzzle, tuple(map(tuple, entries))), None)
     assert any(f.group == "row 0" and (0, 8) in f.cells for f in report.findings)
     assert not report.solved
 
@@ -71,7 +71,7 @@ def test_a_corpus_text_with_a_given_out_of_range_names_its_cell():
 def errors_as_sudoku(text: str) -> list[str]:
     """As :func:`errors`, the kind named (a text no kind's sniff claims)."""
     try:
-        SUDOKU.read(text, None, None)
+        SUDOKU.formats.read(text, None, None)
     except PuzzleError as e:
         return [f.message for f in e.findings]
     return []
@@ -85,6 +85,6 @@ def test_an_entry_on_a_given_cell_is_not_the_players_and_reads_back_the_same():
     message = {
         "sudoku": {"size": 4, **{k: {"rows": [{"values": r} for r in v]} for k, v in grid.items()}}
     }
-    board = SUDOKU.read(json.dumps(message), "json", None)
+    board = SUDOKU.formats.read(json.dumps(message), "json", None)
     assert board.entries[0][:2] == (0, 2)
-    assert SUDOKU.read(SUDOKU.write(board, "json"), "json", None) == board
+    assert SUDOKU.formats.read(SUDOKU.formats.write(board, "json"), "json", None) == board

@@ -22,7 +22,7 @@ SOLO_4 = "2x2:4f4_1f3"
 
 
 def read(text: str, fmt: str | None = None) -> Board:
-    return SUDOKU.read(text, fmt, None)
+    return SUDOKU.formats.read(text, fmt, None)
 
 
 def test_the_line_reads_dots_and_zeros_alike():
@@ -30,14 +30,14 @@ def test_the_line_reads_dots_and_zeros_alike():
     assert board.puzzle.size == 9 and board.puzzle.boxes == (3, 3)
     assert board.puzzle.givens[0][:5] == (4, 0, 0, 0, 3)
     assert read(LINE.replace(".", "0")).puzzle == board.puzzle
-    assert SUDOKU.write(board, "line") == LINE + "\n"
+    assert SUDOKU.formats.write(board, "line") == LINE + "\n"
     assert detect_format(LINE) == (SUDOKU, "line")
 
 
 def test_a_16x16_line_has_256_characters_digits_then_letters():
     data = json.loads((CORPUS / "sudoku.json").read_text())["data"]
     puzzle = read(next(iter(data.values()))["problem"]).puzzle
-    line = SUDOKU.write(Board(puzzle, puzzle.empty_grid()), "line").strip()
+    line = SUDOKU.formats.write(Board(puzzle, puzzle.empty_grid()), "line").strip()
     assert len(line) == 256 and set(line) <= set("123456789ABCDEFG.")
     assert read(line).puzzle == puzzle
     assert read(line.lower()).puzzle == puzzle
@@ -60,13 +60,13 @@ def test_the_grid_text_with_a_frame_and_spaces():
     board = read("\n".join(drawn) + "\n")
     assert board.puzzle == read(LINE).puzzle
     assert detect_format("\n".join(drawn))[1] == "grid"
-    assert read(SUDOKU.write(board, "grid")).puzzle == board.puzzle
+    assert read(SUDOKU.formats.write(board, "grid")).puzzle == board.puzzle
 
 
 @pytest.mark.parametrize("fmt", ["janko", "json", "tatham", "line", "grid"])
 def test_every_format_reads_back_what_it_writes(fmt):
     board = read(LINE)
-    again = read(SUDOKU.write(board, fmt), fmt)
+    again = read(SUDOKU.formats.write(board, fmt), fmt)
     assert again.puzzle == board.puzzle
 
 
@@ -79,7 +79,7 @@ def test_json_keeps_the_x_variant_and_the_entries():
     )
     board = read(text)
     assert board.puzzle.diagonals and board.entries[0][1] == 2
-    assert read(SUDOKU.write(board, "json")) == board
+    assert read(SUDOKU.formats.write(board, "json")) == board
 
 
 @pytest.mark.parametrize(
@@ -94,8 +94,8 @@ def test_json_keeps_the_x_variant_and_the_entries():
 def test_solo_game_ids_read_unique_and_write_back(game_id, size, boxes, diagonals):
     puzzle = read(game_id).puzzle
     assert (puzzle.size, puzzle.boxes, puzzle.diagonals) == (size, boxes, diagonals)
-    assert SUDOKU.native_search(puzzle, limit=2).verdict().value == "UNIQUE"
-    assert SUDOKU.write(Board(puzzle, puzzle.empty_grid()), "tatham").strip() == game_id
+    assert SUDOKU.native.search(puzzle, limit=2).verdict().value == "UNIQUE"
+    assert SUDOKU.formats.write(Board(puzzle, puzzle.empty_grid()), "tatham").strip() == game_id
     assert detect_format(game_id) == (SUDOKU, "tatham")
 
 
@@ -104,8 +104,9 @@ def test_the_corpus_text_and_its_solution():
     entry = next(iter(data.values()))
     puzzle = read(entry["problem"]).puzzle
     assert puzzle.size == 16 and puzzle.boxes == (4, 4)
-    found = SUDOKU.native_search(puzzle, limit=2)
-    assert found.solutions == (SUDOKU.read_solution(entry["solution"]),)
+    found = SUDOKU.native.search(puzzle, limit=2)
+    assert found.solutions == (SUDOKU.formats.read_solution(entry["solution"]),)
     assert (
-        SUDOKU.read_solution(SUDOKU.solution_text(puzzle, found.solutions[0])) == found.solutions[0]
+        SUDOKU.formats.read_solution(SUDOKU.formats.write_solution(puzzle, found.solutions[0]))
+        == found.solutions[0]
     )

@@ -30,28 +30,28 @@ def lines(name: str, count: int) -> list[str]:
 @pytest.mark.parametrize("name", ["sudoku-top1465.txt", "sudoku-17clue-sample.txt"])
 def test_both_engines_agree_on_benchmark_puzzles(name):
     for line in lines(name, 5):
-        puzzle = SUDOKU.read(line, None, None).puzzle
+        puzzle = SUDOKU.formats.read(line, None, None).puzzle
         answer = find(SUDOKU, puzzle, engine=Engine.CROSS_CHECK, budget=Budget.seconds(60))
         assert answer.verdict.value == "UNIQUE"
 
 
 def test_the_x_variant_narrows_a_puzzle_to_one_solution():
     line = "1..." + "." * 12  # 4x4: many solutions plain, fewer as X
-    plain = SUDOKU.read(line, None, None).puzzle
-    assert SUDOKU.native_search(plain, limit=2).verdict().value == "MULTIPLE"
+    plain = SUDOKU.formats.read(line, None, None).puzzle
+    assert SUDOKU.native.search(plain, limit=2).verdict().value == "MULTIPLE"
     x = type(plain)(plain.size, plain.boxes, plain.regions, True, plain.givens)
-    for solution in SUDOKU.native_search(x, limit=50).solutions:
+    for solution in SUDOKU.native.search(x, limit=50).solutions:
         assert len({solution[k][k] for k in range(4)}) == 4
         assert len({solution[k][3 - k] for k in range(4)}) == 4
 
 
 def test_explain_completes_with_singles_and_trials():
-    puzzle = SUDOKU.read(lines("sudoku-top1465.txt", 1)[0], None, None).puzzle
-    explanation = SUDOKU.explain(puzzle)
+    puzzle = SUDOKU.formats.read(lines("sudoku-top1465.txt", 1)[0], None, None).puzzle
+    explanation = SUDOKU.logic.explain(puzzle)
     assert explanation.solved
-    solution = SUDOKU.native_search(puzzle, limit=1).solutions[0]
+    solution = SUDOKU.native.search(puzzle, limit=1).solutions[0]
     assert explanation.final == solution
-    step = SUDOKU.next_step(puzzle)
+    step = SUDOKU.logic.next_step(puzzle)
     assert step is not None and step.explanation.endswith(".")
 
 
@@ -61,7 +61,7 @@ def test_the_maker_makes_unique_puzzles_by_seed():
     two = SUDOKU.maker.candidate(spec, random.Random(7), 0.0, Budget.seconds(30))
     assert one == two
     puzzle, solution = one
-    assert SUDOKU.native_search(puzzle, limit=2).solutions == (solution,)
+    assert SUDOKU.native.search(puzzle, limit=2).solutions == (solution,)
     assert SUDOKU.maker.problems(Spec(7, 7, None))
 
 
@@ -81,6 +81,6 @@ def test_solo_ids_round_trip_through_sgt_solo(params):
     ids = [line.strip() for line in done.stdout.splitlines() if line.strip()]
     assert ids
     for game_id in ids:
-        puzzle = SUDOKU.read(game_id, None, None).puzzle
-        assert SUDOKU.native_search(puzzle, limit=2).verdict().value == "UNIQUE"
-        assert SUDOKU.write(Board(puzzle, puzzle.empty_grid()), "tatham").strip() == game_id
+        puzzle = SUDOKU.formats.read(game_id, None, None).puzzle
+        assert SUDOKU.native.search(puzzle, limit=2).verdict().value == "UNIQUE"
+        assert SUDOKU.formats.write(Board(puzzle, puzzle.empty_grid()), "tatham").strip() == game_id

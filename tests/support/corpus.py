@@ -49,10 +49,10 @@ def corpus_ids(kind: str) -> list[str]:
 def corpus_puzzle(kind: str, key: str) -> tuple[Any, Grid]:
     """The puzzle ``key`` of ``kind``'s corpus and its published solution."""
     item, found = corpus(kind)[key], KINDS[kind]
-    puzzle = found.read(item["problem"], "janko", MAX_CELLS).puzzle
+    puzzle = found.formats.read(item["problem"], "janko", MAX_CELLS).puzzle
     if key in _unmarked_x(kind):  # published with the X rule the data leaves out
         puzzle = dataclasses.replace(puzzle, diagonals=True)
-    return puzzle, found.read_solution(item["solution"])
+    return puzzle, found.formats.read_solution(item["solution"])
 
 
 def _unmarked_x(kind: str) -> frozenset[str]:

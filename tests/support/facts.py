@@ -59,7 +59,7 @@ class Facts:
 
 def puzzle_of(kind, text: str):
     """The puzzle of a text of the kind."""
-    return kind.read(text, None, MAX_CELLS).puzzle
+    return kind.formats.read(text, None, MAX_CELLS).puzzle
 
 
 def facts(kind) -> Facts:
@@ -81,8 +81,8 @@ def assert_sound(steps, solution) -> None:
 def sample(kind) -> tuple[Board, tuple]:
     """The kind's sample puzzle (``puzzles/``) and its published solution."""
     path = PUZZLES / facts(kind).sample
-    board = kind.read(path.read_text(), None, MAX_CELLS)
-    solution = kind.read_solution(path.with_suffix(".solution.txt").read_text())
+    board = kind.formats.read(path.read_text(), None, MAX_CELLS)
+    solution = kind.formats.read_solution(path.with_suffix(".solution.txt").read_text())
     return board, solution
 
 
@@ -91,8 +91,8 @@ def entered(kind, puzzle, solution, fmt: str | None = None) -> Board:
     the first format that holds entries) and read back: the entries as the kind keeps
     them (a given's cell, e.g., holds no entry)."""
     if fmt is None:
-        fmt = next(f for f in kind.formats if f not in facts(kind).formats_without_entries)
-    board = kind.read(kind.write(Board(puzzle, solution), fmt), fmt, MAX_CELLS)
+        fmt = next(f for f in kind.formats.FORMATS if f not in facts(kind).formats_without_entries)
+    board = kind.formats.read(kind.formats.write(Board(puzzle, solution), fmt), fmt, MAX_CELLS)
     assert board.puzzle == puzzle
     for values, wanted in zip(board.entries, solution, strict=True):
         assert all(v in (0, w) for v, w in zip(values, wanted, strict=True))

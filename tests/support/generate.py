@@ -20,12 +20,12 @@ maker_examples = settings(
 def assert_made_well(kind, made) -> None:
     """Each text of the puzzle reads back to it and is UNIQUE under CP-SAT alone, with
     the maker's solution; the grade is the one the whole chain (trial included) gives."""
-    for fmt in kind.formats:
-        text = kind.write(Board.empty(made.puzzle), fmt)
-        puzzle = kind.read(text, fmt, 10_000).puzzle
+    for fmt in kind.formats.FORMATS:
+        text = kind.formats.write(Board.empty(made.puzzle), fmt)
+        puzzle = kind.formats.read(text, fmt, 10_000).puzzle
         assert puzzle == made.puzzle, fmt
         answer = engines.find(kind, puzzle, engine=Engine.CPSAT, limit=2)
         assert answer.verdict is Verdict.UNIQUE, (fmt, text)
         assert answer.solutions[0] == made.solution, fmt
-    full = kind.explain(made.puzzle, None, max(kind.techniques), budget=None)
+    full = kind.logic.explain(made.puzzle, None, max(kind.logic.Technique), budget=None)
     assert full.solved and full.grade is made.difficulty.grade

@@ -59,7 +59,7 @@ FACTS = Facts(
     ),
     rule_violations=rule_violations,
     size=(4, 4),
-    open_puzzle=lambda: SUDOKU.read("." * 81, None, 100).puzzle,
+    open_puzzle=lambda: SUDOKU.formats.read("." * 81, None, 100).puzzle,
     corpus_size=92,
     trials=_no_trials,
     formats_without_entries=frozenset({"line", "grid", "janko", "tatham"}),

@@ -1,73 +1,44 @@
 """Kinds the type checker must refuse (tests/test_typecheck.py runs mypy on this file;
 nothing imports or runs it).
 
-``rebuilt`` passes every field of a kind to ``Kind(...)`` and is accepted. The other two
-break it once each, and the checker says so on the line marked ``# expect:``: a kind
-without ``explain``, and a kind whose ``explain`` is a function of the wrong shape.
+A kind is built from its own modules, which mypy holds to the protocols of
+``numgrid.server.kinds.base``. ``KAKURO_AGAIN`` is Kakuro built again from its modules
+and is accepted. The other two swap in a logic module that breaks it once each, and the
+checker says so on the line marked ``# expect:``: a logic module without ``explain``,
+and one whose ``explain`` is a function of the wrong shape.
 """
 
 from __future__ import annotations
 
-from dataclasses import replace
-from typing import TypeVar
-
+import logic_misfit
+import logic_without_explain
+from numgrid.server.kinds import kakuro
 from numgrid.server.kinds.base import Kind
+from numgrid.server.kinds.kakuro import checks, formats, generator, logic, messages, native, picture
+from numgrid.server.kinds.kakuro.model import Puzzle
 
-P = TypeVar("P")
-
-
-def rebuilt(kind: Kind[P]) -> Kind[P]:
-    return Kind(
-        name=kind.name,
-        title=kind.title,
-        rank=kind.rank,
-        formats=kind.formats,
-        wire=kind.wire,
-        techniques=kind.techniques,
-        thresholds=kind.thresholds,
-        maker=kind.maker,
-        sniff=kind.sniff,
-        read=kind.read,
-        write=kind.write,
-        check=kind.check,
-        validate=kind.validate,
-        cpsat_model=kind.cpsat_model,
-        native_search=kind.native_search,
-        solution_text=kind.solution_text,
-        read_solution=kind.read_solution,
-        value_text=kind.value_text,
-        picture=kind.picture,
-        next_step=kind.next_step,
-        explain=kind.explain,
-        last_resort=kind.last_resort,
-    )
-
-
-def without_explain(kind: Kind[P]) -> Kind[P]:
-    return Kind(  # expect: Missing positional argument "explain" in call to "Kind"
-        name=kind.name,
-        title=kind.title,
-        rank=kind.rank,
-        formats=kind.formats,
-        wire=kind.wire,
-        techniques=kind.techniques,
-        thresholds=kind.thresholds,
-        maker=kind.maker,
-        sniff=kind.sniff,
-        read=kind.read,
-        write=kind.write,
-        check=kind.check,
-        validate=kind.validate,
-        cpsat_model=kind.cpsat_model,
-        native_search=kind.native_search,
-        solution_text=kind.solution_text,
-        read_solution=kind.read_solution,
-        value_text=kind.value_text,
-        picture=kind.picture,
-        next_step=kind.next_step,
-        last_resort=kind.last_resort,
-    )
-
-
-def explaining_with_next_step(kind: Kind[P]) -> Kind[P]:
-    return replace(kind, explain=kind.next_step)  # expect: Argument "explain" to "replace"
+KAKURO_AGAIN: Kind[Puzzle] = Kind(
+    kakuro.__name__, 40, formats, messages.WIRE, checks, native, logic, generator.MAKER, picture
+)
+WITHOUT_EXPLAIN: Kind[Puzzle] = Kind(
+    kakuro.__name__,
+    40,
+    formats,
+    messages.WIRE,
+    checks,
+    native,
+    logic_without_explain,  # expect: "LogicModule" protocol member: explain
+    generator.MAKER,
+    picture,
+)
+MISFIT: Kind[Puzzle] = Kind(
+    kakuro.__name__,
+    40,
+    formats,
+    messages.WIRE,
+    checks,
+    native,
+    logic_misfit,  # expect: Got: def explain(puzzle: str) -> str
+    generator.MAKER,
+    picture,
+)

@@ -8,6 +8,6 @@ from numgrid.server.kinds.units.model import Puzzle
 from numgrid.server.pictures import Contents, Picture
 
 
-def picture(puzzle: Puzzle, contents: Contents) -> Picture:
+def draw(puzzle: Puzzle, contents: Contents) -> Picture:
     title = "Jigsaw Sudoku X" if puzzle.diagonals else "Jigsaw Sudoku"
     return units.picture(puzzle, contents, title, shaded=True)

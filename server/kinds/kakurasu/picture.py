@@ -12,7 +12,7 @@ from .model import SHADED, WHITE, Puzzle
 HIGHLIGHT_INSET = 5  # a shaded cell that is highlighted keeps a frame of its colour
 
 
-def picture(puzzle: Puzzle, contents: Contents) -> Picture:
+def draw(puzzle: Puzzle, contents: Contents) -> Picture:
     rows, cols = puzzle.rows, puzzle.cols
     svg, grid = pictures.canvas(rows, cols, f"Kakurasu {rows}x{cols}", band=(1, 1, 1, 1))
     pictures.highlights(svg, grid, contents)

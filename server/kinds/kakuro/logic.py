@@ -45,6 +45,7 @@ from numgrid.server.chain import (
     technique_table,
 )
 from numgrid.server.core import Board, Cell, Finding, Grid, PuzzleError, cell_name
+from numgrid.server.core import value_text as value_text  # a value in its sentences
 from numgrid.server.kinds.judging import candidate_masks, finding, judge_entries
 from numgrid.server.kinds.masks import bit, digits_of
 

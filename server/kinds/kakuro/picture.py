@@ -10,7 +10,7 @@ from numgrid.server.pictures import CELL, CLUE_SIZE, DARK, PAPER, Contents, Pict
 from .model import WHITE, Puzzle
 
 
-def picture(puzzle: Puzzle, contents: Contents) -> Picture:
+def draw(puzzle: Puzzle, contents: Contents) -> Picture:
     svg, grid = pictures.canvas(puzzle.rows, puzzle.cols, f"Kakuro {puzzle.rows}x{puzzle.cols}")
     clues = []
     for r, row in enumerate(puzzle.squares):

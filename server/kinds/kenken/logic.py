@@ -47,6 +47,7 @@ from numgrid.server.chain import (
     touched,
 )
 from numgrid.server.core import Board, Cell, Finding, Grid, Step, cell_name
+from numgrid.server.core import value_text as value_text  # a value in its sentences
 from numgrid.server.kinds.judging import candidate_masks, finding, judge_entries
 from numgrid.server.kinds.latin import make_step
 from numgrid.server.kinds.masks import bit, digits_of, single

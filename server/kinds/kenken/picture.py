@@ -18,7 +18,7 @@ def label(target: int, operation: str) -> str:
     return f"{target}{SIGNS[operation]}"
 
 
-def picture(puzzle: Puzzle, contents: Contents) -> Picture:
+def draw(puzzle: Puzzle, contents: Contents) -> Picture:
     n = puzzle.size
     svg, grid = pictures.canvas(n, n, f"KenKen {n}x{n}")
     pictures.highlights(svg, grid, contents)

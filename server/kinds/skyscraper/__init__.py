@@ -8,34 +8,12 @@ proto message). The latin square's lines, checks and techniques are shared with 
 latin squares (:mod:`..latin`).
 """
 
-from numgrid.server.core import value_text
-from numgrid.server.kinds.base import CpsatModel, Kind
+from numgrid.server.kinds.base import Kind
 
 from . import checks, formats, generator, logic, messages, native, picture
 from .model import Puzzle
 
+# Its header alone has three numbers ('N N H') and its game IDs alone a '/'.
 SKYSCRAPER: Kind[Puzzle] = Kind(
-    name="skyscraper",
-    title="Skyscraper",
-    # Its header alone has three numbers ('N N H') and its game IDs alone a '/'.
-    rank=20,
-    formats=tuple(formats.FORMATS),
-    wire=messages.WIRE,
-    techniques=logic.Technique,
-    thresholds=logic.THRESHOLDS,
-    maker=generator.MAKER,
-    sniff=formats.sniff,
-    read=formats.read,
-    write=formats.write,
-    check=checks.check_puzzle,
-    validate=checks.validate_board,
-    cpsat_model=CpsatModel(__name__),
-    native_search=native.search,
-    solution_text=formats.write_solution,
-    read_solution=formats.read_solution,
-    value_text=value_text,
-    picture=picture.picture,
-    next_step=logic.next_step,
-    explain=logic.explain,
-    last_resort=logic.last_resort,
+    __name__, 20, formats, messages.WIRE, checks, native, logic, generator.MAKER, picture
 )

@@ -31,7 +31,7 @@ def notes(puzzle) -> list[str]:
     return out
 
 
-def picture(puzzle, contents: Contents) -> Picture:
+def draw(puzzle, contents: Contents) -> Picture:
     n = puzzle.size
     lines = notes(puzzle)
     svg, grid = pictures.canvas(

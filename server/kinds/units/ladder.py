@@ -35,7 +35,16 @@ from numgrid.server.chain import (
     relevant_steps,
     touched,
 )
-from numgrid.server.core import Budget, Cell, Finding, PuzzleError, Severity, Step, cell_name
+from numgrid.server.core import (
+    Budget,
+    Cell,
+    Finding,
+    PuzzleError,
+    Severity,
+    Step,
+    cell_name,
+    value_text,
+)
 
 from . import techniques as t
 from . import techniques_chains as chains
@@ -60,6 +69,7 @@ __all__ = [
     "next_step",
     "position",
     "relevant",
+    "value_text",  # a value in its sentences
 ]
 
 CELL, UNIT, DIGIT = "cell", "unit", "digit"
