@@ -85,10 +85,13 @@ Handler: TypeAlias = "grpc.RpcMethodHandler[Any, Any]"  # generic in the stubs o
 Metadata: TypeAlias = tuple[tuple[str, str | bytes], ...]
 
 
-def _denial(handler: Handler, code: grpc.StatusCode, message: str) -> Handler:
-    """A handler of ``handler``'s shape that ends the call with ``code``."""
+def denial(
+    handler: Handler, code: grpc.StatusCode, message: str, log: Callable[[], None] = lambda: None
+) -> Handler:
+    """A handler of ``handler``'s shape that ends the call with ``code`` (after ``log``)."""
 
     def deny(_request: object, context: grpc.ServicerContext) -> NoReturn:
+        log()
         context.abort(code, message)
 
     if handler.request_streaming and handler.response_streaming:
@@ -131,16 +134,16 @@ class TokenCheck(grpc.ServerInterceptor):
             return handler
         metadata = handler_call_details.invocation_metadata
         if not any(key == "authorization" for key, _ in metadata or ()):
-            return _denial(
+            return denial(
                 handler,
                 grpc.StatusCode.UNAUTHENTICATED,
                 "this server needs a token: send 'authorization: Bearer <token>' metadata",
             )
         grant = self._grant(metadata)
         if grant is None:
-            return _denial(handler, grpc.StatusCode.UNAUTHENTICATED, "unknown bearer token")
+            return denial(handler, grpc.StatusCode.UNAUTHENTICATED, "unknown bearer token")
         if grant.methods is not None and method not in grant.methods:
-            return _denial(
+            return denial(
                 handler, grpc.StatusCode.PERMISSION_DENIED, f"this token may not call {method}"
             )
         return handler

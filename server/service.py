@@ -231,11 +231,15 @@ class NumgridServicer(numgrid_service_pb2_grpc.NumgridServiceServicer):
 
     # ------------------------------------------------------------ RPCs
 
-    @_rpc
-    def Validate(self, request, context, call):
+    def _start(self, request, context, call):
+        """An RPC's options, its puzzle as read, and the time it has."""
         options = convert.options(request.options)
         read = self._read(request.puzzle, call)
-        bound = self._bound(context, options.time_limit)
+        return options, read, self._bound(context, options.time_limit)
+
+    @_rpc
+    def Validate(self, request, context, call):
+        options, read, bound = self._start(request, context, call)
         result = operations.validate(
             read.kind,
             read.board,
@@ -248,9 +252,7 @@ class NumgridServicer(numgrid_service_pb2_grpc.NumgridServiceServicer):
 
     def _search(self, request, context, call):
         """Solve and CheckUniqueness: the search, then the grade of a unique answer."""
-        options = convert.options(request.options)
-        read = self._read(request.puzzle, call)
-        bound = self._bound(context, options.time_limit)
+        options, read, bound = self._start(request, context, call)
         answer = operations.check_uniqueness(
             read.kind,
             read.board,
@@ -274,10 +276,8 @@ class NumgridServicer(numgrid_service_pb2_grpc.NumgridServiceServicer):
 
     @_rpc
     def Hint(self, request, context, call):
-        options = convert.options(request.options)
-        read = self._read(request.puzzle, call)
+        options, read, bound = self._start(request, context, call)
         max_technique = convert.technique_of(read.kind, request.max_technique, "max_technique")
-        bound = self._bound(context, options.time_limit)
         hint = operations.hint(
             read.kind,
             read.board,
@@ -312,11 +312,9 @@ class NumgridServicer(numgrid_service_pb2_grpc.NumgridServiceServicer):
 
     @_rpc
     def Render(self, request, context, call):
-        options = convert.options(request.options)
-        read = self._read(request.puzzle, call)
+        options, read, bound = self._start(request, context, call)
         highlights = convert.highlights(request.highlights, read)
         convert.picture_format(request.format)
-        bound = self._bound(context, options.time_limit)
         rendered = operations.render(
             read.kind,
             read.board,

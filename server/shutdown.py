@@ -28,10 +28,10 @@ import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any, NoReturn, TypeAlias
 
 import grpc
 from grpc_health.v1 import health
+from numgrid.server.security import Handler, denial
 
 request_log = logging.getLogger("numgrid.server.requests")
 MARKER_METHOD = "/numgrid.internal.Shutdown/CloseIntake"
@@ -39,21 +39,11 @@ _SECRET_KEY = "numgrid-intake-secret"
 SHUTTING_DOWN = "the server is shutting down: retry, on another server if there is one"
 
 
-Handler: TypeAlias = "grpc.RpcMethodHandler[Any, Any]"  # generic in the stubs only
-
-
 def _refusal(handler: Handler, method: str) -> Handler:
-    def refuse(_request: object, context: grpc.ServicerContext) -> NoReturn:
+    def log() -> None:
         request_log.info("method=%s status=UNAVAILABLE (shutting down)", method)
-        context.abort(grpc.StatusCode.UNAVAILABLE, SHUTTING_DOWN)
 
-    if handler.request_streaming and handler.response_streaming:
-        return grpc.stream_stream_rpc_method_handler(refuse)
-    if handler.request_streaming:
-        return grpc.stream_unary_rpc_method_handler(refuse)
-    if handler.response_streaming:
-        return grpc.unary_stream_rpc_method_handler(refuse)
-    return grpc.unary_unary_rpc_method_handler(refuse)
+    return denial(handler, grpc.StatusCode.UNAVAILABLE, SHUTTING_DOWN, log)
 
 
 def _marked(_request: bytes, _context: grpc.ServicerContext) -> bytes:

@@ -21,11 +21,13 @@ from __future__ import annotations
 
 import enum
 import importlib
+import json
 import random
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, Generic, Protocol, TypeVar
 
+from google.protobuf import json_format
 from numgrid.server.chain import Explanation, Grade
 from numgrid.server.core import (
     Board,
@@ -115,6 +117,26 @@ class Wire:
     parts: Callable[[Message, int], int]
     cell_field: Callable[[Message, Cell], str]  # the field naming a cell, in errors
     to_proto: Callable[[Board], puzzle_pb2.Puzzle]  # a board as a Puzzle message
+
+
+def message_json(key: str) -> Callable[[Message], str]:
+    """A Wire's ``to_json``: the message as ``{"<key>": {...}}`` in protobuf's JSON."""
+
+    def to_json(message: Message) -> str:
+        return json.dumps({key: json_format.MessageToDict(message)})
+
+    return to_json
+
+
+def square_shape(message: Message) -> tuple[int, int]:
+    """A Wire's ``shape`` for a message with one ``size``."""
+    return message.size, message.size
+
+
+def counted(outer: int, inner: Callable[[], int], limit: int) -> int:
+    """A Wire's ``parts``: the ``outer`` elements, and the ``inner`` ones too when the
+    outer ones are within ``limit`` (so a message is never walked far past it)."""
+    return outer if outer > limit else outer + inner()
 
 
 class FormatsModule(Protocol[PuzzleT_contra]):

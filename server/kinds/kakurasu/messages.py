@@ -4,18 +4,11 @@ named cell by cell in errors, and written back (the kind's :class:`Wire`)."""
 
 from __future__ import annotations
 
-import json
-
-from google.protobuf import json_format
 from numgrid.server.core import Board, Cell
-from numgrid.server.kinds.base import Wire
+from numgrid.server.kinds.base import Wire, counted, message_json
 from numgrid.v1 import puzzle_pb2
 
 from .formats import JSON_NO_CLUE
-
-
-def to_json(message: puzzle_pb2.KakurasuPuzzle) -> str:
-    return json.dumps({"kakurasu": json_format.MessageToDict(message)})
 
 
 def shape(message: puzzle_pb2.KakurasuPuzzle) -> tuple[int, int]:
@@ -23,12 +16,10 @@ def shape(message: puzzle_pb2.KakurasuPuzzle) -> tuple[int, int]:
 
 
 def parts(message: puzzle_pb2.KakurasuPuzzle, limit: int) -> int:
-    """The clues, rows of marks and marks the message holds, the marks counted only when
-    the rest is within ``limit``."""
-    count = len(message.row_clues) + len(message.column_clues) + len(message.entries.rows)
-    if count > limit:
-        return count
-    return count + sum(len(row.values) for row in message.entries.rows)
+    """The clues, rows of marks and marks the message holds."""
+    rows = message.entries.rows
+    outer = len(message.row_clues) + len(message.column_clues) + len(rows)
+    return counted(outer, lambda: sum(len(row.values) for row in rows), limit)
 
 
 def cell_field(message: puzzle_pb2.KakurasuPuzzle, cell: Cell) -> str:
@@ -53,4 +44,4 @@ def to_proto(board: Board) -> puzzle_pb2.Puzzle:
     return puzzle_pb2.Puzzle(kakurasu=message)
 
 
-WIRE = Wire(to_json, shape, parts, cell_field, to_proto)
+WIRE = Wire(message_json("kakurasu"), shape, parts, cell_field, to_proto)

@@ -4,32 +4,18 @@ named cell by cell in errors, and written back (the kind's :class:`Wire`)."""
 
 from __future__ import annotations
 
-import json
-
-from google.protobuf import json_format
 from numgrid.server.core import Board, Cell
-from numgrid.server.kinds.base import CAGE_OPERATIONS, Wire
+from numgrid.server.kinds.base import CAGE_OPERATIONS, Wire, counted, message_json, square_shape
 from numgrid.v1 import puzzle_pb2
 
 
-def to_json(message: puzzle_pb2.KenKenPuzzle) -> str:
-    return json.dumps({"kenken": json_format.MessageToDict(message)})
-
-
-def shape(message: puzzle_pb2.KenKenPuzzle) -> tuple[int, int]:
-    return message.size, message.size
-
-
 def parts(message: puzzle_pb2.KenKenPuzzle, limit: int) -> int:
-    """The cages and rows of entries, their cells counted only when the rest is within
-    ``limit``."""
-    count = len(message.cages) + len(message.entries.rows)
-    if count > limit:
-        return count
-    return (
-        count
-        + sum(len(cage.cells) for cage in message.cages)
-        + sum(len(row.values) for row in message.entries.rows)
+    """The cages and rows of entries, and their cells."""
+    cages, rows = message.cages, message.entries.rows
+    return counted(
+        len(cages) + len(rows),
+        lambda: sum(len(cage.cells) for cage in cages) + sum(len(row.values) for row in rows),
+        limit,
     )
 
 
@@ -60,4 +46,4 @@ def to_proto(board: Board) -> puzzle_pb2.Puzzle:
     return puzzle_pb2.Puzzle(kenken=message)
 
 
-WIRE = Wire(to_json, shape, parts, cell_field, to_proto)
+WIRE = Wire(message_json("kenken"), square_shape, parts, cell_field, to_proto)

@@ -4,33 +4,21 @@ named field by field in errors, and written back (the kind's :class:`Wire`)."""
 
 from __future__ import annotations
 
-import json
-
-from google.protobuf import json_format
 from numgrid.server.core import Board, Cell
-from numgrid.server.kinds.base import Wire
+from numgrid.server.kinds.base import Wire, counted, message_json, square_shape
 from numgrid.v1 import puzzle_pb2
 
 from .model import SIDES
 
 
-def to_json(message: puzzle_pb2.SkyscraperPuzzle) -> str:
-    return json.dumps({"skyscraper": json_format.MessageToDict(message)})
-
-
-def shape(message: puzzle_pb2.SkyscraperPuzzle) -> tuple[int, int]:
-    return message.size, message.size
-
-
 def parts(message: puzzle_pb2.SkyscraperPuzzle, limit: int) -> int:
-    """The clues, rows and values the message holds, the values counted only when the
-    rest is within ``limit``."""
+    """The clues, rows and values the message holds."""
     grids = (message.givens, message.entries)
-    count = sum(len(getattr(message, side.value)) for side in SIDES)
-    count += sum(len(grid.rows) for grid in grids)
-    if count > limit:
-        return count
-    return count + sum(len(row.values) for grid in grids for row in grid.rows)
+    outer = sum(len(getattr(message, side.value)) for side in SIDES)
+    outer += sum(len(grid.rows) for grid in grids)
+    return counted(
+        outer, lambda: sum(len(row.values) for grid in grids for row in grid.rows), limit
+    )
 
 
 def cell_field(message: puzzle_pb2.SkyscraperPuzzle, cell: Cell) -> str:
@@ -68,4 +56,4 @@ def to_proto(board: Board) -> puzzle_pb2.Puzzle:
     return puzzle_pb2.Puzzle(skyscraper=message)
 
 
-WIRE = Wire(to_json, shape, parts, cell_field, to_proto)
+WIRE = Wire(message_json("skyscraper"), square_shape, parts, cell_field, to_proto)

@@ -4,12 +4,11 @@ errors, and written back (the kind's :class:`~numgrid.server.kinds.base.Wire`)."
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from google.protobuf import json_format
 from numgrid.server.core import Board, Cell
-from numgrid.server.kinds.base import Wire
+from numgrid.server.kinds.base import Wire, counted, message_json, square_shape
 from numgrid.v1 import puzzle_pb2
 
 from .formats import Family, to_dict
@@ -21,18 +20,10 @@ def wire(family: Family) -> Wire:
     """The Wire of a kind whose message is ``Puzzle.<family.key>``."""
     key = family.key
 
-    def to_json(message: Any) -> str:
-        return json.dumps({key: json_format.MessageToDict(message)})
-
-    def shape(message: Any) -> tuple[int, int]:
-        return message.size, message.size
-
     def parts(message: Any, limit: int) -> int:
         grids = [getattr(message, name) for name in GRIDS if hasattr(message, name)]
-        count = sum(len(grid.rows) for grid in grids)
-        if count > limit:
-            return count
-        return count + sum(len(row.values) for grid in grids for row in grid.rows)
+        outer = sum(len(grid.rows) for grid in grids)
+        return counted(outer, lambda: sum(len(row.values) for g in grids for row in g.rows), limit)
 
     def cell_field(message: Any, cell: Cell) -> str:
         r, c = cell
@@ -48,4 +39,4 @@ def wire(family: Family) -> Wire:
         json_format.ParseDict(to_dict(family, board.puzzle, board.entries)[key], message)
         return puzzle_pb2.Puzzle(**{key: message})
 
-    return Wire(to_json, shape, parts, cell_field, to_proto)
+    return Wire(message_json(key), square_shape, parts, cell_field, to_proto)
