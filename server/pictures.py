@@ -210,6 +210,14 @@ def highlights(svg: Svg, grid: Grid2D, contents: Contents) -> None:
         highlight(svg, grid, cell, style)
 
 
+def diagonals(svg: Svg, grid: Grid2D) -> None:
+    """Both main diagonals, dashed (the X variants)."""
+    dashed = {"stroke": FAINT, "stroke_width": THIN, "stroke_dasharray": "4 4"}
+    right, bottom = grid.x + grid.width, grid.y + grid.height
+    svg.line(grid.x, grid.y, right, bottom, **dashed)
+    svg.line(right, grid.y, grid.x, bottom, **dashed)
+
+
 def lines(svg: Svg, grid: Grid2D, colour: str = INK, width: float = THIN) -> None:
     """Every line between the cells, and the outer frame (thick)."""
     for r in range(1, grid.rows):

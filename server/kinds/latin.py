@@ -171,6 +171,29 @@ class Square:
         return tuple((0,) * self.size for _ in range(self.size))
 
 
+class GivenSquare(Square):
+    """A latin puzzle with values printed in its grid (``givens``, 0 where none is)."""
+
+    givens: Grid
+
+    def given(self, cell: Cell) -> int:
+        return self.givens[cell[0]][cell[1]]
+
+    def filled(self, entries: Grid) -> Grid:
+        """The board's values: the givens, and the entries elsewhere."""
+        return tuple(
+            tuple(g or e for g, e in zip(grow, erow, strict=True))
+            for grow, erow in zip(self.givens, entries, strict=True)
+        )
+
+    def entered(self, entries: Grid) -> Grid:
+        """The player's own entries: those outside the given cells."""
+        return tuple(
+            tuple(0 if g else e for g, e in zip(grow, erow, strict=True))
+            for grow, erow in zip(self.givens, entries, strict=True)
+        )
+
+
 # ---------------------------------------------------------------- board checks
 
 

@@ -142,6 +142,38 @@ class Formats(dict[str, Format]):
         return self.get_format(fmt).write(board)
 
 
+# ---------------------------------------------------------------- Tatham's game IDs
+
+_RUN = re.compile(r"[a-z]|_|\d+|.")
+
+
+def tatham_grid(text: str, n: int, findings: list[Finding]) -> Grid:
+    """An N x N grid run-length encoded as Tatham's puzzles write one in a game ID:
+    ``a``-``z`` for 1-26 cells of 0, a number for a cell, ``_`` between two numbers.
+    What it cannot read goes to ``findings``."""
+    values = [0] * (n * n)
+    pos = 0
+    for token in _RUN.findall(text):
+        if token == "_":
+            continue
+        if token.isascii() and token.isdecimal():
+            if len(token) > 3:
+                findings.append(error("bad_tatham_id", f"the givens hold {quoted(token)}"))
+            elif pos < n * n:
+                values[pos] = int(token)
+            pos += 1
+        elif "a" <= token <= "z":
+            pos += ord(token) - ord("a") + 1
+        else:
+            findings.append(error("bad_tatham_id", f"the givens hold {quoted(token)}"))
+    if pos != n * n:
+        many = "not enough" if pos < n * n else "too much"
+        findings.append(
+            error("bad_tatham_id", f"the givens describe {pos} cells, {many} for the {n}x{n} grid")
+        )
+    return tuple(tuple(values[r * n : r * n + n]) for r in range(n))
+
+
 # ---------------------------------------------------------------- protobuf JSON values
 
 _INT32 = 2**31

@@ -44,6 +44,7 @@ from numgrid.server.kinds.textformats import (
     json_writer,
     refuse,
     square_size_errors,
+    tatham_grid,
 )
 
 from . import checks
@@ -231,7 +232,6 @@ def read_solution(text: str) -> Grid:
 # ---------------------------------------------------------------- Tatham's Towers game IDs
 
 _TOWERS = re.compile(r"^(\d{1,3})(?:d[a-z])?:([0-9/]*)(?:,([a-z_0-9]*))?$")
-_RUN = re.compile(r"[a-z]|_|\d+|.")
 
 
 def sniff_tatham(text: str) -> str | None:
@@ -275,34 +275,6 @@ def _tatham_clues(text: str, n: int, findings: list[Finding]) -> list[tuple[int,
     return sides
 
 
-def _tatham_givens(text: str, n: int, findings: list[Finding]) -> Grid:
-    """The givens, run-length encoded as towers.c writes them."""
-    values = [0] * (n * n)
-    pos = 0
-    for token in _RUN.findall(text):
-        if token == "_":
-            continue
-        if token.isdigit():
-            if not _number(token):
-                findings.append(error("bad_tatham_id", f"the givens hold {quoted(token)}"))
-            elif pos < n * n:
-                values[pos] = int(token)
-            pos += 1
-        elif "a" <= token <= "z":
-            pos += ord(token) - ord("a") + 1
-        else:
-            findings.append(error("bad_tatham_id", f"the givens hold {quoted(token)}"))
-    if pos != n * n:
-        many = "not enough" if pos < n * n else "too much"
-        findings.append(
-            error(
-                "bad_tatham_id",
-                f"the givens describe {pos} cells, {many} for the {n}x{n} grid",
-            )
-        )
-    return tuple(tuple(values[r * n : r * n + n]) for r in range(n))
-
-
 def read_tatham(text: str, max_cells: int = DEFAULT_MAX_CELLS) -> Board:
     found = _TOWERS.match(text.strip())
     if found is None:
@@ -314,7 +286,7 @@ def read_tatham(text: str, max_cells: int = DEFAULT_MAX_CELLS) -> Board:
     if found.group(3) is None:
         givens = tuple((0,) * n for _ in range(n))
     else:
-        givens = _tatham_givens(found.group(3), n, findings)
+        givens = tatham_grid(found.group(3), n, findings)
     top, bottom, left, right = clues  # the four SIDES
     puzzle = Puzzle(n, n, False, top, bottom, left, right, givens)
     if findings:

@@ -115,7 +115,7 @@ def visible(heights) -> int:
 
 
 @dataclass(frozen=True)
-class Puzzle(latin.Square):
+class Puzzle(latin.GivenSquare):
     size: int
     height: int  # the tallest tower, H; N - H empty lots per line
     diagonals: bool
@@ -160,23 +160,6 @@ class Puzzle(latin.Square):
         if self.diagonals:
             parts.append("diagonal (both main diagonals hold each height once)")
         return " and ".join(parts) or "plain"
-
-    def given(self, cell: Cell) -> int:
-        return self.givens[cell[0]][cell[1]]
-
-    def filled(self, entries: Grid) -> Grid:
-        """The board's values: the givens, and the entries elsewhere."""
-        return tuple(
-            tuple(g or e for g, e in zip(grow, erow, strict=True))
-            for grow, erow in zip(self.givens, entries, strict=True)
-        )
-
-    def entered(self, entries: Grid) -> Grid:
-        """The player's own entries: those outside the given cells."""
-        return tuple(
-            tuple(0 if g else e for g, e in zip(grow, erow, strict=True))
-            for grow, erow in zip(self.givens, entries, strict=True)
-        )
 
 
 def arrangements(n: int, height: int, near: int, far: int, allowed=None):

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from numgrid.server import pictures
 from numgrid.server.core import EMPTY
-from numgrid.server.pictures import CELL, EDGE_SIZE, FAINT, INK, THIN, Contents, Picture
+from numgrid.server.pictures import CELL, EDGE_SIZE, INK, Contents, Picture
 
 from .model import SIDES, Side
 
@@ -39,10 +39,7 @@ def draw(puzzle, contents: Contents) -> Picture:
     )
     pictures.highlights(svg, grid, contents)
     if puzzle.diagonals:
-        dashed = {"stroke": FAINT, "stroke_width": THIN, "stroke_dasharray": "4 4"}
-        right, bottom = grid.x + grid.width, grid.y + grid.height
-        svg.line(grid.x, grid.y, right, bottom, **dashed)
-        svg.line(right, grid.y, grid.x, bottom, **dashed)
+        pictures.diagonals(svg, grid)
     pictures.lines(svg, grid)
 
     for side in SIDES:

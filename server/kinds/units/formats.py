@@ -22,6 +22,7 @@ Readers give a faithful puzzle; :mod:`.checks` says what is wrong with it.
 
 from __future__ import annotations
 
+import functools
 import json
 import math
 import re
@@ -29,14 +30,18 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from numgrid.server.core import Finding, Grid, PuzzleError, cell_name, quoted
+from numgrid.server.core import Board, Finding, Grid, PuzzleError, cell_name, quoted
 from numgrid.server.kinds.textformats import (
+    Format,
+    Formats,
     JsonShape,
     error,
     json_grid,
     json_int,
     json_object,
     json_puzzle,
+    square_size_errors,
+    tatham_grid,
 )
 
 from .model import DIGITS, Puzzle, digit_char
@@ -70,14 +75,7 @@ class Family:
                     f"a {n}x{n} {self.title} is not served: a {self.title} is {self.sizes_text()}",
                 )
             ]
-        if n * n > max_cells:
-            return [
-                error(
-                    "grid_too_large",
-                    f"grid of {n}x{n} = {n * n} cells is over the limit of {max_cells} cells",
-                )
-            ]
-        return []
+        return square_size_errors(n, max_cells, n)
 
     def puzzle(self, n: int, givens: Grid, regions: Grid | None, diagonals: bool) -> Puzzle:
         boxes = self.boxes(n) if self.boxes is not None else None
@@ -130,7 +128,7 @@ def puzzle_lines(text: str) -> list[tuple[int, str]]:
     return out
 
 
-def sniff_line(text: str) -> str | None:
+def sniff_line(_family: Family, text: str) -> str | None:
     lines = puzzle_lines(text)
     if not lines or not all(_LINE.match(body) for _, body in lines):
         return "not puzzles one a line (N*N characters: digits, '.' or '0' for empty)"
@@ -229,7 +227,7 @@ def _grid_rows(text: str) -> list[list[str]]:
     return rows
 
 
-def sniff_grid(text: str) -> str | None:
+def sniff_grid(_family: Family, text: str) -> str | None:
     rows = _grid_rows(text)
     n = len(rows)
     if n < 4 or any(len(row) != n for row in rows):
@@ -460,7 +458,6 @@ def read_solution(text: str) -> Grid:
 
 
 _SOLO = re.compile(r"^(\d{1,2})(?:x(\d{1,2})|(j))?([a-z0-9]*):([a-z_0-9]*)(?:,([a-z_]*))?$")
-_RUN = re.compile(r"[a-z]|_|\d+|.")
 
 
 def sniff_tatham(family: Family, text: str) -> str | None:
@@ -479,30 +476,6 @@ def _flags(text: str) -> str:
     """The letters of Solo's parameters that change the rules (``x``, ``k``), without
     its symmetry (``a``, ``m``, ``r2``) and difficulty (``dt`` ... ``du``)."""
     return re.sub(r"d[a-z]|[amr]\d*", "", text)
-
-
-def _solo_givens(text: str, n: int, findings: list[Finding]) -> Grid:
-    values = [0] * (n * n)
-    pos = 0
-    for token in _RUN.findall(text):
-        if token == "_":
-            continue
-        if token.isascii() and token.isdecimal():
-            if len(token) > 3:
-                findings.append(error("bad_tatham_id", f"the givens hold {quoted(token)}"))
-            elif pos < n * n:
-                values[pos] = int(token)
-            pos += 1
-        elif "a" <= token <= "z":
-            pos += ord(token) - ord("a") + 1
-        else:
-            findings.append(error("bad_tatham_id", f"the givens hold {quoted(token)}"))
-    if pos != n * n:
-        many = "not enough" if pos < n * n else "too much"
-        findings.append(
-            error("bad_tatham_id", f"the givens describe {pos} cells, {many} for the {n}x{n} grid")
-        )
-    return tuple(tuple(values[r * n : r * n + n]) for r in range(n))
 
 
 def _solo_walls(n: int) -> list[tuple[int, int]]:
@@ -567,7 +540,7 @@ def read_tatham(family: Family, text: str, max_cells: int) -> Puzzle:
         raise PuzzleError(errors)
     flags = found.group(4)
     findings: list[Finding] = []
-    givens = _solo_givens(found.group(5), n, findings)
+    givens = tatham_grid(found.group(5), n, findings)
     regions = None
     if family.regions:
         if found.group(6) is None:
@@ -730,3 +703,37 @@ def to_dict(family: Family, puzzle: Puzzle, entries: Grid) -> dict[str, Any]:
 
 def write_json(family: Family, puzzle: Puzzle, entries: Grid) -> str:
     return json.dumps(to_dict(family, puzzle, entries), separators=(",", ":")) + "\n"
+
+
+def formats(family: Family, default_max_cells: int, *names: str) -> Formats:
+    """A kind's formats, in detection order: ``names`` of the ones above, each from its
+    ``sniff_``, ``read_`` and ``write_`` functions here, bound to ``family``."""
+    here = globals()
+
+    def board_reader(name: str) -> Callable[..., Board]:
+        def read(text: str, max_cells: int = default_max_cells) -> Board:
+            if name == "json":
+                return Board(*read_json(family, text, max_cells))
+            puzzle = here[f"read_{name}"](family, text, max_cells)
+            return Board(puzzle, puzzle.empty_grid())
+
+        return read
+
+    def board_writer(name: str) -> Callable[[Board], str]:
+        if name == "json":
+            return lambda board: write_json(family, board.puzzle, board.entries)
+        return lambda board: here[f"write_{name}"](board.puzzle)
+
+    return Formats(
+        family.title,
+        default_max_cells,
+        *(
+            Format(
+                name,
+                functools.partial(here[f"sniff_{name}"], family),
+                board_reader(name),
+                board_writer(name),
+            )
+            for name in names
+        ),
+    )

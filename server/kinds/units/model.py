@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from functools import cached_property
 
 from numgrid.server.core import Cell, Grid
-from numgrid.server.kinds.latin import Square
+from numgrid.server.kinds.latin import GivenSquare
 
 from .shape import Shape, UnitGroup, shape
 
@@ -20,7 +20,7 @@ DIGITS = "123456789ABCDEFG"  # a cell's digit as one character, up to 16
 
 
 @dataclass(frozen=True, eq=False)
-class Puzzle(Square):
+class Puzzle(GivenSquare):
     """Two puzzles are equal when their grids, rules and givens are, however each
     description numbered its regions (a corpus text writes its own numbers, a Solo ID has
     none): see :attr:`canonical_regions`."""
@@ -74,23 +74,6 @@ class Puzzle(Square):
     @property
     def flat_givens(self) -> list[int]:
         return [v for row in self.givens for v in row]
-
-    def given(self, cell: Cell) -> int:
-        return self.givens[cell[0]][cell[1]]
-
-    def filled(self, entries: Grid) -> Grid:
-        """The board's values: the givens, and the entries elsewhere."""
-        return tuple(
-            tuple(g or e for g, e in zip(grow, erow, strict=True))
-            for grow, erow in zip(self.givens, entries, strict=True)
-        )
-
-    def entered(self, entries: Grid) -> Grid:
-        """The player's own entries: those outside the given cells."""
-        return tuple(
-            tuple(0 if g else e for g, e in zip(grow, erow, strict=True))
-            for grow, erow in zip(self.givens, entries, strict=True)
-        )
 
     def empty_grid(self) -> Grid:
         return tuple((0,) * self.size for _ in range(self.size))

@@ -57,10 +57,7 @@ def picture(puzzle: Puzzle, contents: Contents, title: str, shaded: bool = False
                 svg.rect(grid.left(c), grid.top(k), CELL, CELL, fill=DIAGONAL_TINT)
     pictures.highlights(svg, grid, contents)
     if puzzle.diagonals:
-        dashed = {"stroke": FAINT, "stroke_width": THIN, "stroke_dasharray": "4 4"}
-        right, bottom = grid.x + grid.width, grid.y + grid.height
-        svg.line(grid.x, grid.y, right, bottom, **dashed)
-        svg.line(right, grid.y, grid.x, bottom, **dashed)
+        pictures.diagonals(svg, grid)
     for bold in (False, True):
         stroke = {"stroke": INK if bold else FAINT, "stroke_width": THICK if bold else THIN}
         for r in range(n):
