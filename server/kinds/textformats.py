@@ -44,6 +44,16 @@ def header_of(header: _T | str) -> _T:
     return header
 
 
+def ragged_row(r: int, found: int, n: int, things: str = "tokens", block: str = "") -> Finding:
+    """Row ``r`` of a grid (of a ``block`` of rows) holds ``found`` of its ``things``, not
+    ``n``: named at its first missing or extra cell."""
+    where = (r, min(found, n - 1))
+    row = f"{block} row" if block else "row"
+    return error(
+        "ragged_row", f"{cell_name(where)}: {row} {r} has {found} {things}, expected {n}", where
+    )
+
+
 def square_size_errors(n: int, max_cells: int, max_size: int) -> list[Finding]:
     """An N x N grid's size, checked before anything of that size is allocated."""
     if not 1 <= n <= max_size:
@@ -174,6 +184,28 @@ def tatham_grid(text: str, n: int, findings: list[Finding]) -> Grid:
     return tuple(tuple(values[r * n : r * n + n]) for r in range(n))
 
 
+def tatham_runs(values: list[int]) -> str:
+    """Cells in reading order as :func:`tatham_grid` reads them: runs of 0 as letters,
+    numbers (``_`` between two), nothing for a negative value."""
+    out: list[str] = []
+    run = 0
+    for i, value in enumerate([*values, -1]):
+        if not value:
+            run += 1
+            continue
+        if run:
+            while run > 0:
+                step = min(run, 26)
+                out.append(chr(ord("a") - 1 + step))
+                run -= step
+        elif i > 0 and value > 0:
+            out.append("_")
+        if value > 0:
+            out.append(str(value))
+        run = 0
+    return "".join(out)
+
+
 # ---------------------------------------------------------------- protobuf JSON values
 
 _INT32 = 2**31
@@ -255,15 +287,7 @@ def json_grid(
                 f"{what}.rows[{r}].values",
             )
             if len(values) != n:
-                where = (r, min(len(values), n - 1))
-                findings.append(
-                    error(
-                        "ragged_row",
-                        f"{cell_name(where)}: {noun} row {r} has {len(values)} values, "
-                        f"expected {n}",
-                        where,
-                    )
-                )
+                findings.append(ragged_row(r, len(values), n, "values", noun))
             out = []
             for c, raw_value in enumerate(values):
                 value = json_int(raw_value, f"{cell_name((r, c))}: {noun}")

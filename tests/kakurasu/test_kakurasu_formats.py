@@ -70,7 +70,7 @@ def test_json_reads_the_protos_own_field_names_and_its_message():
     assert message.row_clues == [4, 5, 7, 12, 10] and message.entries.rows[0].values[1] == -1
     snake = json_format.MessageToJson(message, preserving_proto_field_name=True)
     assert formats.read('{"kakurasu": ' + snake + "}") == board
-    assert formats.read(messages.to_json(message)) == board
+    assert formats.read(messages.WIRE.to_json(message)) == board
     assert messages.shape(message) == (5, 5)
     assert messages.parts(message, 1000) == 5 + 5 + 5 + 25
     assert messages.parts(message, 3) == 15  # counted no further than needed

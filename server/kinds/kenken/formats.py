@@ -48,6 +48,7 @@ from numgrid.server.kinds.textformats import (
     json_object,
     json_puzzle,
     json_writer,
+    ragged_row,
     refuse,
     square_size_errors,
 )
@@ -160,14 +161,7 @@ def read_janko(text: str, max_cells: int = DEFAULT_MAX_CELLS) -> Board:
     for i, tokens in enumerate(rows):
         if len(tokens) != n:
             block, r = ("clue", "cage", "entry")[i // n], i % n
-            where = (r, min(len(tokens), n - 1))
-            findings.append(
-                error(
-                    "ragged_row",
-                    f"{cell_name(where)}: {block} row {r} has {len(tokens)} tokens, expected {n}",
-                    where,
-                )
-            )
+            findings.append(ragged_row(r, len(tokens), n, "tokens", block))
     refuse(findings)
     clues: dict[Cell, tuple[int, str] | None] = {}  # None: unreadable, already reported
     members: dict[str, list[Cell]] = defaultdict(list)
@@ -317,14 +311,7 @@ def read_solution(text: str) -> Grid:
     grid = []
     for r, tokens in enumerate(rows[:n]):
         if len(tokens) != n:
-            where = (r, min(len(tokens), n - 1))
-            findings.append(
-                error(
-                    "ragged_row",
-                    f"{cell_name(where)}: row {r} has {len(tokens)} digits, expected {n}",
-                    where,
-                )
-            )
+            findings.append(ragged_row(r, len(tokens), n, "digits"))
             continue
         row = []
         for c, token in enumerate(tokens):

@@ -42,9 +42,11 @@ from numgrid.server.kinds.textformats import (
     json_object,
     json_puzzle,
     json_writer,
+    ragged_row,
     refuse,
     square_size_errors,
     tatham_grid,
+    tatham_runs,
 )
 
 from . import checks
@@ -141,14 +143,7 @@ def _grid(rows: list[list[str]], what: str, n: int, findings: list[Finding]) -> 
     grid = []
     for r, tokens in enumerate(rows):
         if len(tokens) != n:
-            where = (r, min(len(tokens), n - 1))
-            findings.append(
-                error(
-                    "ragged_row",
-                    f"{cell_name(where)}: {what} row {r} has {len(tokens)} tokens, expected {n}",
-                    where,
-                )
-            )
+            findings.append(ragged_row(r, len(tokens), n, "tokens", what))
         row = [_cell_token(t, one, (r, c), findings) for c, t in enumerate(tokens[:n])]
         grid.append(tuple(row + [0] * (n - len(row))))
     return tuple(grid)
@@ -294,25 +289,6 @@ def read_tatham(text: str, max_cells: int = DEFAULT_MAX_CELLS) -> Board:
     return Board(puzzle, puzzle.empty_grid())
 
 
-def _runs(values: list[int]) -> str:
-    """The givens as towers.c encodes them."""
-    out, run = [], 0
-    for i, value in enumerate([*values, -1]):
-        if not value:
-            run += 1
-            continue
-        if run:
-            while run > 0:
-                out.append(chr(ord("a") + min(run, 26) - 1))
-                run -= 26
-        elif i > 0 and value > 0:
-            out.append("_")
-        if value > 0:
-            out.append(str(value))
-        run = 0
-    return "".join(out)
-
-
 def write_tatham(board: Board) -> str:
     """The puzzle's Towers game ID (entries are not part of one)."""
     p = board.puzzle
@@ -330,7 +306,7 @@ def write_tatham(board: Board) -> str:
     refuse(findings)
     clues = "/".join(str(c) if c else "" for side in SIDES for c in p.clues(side))
     values = [v for row in p.givens for v in row]
-    givens = f",{_runs(values)}" if any(values) else ""
+    givens = f",{tatham_runs(values)}" if any(values) else ""
     return f"{p.size}:{clues}{givens}\n"
 
 

@@ -40,8 +40,10 @@ from numgrid.server.kinds.textformats import (
     json_int,
     json_object,
     json_puzzle,
+    ragged_row,
     square_size_errors,
     tatham_grid,
+    tatham_runs,
 )
 
 from .model import DIGITS, Puzzle, digit_char
@@ -254,13 +256,7 @@ def read_grid(family: Family, text: str, max_cells: int) -> Puzzle:
     grid = []
     for r, row in enumerate(rows):
         if len(row) != n:
-            findings.append(
-                error(
-                    "ragged_row",
-                    f"row {r} has {len(row)} cells, expected {n}",
-                    (r, min(len(row), n - 1)),
-                )
-            )
+            findings.append(ragged_row(r, len(row), n, "cells"))
         values = []
         for c, token in enumerate(row[:n]):
             v = _token_value(token, n)
@@ -356,13 +352,7 @@ def _janko_block(
     for r, line in enumerate(rows):
         tokens = line.split()
         if len(tokens) != n:
-            findings.append(
-                error(
-                    "ragged_row",
-                    f"{what} row {r} has {len(tokens)} tokens, expected {n}",
-                    (r, min(len(tokens), n - 1)),
-                )
-            )
+            findings.append(ragged_row(r, len(tokens), n, "tokens", what))
         values = []
         for c, token in enumerate(tokens[:n]):
             if empty_ok and token in ("-", "."):
@@ -569,27 +559,6 @@ def read_tatham(family: Family, text: str, max_cells: int) -> Puzzle:
     return puzzle
 
 
-def _runs(values: list[int]) -> str:
-    """The givens as solo.c encodes them."""
-    out: list[str] = []
-    run = 0
-    for i, value in enumerate([*values, -1]):
-        if not value:
-            run += 1
-            continue
-        if run:
-            while run > 0:
-                step = min(run, 26)
-                out.append(chr(ord("a") - 1 + step))
-                run -= step
-        elif i > 0 and value > 0:
-            out.append("_")
-        if value > 0:
-            out.append(str(value))
-        run = 0
-    return "".join(out)
-
-
 def _walls_text(regions: Grid, n: int) -> str:
     flat = [v for row in regions for v in row]
     out: list[str] = []
@@ -613,11 +582,11 @@ def write_tatham(puzzle: Puzzle) -> str:
     flag = "x" if puzzle.diagonals else ""
     values = [v for row in puzzle.givens for v in row]
     if puzzle.regions is not None:
-        return f"{n}j{flag}:{_runs(values)},{_walls_text(puzzle.regions, n)}\n"
+        return f"{n}j{flag}:{tatham_runs(values)},{_walls_text(puzzle.regions, n)}\n"
     if puzzle.boxes is None:
         raise PuzzleError([error("not_solo", "a Solo game ID needs boxes or regions")])
     a, b = puzzle.boxes
-    return f"{a}x{b}{flag}:{_runs(values)}\n"
+    return f"{a}x{b}{flag}:{tatham_runs(values)}\n"
 
 
 # ---------------------------------------------------------------- JSON (proto mirror)
