@@ -21,12 +21,9 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
-import shutil
 import statistics
 import subprocess
 import sys
-import time
 from collections import Counter
 from dataclasses import dataclass
 from typing import Any
@@ -36,6 +33,7 @@ from numgrid.server.kinds.units import ladder
 from numgrid.server.kinds.units.shape import Shape, shape
 from rich.console import Console
 from rich.table import Table
+from tatham import explained, program
 
 TIERS = {
     "t": "Trivial",
@@ -56,19 +54,9 @@ class Puzzle:
     unique: bool = True
 
 
-def program() -> str:
-    """Solo's generator, installed with apt if it is missing."""
-    path = "/usr/games/sgt-solo"
-    found = shutil.which("sgt-solo") or (path if os.path.exists(path) else None)
-    if found is None:
-        subprocess.run(["apt-get", "install", "-y", "sgt-puzzles"], check=True, timeout=900)
-        found = path
-    return found
-
-
 def generate(tier: str, count: int, seed: str | None) -> list[str]:
     params = f"3x3d{tier}" if seed is None else f"3x3d{tier}#{seed}-{tier}"
-    command = [program(), "--generate", str(count), params]
+    command = [program("sgt-solo"), "--generate", str(count), params]
     done = subprocess.run(command, capture_output=True, text=True, check=True, timeout=1800)
     return done.stdout.split()
 
@@ -103,21 +91,15 @@ def grade_all(tiers: str, count: int, seed: str | None) -> list[dict[str, Any]]:
     for tier in tiers:
         for game_id in generate(tier, count, seed):
             puzzle = Puzzle(grid, decode(game_id))
-            start = time.perf_counter()
-            found = ladder.explain(puzzle)
-            seconds = time.perf_counter() - start
+            found, row = explained(ladder.Technique.TRIAL, ladder.explain, puzzle)
             counts = found.technique_counts
-            used = [t for t, n in counts.items() if n]
             rows.append(
                 {
                     "tier": tier,
                     "id": game_id,
-                    "grade": found.grade.name if found.grade else "none",
+                    "grade": row["grade"],
                     "difficulty": ladder.difficulty(found),
-                    "hardest": max(used).name if used else "",
-                    "trial": counts[ladder.Technique.TRIAL] > 0,
-                    "solved": found.solved,
-                    "seconds": seconds,
+                    **row,  # the grade stays where it stands: before the difficulty
                     "counts": {t.name: n for t, n in counts.items() if n},
                 }
             )

@@ -18,11 +18,8 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
-import shutil
 import subprocess
 import sys
-import time
 from collections import Counter
 from dataclasses import dataclass
 
@@ -30,6 +27,7 @@ from numgrid.server.chain import Grade
 from numgrid.server.kinds import KINDS
 from rich.console import Console
 from rich.table import Table
+from tatham import explained, program
 
 TIERS = {"e": "Easy", "n": "Normal", "h": "Hard", "x": "Extreme", "u": "Unreasonable"}
 
@@ -48,19 +46,9 @@ GAMES = {
 }
 
 
-def program(game: Game) -> str:
-    """The game's generator, installed with apt if it is missing."""
-    path = f"/usr/games/{game.program}"
-    found = shutil.which(game.program) or (path if os.path.exists(path) else None)
-    if found is None:
-        subprocess.run(["apt-get", "install", "-y", "sgt-puzzles"], check=True, timeout=900)
-        found = path
-    return found
-
-
 def generate(game: Game, size: int, tier: str, count: int) -> list[str]:
     done = subprocess.run(
-        [program(game), "--generate", str(count), f"{size}d{tier}"],
+        [program(game.program), "--generate", str(count), f"{size}d{tier}"],
         capture_output=True,
         text=True,
         check=True,
@@ -76,21 +64,15 @@ def grade_all(kind: str, sizes: list[int], tiers: str, count: int) -> list[dict]
         for size in sizes:
             for game_id in generate(GAMES[kind], size, tier, count):
                 puzzle = served.read(game_id, "tatham").puzzle
-                start = time.perf_counter()
-                explanation = served.explain(puzzle, None, max(served.techniques), budget=None)
-                seconds = time.perf_counter() - start
-                counts = explanation.technique_counts
-                used = [t for t, n in counts.items() if n]
+                trial, hardest = served.techniques["TRIAL"], max(served.techniques)
+                found, row = explained(trial, served.explain, puzzle, None, hardest, budget=None)
+                counts = found.technique_counts
                 rows.append(
                     {
                         "tier": tier,
                         "size": size,
                         "id": game_id,
-                        "grade": explanation.grade.name if explanation.grade else "none",
-                        "hardest": max(used).name if used else "",
-                        "trial": counts[served.techniques["TRIAL"]] > 0,
-                        "solved": explanation.solved,
-                        "seconds": seconds,
+                        **row,
                         "counts": {t.name: n for t, n in counts.items()},
                     }
                 )
