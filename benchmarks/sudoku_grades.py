@@ -33,7 +33,7 @@ from numgrid.server.kinds.units import ladder
 from numgrid.server.kinds.units.shape import Shape, shape
 from rich.console import Console
 from rich.table import Table
-from tatham import explained, program
+from tatham import explained, grade_table, program
 
 TIERS = {
     "t": "Trivial",
@@ -106,30 +106,15 @@ def grade_all(tiers: str, count: int, seed: str | None) -> list[dict[str, Any]]:
     return rows
 
 
+def _difficulty(rows: list[dict[str, Any]]) -> str:
+    points = [r["difficulty"] for r in rows]
+    return f"{statistics.median(points):.0f} ({min(points)}-{max(points)})"
+
+
 def table(rows: list[dict[str, Any]], grades: list[str]) -> Table:
-    if any(r["grade"] == "none" for r in rows):
-        grades = [*grades, "none"]
-    out = Table(title="Solo tier x our grade (9x9)")
-    out.add_column("Solo tier")
-    for g in grades:
-        out.add_column(g, justify="right")
-    out.add_column("difficulty median (min-max)", justify="right")
-    out.add_column("no trial", justify="right")
-    out.add_column("max s", justify="right")
-    for tier in TIERS:
-        mine = [r for r in rows if r["tier"] == tier]
-        if not mine:
-            continue
-        counted = Counter(r["grade"] for r in mine)
-        points = [r["difficulty"] for r in mine]
-        out.add_row(
-            f"{tier} {TIERS[tier]}",
-            *(str(counted.get(g, 0)) for g in grades),
-            f"{statistics.median(points):.0f} ({min(points)}-{max(points)})",
-            f"{sum(r['solved'] and not r['trial'] for r in mine)}/{len(mine)}",
-            f"{max(r['seconds'] for r in mine):.2f}",
-        )
-    return out
+    title = "Solo tier x our grade (9x9)"
+    extra = {"difficulty median (min-max)": _difficulty}
+    return grade_table(rows, title, "Solo", TIERS, grades, extra)
 
 
 def hardest(rows: list[dict[str, Any]]) -> Table:

@@ -20,14 +20,13 @@ import argparse
 import json
 import subprocess
 import sys
-from collections import Counter
 from dataclasses import dataclass
 
 from numgrid.server.chain import Grade
 from numgrid.server.kinds import KINDS
 from rich.console import Console
 from rich.table import Table
-from tatham import explained, program
+from tatham import explained, grade_table, program
 
 TIERS = {"e": "Easy", "n": "Normal", "h": "Hard", "x": "Extreme", "u": "Unreasonable"}
 
@@ -80,26 +79,7 @@ def grade_all(kind: str, sizes: list[int], tiers: str, count: int) -> list[dict]
 
 
 def table(rows: list[dict], title: str, game: Game, grades: list[str]) -> Table:
-    if any(r["grade"] == "none" for r in rows):
-        grades = [*grades, "none"]
-    out = Table(title=title)
-    out.add_column(f"{game.name} tier")
-    for g in grades:
-        out.add_column(g, justify="right")
-    out.add_column("no trial", justify="right")
-    out.add_column("max s", justify="right")
-    for tier in TIERS:
-        mine = [r for r in rows if r["tier"] == tier]
-        if not mine:
-            continue
-        counted = Counter(r["grade"] for r in mine)
-        out.add_row(
-            f"{tier} {TIERS[tier]}",
-            *(str(counted.get(g, 0)) for g in grades),
-            f"{sum(r['solved'] and not r['trial'] for r in mine)}/{len(mine)}",
-            f"{max(r['seconds'] for r in mine):.2f}",
-        )
-    return out
+    return grade_table(rows, title, game.name, TIERS, grades)
 
 
 def main(argv: list[str] | None = None) -> int:
