@@ -309,18 +309,8 @@ def test_placements_only_from_a_mid_solve_position():
     assert logic.next_step(p, solution) is None  # nothing left to do on a full grid
 
 
-def test_grades():
-    counts = {t: 0 for t in Technique}
-    assert logic.grade({**counts, Technique.COMBINATIONS: 40, Technique.CROSSING: 9}) is (
-        Grade.EASY
-    )
-    assert logic.grade({**counts, Technique.REQUIRED_DIGIT: 4}) is Grade.MEDIUM
-    assert logic.grade({**counts, Technique.COMBINATION_ELIMINATION: 3}) is Grade.MEDIUM
-    assert logic.grade({**counts, Technique.COMBINATION_ELIMINATION: 4}) is Grade.HARD
-    assert logic.grade({**counts, Technique.NAKED_SUBSET: 3}) is Grade.HARD
-    assert logic.grade({**counts, Technique.COMBINATION_ELIMINATION: 13}) is Grade.EXPERT
-    assert logic.grade({**counts, Technique.REGION_SUM: 1}) is Grade.EXPERT
-    assert logic.grade({**counts, Technique.TRIAL: 1}) is Grade.EXTREME
+def test_a_small_puzzle_is_easy():
+    # (the grades of technique counts: tests/conformance/test_every_kind_logic.py)
     assert logic.explain(puzzle(SMALL)).grade is Grade.EASY
 
 

@@ -409,16 +409,8 @@ def test_budgets_are_polled():
 # ---------------------------------------------------------------- grades
 
 
-def test_grades():
-    counts = {t: 0 for t in Technique}
-    assert logic.grade({**counts, Technique.COMBINATIONS: 9, Technique.HIDDEN_SINGLE: 20}) is (
-        Grade.EASY
-    )
-    assert logic.grade({**counts, Technique.CAGE_LINE: 4}) is Grade.MEDIUM
-    assert logic.grade({**counts, Technique.CAGE_LINE: 5}) is Grade.HARD
-    assert logic.grade({**counts, Technique.HIDDEN_SUBSET: 1}) is Grade.HARD
-    assert logic.grade({**counts, Technique.LINE_TOTALS: 1}) is Grade.EXPERT
-    assert logic.grade({**counts, Technique.TRIAL: 1}) is Grade.EXTREME
+def test_an_explanation_is_graded_as_its_counts():
+    # (the grades of technique counts: tests/conformance/test_every_kind_logic.py)
     p, _ = corpus_puzzle("02_4x4")
     explanation = logic.explain(p)
     assert explanation.grade is Grade.EASY is logic.grade(explanation)
