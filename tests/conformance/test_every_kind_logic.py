@@ -13,38 +13,50 @@ from numgrid.server.kinds import KINDS
 from support.corpus import corpus_ids, corpus_puzzle
 from support.facts import assert_sound, facts, sample
 
-# Technique counts (by name; every other technique 0) and the grade a kind's ladder gives
-# them, from its thresholds: just within a grade's limits, and a step past them.
-GRADES = [
-    ("kakuro", {"COMBINATIONS": 40, "CROSSING": 9}, Grade.EASY),
-    ("kakuro", {"REQUIRED_DIGIT": 4}, Grade.MEDIUM),
-    ("kakuro", {"COMBINATION_ELIMINATION": 3}, Grade.MEDIUM),
-    ("kakuro", {"COMBINATION_ELIMINATION": 4}, Grade.HARD),
-    ("kakuro", {"NAKED_SUBSET": 3}, Grade.HARD),
-    ("kakuro", {"COMBINATION_ELIMINATION": 13}, Grade.EXPERT),
-    ("kakuro", {"REGION_SUM": 1}, Grade.EXPERT),
-    ("kakuro", {"TRIAL": 1}, Grade.EXTREME),
-    ("kenken", {"COMBINATIONS": 9, "HIDDEN_SINGLE": 20}, Grade.EASY),
-    ("kenken", {"CAGE_LINE": 4}, Grade.MEDIUM),
-    ("kenken", {"CAGE_LINE": 5}, Grade.HARD),
-    ("kenken", {"HIDDEN_SUBSET": 1}, Grade.HARD),
-    ("kenken", {"LINE_TOTALS": 1}, Grade.EXPERT),
-    ("kenken", {"TRIAL": 1}, Grade.EXTREME),
-    ("skyscraper", {"VISIBILITY_BOUNDS": 9}, Grade.EASY),
-    ("skyscraper", {"SEQUENCES": 2}, Grade.MEDIUM),
-    ("skyscraper", {"SEQUENCES": 8}, Grade.HARD),
-    ("skyscraper", {"SEQUENCES": 9}, Grade.EXPERT),
-    ("skyscraper", {"TRIAL": 1}, Grade.EXTREME),
-    ("kakurasu", {"SUM_BOUNDS": 20}, Grade.EASY),
-    ("kakurasu", {"SUM_BOUNDS": 20, "COMBINATIONS": 4}, Grade.EASY),
-    ("kakurasu", {"CROSSING": 3}, Grade.MEDIUM),
-    ("kakurasu", {"CROSSING": 8}, Grade.HARD),
-    ("kakurasu", {"CROSSING": 9}, Grade.EXPERT),
-    ("kakurasu", {"CROSSING": 1, "TRIAL": 1}, Grade.EXTREME),
-]
+# Per kind and grade, technique counts (by name; every other technique 0) that its ladder
+# gives that grade, from its thresholds: just within a grade's limits, or a step past the
+# grade below.
+GRADES = {
+    "kakuro": {
+        Grade.EASY: [{"COMBINATIONS": 40, "CROSSING": 9}],
+        Grade.MEDIUM: [{"REQUIRED_DIGIT": 4}, {"COMBINATION_ELIMINATION": 3}],
+        Grade.HARD: [{"COMBINATION_ELIMINATION": 4}, {"NAKED_SUBSET": 3}],
+        Grade.EXPERT: [{"COMBINATION_ELIMINATION": 13}, {"REGION_SUM": 1}],
+        Grade.EXTREME: [{"TRIAL": 1}],
+    },
+    "kenken": {
+        Grade.EASY: [{"COMBINATIONS": 9, "HIDDEN_SINGLE": 20}],
+        Grade.MEDIUM: [{"CAGE_LINE": 4}],
+        Grade.HARD: [{"CAGE_LINE": 5}, {"HIDDEN_SUBSET": 1}],
+        Grade.EXPERT: [{"LINE_TOTALS": 1}],
+        Grade.EXTREME: [{"TRIAL": 1}],
+    },
+    "skyscraper": {
+        Grade.EASY: [{"VISIBILITY_BOUNDS": 9}],
+        Grade.MEDIUM: [{"SEQUENCES": 2}],
+        Grade.HARD: [{"SEQUENCES": 8}],
+        Grade.EXPERT: [{"SEQUENCES": 9}],
+        Grade.EXTREME: [{"TRIAL": 1}],
+    },
+    "kakurasu": {
+        Grade.EASY: [{"SUM_BOUNDS": 20}, {"SUM_BOUNDS": 20, "COMBINATIONS": 4}],
+        Grade.MEDIUM: [{"CROSSING": 3}],
+        Grade.HARD: [{"CROSSING": 8}],
+        Grade.EXPERT: [{"CROSSING": 9}],
+        Grade.EXTREME: [{"CROSSING": 1, "TRIAL": 1}],
+    },
+}
 
 
-@pytest.mark.parametrize(("name", "used", "grade"), GRADES)
+@pytest.mark.parametrize(
+    ("name", "used", "grade"),
+    [
+        (name, used, grade)
+        for name, grades in GRADES.items()
+        for grade, cases in grades.items()
+        for used in cases
+    ],
+)
 def test_technique_counts_are_graded_by_the_kinds_thresholds(name, used, grade):
     techniques = KINDS[name].techniques
     counts = dict.fromkeys(techniques, 0) | {techniques[t]: n for t, n in used.items()}
