@@ -295,50 +295,58 @@ def test_janko_ragged_rows_are_reported_with_their_row():
     assert error.findings[1].message == "row 2 has 4 cells, expected 3"
 
 
-def test_janko_wrong_row_count_ragged_rows_and_bad_tokens_together():
-    error = read_error("4 3\n- 4, 6,\n,3 0\n,7 0 ?\n")
-    assert codes(error.findings) == [
-        ("row_count", ((3, 0),)),
-        ("ragged_row", ((1, 2),)),
-        ("unknown_token", ((2, 2),)),
-    ]
-
-
-def test_csv_problems_are_all_reported():
-    text = "10000,10400,10600\n10003,0,12\n10007,0\n10007,0,0,-1\n"
-    error = read_error(text)
-    assert codes(error.findings) == [
-        ("ragged_row", ((2, 2),)),
-        ("ragged_row", ((3, 3),)),
-        ("unknown_token", ((1, 2),)),
-        ("unknown_token", ((3, 3),)),
-    ]
-
-
-def test_csv_rejects_a_sum_over_45_and_a_wrong_lead_digit():
-    error = read_error("10000,14600\n20003,0\n")
-    assert codes(error.findings) == [("unknown_token", ((0, 1),)), ("unknown_token", ((1, 0),))]
-
-
-def test_json_problems_are_all_reported():
-    text = json.dumps(
-        {
-            "kakuro": {
-                "rows": [
-                    {"cells": [{"black": True}, {"black": True, "down": "3"}]},
-                    {"cells": [{"colour": "red"}, 7]},
-                    {"cells": [{}]},
-                ]
-            }
+# A JSON puzzle with a row short, a black cell's clue as a string, a cell of an unknown
+# field and a white one holding 7.
+JSON_PROBLEMS = json.dumps(
+    {
+        "kakuro": {
+            "rows": [
+                {"cells": [{"black": True}, {"black": True, "down": "3"}]},
+                {"cells": [{"colour": "red"}, 7]},
+                {"cells": [{}]},
+            ]
         }
-    )
-    error = read_error(text)
-    assert codes(error.findings) == [
-        ("ragged_row", ((2, 1),)),
-        ("bad_value", ((0, 1),)),
-        ("unknown_token", ((1, 0),)),
-        ("bad_value", ((1, 1),)),
-    ]
+    }
+)
+
+
+@pytest.mark.parametrize(
+    ("text", "found"),
+    [
+        pytest.param(
+            "4 3\n- 4, 6,\n,3 0\n,7 0 ?\n",
+            [("row_count", ((3, 0),)), ("ragged_row", ((1, 2),)), ("unknown_token", ((2, 2),))],
+            id="janko-row-count-ragged-rows-and-bad-tokens",
+        ),
+        pytest.param(
+            "10000,10400,10600\n10003,0,12\n10007,0\n10007,0,0,-1\n",
+            [
+                ("ragged_row", ((2, 2),)),
+                ("ragged_row", ((3, 3),)),
+                ("unknown_token", ((1, 2),)),
+                ("unknown_token", ((3, 3),)),
+            ],
+            id="csv",
+        ),
+        pytest.param(
+            "10000,14600\n20003,0\n",
+            [("unknown_token", ((0, 1),)), ("unknown_token", ((1, 0),))],
+            id="csv-sum-over-45-and-wrong-lead-digit",
+        ),
+        pytest.param(
+            JSON_PROBLEMS,
+            [
+                ("ragged_row", ((2, 1),)),
+                ("bad_value", ((0, 1),)),
+                ("unknown_token", ((1, 0),)),
+                ("bad_value", ((1, 1),)),
+            ],
+            id="json",
+        ),
+    ],
+)
+def test_every_problem_of_a_text_is_reported_in_order(text, found):
+    assert codes(read_error(text).findings) == found
 
 
 @pytest.mark.parametrize(
