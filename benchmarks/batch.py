@@ -407,25 +407,11 @@ def main(argv: list[str] | None = None) -> int:
     corpus = json.loads(CORPUS.read_text())["data"]
     check_transposition(corpus)
     runs = inputs(corpus, args.inputs.split(","))
+    from common import progress_bar
     from rich.console import Console
-    from rich.progress import (
-        BarColumn,
-        MofNCompleteColumn,
-        Progress,
-        TextColumn,
-        TimeElapsedColumn,
-    )
 
     console = Console(stderr=True)
-    bar = Progress(
-        TextColumn("{task.description:<24}"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeElapsedColumn(),
-        console=console,
-        disable=args.no_progress,
-        transient=True,
-    )
+    bar = progress_bar("{task.description:<24}", console, disable=args.no_progress, transient=True)
     load_start = load()
     logdir = Path(tempfile.mkdtemp(prefix="numgrid-bench-"))
     figures: dict = {"load_start": load_start, "cores": os.cpu_count(), "inputs": {}}

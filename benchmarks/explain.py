@@ -36,11 +36,11 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
+from common import progress_bar
 from numgrid.server.chain import Grade
 from numgrid.server.core import Board
 from numgrid.server.kinds import KINDS, Kind
 from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
 CORPORA = Path(__file__).resolve().parents[2] / "shared" / "corpus"
@@ -239,14 +239,7 @@ def main(argv: list[str] | None = None) -> int:
 
     results = []
     hint_seconds: list[float] = []
-    with Progress(
-        TextColumn("{task.description}"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeElapsedColumn(),
-        console=console,
-        transient=args.json,
-    ) as progress:
+    with progress_bar("{task.description}", console, transient=args.json) as progress:
         task = progress.add_task("explaining", total=len(names))
         for name in names:
             results.append(explain_one(kind, name, data[name], max_technique, args.hints > 0))

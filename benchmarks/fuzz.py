@@ -44,10 +44,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import grpc
+from common import progress_bar
 from google.protobuf import text_format
 from numgrid.v1 import numgrid_service_pb2_grpc
 from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.progress import TextColumn
 from rich.table import Table
 from servers import start_server
 
@@ -190,15 +191,9 @@ def run(
             with lock:
                 tally.add(t, o)
 
-        columns = (
-            TextColumn("[bold]fuzz"),
-            BarColumn(),
-            MofNCompleteColumn(),
-            TextColumn("{task.fields[status]}"),
-            TimeElapsedColumn(),
-        )
+        status = TextColumn("{task.fields[status]}")
         with (
-            Progress(*columns, console=console, transient=False) as progress,
+            progress_bar("[bold]fuzz", console, status, transient=False) as progress,
             ThreadPoolExecutor(concurrency) as pool,
         ):
             task = progress.add_task("fuzz", total=tries, status="")

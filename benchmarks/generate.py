@@ -25,9 +25,7 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import re
-import shutil
 import statistics
 import subprocess
 import sys
@@ -41,6 +39,7 @@ from numgrid.server.kinds import KINDS
 from numgrid.server.kinds.base import Spec
 from rich.console import Console
 from rich.table import Table
+from tatham import program
 
 SIZES = {
     "kenken": ["6", "9"],
@@ -54,16 +53,6 @@ TIERS = {
     "sgt-towers": {"EASY": "e", "HARD": "h", "EXPERT": "x", "EXTREME": "u"},
 }
 _TIME = re.compile(r"#\d+: ([0-9.]+)\s*$")
-
-
-def program(name: str) -> str:
-    """The peer's generator, installed with apt if it is missing."""
-    path = f"/usr/games/{name}"
-    found = shutil.which(name) or (path if os.path.exists(path) else None)
-    if found is None:
-        subprocess.run(["apt-get", "install", "-y", "sgt-puzzles"], check=True, timeout=900)
-        found = path
-    return found
 
 
 def tatham_times(name: str, size: int, tier: str, count: int) -> list[float]:

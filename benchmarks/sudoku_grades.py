@@ -21,12 +21,9 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
-import shutil
 import statistics
 import subprocess
 import sys
-import time
 from collections import Counter
 from dataclasses import dataclass
 from typing import Any
@@ -36,6 +33,7 @@ from numgrid.server.kinds.units import ladder
 from numgrid.server.kinds.units.shape import Shape, shape
 from rich.console import Console
 from rich.table import Table
+from tatham import explained, grade_table, program
 
 TIERS = {
     "t": "Trivial",
@@ -56,19 +54,9 @@ class Puzzle:
     unique: bool = True
 
 
-def program() -> str:
-    """Solo's generator, installed with apt if it is missing."""
-    path = "/usr/games/sgt-solo"
-    found = shutil.which("sgt-solo") or (path if os.path.exists(path) else None)
-    if found is None:
-        subprocess.run(["apt-get", "install", "-y", "sgt-puzzles"], check=True, timeout=900)
-        found = path
-    return found
-
-
 def generate(tier: str, count: int, seed: str | None) -> list[str]:
     params = f"3x3d{tier}" if seed is None else f"3x3d{tier}#{seed}-{tier}"
-    command = [program(), "--generate", str(count), params]
+    command = [program("sgt-solo"), "--generate", str(count), params]
     done = subprocess.run(command, capture_output=True, text=True, check=True, timeout=1800)
     return done.stdout.split()
 
@@ -103,51 +91,30 @@ def grade_all(tiers: str, count: int, seed: str | None) -> list[dict[str, Any]]:
     for tier in tiers:
         for game_id in generate(tier, count, seed):
             puzzle = Puzzle(grid, decode(game_id))
-            start = time.perf_counter()
-            found = ladder.explain(puzzle)
-            seconds = time.perf_counter() - start
+            found, row = explained(ladder.Technique.TRIAL, ladder.explain, puzzle)
             counts = found.technique_counts
-            used = [t for t, n in counts.items() if n]
             rows.append(
                 {
                     "tier": tier,
                     "id": game_id,
-                    "grade": found.grade.name if found.grade else "none",
+                    "grade": row["grade"],
                     "difficulty": ladder.difficulty(found),
-                    "hardest": max(used).name if used else "",
-                    "trial": counts[ladder.Technique.TRIAL] > 0,
-                    "solved": found.solved,
-                    "seconds": seconds,
+                    **row,  # the grade stays where it stands: before the difficulty
                     "counts": {t.name: n for t, n in counts.items() if n},
                 }
             )
     return rows
 
 
+def _difficulty(rows: list[dict[str, Any]]) -> str:
+    points = [r["difficulty"] for r in rows]
+    return f"{statistics.median(points):.0f} ({min(points)}-{max(points)})"
+
+
 def table(rows: list[dict[str, Any]], grades: list[str]) -> Table:
-    if any(r["grade"] == "none" for r in rows):
-        grades = [*grades, "none"]
-    out = Table(title="Solo tier x our grade (9x9)")
-    out.add_column("Solo tier")
-    for g in grades:
-        out.add_column(g, justify="right")
-    out.add_column("difficulty median (min-max)", justify="right")
-    out.add_column("no trial", justify="right")
-    out.add_column("max s", justify="right")
-    for tier in TIERS:
-        mine = [r for r in rows if r["tier"] == tier]
-        if not mine:
-            continue
-        counted = Counter(r["grade"] for r in mine)
-        points = [r["difficulty"] for r in mine]
-        out.add_row(
-            f"{tier} {TIERS[tier]}",
-            *(str(counted.get(g, 0)) for g in grades),
-            f"{statistics.median(points):.0f} ({min(points)}-{max(points)})",
-            f"{sum(r['solved'] and not r['trial'] for r in mine)}/{len(mine)}",
-            f"{max(r['seconds'] for r in mine):.2f}",
-        )
-    return out
+    title = "Solo tier x our grade (9x9)"
+    extra = {"difficulty median (min-max)": _difficulty}
+    return grade_table(rows, title, "Solo", TIERS, grades, extra)
 
 
 def hardest(rows: list[dict[str, Any]]) -> Table:

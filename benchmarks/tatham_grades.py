@@ -18,18 +18,15 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
-import shutil
 import subprocess
 import sys
-import time
-from collections import Counter
 from dataclasses import dataclass
 
 from numgrid.server.chain import Grade
 from numgrid.server.kinds import KINDS
 from rich.console import Console
 from rich.table import Table
+from tatham import explained, grade_table, program
 
 TIERS = {"e": "Easy", "n": "Normal", "h": "Hard", "x": "Extreme", "u": "Unreasonable"}
 
@@ -48,19 +45,9 @@ GAMES = {
 }
 
 
-def program(game: Game) -> str:
-    """The game's generator, installed with apt if it is missing."""
-    path = f"/usr/games/{game.program}"
-    found = shutil.which(game.program) or (path if os.path.exists(path) else None)
-    if found is None:
-        subprocess.run(["apt-get", "install", "-y", "sgt-puzzles"], check=True, timeout=900)
-        found = path
-    return found
-
-
 def generate(game: Game, size: int, tier: str, count: int) -> list[str]:
     done = subprocess.run(
-        [program(game), "--generate", str(count), f"{size}d{tier}"],
+        [program(game.program), "--generate", str(count), f"{size}d{tier}"],
         capture_output=True,
         text=True,
         check=True,
@@ -76,21 +63,15 @@ def grade_all(kind: str, sizes: list[int], tiers: str, count: int) -> list[dict]
         for size in sizes:
             for game_id in generate(GAMES[kind], size, tier, count):
                 puzzle = served.read(game_id, "tatham").puzzle
-                start = time.perf_counter()
-                explanation = served.explain(puzzle, None, max(served.techniques), budget=None)
-                seconds = time.perf_counter() - start
-                counts = explanation.technique_counts
-                used = [t for t, n in counts.items() if n]
+                trial, hardest = served.techniques["TRIAL"], max(served.techniques)
+                found, row = explained(trial, served.explain, puzzle, None, hardest, budget=None)
+                counts = found.technique_counts
                 rows.append(
                     {
                         "tier": tier,
                         "size": size,
                         "id": game_id,
-                        "grade": explanation.grade.name if explanation.grade else "none",
-                        "hardest": max(used).name if used else "",
-                        "trial": counts[served.techniques["TRIAL"]] > 0,
-                        "solved": explanation.solved,
-                        "seconds": seconds,
+                        **row,
                         "counts": {t.name: n for t, n in counts.items()},
                     }
                 )
@@ -98,26 +79,7 @@ def grade_all(kind: str, sizes: list[int], tiers: str, count: int) -> list[dict]
 
 
 def table(rows: list[dict], title: str, game: Game, grades: list[str]) -> Table:
-    if any(r["grade"] == "none" for r in rows):
-        grades = [*grades, "none"]
-    out = Table(title=title)
-    out.add_column(f"{game.name} tier")
-    for g in grades:
-        out.add_column(g, justify="right")
-    out.add_column("no trial", justify="right")
-    out.add_column("max s", justify="right")
-    for tier in TIERS:
-        mine = [r for r in rows if r["tier"] == tier]
-        if not mine:
-            continue
-        counted = Counter(r["grade"] for r in mine)
-        out.add_row(
-            f"{tier} {TIERS[tier]}",
-            *(str(counted.get(g, 0)) for g in grades),
-            f"{sum(r['solved'] and not r['trial'] for r in mine)}/{len(mine)}",
-            f"{max(r['seconds'] for r in mine):.2f}",
-        )
-    return out
+    return grade_table(rows, title, game.name, TIERS, grades)
 
 
 def main(argv: list[str] | None = None) -> int:

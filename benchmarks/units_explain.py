@@ -22,30 +22,18 @@ import statistics
 import sys
 import time
 from collections import Counter
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from numgrid.server.kinds.units import ladder
-from numgrid.server.kinds.units.shape import Shape, shape
+from numgrid.server.kinds.units.shape import shape
 from numgrid.server.kinds.units.techniques_chains import solve
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests" / "units"))
+import units_support  # tests/units/units_support.py: shared with the tests
 
 CORPUS = Path(__file__).resolve().parents[2] / "shared" / "corpus"
 FILES = ("sudoku-17clue-sample.txt", "sudoku-top1465.txt")
-
-
-@dataclass(frozen=True)
-class Puzzle:
-    """What the ladder reads of a puzzle."""
-
-    shape: Shape
-    givens: tuple[int, ...]
-    unique: bool = True
-
-
-def read(path: Path) -> list[str]:
-    text = path.read_text().splitlines()
-    return [line.strip() for line in text if line.strip() and not line.startswith("#")]
 
 
 def puzzles(path: Path) -> list[tuple[str, Any]]:
@@ -53,8 +41,8 @@ def puzzles(path: Path) -> list[tuple[str, Any]]:
     if path.suffix != ".json":
         grid = shape(9, (3, 3))
         return [
-            (str(k), Puzzle(grid, tuple(0 if ch in ".0" else int(ch) for ch in line)))
-            for k, line in enumerate(read(path))
+            (str(k), units_support.puzzle(line, grid))
+            for k, line in enumerate(units_support.lines(path))
         ]
     from numgrid.server.kinds import KINDS
 
@@ -89,12 +77,7 @@ def run(path: Path, start: int, count: int | None) -> dict[str, Any]:
         times.append(seconds)
         slowest = max(slowest, (seconds, k))
         for step in explained.steps:
-            for (r, c), d in step.placements:
-                if sol[r * n + c] != d:
-                    wrong.append(f"puzzle {k}: {step.explanation}")
-            for (r, c), d in step.eliminations:
-                if sol[r * n + c] == d:
-                    wrong.append(f"puzzle {k}: {step.explanation}")
+            wrong.extend(f"puzzle {k}: {w}" for w in units_support.wrong(step, sol, n))
         counts = explained.technique_counts
         solved += explained.solved
         no_trial += explained.solved and not counts[ladder.Technique.TRIAL]

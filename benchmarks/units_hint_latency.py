@@ -25,39 +25,29 @@ import statistics
 import sys
 import time
 from collections import Counter
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from numgrid.server.kinds.units import ladder
-from numgrid.server.kinds.units.shape import Shape, shape
+from numgrid.server.kinds.units.shape import shape
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests" / "units"))
+import units_support  # tests/units/units_support.py: shared with the tests
 
 CORPUS = Path(__file__).resolve().parents[2] / "shared" / "corpus"
 FILES = ("sudoku-17clue-sample.txt", "sudoku-top1465.txt")
 TARGET_MS = 20.0
 
 
-@dataclass(frozen=True)
-class Puzzle:
-    """What the ladder reads of a puzzle."""
-
-    shape: Shape
-    givens: tuple[int, ...]
-    unique: bool = True
-
-
-def read(path: Path) -> list[str]:
-    text = path.read_text().splitlines()
-    return [line.strip() for line in text if line.strip() and not line.startswith("#")]
-
-
-def positions(files: list[Path], count: int, rng: random.Random) -> list[tuple[Puzzle, dict]]:
+def positions(
+    files: list[Path], count: int, rng: random.Random
+) -> list[tuple[units_support.Puzzle, dict]]:
     grid = shape(9, (3, 3))
-    lines = [line for path in files for line in read(path)]
-    out: list[tuple[Puzzle, dict]] = []
+    lines = [line for path in files for line in units_support.lines(path)]
+    out: list[tuple[units_support.Puzzle, dict]] = []
     while len(out) < count:
         line = rng.choice(lines)
-        puzzle = Puzzle(grid, tuple(0 if ch in ".0" else int(ch) for ch in line))
+        puzzle = units_support.puzzle(line, grid)
         steps = ladder.explain(puzzle).steps
         pos = ladder.position(puzzle, unique=True)
         for step in steps[: int(len(steps) * rng.uniform(0.05, 0.95))]:
@@ -73,7 +63,7 @@ def percentile(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
-def measure(boards: list[tuple[Puzzle, dict]], clock: Any) -> dict[str, Any]:
+def measure(boards: list[tuple[units_support.Puzzle, dict]], clock: Any) -> dict[str, Any]:
     results: dict[str, Any] = {}
     for name, only in (("next step", False), ("placements only", True)):
         times: list[float] = []

@@ -540,25 +540,15 @@ def test_human_output_of_a_batch(server_process):
     assert " ".join(every.split()).endswith(f"/s): {counts}")  # the same summary
 
 
-def test_a_deadline_on_the_cli_batch(server_process, tmp_path):
+def test_a_deadline_on_the_cli_batch(server, tmp_path):
     jsonl = tmp_path / "hard.jsonl"
     jsonl.write_text(
         "\n".join(json.dumps({"id": f"hard-{n}", "puzzle": HARD}) for n in range(10)) + "\n"
     )
     report = tmp_path / "report.jsonl"
     start = time.monotonic()
-    done = numgrid(
-        "unique",
-        "--server",
-        server_process.target,
-        "--engine",
-        "native",
-        "--deadline",
-        "1",
-        "--report",
-        str(report),
-        str(jsonl),
-    )
+    flags = ["--engine", "native", "--deadline", "1", "--report", str(report)]
+    done = numgrid("unique", *server, *flags, str(jsonl))
     assert time.monotonic() - start < 10
     assert done.returncode == 2
     assert "the deadline passed with 10 of 10 puzzles unchecked" in done.stderr
@@ -579,16 +569,22 @@ def test_no_server_for_a_batch():
 # ---------------------------------------------------------------- small parts
 
 
-def test_a_stream_sends_what_its_window_has_room_for_in_one_message():
-    """A full window's worth goes out as one message; after answers, what they freed."""
-    items = [BatchItem(f"p{n}", sample("multiple-4x4.txt")) for n in range(20)]
+def _stream(items: list[BatchItem], per_stream: int) -> _Stream:
+    """A client's stream (its first) of a batch of ``items``, ``per_stream`` puzzles a
+    call, its window eight puzzles wide, without a channel: its messages are read here."""
     batch = SimpleNamespace(
         window=8,
-        per_stream=14,
+        per_stream=per_stream,
         feed=_Feed(items, service_pb2.SearchOptions()),
         events=queue.SimpleQueue(),
     )
-    stream = _Stream(batch, 1, initial=8)
+    return _Stream(batch, 1, initial=8)
+
+
+def test_a_stream_sends_what_its_window_has_room_for_in_one_message():
+    """A full window's worth goes out as one message; after answers, what they freed."""
+    items = [BatchItem(f"p{n}", sample("multiple-4x4.txt")) for n in range(20)]
+    stream = _stream(items, per_stream=14)
     messages = stream._requests()
     assert [p.id for p in next(messages).puzzles] == [f"p{n}" for n in range(8)]
     for _ in range(4):
@@ -627,13 +623,7 @@ def test_a_message_stops_growing_at_its_byte_cap():
     none is skipped or sent twice."""
     big = "x" * 100_000  # the client does not read puzzles: any text will do here
     items = [BatchItem(f"p{n}", big, "janko") for n in range(7)]
-    batch = SimpleNamespace(
-        window=8,
-        per_stream=100,
-        feed=_Feed(items, service_pb2.SearchOptions()),
-        events=queue.SimpleQueue(),
-    )
-    stream = _Stream(batch, 1, initial=8)
+    stream = _stream(items, per_stream=100)
     sizes, ids = [], []
     for message in stream._requests():
         assert message.ByteSize() <= MAX_REQUEST_BYTES + 100  # the message's own framing

@@ -146,26 +146,14 @@ def test_the_same_text_for_a_puzzle_alone_or_among_others(server):
     assert "solution 2:" in many.stdout  # a MULTIPLE's two solutions drawn
 
 
-def test_the_output_follows_the_order_of_the_inputs(server_process, tmp_path):
+def test_the_output_follows_the_order_of_the_inputs(server, tmp_path):
     """A puzzle that runs out of time first: the others finish before it on other
     streams, yet are printed after it."""
     hard = tmp_path / "hard.txt"
     hard.write_text(HARD)
     files = [str(hard), *FILES[:2], FILES[4]]
-    done = numgrid(
-        "unique",
-        "--server",
-        server_process.target,
-        "--engine",
-        "native",
-        "--timeout",
-        "1",
-        "--streams",
-        "4",
-        "--json",
-        *files,
-    )
-    lines = records(done)
+    flags = ["--engine", "native", "--timeout", "1", "--streams", "4", "--json"]
+    lines = records(numgrid("unique", *server, *flags, *files))
     assert [r["source"] for r in lines] == files
     assert [r["status"] for r in lines] == ["TIMEOUT", "UNIQUE", "MULTIPLE", "UNIQUE"]
 

@@ -10,16 +10,9 @@ import inspect
 import time
 
 import grpc
+import numgrid.client as api  # the result types
 import pytest
-from numgrid.client import (
-    AsyncNumgridClient,
-    Hint,
-    NumgridClient,
-    NumgridError,
-    SolveResult,
-    Uniqueness,
-    Validation,
-)
+from numgrid.client import AsyncNumgridClient, NumgridClient, NumgridError
 from numgrid.client.batch import BatchItem, BatchResult
 from support.client import HARD, FakeServer, FakeService, published_solution, sample
 
@@ -96,7 +89,7 @@ def test_health(arun):
 
 def test_solve_gives_the_published_solution_and_the_sync_clients_result(arun, sync_client):
     result = arun(lambda client: client.solve(TEN))
-    assert isinstance(result, SolveResult)
+    assert isinstance(result, api.SolveResult)
     assert result.verdict == "UNIQUE"
     assert result.solution == published_solution("kakuro-10x12.solution.txt")
     assert without_stats(result) == without_stats(sync_client.solve(TEN))
@@ -122,7 +115,7 @@ def test_an_invalid_puzzle_raises_the_same_error_as_the_sync_client(arun, sync_c
 def test_validate_a_board(arun, sync_client):
     solved = sample("Game03-nearly-solved.csv")
     result = arun(lambda client: client.validate(solved, compare_with_solution=True))
-    assert isinstance(result, Validation)
+    assert isinstance(result, api.Validation)
     assert result.wrong_entries
     assert without_stats(result) == without_stats(
         sync_client.validate(solved, compare_with_solution=True)
@@ -132,7 +125,7 @@ def test_validate_a_board(arun, sync_client):
 def test_uniqueness(arun, sync_client):
     multiple = sample("multiple-4x4.txt")
     result = arun(lambda client: client.check_uniqueness(multiple))
-    assert isinstance(result, Uniqueness)
+    assert isinstance(result, api.Uniqueness)
     assert result.verdict == "MULTIPLE"
     assert len(result.solutions) == 2
     assert set(result.differing_cells) == {(1, 2), (1, 3), (2, 2), (2, 3)}
@@ -144,7 +137,7 @@ def test_uniqueness(arun, sync_client):
 
 def test_hint_and_explain(arun, sync_client):
     hint = arun(lambda client: client.hint(TEN, placements_only=True))
-    assert isinstance(hint, Hint)
+    assert isinstance(hint, api.Hint)
     assert hint.kind == "STEP" and hint.placements
     assert without_stats(hint) == without_stats(sync_client.hint(TEN, placements_only=True))
     explanation = arun(lambda client: client.explain(sample("kenken-4x4.txt")))

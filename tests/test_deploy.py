@@ -18,7 +18,6 @@ import os
 import re
 import shlex
 import shutil
-import signal
 import socket
 import subprocess
 import sys
@@ -36,6 +35,7 @@ from dockerfile_parse import DockerfileParser
 from packaging.markers import default_environment
 from packaging.requirements import Requirement
 from packaging.utils import canonicalize_name
+from support.server import ServerProcess
 
 ROOT = Path(__file__).resolve().parents[1]
 K8S = ROOT / "deploy" / "k8s"
@@ -436,13 +436,7 @@ def test_builder_stage_runs_and_its_venv_serves(tmp_path):
             assert "numgrid_" in reply.read().decode()
     finally:
         watchdog.cancel()
-        server.send_signal(signal.SIGTERM)
-        try:
-            code = server.wait(30)
-        except subprocess.TimeoutExpired:
-            server.kill()
-            code = server.wait()
-        log.close()
+        code = ServerProcess(server, 0, tmp_path, [log]).stop()  # SIGTERM; log closed
     assert code == 0, (tmp_path / "server.log").read_text()
 
 

@@ -281,25 +281,17 @@ def answer(method: str, request, seconds: float):
     if options is not None and options.time_limit is not None:
         seconds = min(seconds, options.time_limit)
     budget = Budget.seconds(seconds)
+    kind, board = read.kind, read.board
+    # What every search of the request is given (Explain has no options)
+    bounded = {"engine": options.engine, "budget": budget} if options is not None else {}
+    held = {**bounded, "hold_entries": options.hold_entries} if options is not None else {}
     if method == "Validate":
-        result = operations.validate(
-            read.kind,
-            read.board,
-            compare=request.compare_with_solution,
-            engine=options.engine,
-            budget=budget,
-        )
+        result = operations.validate(kind, board, compare=request.compare_with_solution, **bounded)
         return convert.validate_response(read, result)
     if method in ("Solve", "CheckUniqueness"):
-        found = operations.check_uniqueness(
-            read.kind,
-            read.board,
-            engine=options.engine,
-            budget=budget,
-            hold_entries=options.hold_entries,
-        )
+        found = operations.check_uniqueness(kind, board, **held)
         grade = operations.difficulty(
-            read.kind, read.board, found, budget=budget, hold_entries=options.hold_entries
+            kind, board, found, budget=budget, hold_entries=options.hold_entries
         )
         if method == "Solve":
             return convert.solve_response(read, found, grade)
@@ -307,16 +299,8 @@ def answer(method: str, request, seconds: float):
     if method == "Render":
         highlights = convert.highlights(request.highlights, read)
         convert.picture_format(request.format)
-        rendered = operations.render(
-            read.kind,
-            read.board,
-            show_entries=request.show_entries,
-            show_solution=request.show_solution,
-            highlights=highlights,
-            engine=options.engine,
-            budget=budget,
-            hold_entries=options.hold_entries,
-        )
+        shown = {"show_entries": request.show_entries, "show_solution": request.show_solution}
+        rendered = operations.render(kind, board, **shown, highlights=highlights, **held)
         if rendered.verdict is Verdict.TIMEOUT:
             return None  # the servicer: DEADLINE_EXCEEDED, no picture
         if rendered.picture is None:
@@ -325,20 +309,14 @@ def answer(method: str, request, seconds: float):
         return convert.render_response(read, rendered)
     technique = convert.technique_of(read.kind, request.max_technique, "max_technique")
     if method == "Hint":
+        only = request.placements_only
         hint = operations.hint(
-            read.kind,
-            read.board,
-            engine=options.engine,
-            budget=budget,
-            max_technique=technique,
-            placements_only=request.placements_only,
+            kind, board, **bounded, max_technique=technique, placements_only=only
         )
         assert hint.explanation.strip()
         return convert.hint_response(read, hint)
     try:
-        explained = operations.explain(
-            read.kind, read.board, max_technique=technique, budget=budget
-        )
+        explained = operations.explain(kind, board, max_technique=technique, budget=budget)
     except PuzzleError as e:  # entries that break a rule: the servicer refuses them
         assert_clear(e.findings)
         raise convert.entries_rejected(e) from None

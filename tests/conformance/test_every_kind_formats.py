@@ -1,13 +1,16 @@
 """Every kind's formats: each corpus puzzle written in each format reads back the same,
 is detected as that format and that kind, and holds its solution as entries (but in a
 format that holds the puzzle only); the published solution's text reads back; a format
-that cannot hold a puzzle refuses it with a finding."""
+that cannot hold a puzzle refuses it with a finding; a text a kind cannot read is refused
+with findings that say why."""
 
 from __future__ import annotations
 
 import pytest
 from numgrid.server.core import Board, PuzzleError
+from numgrid.server.kinds import KINDS as KINDS_BY_NAME
 from numgrid.server.kinds import detect
+from numgrid.server.operations import read_board
 from support.corpus import corpus_ids, corpus_puzzle
 from support.facts import KINDS, MAX_CELLS, entered, facts
 
@@ -49,3 +52,62 @@ def test_every_published_solution_reads_back_from_its_text(kind):
     for key in corpus_ids(kind.name):
         puzzle, solution = corpus_puzzle(kind.name, key)
         assert read_solution(kind.formats.write_solution(puzzle, solution)) == solution, key
+
+
+# Texts a kind refuses to read in a format (read, then checked, as the service reads):
+# per kind and format, each text with the codes of its findings, in order, and words of
+# their messages (None: any).
+REFUSED = {
+    ("kenken", "tatham"): [
+        ("4:_a__b3__a_3a__", ["bad_keen_id"], "expected ','"),
+        ("4:_a__b3__A_3a__,a7m4a5m24s2d2s1", ["bad_keen_id"], "unexpected 'A'"),
+        ("4:_a__b3__a_3a_,a7m4a5m24s2d2s1", ["bad_keen_id"], "too short"),
+        ("4:_a__b3__a_3a___,a7m4a5m24s2d2s1", ["bad_keen_id"], "too long"),
+        ("4:_a__b3__a_3a__,a7m4a5m24s2d2", ["bad_keen_id"], "r3c2: the game ID has no clue"),
+        ("4:_a__b3__a_3a__,a7m4a5m24s2d2s1a1", ["bad_keen_id"], "more clues"),
+        ("4:_a__b3__a_3a__,a7q4a5m24s2d2s1", ["bad_keen_id"], "r0c1: clue 'q4'"),
+        ("4:_a__b3__a_3a__,a7ma5m24s2d2s1", ["bad_keen_id"], "r0c1: clue 'm' needs a target"),
+        ("4:_a__b99999999999__a_3a__,a7", ["bad_keen_id"], "too long"),
+        ("4:_a__b3__a_3a__,a7m4a5m24s2d2s1234567890", ["bad_keen_id"], "r3c2: clue 's1234567890'"),
+    ],
+    ("skyscraper", "tatham"): [
+        ("4:1/2/3/4/1/2/3/4/1/2/3/4/1/2/3", ["clue_count", *["clues_clash"] * 5], "15 clues"),
+        ("4:0/////////////////,p", ["clue_count", "bad_clue"], "clue 0 above column 0"),
+        ("4:///////////////,e", ["bad_tatham_id"], "5 cells"),
+        ("4:5///////////////", ["clue_too_large"], "clue 5 above column 0"),
+    ],
+    ("skyscraper", "json"): [
+        ('{"skyscraper": {"size": 4, "colour": 1}}', ["bad_shape"], "unknown field"),
+        ('{"skyscraper": {"size": 4, "diagonals": 1}}', ["bad_shape"], "true or false"),
+        ('{"skyscraper": {"size": 40}}', ["bad_size"], "size 40 is not 1 to 9"),
+        (
+            '{"skyscraper": {"size": 2, "givens": {"rows": [{"values": [1]}, {}]}}}',
+            ["ragged_row", "ragged_row"],
+            "has 1 values",
+        ),
+        ('{"skyscraper": {"size": 2, "top": [1, "x"]}}', ["bad_value"], "must be an integer"),
+    ],
+    ("kakurasu", "janko"): [
+        ("5\n1 2 3 4 5\n1 2 3 4 5\n", ["bad_header"], None),
+        ("0 5\n1 2 3 4 5\n\n", ["bad_size"], None),
+        ("17 17\n" + "1 " * 17 + "\n" + "1 " * 17 + "\n", ["bad_size"], None),
+        ("5 5\n1 2 3 4 5\n", ["line_count"], None),
+        ("5 5\n1 2 3 4 5\n1 2 3 4 5\nx x\n", ["line_count"], None),
+        ("2 2\n1 a\n1 2\n", ["unknown_token"], None),
+        ("2 2\n1 1234567\n1 2\n", ["unknown_token"], None),
+        ("2 2\n1 2\n1 2\nx o\n- .\n", ["unknown_token"], None),
+    ],
+}
+
+
+@pytest.mark.parametrize(
+    ("name", "fmt", "text", "found", "words"),
+    [(name, fmt, *case) for (name, fmt), cases in REFUSED.items() for case in cases],
+)
+def test_a_text_the_kind_cannot_read_is_refused_with_findings_that_say_why(
+    name, fmt, text, found, words
+):
+    with pytest.raises(PuzzleError) as caught:
+        read_board(KINDS_BY_NAME[name], text, fmt, MAX_CELLS)
+    assert [f.code for f in caught.value.findings] == found
+    assert words is None or words in " | ".join(f.message for f in caught.value.findings)

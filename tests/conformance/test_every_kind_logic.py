@@ -5,8 +5,63 @@ the start is such a step."""
 
 from __future__ import annotations
 
+import importlib
+
+import pytest
+from numgrid.server.chain import Grade
+from numgrid.server.kinds import KINDS
 from support.corpus import corpus_ids, corpus_puzzle
 from support.facts import assert_sound, facts, sample
+
+# Per kind and grade, technique counts (by name; every other technique 0) that its ladder
+# gives that grade, from its thresholds: just within a grade's limits, or a step past the
+# grade below.
+GRADES = {
+    "kakuro": {
+        Grade.EASY: [{"COMBINATIONS": 40, "CROSSING": 9}],
+        Grade.MEDIUM: [{"REQUIRED_DIGIT": 4}, {"COMBINATION_ELIMINATION": 3}],
+        Grade.HARD: [{"COMBINATION_ELIMINATION": 4}, {"NAKED_SUBSET": 3}],
+        Grade.EXPERT: [{"COMBINATION_ELIMINATION": 13}, {"REGION_SUM": 1}],
+        Grade.EXTREME: [{"TRIAL": 1}],
+    },
+    "kenken": {
+        Grade.EASY: [{"COMBINATIONS": 9, "HIDDEN_SINGLE": 20}],
+        Grade.MEDIUM: [{"CAGE_LINE": 4}],
+        Grade.HARD: [{"CAGE_LINE": 5}, {"HIDDEN_SUBSET": 1}],
+        Grade.EXPERT: [{"LINE_TOTALS": 1}],
+        Grade.EXTREME: [{"TRIAL": 1}],
+    },
+    "skyscraper": {
+        Grade.EASY: [{"VISIBILITY_BOUNDS": 9}],
+        Grade.MEDIUM: [{"SEQUENCES": 2}],
+        Grade.HARD: [{"SEQUENCES": 8}],
+        Grade.EXPERT: [{"SEQUENCES": 9}],
+        Grade.EXTREME: [{"TRIAL": 1}],
+    },
+    "kakurasu": {
+        Grade.EASY: [{"SUM_BOUNDS": 20}, {"SUM_BOUNDS": 20, "COMBINATIONS": 4}],
+        Grade.MEDIUM: [{"CROSSING": 3}],
+        Grade.HARD: [{"CROSSING": 8}],
+        Grade.EXPERT: [{"CROSSING": 9}],
+        Grade.EXTREME: [{"CROSSING": 1, "TRIAL": 1}],
+    },
+}
+
+
+@pytest.mark.parametrize(
+    ("name", "used", "grade"),
+    [
+        (name, used, grade)
+        for name, grades in GRADES.items()
+        for grade, cases in grades.items()
+        for used in cases
+    ],
+)
+def test_technique_counts_are_graded_by_the_kinds_thresholds(name, used, grade):
+    techniques = KINDS[name].logic.Technique
+    counts = dict.fromkeys(techniques, 0) | {techniques[t]: n for t, n in used.items()}
+    logic = importlib.import_module(f"numgrid.server.kinds.{name}.logic")
+    assert logic.grade(counts) is grade
 
 
 def test_every_corpus_puzzle_is_explained_with_every_step_right(kind):

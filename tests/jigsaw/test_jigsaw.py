@@ -6,20 +6,17 @@ from __future__ import annotations
 
 import json
 import random
-import shutil
-import subprocess
 from pathlib import Path
 
 import pytest
-from numgrid.server.core import Board, Budget, PuzzleError
+from numgrid.server.core import Board, Budget
 from numgrid.server.kinds import KINDS, detect_format
 from numgrid.server.kinds.base import Spec
+from support.facts import errors
+from support.sudoku import SGT_SOLO, assert_solo_ids_round_trip
 
 JIGSAW = KINDS["jigsaw"]
 CORPUS = Path(__file__).resolve().parents[3] / "shared" / "corpus"
-SGT_SOLO = shutil.which("sgt-solo") or (
-    "/usr/games/sgt-solo" if Path("/usr/games/sgt-solo").exists() else None
-)
 # Made by sgt-solo --generate 3x3jdi.
 SOLO_J = (
     "9j:b5_1_3c7_4c8h5a6c1g5b6a1b2g2c9a4h1c3_3c7_5_8b,"
@@ -31,14 +28,6 @@ UNMARKED_X = ("651_6x6", "671_6x6", "675_6x6")
 
 def corpus() -> dict[str, dict]:
     return json.loads((CORPUS / "jigsaw-sudoku.json").read_text())["data"]
-
-
-def errors(text: str) -> list[str]:
-    try:
-        board = JIGSAW.formats.read(text, None, None)
-    except PuzzleError as e:
-        return [f.message for f in e.findings]
-    return [f.message for f in JIGSAW.checks.check_puzzle(board.puzzle, None, None) if f.is_error]
 
 
 def test_the_corpus_text_reads_regions_numbered_from_one():
@@ -67,25 +56,25 @@ def test_a_solo_jigsaw_id_reads_its_walls_and_writes_them_back():
 
 def test_a_region_of_eight_cells_is_named():
     text = FOUR.replace("1 1 3 3\n1 1 3 3\n", "1 1 3 3\n1 1 1 3\n")
-    found = errors(text)
+    found = errors(JIGSAW, text)
     assert any(m.startswith("region 1 has 5 cells") for m in found), found
     assert any(m.startswith("region 3 has 3 cells") for m in found), found
 
 
 def test_a_region_split_in_two_is_named_with_its_pieces():
     text = FOUR.replace("2 2 4 4\n2 2 4 4\n1 1 3 3\n", "2 2 4 4\n1 1 4 4\n2 2 3 3\n")
-    found = errors(text)
+    found = errors(JIGSAW, text)
     assert any("region 2 is not connected" in m and "(r0c0 and r0c1; r2c0" in m for m in found)
 
 
 def test_region_numbers_that_do_not_tile_the_grid():
     text = FOUR.replace("1 1 3 3\n1 1 3 3\n", "1 1 3 3\n1 1 3 9\n")
-    assert any("region number" in m or "has" in m for m in errors(text))
+    assert any("region number" in m or "has" in m for m in errors(JIGSAW, text))
 
 
 def test_duplicate_givens_in_a_region_name_both_cells():
     text = FOUR.replace("2 - - -", "2 - - 2")
-    assert "row 1 holds the given 2 twice: r1c0 and r1c3" in errors(text)
+    assert "row 1 holds the given 2 twice: r1c0 and r1c3" in errors(JIGSAW, text)
 
 
 @pytest.mark.parametrize("key", UNMARKED_X)
@@ -117,12 +106,4 @@ def test_the_maker_draws_regions_and_keeps_one_solution():
 
 @pytest.mark.skipif(SGT_SOLO is None, reason="sgt-solo is not installed")
 def test_solo_jigsaw_ids_round_trip_through_sgt_solo():
-    done = subprocess.run(
-        [SGT_SOLO, "--generate", "3", "3x3jdi"], capture_output=True, text=True, timeout=120
-    )
-    ids = [line.strip() for line in done.stdout.splitlines() if line.strip()]
-    assert ids
-    for game_id in ids:
-        puzzle = JIGSAW.formats.read(game_id, None, None).puzzle
-        assert JIGSAW.native.search(puzzle, limit=2).verdict().value == "UNIQUE"
-        assert JIGSAW.formats.write(Board(puzzle, puzzle.empty_grid()), "tatham").strip() == game_id
+    assert_solo_ids_round_trip(JIGSAW, "3x3jdi")

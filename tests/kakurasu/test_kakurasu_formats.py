@@ -111,25 +111,6 @@ def test_a_format_or_kind_named_overrides_detection():
 # ---------------------------------------------------------------- what cannot be read
 
 
-@pytest.mark.parametrize(
-    ("text", "code"),
-    [
-        ("5\n1 2 3 4 5\n1 2 3 4 5\n", "bad_header"),
-        ("0 5\n1 2 3 4 5\n\n", "bad_size"),
-        ("17 17\n" + "1 " * 17 + "\n" + "1 " * 17 + "\n", "bad_size"),
-        ("5 5\n1 2 3 4 5\n", "line_count"),
-        ("5 5\n1 2 3 4 5\n1 2 3 4 5\nx x\n", "line_count"),
-        ("2 2\n1 a\n1 2\n", "unknown_token"),
-        ("2 2\n1 1234567\n1 2\n", "unknown_token"),
-        ("2 2\n1 2\n1 2\nx o\n- .\n", "unknown_token"),
-    ],
-)
-def test_text_that_cannot_be_read(text, code):
-    with pytest.raises(PuzzleError) as caught:
-        formats.read_janko(text)
-    assert code in codes(caught)
-
-
 def test_every_unreadable_token_is_named_at_once():
     with pytest.raises(PuzzleError) as caught:
         formats.read_janko("2 2\n1 a\nb 2\nx o\n? .\n")

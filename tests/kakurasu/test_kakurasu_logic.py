@@ -147,24 +147,6 @@ def test_an_expired_budget_times_out():
         logic.explain(HARD, budget=Budget.seconds(0))
 
 
-# ---------------------------------------------------------------- grades
-
-
-@pytest.mark.parametrize(
-    ("counts", "grade"),
-    [
-        ({Technique.SUM_BOUNDS: 20}, Grade.EASY),
-        ({Technique.SUM_BOUNDS: 20, Technique.COMBINATIONS: 4}, Grade.EASY),
-        ({Technique.CROSSING: 3}, Grade.MEDIUM),
-        ({Technique.CROSSING: 8}, Grade.HARD),
-        ({Technique.CROSSING: 9}, Grade.EXPERT),
-        ({Technique.CROSSING: 1, Technique.TRIAL: 1}, Grade.EXTREME),
-    ],
-)
-def test_grades(counts, grade):
-    assert logic.grade(counts) is grade
-
-
 # ---------------------------------------------------------------- no wrong step
 
 

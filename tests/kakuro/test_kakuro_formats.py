@@ -68,20 +68,17 @@ def test_explicit_format_reads_the_same_board_as_detection(name, fmt):
     assert formats.read(text, fmt) == formats.read(text)
 
 
+# The 10x12 sample in each format, and what each format's reader finds wrong with another's
+THE_10X12 = {"janko": "kakuro-10x12.txt", "csv": "kakuro-10x12.csv", "json": "kakuro-10x12.json"}
+NOT_MINE = {"janko": "bad_header", "csv": "not_csv", "json": "not_json"}
+
+
 @pytest.mark.parametrize(
-    ("name", "wrong_fmt", "code"),
-    [
-        ("kakuro-10x12.txt", "csv", "not_csv"),
-        ("kakuro-10x12.txt", "json", "not_json"),
-        ("kakuro-10x12.csv", "janko", "bad_header"),
-        ("kakuro-10x12.csv", "json", "not_json"),
-        ("kakuro-10x12.json", "janko", "bad_header"),
-        ("kakuro-10x12.json", "csv", "not_csv"),
-    ],
+    ("fmt", "wrong_fmt"), [(f, w) for f in THE_10X12 for w in NOT_MINE if w != f]
 )
-def test_explicit_format_overrides_detection(name, wrong_fmt, code):
-    error = read_error(sample(name), wrong_fmt)
-    assert codes(error.findings) == [(code, ())]
+def test_explicit_format_overrides_detection(fmt, wrong_fmt):
+    error = read_error(sample(THE_10X12[fmt]), wrong_fmt)
+    assert codes(error.findings) == [(NOT_MINE[wrong_fmt], ())]
 
 
 def test_unknown_format_name_is_an_error_listing_the_known_ones():
@@ -157,17 +154,18 @@ def test_sample_round_trip_write_read_write(name, fmt):
 
 
 @pytest.mark.parametrize(
-    ("name", "writer"),
+    "name",
     [
-        ("kakuro-10x12.txt", formats.write_janko),
-        ("kakuro-16x16.txt", formats.write_janko),
-        ("seed004-figure3.txt", formats.write_janko),
-        ("kakuro-10x12.csv", formats.write_csv),
-        ("Game03-fixed.csv", formats.write_csv),
-        ("Game03-nearly-solved.csv", formats.write_csv),
+        "kakuro-10x12.txt",
+        "kakuro-16x16.txt",
+        "seed004-figure3.txt",
+        "kakuro-10x12.csv",
+        "Game03-fixed.csv",
+        "Game03-nearly-solved.csv",
     ],
 )
-def test_writer_reproduces_the_sample_text_exactly(name, writer):
+def test_writer_reproduces_the_sample_text_exactly(name):
+    writer = formats.write_csv if name.endswith(".csv") else formats.write_janko
     assert writer(board(sample(name))) == sample(name)
 
 
@@ -295,50 +293,58 @@ def test_janko_ragged_rows_are_reported_with_their_row():
     assert error.findings[1].message == "row 2 has 4 cells, expected 3"
 
 
-def test_janko_wrong_row_count_ragged_rows_and_bad_tokens_together():
-    error = read_error("4 3\n- 4, 6,\n,3 0\n,7 0 ?\n")
-    assert codes(error.findings) == [
-        ("row_count", ((3, 0),)),
-        ("ragged_row", ((1, 2),)),
-        ("unknown_token", ((2, 2),)),
-    ]
-
-
-def test_csv_problems_are_all_reported():
-    text = "10000,10400,10600\n10003,0,12\n10007,0\n10007,0,0,-1\n"
-    error = read_error(text)
-    assert codes(error.findings) == [
-        ("ragged_row", ((2, 2),)),
-        ("ragged_row", ((3, 3),)),
-        ("unknown_token", ((1, 2),)),
-        ("unknown_token", ((3, 3),)),
-    ]
-
-
-def test_csv_rejects_a_sum_over_45_and_a_wrong_lead_digit():
-    error = read_error("10000,14600\n20003,0\n")
-    assert codes(error.findings) == [("unknown_token", ((0, 1),)), ("unknown_token", ((1, 0),))]
-
-
-def test_json_problems_are_all_reported():
-    text = json.dumps(
-        {
-            "kakuro": {
-                "rows": [
-                    {"cells": [{"black": True}, {"black": True, "down": "3"}]},
-                    {"cells": [{"colour": "red"}, 7]},
-                    {"cells": [{}]},
-                ]
-            }
+# A JSON puzzle with a row short, a black cell's clue as a string, a cell of an unknown
+# field and a white one holding 7.
+JSON_PROBLEMS = json.dumps(
+    {
+        "kakuro": {
+            "rows": [
+                {"cells": [{"black": True}, {"black": True, "down": "3"}]},
+                {"cells": [{"colour": "red"}, 7]},
+                {"cells": [{}]},
+            ]
         }
-    )
-    error = read_error(text)
-    assert codes(error.findings) == [
-        ("ragged_row", ((2, 1),)),
-        ("bad_value", ((0, 1),)),
-        ("unknown_token", ((1, 0),)),
-        ("bad_value", ((1, 1),)),
-    ]
+    }
+)
+
+
+@pytest.mark.parametrize(
+    ("text", "found"),
+    [
+        pytest.param(
+            "4 3\n- 4, 6,\n,3 0\n,7 0 ?\n",
+            [("row_count", ((3, 0),)), ("ragged_row", ((1, 2),)), ("unknown_token", ((2, 2),))],
+            id="janko-row-count-ragged-rows-and-bad-tokens",
+        ),
+        pytest.param(
+            "10000,10400,10600\n10003,0,12\n10007,0\n10007,0,0,-1\n",
+            [
+                ("ragged_row", ((2, 2),)),
+                ("ragged_row", ((3, 3),)),
+                ("unknown_token", ((1, 2),)),
+                ("unknown_token", ((3, 3),)),
+            ],
+            id="csv",
+        ),
+        pytest.param(
+            "10000,14600\n20003,0\n",
+            [("unknown_token", ((0, 1),)), ("unknown_token", ((1, 0),))],
+            id="csv-sum-over-45-and-wrong-lead-digit",
+        ),
+        pytest.param(
+            JSON_PROBLEMS,
+            [
+                ("ragged_row", ((2, 1),)),
+                ("bad_value", ((0, 1),)),
+                ("unknown_token", ((1, 0),)),
+                ("bad_value", ((1, 1),)),
+            ],
+            id="json",
+        ),
+    ],
+)
+def test_every_problem_of_a_text_is_reported_in_order(text, found):
+    assert codes(read_error(text).findings) == found
 
 
 @pytest.mark.parametrize(

@@ -42,6 +42,14 @@ def assert_sound(steps, solutions) -> None:
                 assert s[r][c] != d, step.explanation
 
 
+def sound_step(p: Puzzle, candidates=None):
+    """The next step from ``candidates`` (by default the empty grid's), sound in every
+    solution they allow."""
+    step = logic.next_step(p, candidates)
+    assert_sound([step], solutions_within(p, candidates))
+    return step
+
+
 # Across 16 = 7+9 over Down 17 = 8+9 and Down 8: one solution, 9 7 / 8 1.
 SMALL = "3 3\n- 17, 8,\n,16 0 0\n,9 0 0\n"
 
@@ -77,7 +85,7 @@ def test_last_cell():
 
 def test_combinations_is_the_first_step_on_an_empty_grid():
     p = puzzle(SMALL)
-    step = logic.next_step(p)
+    step = sound_step(p)
     assert step.technique is Technique.COMBINATIONS
     assert step.placements == ()
     assert set(step.eliminations) == {
@@ -85,13 +93,12 @@ def test_combinations_is_the_first_step_on_an_empty_grid():
     }
     assert [run.name for run in step.groups] == ["across 16 at r1c0"]
     assert step.explanation.startswith("Across 16 at r1c0 in two cells can only be 7+9")
-    assert_sound([step], solutions_within(p))
 
 
 def test_crossing():
     p = puzzle(SMALL)
     candidates = {(1, 1): {7, 9}, (1, 2): {7, 9}, (2, 1): {8, 9}, (2, 2): {1, 2, 3, 5, 6, 7}}
-    step = logic.next_step(p, candidates)
+    step = sound_step(p, candidates)
     assert step.technique is Technique.CROSSING
     assert step.placements == (((1, 1), 9),)
     assert step.explanation == (
@@ -99,7 +106,6 @@ def test_crossing():
         "cannot hold 7, so r1c1 = 9."
     )
     assert {run.name for run in step.groups} == {"across 16 at r1c0", "down 17 at r0c1"}
-    assert_sound([step], solutions_within(p, candidates))
 
 
 def test_required_digit_is_a_hidden_single():
@@ -112,11 +118,10 @@ def test_required_digit_is_a_hidden_single():
         (2, 2): {1, 2, 3},
         (2, 3): {2, 3},
     }
-    step = logic.next_step(p, candidates)
+    step = sound_step(p, candidates)
     assert step.technique is Technique.REQUIRED_DIGIT
     assert step.placements == (((1, 3), 9),)
     assert "(6+8+9) contains 6, 8 and 9; only r1c3 can take 9" in step.explanation
-    assert_sound([step], solutions_within(p, candidates))
 
 
 def test_naked_pair():
@@ -129,13 +134,12 @@ def test_naked_pair():
         (2, 2): {3, 4, 5, 6},
         (2, 3): {3, 6, 8, 9},
     }
-    step = logic.next_step(p, candidates)
+    step = sound_step(p, candidates)
     assert step.technique is Technique.NAKED_SUBSET
     assert step.placements == ()
     assert step.eliminations == (((1, 3), 1), ((1, 3), 2))
     assert step.cells == ((1, 1), (1, 2))
     assert "r1c1 and r1c2 can only hold 1 and 2 between them (a naked pair)" in step.explanation
-    assert_sound([step], solutions_within(p, candidates))
 
 
 def test_combination_elimination():
@@ -148,14 +152,13 @@ def test_combination_elimination():
         (2, 2): {7, 8, 9},
         (2, 3): {4, 5, 6},
     }
-    step = logic.next_step(p, candidates)
+    step = sound_step(p, candidates)
     assert step.technique is Technique.COMBINATION_ELIMINATION
     assert step.placements == (((1, 2), 1), ((2, 2), 9))
     assert step.explanation.startswith(
         "Down 10 at r0c2 in two cells: 2+8 is out (no cell can take 2), 3+7 is out "
         "(no cell can take 3), 4+6 is out (r2c2 can take none of its digits), leaving 1+9"
     )
-    assert_sound([step], solutions_within(p, candidates))
     # Eliminations only: a combination with a digit no cell can take, and digits of live
     # combinations that no arrangement of them can put in a cell.
     candidates = {
@@ -166,7 +169,7 @@ def test_combination_elimination():
         (2, 2): {3, 4, 8},
         (2, 3): {4, 6, 8, 9},
     }
-    step = logic.next_step(p, candidates)
+    step = sound_step(p, candidates)
     assert step.technique is Technique.COMBINATION_ELIMINATION
     assert step.placements == ()
     assert step.eliminations == (((1, 1), 2), ((1, 1), 7))
@@ -175,7 +178,6 @@ def test_combination_elimination():
         "1+2+7, 1+3+6 or 2+3+5, and no arrangement of them puts 2 or 7 in r1c1, "
         "so r1c1 loses 2 and 7."
     )
-    assert_sound([step], solutions_within(p, candidates))
 
 
 # ---------------------------------------------------------------- region sums (seed 001)
@@ -309,18 +311,8 @@ def test_placements_only_from_a_mid_solve_position():
     assert logic.next_step(p, solution) is None  # nothing left to do on a full grid
 
 
-def test_grades():
-    counts = {t: 0 for t in Technique}
-    assert logic.grade({**counts, Technique.COMBINATIONS: 40, Technique.CROSSING: 9}) is (
-        Grade.EASY
-    )
-    assert logic.grade({**counts, Technique.REQUIRED_DIGIT: 4}) is Grade.MEDIUM
-    assert logic.grade({**counts, Technique.COMBINATION_ELIMINATION: 3}) is Grade.MEDIUM
-    assert logic.grade({**counts, Technique.COMBINATION_ELIMINATION: 4}) is Grade.HARD
-    assert logic.grade({**counts, Technique.NAKED_SUBSET: 3}) is Grade.HARD
-    assert logic.grade({**counts, Technique.COMBINATION_ELIMINATION: 13}) is Grade.EXPERT
-    assert logic.grade({**counts, Technique.REGION_SUM: 1}) is Grade.EXPERT
-    assert logic.grade({**counts, Technique.TRIAL: 1}) is Grade.EXTREME
+def test_a_small_puzzle_is_easy():
+    # (the grades of technique counts: tests/conformance/test_every_kind_logic.py)
     assert logic.explain(puzzle(SMALL)).grade is Grade.EASY
 
 

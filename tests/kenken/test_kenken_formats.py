@@ -342,28 +342,6 @@ def test_keen_params_prefixes():
     assert codes(error) == ["bad_keen_id"] and "walls" in messages(error)
 
 
-@pytest.mark.parametrize(
-    "game_id, words",
-    [
-        ("4:_a__b3__a_3a__", "expected ','"),
-        ("4:_a__b3__A_3a__,a7m4a5m24s2d2s1", "unexpected 'A'"),
-        ("4:_a__b3__a_3a_,a7m4a5m24s2d2s1", "too short"),
-        ("4:_a__b3__a_3a___,a7m4a5m24s2d2s1", "too long"),
-        ("4:_a__b3__a_3a__,a7m4a5m24s2d2", "r3c2: the game ID has no clue"),
-        ("4:_a__b3__a_3a__,a7m4a5m24s2d2s1a1", "more clues"),
-        ("4:_a__b3__a_3a__,a7q4a5m24s2d2s1", "r0c1: clue 'q4'"),
-        ("4:_a__b3__a_3a__,a7ma5m24s2d2s1", "r0c1: clue 'm' needs a target"),
-        ("4:_a__b99999999999__a_3a__,a7", "too long"),
-        ("4:_a__b3__a_3a__,a7m4a5m24s2d2s1234567890", "r3c2: clue 's1234567890'"),
-    ],
-)
-def test_broken_keen_ids(game_id, words):
-    with pytest.raises(PuzzleError) as error:
-        formats.read(game_id, "tatham")
-    assert set(codes(error)) == {"bad_keen_id"}
-    assert words in messages(error)
-
-
 def test_keen_one_cell_cages_and_faithful_reading():
     # 3x3: the top row one cage of three, then one-cell cages a2 / m3 and others.
     puzzle = Puzzle(

@@ -16,6 +16,12 @@ from support.facts import assert_sound
 from support.kenken import corpus
 
 
+def assert_step(step, technique: Technique, explanation: str) -> None:
+    """``step`` is one of ``technique`` and says ``explanation``."""
+    assert step.technique is technique
+    assert step.explanation == explanation
+
+
 def corpus_puzzle(name: str):
     item = corpus()[name]
     return formats.read_janko(item["problem"]).puzzle, formats.read_solution(item["solution"])
@@ -64,10 +70,11 @@ def test_single_cell_cage_is_the_first_step():
 def test_combinations():
     p = filled(6, Cage(12, "x", ((0, 0), (0, 1), (1, 0))))
     step = techniques.combinations(logic.position(p), cage_index(p, (0, 0)))
-    assert step.technique is Technique.COMBINATIONS
-    assert step.explanation == (
+    assert_step(
+        step,
+        Technique.COMBINATIONS,
         "Cage 12x at r0c0 in three cells can only be 1·2·6, 1·3·4 or 2·2·3, "
-        "so r0c0, r0c1 and r1c0 lose 5."
+        "so r0c0, r0c1 and r1c0 lose 5.",
     )
     assert set(step.eliminations) == {((0, 0), 5), ((0, 1), 5), ((1, 0), 5)}
 
@@ -121,10 +128,11 @@ def test_hidden_single():
 def test_cage_line():
     p = filled(4, Cage(3, "+", ((0, 0), (0, 1))), Cage(7, "+", ((0, 2), (1, 2))))
     step = techniques.cage_line(logic.position(p), cage_index(p, (0, 0)))
-    assert step.technique is Technique.CAGE_LINE
-    assert step.explanation == (
+    assert_step(
+        step,
+        Technique.CAGE_LINE,
         "Every layout left of cage 3+ at r0c0 (1+2) puts 1 and 2 in row 0 inside the cage, "
-        "so r0c2 and r0c3 lose 1 and 2."
+        "so r0c2 and r0c3 lose 1 and 2.",
     )
 
 
@@ -134,10 +142,11 @@ def test_naked_pair():
         p, {(0, 0): (1, 2), (0, 1): (1, 2), (0, 2): (1, 2, 3, 4), (0, 3): (1, 3, 4)}
     )
     step = techniques.naked_subset(pos, 0)
-    assert step.technique is Technique.NAKED_SUBSET
-    assert step.explanation == (
+    assert_step(
+        step,
+        Technique.NAKED_SUBSET,
         "In row 0, r0c0 and r0c1 can only hold 1 and 2 between them (a naked pair), "
-        "so r0c2 loses 1 and 2; r0c3 loses 1."
+        "so r0c2 loses 1 and 2; r0c3 loses 1.",
     )
 
 
@@ -151,10 +160,11 @@ def test_hidden_pair():
         (0, 4): (1, 2, 3),
     }
     step = techniques.hidden_subset(logic.position(p, candidates), 0)
-    assert step.technique is Technique.HIDDEN_SUBSET
-    assert step.explanation == (
+    assert_step(
+        step,
+        Technique.HIDDEN_SUBSET,
         "In row 0, 4 and 5 can only go in r0c0 and r0c1 (a hidden pair), "
-        "so r0c0 loses 1; r0c1 loses 2."
+        "so r0c0 loses 1; r0c1 loses 2.",
     )
 
 
@@ -166,10 +176,11 @@ def test_line_totals_sum_and_product():
         Cage(5, "+", ((0, 3), (1, 3))),
     )
     step = techniques.line_totals(logic.position(p), 0)
-    assert step.technique is Technique.LINE_TOTALS
-    assert step.explanation == (
+    assert_step(
+        step,
+        Technique.LINE_TOTALS,
         "Row 0 adds up to 10; cage 3+ at r0c0 gives 3, so r0c2 + r0c3 = 7: "
-        "r0c2 and r0c3 lose 1 and 2."
+        "r0c2 and r0c3 lose 1 and 2.",
     )
     p = filled(
         6,
@@ -409,16 +420,8 @@ def test_budgets_are_polled():
 # ---------------------------------------------------------------- grades
 
 
-def test_grades():
-    counts = {t: 0 for t in Technique}
-    assert logic.grade({**counts, Technique.COMBINATIONS: 9, Technique.HIDDEN_SINGLE: 20}) is (
-        Grade.EASY
-    )
-    assert logic.grade({**counts, Technique.CAGE_LINE: 4}) is Grade.MEDIUM
-    assert logic.grade({**counts, Technique.CAGE_LINE: 5}) is Grade.HARD
-    assert logic.grade({**counts, Technique.HIDDEN_SUBSET: 1}) is Grade.HARD
-    assert logic.grade({**counts, Technique.LINE_TOTALS: 1}) is Grade.EXPERT
-    assert logic.grade({**counts, Technique.TRIAL: 1}) is Grade.EXTREME
+def test_an_explanation_is_graded_as_its_counts():
+    # (the grades of technique counts: tests/conformance/test_every_kind_logic.py)
     p, _ = corpus_puzzle("02_4x4")
     explanation = logic.explain(p)
     assert explanation.grade is Grade.EASY is logic.grade(explanation)

@@ -118,21 +118,6 @@ def test_a_params_prefix_is_accepted():
     assert formats.read(prefixed) == formats.read(TOWERS)
 
 
-@pytest.mark.parametrize(
-    ("game_id", "code", "words"),
-    [
-        ("4:1/2/3/4/1/2/3/4/1/2/3/4/1/2/3", "clue_count", "15 clues"),
-        ("4:0/////////////////,p", "bad_clue", "clue 0 above column 0"),
-        ("4:///////////////,e", "bad_tatham_id", "5 cells"),
-        ("4:5///////////////", "clue_too_large", "clue 5 above column 0"),
-    ],
-)
-def test_bad_towers_ids_are_named(game_id, code, words):
-    with pytest.raises(PuzzleError) as caught:
-        read_board(SKYSCRAPER, game_id, "tatham", 100)
-    assert code in codes(caught) and words in messages(caught)
-
-
 def test_a_variant_tatham_cannot_hold_is_refused():
     board = formats.read(corpus()["15_4x4"]["problem"])
     with pytest.raises(PuzzleError, match="no empty lots"):
@@ -160,22 +145,6 @@ def test_json_zero_values_may_be_left_out():
     p = board.puzzle
     assert p.height == 3 and p.top == (0, 0, 0) and p.left == (3, 0, 0)
     assert board.entries == p.givens == ((0,) * 3,) * 3
-
-
-@pytest.mark.parametrize(
-    ("text", "words"),
-    [
-        ('{"skyscraper": {"size": 4, "colour": 1}}', "unknown field"),
-        ('{"skyscraper": {"size": 4, "diagonals": 1}}', "true or false"),
-        ('{"skyscraper": {"size": 40}}', "size 40 is not 1 to 9"),
-        ('{"skyscraper": {"size": 2, "givens": {"rows": [{"values": [1]}, {}]}}}', "has 1 values"),
-        ('{"skyscraper": {"size": 2, "top": [1, "x"]}}', "must be an integer"),
-    ],
-)
-def test_bad_json_is_named(text, words):
-    with pytest.raises(PuzzleError) as caught:
-        formats.read(text, "json")
-    assert words in messages(caught)
 
 
 # ---------------------------------------------------------------- reading errors

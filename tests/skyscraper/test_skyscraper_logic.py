@@ -183,15 +183,6 @@ def test_a_puzzle_with_several_solutions_stalls_without_a_wrong_step():
 # ---------------------------------------------------------------- grades
 
 
-def test_grades_follow_the_thresholds():
-    counts = dict.fromkeys(Technique, 0)
-    assert logic.grade(counts | {Technique.VISIBILITY_BOUNDS: 9}) is Grade.EASY
-    assert logic.grade(counts | {Technique.SEQUENCES: 2}) is Grade.MEDIUM
-    assert logic.grade(counts | {Technique.SEQUENCES: 8}) is Grade.HARD
-    assert logic.grade(counts | {Technique.SEQUENCES: 9}) is Grade.EXPERT
-    assert logic.grade(counts | {Technique.TRIAL: 1}) is Grade.EXTREME
-
-
 @pytest.mark.parametrize(("params", "game_id"), towers_ids())
 def test_grades_grow_with_tathams_tiers(params, game_id):
     """Easy -> EASY; Hard -> MEDIUM to EXPERT (sizes from 5; a 4x4 Hard can be easy);

@@ -6,39 +6,31 @@ import json
 
 from numgrid.server.core import Board, PuzzleError
 from numgrid.server.kinds import KINDS
+from support.facts import errors
 
 SUDOKU = KINDS["sudoku"]
 LINE = "4...3.......6..8..........1....5..9..8....6...7.2........1.27..5.3....4.9........"
 
 
-def errors(text: str) -> list[str]:
-    """The error messages of reading and checking ``text``."""
-    try:
-        board = SUDOKU.formats.read(text, None, None)
-    except PuzzleError as e:
-        return [f.message for f in e.findings]
-    return [f.message for f in SUDOKU.checks.check_puzzle(board.puzzle, None, None) if f.is_error]
-
-
 def test_an_80_character_line_says_how_long_a_line_is():
-    (message,) = errors(LINE[:80])
+    (message,) = errors(SUDOKU, LINE[:80])
     assert "80 characters" in message and "81" in message and "9x9" in message
 
 
 def test_a_letter_in_a_9x9_names_its_cell():
-    (message,) = errors(LINE[:5] + "A" + LINE[6:])
+    (message,) = errors(SUDOKU, LINE[:5] + "A" + LINE[6:])
     assert message.startswith("r0c5: 'A' is not a digit of a 9x9 Sudoku")
 
 
 def test_a_7x7_sudoku_is_not_served():
     for text in ("1" + "." * 48, "7 7\n" + "\n".join(["- - - - - - -"] * 7)):
-        (message,) = errors(text)
+        (message,) = errors(SUDOKU, text)
         assert "7x7 Sudoku is not served" in message and "4x4, 6x6, 9x9 or 16x16" in message
 
 
 def test_duplicate_givens_name_the_unit_and_both_cells():
     text = LINE[:1] + "4" + LINE[2:]  # a second 4 in row 0 and box 0
-    found = errors(text)
+    found = errors(SUDOKU, text)
     assert "row 0 holds the given 4 twice: r0c0 and r0c1" in found
     assert "box 0 holds the given 4 twice: r0c0 and r0c1" in found
     board = SUDOKU.formats.read(text, None, None)
@@ -50,7 +42,7 @@ def test_a_given_outside_1_to_n_names_its_cell():
     rows = [[0] * 4 for _ in range(4)]
     rows[2][3] = 5
     text = json.dumps({"sudoku": {"size": 4, "givens": {"rows": [{"values": r} for r in rows]}}})
-    assert any(m.startswith("r2c3: given 5 is outside 1-4") for m in errors(text))
+    assert any(m.startswith("r2c3: given 5 is outside 1-4") for m in errors(SUDOKU, text))
 
 
 def test_a_board_with_a_clash_is_reported_by_unit():

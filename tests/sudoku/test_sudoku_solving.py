@@ -5,21 +5,17 @@ from __future__ import annotations
 
 import json
 import random
-import shutil
-import subprocess
 from pathlib import Path
 
 import pytest
-from numgrid.server.core import Board, Budget, PuzzleError
+from numgrid.server.core import Budget, PuzzleError
 from numgrid.server.engines import Engine, find
 from numgrid.server.kinds import KINDS, detect_format
 from numgrid.server.kinds.base import Spec
+from support.sudoku import SGT_SOLO, assert_solo_ids_round_trip
 
 SUDOKU = KINDS["sudoku"]
 CORPUS = Path(__file__).resolve().parents[3] / "shared" / "corpus"
-SGT_SOLO = shutil.which("sgt-solo") or (
-    "/usr/games/sgt-solo" if Path("/usr/games/sgt-solo").exists() else None
-)
 
 
 def lines(name: str, count: int) -> list[str]:
@@ -75,12 +71,4 @@ def test_killer_texts_are_never_read_as_another_kind():
 @pytest.mark.skipif(SGT_SOLO is None, reason="sgt-solo is not installed")
 @pytest.mark.parametrize("params", ["3x3di", "2x3", "3x3xdi", "2x2"])
 def test_solo_ids_round_trip_through_sgt_solo(params):
-    done = subprocess.run(
-        [SGT_SOLO, "--generate", "3", params], capture_output=True, text=True, timeout=120
-    )
-    ids = [line.strip() for line in done.stdout.splitlines() if line.strip()]
-    assert ids
-    for game_id in ids:
-        puzzle = SUDOKU.formats.read(game_id, None, None).puzzle
-        assert SUDOKU.native.search(puzzle, limit=2).verdict().value == "UNIQUE"
-        assert SUDOKU.formats.write(Board(puzzle, puzzle.empty_grid()), "tatham").strip() == game_id
+    assert_solo_ids_round_trip(SUDOKU, params)

@@ -11,7 +11,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from numgrid.server.core import Board, Cell, Grid
+from numgrid.server.core import Board, Cell, Grid, PuzzleError
 from numgrid.server.kinds import REGISTRY
 
 from support import PUZZLES
@@ -55,6 +55,46 @@ class Facts:
     # mark: the suite reads them with that rule (UNIQUE), and checks that without it they
     # have several solutions
     unmarked_x: frozenset[str] = frozenset()
+
+
+def no_trials(results: dict[str, bool]) -> None:
+    """``Facts.trials`` of a kind whose published puzzles all explain without a trial."""
+    assert not [key for key, trial in results.items() if trial]
+
+
+def latin_violations(p, grid: Grid, units: dict[str, list[Cell]]) -> list[str]:
+    """What is wrong with ``grid`` as a solution of ``p``, a square puzzle of
+    ``p.size``, ``p.givens`` and ``p.diagonals`` (empty = nothing): each of ``units``
+    (name: cells, its regions; the rows, columns and marked diagonals are added here) must
+    hold 1 to ``p.size`` once, and each given stays; counted here, not through the library."""
+    n = p.size
+    if len(grid) != n or any(len(row) != n for row in grid):
+        return ["wrong shape"]
+    units = {f"row {r}": [(r, c) for c in range(n)] for r in range(n)} | units
+    units = {f"column {c}": [(r, c) for r in range(n)] for c in range(n)} | units
+    if p.diagonals:
+        units["diagonal"] = [(i, i) for i in range(n)]
+        units["anti-diagonal"] = [(i, n - 1 - i) for i in range(n)]
+    problems = [
+        f"{name} holds {[grid[r][c] for r, c in cells]}"
+        for name, cells in units.items()
+        if sorted(grid[r][c] for r, c in cells) != list(range(1, n + 1))
+    ]
+    for r, row in enumerate(p.givens):
+        for c, given in enumerate(row):
+            if given and grid[r][c] != given:
+                problems.append(f"the given {given} at r{r}c{c} became {grid[r][c]}")
+    return problems
+
+
+def errors(kind, text: str) -> list[str]:
+    """The error messages of reading ``text`` as ``kind`` (its format detected), then of
+    checking its puzzle."""
+    try:
+        board = kind.formats.read(text, None, None)
+    except PuzzleError as e:
+        return [f.message for f in e.findings]
+    return [f.message for f in kind.checks.check_puzzle(board.puzzle, None, None) if f.is_error]
 
 
 def puzzle_of(kind, text: str):

@@ -4,10 +4,10 @@ checker of solutions (rows, columns, regions and givens, counted here)."""
 
 from __future__ import annotations
 
-from numgrid.server.core import Grid
+from numgrid.server.core import Cell, Grid
 from numgrid.server.kinds import KINDS
 
-from support.facts import Facts
+from support.facts import Facts, latin_violations, no_trials
 
 JIGSAW = KINDS["jigsaw"]
 BOXES_4X4 = "1 1 2 2\n1 1 2 2\n3 3 4 4\n3 3 4 4\n"
@@ -17,33 +17,11 @@ OPEN_9X9 = "9 9\n" + "\n".join([" ".join("-" * 9)] * 9) + "\n" + BOXES_9X9  # no
 
 def rule_violations(p, grid: Grid) -> list[str]:
     """What is wrong with ``grid`` as a solution of ``p`` (empty = nothing)."""
-    n = p.size
-    if len(grid) != n or any(len(row) != n for row in grid):
-        return ["wrong shape"]
-    units: dict[str, list[tuple[int, int]]] = {}
-    for r in range(n):
-        units[f"row {r}"] = [(r, c) for c in range(n)]
-        units[f"column {r}"] = [(c, r) for c in range(n)]
-        for c in range(n):
-            units.setdefault(f"region {p.regions[r][c]}", []).append((r, c))
-    if p.diagonals:
-        units["diagonal"] = [(i, i) for i in range(n)]
-        units["anti-diagonal"] = [(i, n - 1 - i) for i in range(n)]
-    problems = [
-        f"{name} holds {[grid[r][c] for r, c in cells]}"
-        for name, cells in units.items()
-        if sorted(grid[r][c] for r, c in cells) != list(range(1, n + 1))
-    ]
-    for r, row in enumerate(p.givens):
-        for c, given in enumerate(row):
-            if given and grid[r][c] != given:
-                problems.append(f"the given {given} at r{r}c{c} became {grid[r][c]}")
-    return problems
-
-
-def _no_trials(results: dict[str, bool]) -> None:
-    """The published puzzles are all explained without a trial."""
-    assert not [key for key, trial in results.items() if trial]
+    regions: dict[str, list[Cell]] = {}
+    for r, row in enumerate(p.regions):
+        for c, region in enumerate(row):
+            regions.setdefault(f"region {region}", []).append((r, c))
+    return latin_violations(p, grid, regions)
 
 
 FACTS = Facts(
@@ -58,7 +36,7 @@ FACTS = Facts(
     size=(4, 4),
     open_puzzle=lambda: JIGSAW.formats.read(OPEN_9X9, None, 100).puzzle,
     corpus_size=510,
-    trials=_no_trials,
+    trials=no_trials,
     formats_without_entries=frozenset({"janko", "tatham"}),
     corpus_step=5,
     unmarked_x=frozenset(

@@ -8,9 +8,9 @@ from numgrid.server.kinds import KINDS
 from numgrid.server.kinds.kakuro import formats
 from numgrid.server.kinds.kakuro.model import WHITE, Puzzle
 
-from support import PUZZLES
+from support import DATA, PUZZLES
 from support.corpus import kind_corpus
-from support.facts import Facts
+from support.facts import Facts, no_trials
 
 KAKURO = KINDS["kakuro"]
 corpus, corpus_ids, corpus_puzzle = kind_corpus("kakuro")
@@ -23,20 +23,11 @@ VALID_3X3 = """\
 ,7 0 0
 """
 
-# The same shape with other clues, so that techniques 1-6 stall: only the region sum of
-# the block (5 + 6 + 14 + 33 - (10 + 24 + 9 + 7) = 8) places the neck, and then the
-# chain completes. (The figure's own block falls to combinations: 4 and 3 in two cells.)
-NECK = """9 9
-- 10, 24, - - - - - -
-,5 0 0 - - - - - -
-,6 0 0 9, 7, - - - -
-,14 0 0 0 0 20, - - -
-,33 0 0 0 0 0 6, - -
-- - - - ,13 0 0 12, 11,
-- - - - ,10 0 0 0 0
-- - - - - - ,12 0 0
-- - - - - - ,6 0 0
-"""
+# Seed 001's Figure 1 (FIGURE_1 in kakuro/test_kakuro_logic.py) with other clues, so that
+# techniques 1-6 stall: only the region sum of the block (5 + 6 + 14 + 33 - (10 + 24 + 9 +
+# 7) = 8) places the neck, and then the chain completes. (The figure's own block falls to
+# combinations: 4 and 3 in two cells.) The CLI tests and docs/hints.md read its file.
+NECK = (DATA / "region-sum-neck.txt").read_text()
 
 
 def sample(name: str) -> str:
@@ -129,11 +120,6 @@ def rule_violations(puzzle_: Puzzle, grid: Grid) -> list[str]:
     return problems
 
 
-def _trials(results: dict[str, bool]) -> None:
-    """None of the sample needs a trial."""
-    assert not [key for key, trial in results.items() if trial]
-
-
 FACTS = Facts(
     sample="kakuro-10x12.txt",
     corpus_key="162_12x12",
@@ -148,7 +134,7 @@ FACTS = Facts(
     size=(8, 8),
     open_puzzle=lambda: puzzle(open_block([28] * 7, [28] * 7)),  # 1-7 in every line
     corpus_size=749,
-    trials=_trials,
+    trials=no_trials,  # none of the sample needs a trial
     corpus_warnings=frozenset({"one_cell_run"}),
     corpus_step=10,  # a tenth: all 749 take a minute (benchmarks/explain.py does all)
 )
