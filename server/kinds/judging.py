@@ -47,6 +47,39 @@ def cell_list(cells: Iterable[Cell]) -> str:
     return ", ".join(cell_name(c) for c in cells)
 
 
+def distinct_report(
+    group: Group, values: Grid, findings: list[Finding], at_fault: Iterable[Cell]
+) -> tuple[GroupReport, list[Finding]]:
+    """The judgement of a group whose digits must differ: DUPLICATE with findings, else
+    CORRECT when all its cells hold a value, else INCOMPLETE."""
+    if findings:
+        state = GroupState.DUPLICATE
+    else:
+        complete = all(values[r][c] for r, c in group.cells)
+        state = GroupState.CORRECT if complete else GroupState.INCOMPLETE
+    return GroupReport(group, state, 0, tuple(sorted(at_fault))), findings
+
+
+def connected_parts(cells: Iterable[Cell]) -> list[list[Cell]]:
+    """The orthogonally connected parts of ``cells``, each in reading order."""
+    left = set(cells)
+    parts: list[list[Cell]] = []
+    for start in sorted(left):
+        if start not in left:
+            continue
+        left.discard(start)
+        part, stack = [start], [start]
+        while stack:
+            r, c = stack.pop()
+            for near in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1)):
+                if near in left:
+                    left.discard(near)
+                    part.append(near)
+                    stack.append(near)
+        parts.append(sorted(part))
+    return parts
+
+
 def board_report(
     board: Board,
     cells: Iterable[Cell],

@@ -44,13 +44,12 @@ from numgrid.server.core import (
     Grid,
     Group,
     GroupReport,
-    GroupState,
     GroupType,
     PuzzleError,
     Step,
     cell_name,
 )
-from numgrid.server.kinds.judging import finding
+from numgrid.server.kinds.judging import distinct_report, finding
 from numgrid.server.kinds.masks import digits_of, single
 
 WORDS = ("no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine")
@@ -236,12 +235,7 @@ def judge_line(line: Line, entries: Grid, empties: int = 0) -> tuple[GroupReport
             )
         )
         at_fault.extend(empty)
-    complete = all(entries[r][c] for r, c in line.cells)
-    if findings:
-        state = GroupState.DUPLICATE
-    else:
-        state = GroupState.CORRECT if complete else GroupState.INCOMPLETE
-    return GroupReport(line, state, 0, tuple(sorted(at_fault))), findings
+    return distinct_report(line, entries, findings, at_fault)
 
 
 def _duplicate_findings(line: Line, entries: Grid) -> list[tuple[Finding, list[Cell]]]:

@@ -20,7 +20,7 @@ from numgrid.server.core import (
     GroupState,
     cell_name,
 )
-from numgrid.server.kinds.judging import board_report, cell_list, finding
+from numgrid.server.kinds.judging import board_report, cell_list, connected_parts, finding
 from numgrid.server.kinds.latin import duplicates, judge_line
 
 from . import arith
@@ -52,26 +52,6 @@ def _listing(values) -> str:
     """``5``, ``5 and 4``, ``5, 4 and 1``."""
     values = [str(v) for v in values]
     return values[0] if len(values) == 1 else f"{', '.join(values[:-1])} and {values[-1]}"
-
-
-def connected_parts(cells) -> list[list[Cell]]:
-    """The orthogonally connected parts of ``cells``, each in reading order."""
-    left = set(cells)
-    parts = []
-    for start in sorted(left):
-        if start not in left:
-            continue
-        left.discard(start)
-        part, stack = [start], [start]
-        while stack:
-            r, c = stack.pop()
-            for near in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1)):
-                if near in left:
-                    left.discard(near)
-                    part.append(near)
-                    stack.append(near)
-        parts.append(sorted(part))
-    return parts
 
 
 def _making(operation: str, cells: int, n: int) -> str:

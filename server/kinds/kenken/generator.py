@@ -36,12 +36,12 @@ from numgrid.server.chain import Grade, open_cells
 from numgrid.server.core import Budget, Cell, Grid, SearchTimeout
 from numgrid.server.kinds import latin
 from numgrid.server.kinds.base import Spec
+from numgrid.server.kinds.judging import connected_parts
 from numgrid.server.kinds.latin import latin_square
 from numgrid.server.kinds.making import unreachable
 from numgrid.server.kinds.masks import bit, digits_of
 
 from . import arith, logic, native
-from .checks import connected_parts
 from .model import ADD, DIVIDE, MULTIPLY, SUBTRACT, Cage, Puzzle
 from .techniques import LINE_TOTALS_CELLS, Technique, assignments, layout_of
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 
-from numgrid.server.chain import listed
+from numgrid.server.chain import names
 from numgrid.server.core import (
     Board,
     BoardReport,
@@ -25,6 +25,7 @@ from numgrid.server.core import (
     cell_statuses,
     wrong_entries,
 )
+from numgrid.server.kinds.judging import connected_parts, distinct_report
 
 from .model import Puzzle, digit_char
 from .shape import UnitGroup
@@ -32,30 +33,6 @@ from .shape import UnitGroup
 
 def _error(code: str, message: str, cells: tuple[Cell, ...] = (), group: str = "") -> Finding:
     return Finding(code, message, cells, Severity.ERROR, group)
-
-
-def names(cells: tuple[Cell, ...] | list[Cell]) -> str:
-    """``r0c1, r0c2 and r1c1``."""
-    return listed([cell_name(c) for c in cells], "and")
-
-
-def _pieces(cells: tuple[Cell, ...]) -> list[list[Cell]]:
-    """The connected pieces of a set of cells (sides touching), largest first."""
-    left = set(cells)
-    pieces = []
-    while left:
-        start = min(left)
-        left.discard(start)
-        piece, todo = [start], [start]
-        while todo:
-            r, c = todo.pop()
-            for near in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1)):
-                if near in left:
-                    left.discard(near)
-                    piece.append(near)
-                    todo.append(near)
-        pieces.append(sorted(piece))
-    return sorted(pieces, key=len, reverse=True)
 
 
 def region_findings(puzzle: Puzzle) -> list[Finding]:
@@ -89,7 +66,7 @@ def region_findings(puzzle: Puzzle) -> list[Finding]:
                     group,
                 )
             )
-        pieces = _pieces(cells)
+        pieces = sorted(connected_parts(cells), key=len, reverse=True)
         if len(pieces) > 1:
             parts = "; ".join(names(p) for p in pieces)
             found.append(
@@ -180,12 +157,7 @@ def judge(group: UnitGroup, values: Grid) -> tuple[GroupReport, list[Finding]]:
             )
         )
         at_fault += cells
-    complete = all(values[r][c] for r, c in group.cells)
-    if findings:
-        state = GroupState.DUPLICATE
-    else:
-        state = GroupState.CORRECT if complete else GroupState.INCOMPLETE
-    return GroupReport(group, state, 0, tuple(sorted(at_fault))), findings
+    return distinct_report(group, values, findings, at_fault)
 
 
 def validate_board(board: Board, solution: Grid | None = None) -> BoardReport:
