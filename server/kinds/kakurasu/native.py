@@ -97,48 +97,34 @@ def closure(puzzle: Puzzle, state: State, dirty: set[int]) -> bool:
     lines their decisions cross, in place, until nothing changes; False on a
     contradiction."""
     rows, cols = puzzle.rows, puzzle.cols
-    row_clues, col_clues = puzzle.row_clues, puzzle.column_clues
     rs, rw, cs, cw = state.row_shaded, state.row_white, state.col_shaded, state.col_white
-    full_row, full_col = (1 << cols) - 1, (1 << rows) - 1
+    # Per direction: its clues, its lines' shaded and white masks, those of the lines
+    # crossing them, its length, and where the crossing lines' numbers start.
+    directions = (
+        (puzzle.row_clues, rs, rw, cs, cw, cols, rows),
+        (puzzle.column_clues, cs, cw, rs, rw, rows, 0),
+    )
     while dirty:
         x = dirty.pop()
-        if x < rows:
-            clue = row_clues[x]
-            if clue is None:
-                continue
-            found = revise(cols, clue, rs[x], rw[x])
-            if found is None:
-                return False
-            must, may, _ = found
-            shade, whiten = must & ~rs[x], full_row & ~may & ~rw[x]
-            rs[x] |= shade
-            rw[x] |= whiten
-            for c in range(cols):
-                if shade >> c & 1:
-                    cs[c] |= 1 << x
-                    dirty.add(rows + c)
-                elif whiten >> c & 1:
-                    cw[c] |= 1 << x
-                    dirty.add(rows + c)
-        else:
-            c = x - rows
-            clue = col_clues[c]
-            if clue is None:
-                continue
-            found = revise(rows, clue, cs[c], cw[c])
-            if found is None:
-                return False
-            must, may, _ = found
-            shade, whiten = must & ~cs[c], full_col & ~may & ~cw[c]
-            cs[c] |= shade
-            cw[c] |= whiten
-            for r in range(rows):
-                if shade >> r & 1:
-                    rs[r] |= 1 << c
-                    dirty.add(r)
-                elif whiten >> r & 1:
-                    rw[r] |= 1 << c
-                    dirty.add(r)
+        clues, shaded, white, across_shaded, across_white, length, across = directions[x >= rows]
+        i = x if x < rows else x - rows
+        clue = clues[i]
+        if clue is None:
+            continue
+        found = revise(length, clue, shaded[i], white[i])
+        if found is None:
+            return False
+        must, may, _ = found
+        shade, whiten = must & ~shaded[i], ((1 << length) - 1) & ~may & ~white[i]
+        shaded[i] |= shade
+        white[i] |= whiten
+        for j in range(length):
+            if shade >> j & 1:
+                across_shaded[j] |= 1 << i
+                dirty.add(across + j)
+            elif whiten >> j & 1:
+                across_white[j] |= 1 << i
+                dirty.add(across + j)
     return True
 
 

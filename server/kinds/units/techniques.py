@@ -25,6 +25,7 @@ import functools
 import itertools
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
+from typing import Any
 
 from numgrid.server.chain import Contradiction, Memos, listed, names, outcome
 from numgrid.server.core import Budget, Cell, GroupType, Step, cell_name
@@ -526,6 +527,26 @@ def claiming(pos: Position, u: int) -> Step | None:
 # ---------------------------------------------------------------- subsets
 
 
+def _tight(items: list[int], masks: Any, size: int) -> Iterator[tuple[tuple[int, ...], int]]:
+    """Every ``size`` of ``items`` whose masks cover at most ``size`` bits, with their
+    union (fewer bits than ``size`` is a contradiction for the caller to name)."""
+    for group in itertools.combinations(items, size):
+        union = 0
+        for x in group:
+            union |= masks[x]
+        if union.bit_count() <= size:
+            yield group, union
+
+
+def _better(best: tuple[Any, ...] | None, removals: dict[int, int], *found: Any) -> Any:
+    """``(removals, *found)`` if it removes more candidates than ``best`` (the first of
+    equals kept), else ``best``."""
+    lost = sum(m.bit_count() for m in removals.values())
+    if lost and (best is None or lost > sum(m.bit_count() for m in best[0].values())):
+        return (removals, *found)
+    return best
+
+
 def _naked(pos: Position, u: int, sizes: tuple[int, ...], technique: Technique) -> Step | None:
     """``k`` cells of a unit whose candidates are ``k`` digits between them: those digits
     go in them and leave the unit's other cells."""
@@ -536,14 +557,8 @@ def _naked(pos: Position, u: int, sizes: tuple[int, ...], technique: Technique) 
             return None
         small = [i for i in open_ if masks[i].bit_count() <= size]
         best = None
-        for group in itertools.combinations(small, size):
-            union = 0
-            for i in group:
-                union |= masks[i]
-            count = union.bit_count()
-            if count > size:
-                continue
-            if count < size:
+        for group, union in _tight(small, masks, size):
+            if union.bit_count() < size:
                 raise Contradiction(
                     f"{plan.cells(group)} in {plan.name(u)} need {size} different digits "
                     f"from {said(union, 'or')}",
@@ -551,11 +566,9 @@ def _naked(pos: Position, u: int, sizes: tuple[int, ...], technique: Technique) 
                     [plan.coords[i] for i in group],
                 )
             removals = {j: masks[j] & union for j in open_ if j not in group and masks[j] & union}
-            lost = sum(m.bit_count() for m in removals.values())
-            if lost and (best is None or lost > best[0]):
-                best = (lost, group, union, removals)
+            best = _better(best, removals, group, union)
         if best:
-            _, group, union, removals = best
+            removals, group, union = best
             reason = (
                 f"in {plan.name(u)}, {plan.cells(group)} can only hold {said(union)} "
                 f"between them (a naked {SUBSET_NAMES[size]})"
@@ -577,16 +590,10 @@ def _hidden(pos: Position, u: int, sizes: tuple[int, ...], technique: Technique)
             return None
         some = [d for d, p in places.items() if 2 <= p.bit_count() <= size]
         best = None
-        for group in itertools.combinations(some, size):
-            where = 0
-            for d in group:
-                where |= places[d]
-            count = where.bit_count()
-            if count > size:
-                continue
+        for group, where in _tight(some, places, size):
             keep = sum(bit(d) for d in group)
             cells = list(members(where))
-            if count < size:
+            if where.bit_count() < size:
                 raise Contradiction(
                     f"in {plan.name(u)}, {listed(group, 'and')} have only "
                     f"{plan.cells(cells)} to go in",
@@ -594,11 +601,9 @@ def _hidden(pos: Position, u: int, sizes: tuple[int, ...], technique: Technique)
                     [plan.coords[i] for i in cells],
                 )
             removals = {i: masks[i] & ~keep for i in cells if masks[i] & ~keep}
-            lost = sum(m.bit_count() for m in removals.values())
-            if lost and (best is None or lost > best[0]):
-                best = (lost, group, cells, removals)
+            best = _better(best, removals, group, cells)
         if best:
-            _, group, cells, removals = best
+            removals, group, cells = best
             reason = (
                 f"in {plan.name(u)}, {listed(group, 'and')} can only go in "
                 f"{plan.cells(cells)} (a hidden {SUBSET_NAMES[size]})"
