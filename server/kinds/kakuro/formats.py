@@ -13,6 +13,8 @@ Parsers collect every problem they meet and raise one :class:`PuzzleError`.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
+from typing import Any
 
 from numgrid.server.core import Board, Cell, Finding, PuzzleError, cell_name, quoted
 from numgrid.server.kinds.textformats import (
@@ -63,6 +65,33 @@ def _check_ragged(lines: list[list[str]], width: int, findings: list[Finding]) -
             )
 
 
+JANKO_TOKENS = "expected 0-9, '-' or 'DOWN,ACROSS'"
+CSV_TOKENS = "expected 0 for empty, a digit 1-9, or 1VVHH with VV, HH <= 45"
+
+
+def _squares(
+    lines: list[list[str]],
+    square_of: Callable[[str], Any],
+    unknown: str,
+    expected: str,
+    findings: list[Finding],
+) -> list[list[Any]]:
+    """Each token as ``square_of`` reads it, an unknown one named (``unknown`` with the
+    token quoted at ``{}``) and read as an empty white cell."""
+    parsed = []
+    for r, tokens in enumerate(lines):
+        row = []
+        for c, token in enumerate(tokens):
+            square = square_of(token)
+            if square is None:
+                message = f"{cell_name((r, c))}: {unknown.format(quoted(token))} ({expected})"
+                findings.append(error("unknown_token", message, (r, c)))
+                square = (WHITE, 0)
+            row.append(square)
+        parsed.append(row)
+    return parsed
+
+
 # ---------------------------------------------------------------- janko text
 
 
@@ -105,24 +134,9 @@ def read_janko(text: str, max_cells: int = DEFAULT_MAX_CELLS) -> Board:
     lines = [line.split() for line in body[:rows]]
     _check_ragged(lines, cols, findings)
     lines = [tokens[:cols] for tokens in lines]
-    parsed = []
-    for r, tokens in enumerate(lines):
-        row = []
-        for c, token in enumerate(tokens):
-            square = _janko_square(token)
-            if square is None:
-                findings.append(
-                    error(
-                        "unknown_token",
-                        f"{cell_name((r, c))}: unknown token {quoted(token)} "
-                        "(expected 0-9, '-' or 'DOWN,ACROSS')",
-                        (r, c),
-                    )
-                )
-                square = (WHITE, 0)
-            row.append(square)
-        parsed.append(row)
-    return _build(parsed, findings)
+    return _build(
+        _squares(lines, _janko_square, "unknown token {}", JANKO_TOKENS, findings), findings
+    )
 
 
 def write_janko(board: Board) -> str:
@@ -220,24 +234,7 @@ def read_csv(text: str, max_cells: int = DEFAULT_MAX_CELLS) -> Board:
         raise PuzzleError([too_big])
     findings: list[Finding] = []
     _check_ragged(lines, width, findings)
-    parsed = []
-    for r, tokens in enumerate(lines):
-        row = []
-        for c, token in enumerate(tokens):
-            square = _csv_square(token)
-            if square is None:
-                findings.append(
-                    error(
-                        "unknown_token",
-                        f"{cell_name((r, c))}: {quoted(token)} is not a cell "
-                        "(expected 0 for empty, a digit 1-9, or 1VVHH with VV, HH <= 45)",
-                        (r, c),
-                    )
-                )
-                square = (WHITE, 0)
-            row.append(square)
-        parsed.append(row)
-    return _build(parsed, findings)
+    return _build(_squares(lines, _csv_square, "{} is not a cell", CSV_TOKENS, findings), findings)
 
 
 def write_csv(board: Board) -> str:
