@@ -6,8 +6,8 @@ loaded only when CP-SAT is used.
 
 from __future__ import annotations
 
-import json
 import os
+import re
 import threading
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
@@ -38,16 +38,14 @@ class LeanModel(cp_model.CpModel):
         return lambda solution: tuple(solution[i] for i in indices)
 
 
-def solution_values(solution: Sequence[int]) -> list[int]:
-    """A solution's values as a list. CP-SAT's list is read one value at a time at about
-    0.5 us each (0.4 ms for a 9x9 grid's 729 Booleans); its text is parsed at once."""
-    try:
-        values = json.loads(str(solution))
-    except ValueError:
-        values = None
-    if isinstance(values, list) and len(values) == len(solution):
-        return values
-    return list(solution)
+def true_literals(solution: Sequence[int]) -> list[int]:
+    """The indices of a solution's nonzero values. CP-SAT's list is read one value at a
+    time at about 0.5 us each (0.4 ms for a 9x9 grid's 729 Booleans): its text, ``[0, 1,
+    ...]``, is read instead when every value is one character (0.06 ms)."""
+    text = str(solution)
+    if len(text) == 3 * len(solution):
+        return [m.start() for m in re.finditer("[^0]", text[1::3])]
+    return [k for k, v in enumerate(solution) if v]
 
 
 # Solves at once in this process: one per core. More are no faster (a solve runs on one

@@ -11,12 +11,11 @@ import functools
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Mapping, Sequence
-from itertools import compress
 from types import MappingProxyType
 from typing import Any, ClassVar
 
 from numgrid.server.core import Cell, Grid, GroupType
-from numgrid.server.cpsat_runner import LeanModel, solution_values
+from numgrid.server.cpsat_runner import LeanModel, true_literals
 from ortools.sat.python import cp_model, cp_model_helper
 
 from .shape import Shape
@@ -68,10 +67,7 @@ class OneHot(LeanModel):
     def reader(self, cells: dict[Cell, Any]) -> Callable[[Sequence[int]], tuple[int, ...]]:
         """Each cell's digit, in reading order: one literal per cell is true."""
         n = self.size
-        literals = range(len(cells) * n)
-        return lambda solution: tuple(
-            k % n + 1 for k in compress(literals, solution_values(solution))
-        )
+        return lambda solution: tuple(k % n + 1 for k in true_literals(solution))
 
 
 @functools.cache
