@@ -1,7 +1,8 @@
 """Uniqueness of the Sudoku benchmark files (one puzzle a line) with the native engine,
 beside Norvig's solver or beside CP-SAT.
 
-    python benchmarks/sudoku_lines.py [--norvig PATH/TO/sudoku.py] [--cpsat] [FILE ...]
+    python benchmarks/sudoku_lines.py [--norvig PATH/TO/sudoku.py] [--cpsat] [--floor]
+                                      [FILE ...]
 
 FILE defaults to ``shared/corpus/sudoku-17clue-sample.txt`` and ``sudoku-top1465.txt``;
 a corpus ``.json`` (``sudoku.json``, ``jigsaw-sudoku.json``) is read too, each puzzle as
@@ -12,6 +13,9 @@ included) and the native engine take the puzzles in turns of 25 in this process,
 every CP-SAT answer must be the native engine's. Each is timed in CPU seconds of its
 process (the machine is shared: wall clocks move with the load) and in wall seconds.
 Every puzzle of a line file must be UNIQUE, else the script names it and exits 1.
+``--floor`` times, per call through ``cpsat_runner``, what no Sudoku model can beat: a
+model of one Boolean, and the first file's first 300 puzzles with every cell given (no
+search), beside the native engine on those puzzles as given.
 """
 
 from __future__ import annotations
@@ -127,14 +131,76 @@ def measure(path: Path, cpsat: bool) -> tuple[list[Engine], Counter[str], int]:
     return engines, verdicts, bad
 
 
+def floor(path: Path) -> str:
+    """CP-SAT's cost per call of a model of one Boolean and of full grids, and the native
+    engine's of the puzzles (parse included), in CPU ms: rounds taken in turn."""
+    from numgrid.server import cpsat_runner
+    from numgrid.server.kinds.units.cpsat import OneHot
+
+    kind = KINDS["sudoku"]
+    texts = lines(path)[:300]
+    full = [
+        "".join(
+            str(v)
+            for row in native_search(kind, kind.read(t, "line", None).puzzle).solutions[0]
+            for v in row
+        )
+        for t in texts
+    ]
+
+    class Tuned(cpsat_runner.LeanModel):
+        parameters = OneHot.parameters
+
+    class One:  # a kind whose model is one Boolean
+        rows = cols = 1
+
+        def cpsat_model(self, puzzle: Any, fixed: Any) -> Any:
+            model = Tuned()
+            return model, {(0, 0): model.new_bool_var("")}
+
+    one: Any = One()
+
+    def per_call(run: Callable[[], Any], count: int) -> float:
+        cpu = time.process_time()
+        run()
+        return (time.process_time() - cpu) / count * 1000
+
+    def ones() -> None:
+        for _ in texts:
+            cpsat_runner.search(one, one, limit=2, fixed=None, budget=Budget.seconds(60))
+
+    def grids(items: list[str], search: Callable[[Any, Any], SearchResult]) -> None:
+        for text in items:
+            search(kind, kind.read(text, "line", None).puzzle)
+
+    rounds = [
+        (
+            per_call(ones, len(texts)),
+            per_call(lambda: grids(full, cpsat_search), len(full)),
+            per_call(lambda: grids(texts, cpsat_search), len(texts)),
+            per_call(lambda: grids(texts, native_search), len(texts)),
+        )
+        for _ in range(3)
+    ]
+    names = ("one Boolean", "9x9 all given", f"{path.name}", f"native {path.name}")
+    return "floor, CPU ms a call (3 rounds): " + "; ".join(
+        f"{name} {', '.join(f'{r[k]:.2f}' for r in rounds)}" for k, name in enumerate(names)
+    )
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("files", nargs="*", type=Path)
     parser.add_argument("--norvig", type=Path, help="a copy of norvig/pytudes py/sudoku.py")
     parser.add_argument("--cpsat", action="store_true", help="CP-SAT beside native")
+    parser.add_argument("--floor", action="store_true", help="CP-SAT's cost without search")
     args = parser.parse_args()
     failed = 0
-    for path in args.files or [CORPUS / name for name in FILES]:
+    paths = args.files or [CORPUS / name for name in FILES]
+    if args.floor:
+        KINDS["sudoku"].cpsat_model.load()
+        print(floor(paths[0]))
+    for path in paths:
         engines, verdicts, bad = measure(path, args.cpsat)
         count = sum(verdicts.values())
         failed += bad
