@@ -5,6 +5,7 @@ puzzle after puzzle on one kept model, with entries held, and a clash is infeasi
 from __future__ import annotations
 
 import random
+import threading
 from typing import Any
 
 import pytest
@@ -87,3 +88,17 @@ def test_held_entries_clashes_and_digits_out_of_range():
     assert _cpsat(s, [5] + [0] * 15, 5).solutions == ()  # out of range
     assert _cpsat(s, [0] * 16, 5, ((0, 0, 0, -1), (0,) * 4, (0,) * 4, (0,) * 4)).solutions == ()
     assert len(_cpsat(s, [0] * 16, 1000).solutions) == 288  # the kept model is whole again
+
+
+def test_each_thread_keeps_its_own_few_models():
+    sizes = (4, 6, 8, 9, 10, 12)
+    models = [cpsat.build(shape(n, box_shape(n)), [0] * n * n)[0] for n in sizes]
+    assert len(cpsat._local.models) == cpsat._KEPT
+    assert cpsat.build(shape(12, box_shape(12)), [0] * 144)[0] is models[-1]
+    other: list[Any] = []
+    worker = threading.Thread(
+        target=lambda: other.append(cpsat.build(shape(12, box_shape(12)), [0] * 144)[0])
+    )
+    worker.start()
+    worker.join()
+    assert other[0] is not models[-1]
