@@ -1,30 +1,42 @@
 """Uniqueness of the Sudoku benchmark files (one puzzle a line) with the native engine,
-beside Norvig's solver, taking turns on the same file.
+beside Norvig's solver or beside CP-SAT.
 
-    python benchmarks/sudoku_lines.py [--norvig PATH/TO/sudoku.py] [--cpsat] [FILE ...]
+    python benchmarks/sudoku_lines.py [--norvig PATH/TO/sudoku.py] [--cpsat] [--floor]
+                                      [FILE ...]
 
-FILE defaults to ``shared/corpus/sudoku-17clue-sample.txt`` and ``sudoku-top1465.txt``.
-The native engine proves uniqueness (limit 2, parse included); Norvig's solver
-(``norvig/pytudes``, ``py/sudoku.py``, not part of this repository: give its path)
-solves only, in a process of its own. Both are timed in CPU seconds of their own
+FILE defaults to ``shared/corpus/sudoku-17clue-sample.txt`` and ``sudoku-top1465.txt``;
+a corpus ``.json`` (``sudoku.json``, ``jigsaw-sudoku.json``) is read too, each puzzle as
+its janko text. The native engine proves uniqueness (limit 2, parse included); Norvig's
+solver (``norvig/pytudes``, ``py/sudoku.py``, not part of this repository: give its
+path) solves only, in a process of its own. With ``--cpsat``, CP-SAT (limit 2, parse
+included) and the native engine take the puzzles in turns of 25 in this process, and
+every CP-SAT answer must be the native engine's. Each is timed in CPU seconds of its
 process (the machine is shared: wall clocks move with the load) and in wall seconds.
-Every puzzle must be UNIQUE, else the script names it and exits 1.
+Every puzzle of a line file must be UNIQUE, else the script names it and exits 1.
+``--floor`` times, per call through ``cpsat_runner``, what no Sudoku model can beat: a
+model of one Boolean, and the first file's first 300 puzzles with every cell given (no
+search), beside the native engine on those puzzles as given.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import subprocess
 import sys
 import time
+from collections import Counter
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
-from numgrid.server.core import Budget
+from numgrid.server.core import Budget, SearchResult
 from numgrid.server.kinds import KINDS
 
 ROOT = Path(__file__).resolve().parents[1]
 CORPUS = ROOT.parent / "shared" / "corpus"
 FILES = ("sudoku-17clue-sample.txt", "sudoku-top1465.txt")
+TURN = 25  # puzzles an engine takes before the other's turn
 NORVIG = """
 import importlib.util, sys, time
 spec = importlib.util.spec_from_file_location("norvig", sys.argv[1])
@@ -46,49 +58,164 @@ def lines(path: Path) -> list[str]:
     ]
 
 
-def native(path: Path, cpsat: bool) -> tuple[float, float, str, int]:
-    """CPU and wall seconds over the file, the slowest line and how many were not
-    UNIQUE."""
-    kind = KINDS["sudoku"]
-    bad = 0
-    slowest = (0.0, 0)
-    cpu, wall = time.process_time(), time.perf_counter()
-    for number, line in enumerate(lines(path), 1):
-        start = time.perf_counter()
-        puzzle = kind.formats.read(line, "line", None).puzzle
-        if cpsat:
-            from numgrid.server import cpsat_runner
+def puzzles(path: Path) -> tuple[str, str, list[tuple[str, str]]]:
+    """The kind, the format and the (name, text) of each puzzle of a file."""
+    if path.suffix == ".json":
+        kind = "jigsaw" if "jigsaw" in path.name else "sudoku"
+        data = json.loads(path.read_text())["data"]
+        return kind, "janko", [(name, entry["problem"]) for name, entry in data.items()]
+    return "sudoku", "line", [(f"line {n}", text) for n, text in enumerate(lines(path), 1)]
 
-            found = cpsat_runner.search(
-                kind, puzzle, limit=2, fixed=None, budget=Budget.seconds(60)
-            )
-        else:
-            found = kind.native.search(puzzle, limit=2)
-        if found.verdict().value != "UNIQUE":
-            print(f"{path.name}:{number}: {found.verdict().value}")
-            bad += 1
-        slowest = max(slowest, (time.perf_counter() - start, number))
-    done = time.process_time() - cpu, time.perf_counter() - wall
-    return done[0], done[1], f"line {slowest[1]} ({slowest[0] * 1000:.0f} ms)", bad
+
+class Engine:
+    """One engine's totals over a file: CPU and wall seconds, the slowest puzzle."""
+
+    def __init__(self, name: str, search: Callable[[Any, Any], SearchResult]) -> None:
+        self.name, self.search = name, search
+        self.cpu = self.wall = 0.0
+        self.slowest = (0.0, "")
+
+    def run(self, kind: Any, fmt: str, name: str, text: str) -> SearchResult:
+        cpu, wall = time.process_time(), time.perf_counter()
+        found = self.search(kind, kind.formats.read(text, fmt, None).puzzle)
+        took = time.perf_counter() - wall
+        self.cpu += time.process_time() - cpu
+        self.wall += took
+        self.slowest = max(self.slowest, (took, name))
+        return found
+
+    def line(self, path: Path, count: int) -> str:
+        took, name = self.slowest
+        return (
+            f"{path.name}: {self.name} {count / self.cpu:.0f}/s CPU ({self.cpu:.2f} s), "
+            f"{count / self.wall:.0f}/s wall; slowest {name} ({took * 1000:.0f} ms)"
+        )
+
+
+def native_search(kind: Any, puzzle: Any) -> SearchResult:
+    result: SearchResult = kind.native.search(puzzle, limit=2)
+    return result
+
+
+def cpsat_search(kind: Any, puzzle: Any) -> SearchResult:
+    from numgrid.server import cpsat_runner
+
+    return cpsat_runner.search(kind, puzzle, limit=2, fixed=None, budget=Budget.seconds(60))
+
+
+def measure(path: Path, cpsat: bool) -> tuple[list[Engine], Counter[str], int]:
+    """The engines' totals over a file, the native engine's verdicts, and how many
+    puzzles failed: not UNIQUE in a line file, or CP-SAT's answer other than native's."""
+    kind_name, fmt, items = puzzles(path)
+    kind = KINDS[kind_name]
+    engines = [Engine("native", native_search)]
+    if cpsat:
+        kind.cpsat_model.load()  # OR-Tools' import (half a second) is not a puzzle's
+        engines.append(Engine("cpsat", cpsat_search))
+    bad, verdicts = 0, Counter[str]()
+    for start in range(0, len(items), TURN):
+        turn = items[start : start + TURN]
+        answers = [[engine.run(kind, fmt, name, text) for name, text in turn] for engine in engines]
+        for k, (name, _) in enumerate(turn):
+            found = [answer[k] for answer in answers]
+            verdicts[found[0].verdict().value] += 1
+            if fmt == "line" and {f.verdict().value for f in found} != {"UNIQUE"}:
+                print(f"{path.name}: {name}: {', '.join(f.verdict().value for f in found)}")
+                bad += 1
+            if len(found) == 2 and (
+                found[0].verdict() is not found[1].verdict()
+                or (len(found[0].solutions) < 2 and found[0].solutions != found[1].solutions)
+            ):
+                print(f"{path.name}: {name}: native and CP-SAT differ")
+                bad += 1
+    return engines, verdicts, bad
+
+
+def floor(path: Path) -> str:
+    """CP-SAT's cost per call of a model of one Boolean and of full grids, and the native
+    engine's of the puzzles (parse included), in CPU ms: rounds taken in turn."""
+    from numgrid.server import cpsat_runner
+    from numgrid.server.kinds.units.cpsat import OneHot
+
+    kind = KINDS["sudoku"]
+    texts = lines(path)[:300]
+    full = [
+        "".join(
+            str(v)
+            for row in native_search(kind, kind.formats.read(t, "line", None).puzzle).solutions[0]
+            for v in row
+        )
+        for t in texts
+    ]
+
+    class Tuned(cpsat_runner.LeanModel):
+        parameters = OneHot.parameters
+
+    class One:  # a kind whose model is one Boolean
+        rows = cols = 1
+
+        def cpsat_model(self, puzzle: Any, fixed: Any) -> Any:
+            model = Tuned()
+            return model, {(0, 0): model.new_bool_var("")}
+
+    one: Any = One()
+
+    def per_call(run: Callable[[], Any], count: int) -> float:
+        cpu = time.process_time()
+        run()
+        return (time.process_time() - cpu) / count * 1000
+
+    def ones() -> None:
+        for _ in texts:
+            cpsat_runner.search(one, one, limit=2, fixed=None, budget=Budget.seconds(60))
+
+    def grids(items: list[str], search: Callable[[Any, Any], SearchResult]) -> None:
+        for text in items:
+            search(kind, kind.formats.read(text, "line", None).puzzle)
+
+    rounds = [
+        (
+            per_call(ones, len(texts)),
+            per_call(lambda: grids(full, cpsat_search), len(full)),
+            per_call(lambda: grids(texts, cpsat_search), len(texts)),
+            per_call(lambda: grids(texts, native_search), len(texts)),
+        )
+        for _ in range(3)
+    ]
+    names = ("one Boolean", "9x9 all given", f"{path.name}", f"native {path.name}")
+    return "floor, CPU ms a call (3 rounds): " + "; ".join(
+        f"{name} {', '.join(f'{r[k]:.2f}' for r in rounds)}" for k, name in enumerate(names)
+    )
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("files", nargs="*", type=Path)
     parser.add_argument("--norvig", type=Path, help="a copy of norvig/pytudes py/sudoku.py")
-    parser.add_argument("--cpsat", action="store_true", help="CP-SAT instead of native")
+    parser.add_argument("--cpsat", action="store_true", help="CP-SAT beside native")
+    parser.add_argument("--floor", action="store_true", help="CP-SAT's cost without search")
     args = parser.parse_args()
     failed = 0
-    for path in args.files or [CORPUS / name for name in FILES]:
-        count = len(lines(path))
-        cpu, wall, slowest, bad = native(path, args.cpsat)
+    paths = args.files or [CORPUS / name for name in FILES]
+    if args.floor:
+        KINDS["sudoku"].cpsat_model.load()
+        print(floor(paths[0]))
+    for path in paths:
+        engines, verdicts, bad = measure(path, args.cpsat)
+        count = sum(verdicts.values())
         failed += bad
-        engine = "cpsat" if args.cpsat else "native"
-        print(
-            f"{path.name}: {engine} {count / cpu:.0f}/s CPU ({cpu:.2f} s), "
-            f"{count / wall:.0f}/s wall; slowest {slowest}"
-        )
+        for engine in engines:
+            print(engine.line(path, count))
+        if args.cpsat:
+            native, cpsat = engines
+            print(
+                f"{path.name}: cpsat/native time: {cpsat.cpu / native.cpu:.1f}x CPU, "
+                f"{cpsat.wall / native.wall:.1f}x wall; "
+                + ", ".join(f"{n} {v}" for v, n in sorted(verdicts.items()))
+                + (f"; {bad} differ" if bad else "; every answer the same")
+            )
         if args.norvig:
+            cpu, wall = engines[0].cpu, engines[0].wall
             done = subprocess.run(
                 [sys.executable, "-c", NORVIG, str(args.norvig), str(path)],
                 capture_output=True,
