@@ -83,9 +83,9 @@ class Tables:
     regions: tuple[tuple[tuple[int, ...], int], ...]  # irregular units: shifts, pattern
     peer_bits: tuple[int, ...]  # per bit (cell, digit): that digit's bits in the peers
     locked: Locked | None  # boxes and lines crossing, when the grid has boxes
-    # The folds of ``classes`` and ``regions`` as one function written out for this shape
-    # (constants in place, no loops): the hidden singles' bits of a position, or -1 on a
-    # digit without a place in a unit. The same as looping over them, with less overhead.
+    # The folds of ``classes`` and ``regions`` as one function: the hidden singles' bits
+    # of a position, or -1 on a digit without a place in a unit. Written out for a shape
+    # without regions (constants in place, no loops), looped for one with them.
     hidden: Callable[[int], int]
     # :func:`locked_candidates` written out likewise, when the grid has boxes
     written_locked: Callable[[int], int] | None
@@ -169,6 +169,28 @@ def _written_folds(classes: tuple[Fold, ...]) -> Callable[[int], int]:
     namespace: dict[str, Callable[[int], int]] = {}
     exec(compile("\n".join(lines), "<units hidden singles>", "exec"), namespace)
     return namespace["hidden"]
+
+
+def _looped_folds(classes: tuple[Fold, ...]) -> Callable[[int], int]:
+    """:func:`_written_folds`' function as a loop: for a shape with irregular regions,
+    mostly met once (a Jigsaw's), where writing it out costs more than it saves."""
+
+    def hidden(pos: int) -> int:
+        found = 0
+        for orig, offs, pattern in classes:
+            o = tw = 0
+            for off in offs:
+                x = (pos >> off) & orig
+                tw |= o & x
+                o |= x
+            if o != orig:
+                return -1
+            ex = o & ~tw
+            if ex:
+                found |= (ex * pattern) & pos
+        return found
+
+    return hidden
 
 
 def _written_locked(lk: Locked) -> Callable[[int], int]:
@@ -297,10 +319,8 @@ def tables(shape: Shape) -> Tables:
         else:  # not translates of one another: folded one by one, as regions
             regions.extend((tuple(g * i for i in u), sum(1 << (g * i) for i in u)) for u in units)
     locked = _locked(n, *shape.boxes, g, digits) if shape.boxes is not None else None
-    peer_bits = [0] * (cells * g)
-    for i in range(cells):
-        for d in range(n):
-            peer_bits[g * i + d] = sum(1 << (g * j + d) for j in shape.peers[i])
+    peer_cells = [sum(1 << (g * j) for j in shape.peers[i]) for i in range(cells)]
+    peer_bits = [peer_cells[i] << d for i in range(cells) for d in range(g)]
     return Tables(
         n,
         cells,
@@ -314,9 +334,11 @@ def tables(shape: Shape) -> Tables:
         tuple(peer_bits),
         locked,
         # irregular units fold the same way, from group 0 (their shifts are absolute)
-        _written_folds((*classes, *((digits, offs, pattern) for offs, pattern in regions))),
+        (_looped_folds if regions else _written_folds)(
+            (*classes, *((digits, offs, pattern) for offs, pattern in regions))
+        ),
         _written_locked(locked) if locked is not None else None,
-        tuple(sum(1 << (g * j + n) for j in shape.peers[i]) for i in range(cells)),
+        tuple(peer << n for peer in peer_cells),
     )
 
 

@@ -21,7 +21,7 @@ from it.
 from __future__ import annotations
 
 import functools
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from numgrid.server.core import Cell, GroupType, cell_name
 
@@ -63,8 +63,16 @@ class Shape:
     units: tuple[Unit, ...]  # rows, columns, then boxes or regions, then diagonals
     cell_units: tuple[tuple[int, ...], ...]  # per cell, the indices of its units
     peers: tuple[tuple[int, ...], ...]  # per cell, its peers in index order
-    groups: tuple[UnitGroup, ...] = field(compare=False, hash=False, repr=False)
     cages: tuple[tuple[Cell, ...], ...] | None = None  # groups of different digits, not units
+
+    @functools.cached_property
+    def groups(self) -> tuple[UnitGroup, ...]:
+        """The units as board reports and steps name them (made when first asked: an
+        engine never does)."""
+        return tuple(
+            UnitGroup(unit.type, unit.index, tuple(map(self.cell, unit.cells)), self.name(unit))
+            for unit in self.units
+        )
 
     def __hash__(self) -> int:
         """By what the shape is built from (the engines' tables are cached by shape:
@@ -138,15 +146,7 @@ def _build(
     peers = tuple(
         tuple(sorted({j for u in of[i] for j in units[u].cells} - {i})) for i in range(n * n)
     )
-    made = Shape(
-        n, boxes, regions, diagonals, tuple(units), tuple(map(tuple, of)), peers, (), cages
-    )
-    groups = tuple(
-        UnitGroup(unit.type, unit.index, tuple(made.cell(i) for i in unit.cells), made.name(unit))
-        for unit in units
-    )
-    object.__setattr__(made, "groups", groups)
-    return made
+    return Shape(n, boxes, regions, diagonals, tuple(units), tuple(map(tuple, of)), peers, cages)
 
 
 @functools.lru_cache(maxsize=256)
