@@ -244,6 +244,23 @@ def json_object(value: object, what: str, fields: set[str]) -> dict[str, Any]:
     return value
 
 
+def json_body(text: str, key: str, fields: set[str]) -> dict[str, Any]:
+    """The object of a JSON puzzle ``{"<key>": {...}}``, with no field outside ``fields``:
+    PuzzleError (``not_json``) when the text is no such JSON, JsonShape when an object
+    holds another field."""
+    data, reason = json_puzzle(text, key)
+    if data is None:
+        raise PuzzleError([error("not_json", reason)])
+    json_object(data, "the JSON", {key})
+    return json_object(data[key], repr(key), fields)
+
+
+def json_bool(value: object, what: str) -> bool:
+    if not isinstance(value, bool):
+        raise JsonShape(f"{what} must be true or false, not {json.dumps(value)[:40]}")
+    return value
+
+
 def unknown_fields(names: Iterable[object], shown: int = 3) -> str:
     """Field names for a message, each cut short and at most ``shown`` of them: the
     names come from the request, and a message repeating megabytes of them could not

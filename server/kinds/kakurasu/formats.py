@@ -33,6 +33,7 @@ from numgrid.server.kinds.textformats import (
     JsonShape,
     error,
     header_of,
+    json_body,
     json_int,
     json_list,
     json_object,
@@ -246,13 +247,9 @@ def _json_entries(raw, rows: int, cols: int) -> Grid:
 
 
 def read_json(text: str, max_cells: int = DEFAULT_MAX_CELLS) -> Board:
-    data, reason = json_puzzle(text, "kakurasu")
-    if data is None:
-        raise PuzzleError([error("not_json", reason)])
     try:
-        json_object(data, "the JSON", {"kakurasu"})
         names = {name for given in _FIELDS.values() for name in given}
-        inner = json_object(data["kakurasu"], "'kakurasu'", names)
+        inner = json_body(text, "kakurasu", names)
         rows = json_int(_field(inner, "rows", 0), "rows")
         cols = json_int(_field(inner, "columns", 0), "columns")
         refuse(size_errors(rows, cols, max_cells))

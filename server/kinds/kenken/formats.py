@@ -42,6 +42,7 @@ from numgrid.server.kinds.textformats import (
     JsonShape,
     error,
     header_of,
+    json_body,
     json_grid,
     json_int,
     json_list,
@@ -643,12 +644,8 @@ def _json_entries(raw, n: int, findings: list[Finding]) -> Grid:
 
 
 def read_json(text: str, max_cells: int = DEFAULT_MAX_CELLS) -> Board:
-    data, reason = json_puzzle(text, "kenken")
-    if data is None:
-        raise PuzzleError([error("not_json", reason)])
     try:
-        json_object(data, "the JSON", {"kenken"})
-        kenken = json_object(data["kenken"], "'kenken'", {"size", "cages", "entries"})
+        kenken = json_body(text, "kenken", {"size", "cages", "entries"})
         n = json_int(kenken.get("size", 0), "size")
         refuse(square_size_errors(n, max_cells, MAX_SIZE))
         raw_cages = json_list(kenken.get("cages", []), "cages")

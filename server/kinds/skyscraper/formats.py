@@ -27,7 +27,6 @@ and then report the structural problems too, all in one :class:`PuzzleError`.
 
 from __future__ import annotations
 
-import json
 import re
 
 from numgrid.server.core import EMPTY, Board, Cell, Finding, Grid, PuzzleError, cell_name, quoted
@@ -36,10 +35,11 @@ from numgrid.server.kinds.textformats import (
     JsonShape,
     error,
     header_of,
+    json_body,
+    json_bool,
     json_grid,
     json_int,
     json_list,
-    json_object,
     json_puzzle,
     json_writer,
     ragged_row,
@@ -338,18 +338,12 @@ def _json_clues(raw, side: Side, n: int, findings: list[Finding]) -> tuple[int, 
 
 
 def read_json(text: str, max_cells: int = DEFAULT_MAX_CELLS) -> Board:
-    data, reason = json_puzzle(text, "skyscraper")
-    if data is None:
-        raise PuzzleError([error("not_json", reason)])
     try:
-        json_object(data, "the JSON", {"skyscraper"})
-        sky = json_object(data["skyscraper"], "'skyscraper'", _FIELDS)
+        sky = json_body(text, "skyscraper", _FIELDS)
         n = json_int(sky.get("size", 0), "size")
         refuse(square_size_errors(n, max_cells, MAX_SIZE))
         height = json_int(sky.get("maxHeight", sky.get("max_height", 0)), "maxHeight") or n
-        diagonals = sky.get("diagonals", False)
-        if not isinstance(diagonals, bool):
-            raise JsonShape(f"diagonals must be true or false, not {json.dumps(diagonals)[:40]}")
+        diagonals = json_bool(sky.get("diagonals", False), "diagonals")
     except JsonShape as e:
         raise PuzzleError([error("bad_shape", str(e))]) from None
     findings: list[Finding] = []
