@@ -125,16 +125,15 @@ class AsyncNumgridClient:
 
     async def _answer(self, make: Callable[[], Call[T]]) -> T:
         call = make()
-        timeout = self.timeout if call.timeout is None else call.timeout
         try:
-            return call.read(await self._method(call)(call.request, timeout=timeout))
+            deadline = call.deadline(self.timeout)
+            return call.read(await self._method(call)(call.request, timeout=deadline))
         except grpc.RpcError as e:
             raise error_from_rpc(e) from None
 
     async def _stream(self, make: Callable[[], Call[T]]) -> AsyncIterator[T]:
         call = make()
-        timeout = self.timeout if call.timeout is None else call.timeout
-        stream = self._method(call)(call.request, timeout=timeout)
+        stream = self._method(call)(call.request, timeout=call.deadline(self.timeout))
         try:
             async for response in stream:
                 yield call.read(response)

@@ -177,7 +177,8 @@ def _classify(path: str, stdin: dict) -> _Source:
     if path.endswith(".jsonl"):
         return _Source(path, "jsonl", _jsonl_count(path))
     if path.endswith(".json"):
-        with contextlib.suppress(UsageError, ValueError):
+        # RecursionError: nested too deep for a dataset (then read as one puzzle, refused)
+        with contextlib.suppress(UsageError, ValueError, RecursionError):
             value = json.loads(read_input(path, stdin)[1])
             if _is_dataset(value):
                 name = value.get("name")

@@ -312,7 +312,7 @@ def search_options(
         raise ValueError(f"unknown engine {engine!r}; known: {', '.join(ENGINES)}")
     options = service_pb2.SearchOptions(engine=ENGINES[engine], hold_entries=hold_entries)
     if time_limit is not None:
-        options.time_limit.FromTimedelta(timedelta(seconds=time_limit))
+        options.time_limit.FromTimedelta(timedelta(seconds=min(time_limit, LONGEST)))
     return options
 
 
@@ -332,6 +332,15 @@ class Call(Generic[T]):
     read: Callable[[Any], T]
     timeout: float | None = None
     service: str = "numgrid"  # or "health"
+
+    def deadline(self, default: float | None) -> float | None:
+        """Its seconds (else the client's ``default``), at most :data:`LONGEST`: a larger
+        one means "long", where gRPC would overflow or end the call at once."""
+        seconds = default if self.timeout is None else self.timeout
+        return None if seconds is None else min(seconds, LONGEST)
+
+
+LONGEST = 30 * 24 * 3600.0  # a month: the longest deadline a call is given
 
 
 def client_method(method: F, build: Callable[..., Any], answer: str) -> F:
@@ -693,16 +702,14 @@ class NumgridClient:
 
     def _answer(self, make: Callable[[], Call[T]]) -> T:
         call = make()
-        timeout = self.timeout if call.timeout is None else call.timeout
         try:
-            return call.read(self._method(call)(call.request, timeout=timeout))
+            return call.read(self._method(call)(call.request, timeout=call.deadline(self.timeout)))
         except grpc.RpcError as e:
             raise error_from_rpc(e) from None
 
     def _stream(self, make: Callable[[], Call[T]]) -> Iterator[T]:
         call = make()
-        timeout = self.timeout if call.timeout is None else call.timeout
-        stream = self._method(call)(call.request, timeout=timeout)
+        stream = self._method(call)(call.request, timeout=call.deadline(self.timeout))
         try:
             for response in stream:
                 yield call.read(response)
