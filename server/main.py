@@ -154,7 +154,7 @@ def start_metrics(config: ServerConfig) -> WSGIServer | None:
     """Serve the metrics on ``--metrics-port`` (None when 0); OSError if it cannot."""
     if not config.metrics_port:
         return None
-    host = config.metrics_host or config.host
+    host = config.metrics_host
     try:
         server = metrics.serve(host, config.metrics_port)
     except OSError as e:

@@ -8,6 +8,8 @@ from __future__ import annotations
 import datetime
 import json
 import signal
+import socket
+import subprocess
 import sys
 import threading
 import time
@@ -34,7 +36,7 @@ from numgrid.v1 import puzzle_pb2 as pb
 from support import PUZZLES
 from support.client import numgrid
 from support.corpus import corpus_path
-from support.server import run_server
+from support.server import run_server, server_executable
 from test_service import slow_request, text_input
 
 KENKEN_CORPUS = corpus_path("kenken")
@@ -493,3 +495,28 @@ def test_other_tunables_are_kept_beside_ours(monkeypatch):
     launch.restart_with_tunables()
     assert ran == [(sys.executable, sys.orig_argv)]
     assert launch.os.environ["GLIBC_TUNABLES"] == f"glibc.malloc.arena_max=4:{launch.TUNABLES}"
+
+
+def test_the_server_and_its_metrics_listen_on_loopback_by_default(tmp_path):
+    """Nothing is served beyond this machine unless asked (--host, --metrics-host): the
+    metrics are plain HTTP without tokens."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        metrics_port = probe.getsockname()[1]
+    log = tmp_path / "stderr.log"
+    with log.open("w") as stderr:
+        process = subprocess.Popen(
+            [server_executable(), "--port", "0", "--metrics-port", str(metrics_port)],
+            stdout=subprocess.PIPE,
+            stderr=stderr,
+            text=True,
+        )
+        try:
+            assert "listening on 127.0.0.1:" in process.stdout.readline()
+            deadline = time.monotonic() + 30
+            while f"metrics on http://127.0.0.1:{metrics_port}/metrics" not in log.read_text():
+                assert time.monotonic() < deadline, log.read_text()
+                time.sleep(0.05)
+        finally:
+            process.terminate()
+            process.wait(30)
