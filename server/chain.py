@@ -224,6 +224,11 @@ def listed(items: Iterable[object], last: str = "or") -> str:
     return words[0] if len(words) == 1 else f"{', '.join(words[:-1])} {last} {words[-1]}"
 
 
+def capital(text: str) -> str:
+    """Upper-case the first letter, unless the text starts with a cell name (``r2c3``)."""
+    return text if text[:1] == "r" and text[1:2].isdigit() else text[:1].upper() + text[1:]
+
+
 def names(cells: Iterable[Cell]) -> str:
     return listed((cell_name(c) for c in cells), "and")
 

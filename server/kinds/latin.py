@@ -35,7 +35,7 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from numgrid.server.chain import Contradiction, Memos, listed, names, outcome
+from numgrid.server.chain import Contradiction, Memos, capital, listed, names, outcome
 from numgrid.server.core import (
     EMPTY,
     Budget,
@@ -418,13 +418,6 @@ class LatinPosition(Memos):
 
 
 # ---------------------------------------------------------------- steps
-
-
-def capital(text: str) -> str:
-    """Upper-case the first letter, unless the text starts with a cell name (``r2c3``)."""
-    if text[:1] == "r" and text[1:2].isdigit():
-        return text
-    return text[:1].upper() + text[1:]
 
 
 def make_step(

@@ -26,7 +26,7 @@ import functools
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
-from numgrid.server.chain import Contradiction, Memos, listed, names, said
+from numgrid.server.chain import Contradiction, Memos, capital, listed, names, said
 from numgrid.server.core import Budget, Cell, Grid, PuzzleError, Step, cell_name
 
 from .checks import check_puzzle
@@ -184,11 +184,6 @@ def view(pos: Position, x: int) -> View:
 
 
 # ---------------------------------------------------------------- words
-
-
-def capital(text: str) -> str:
-    """Upper-case the first letter, unless the text starts with a cell name (``r2c3``)."""
-    return text if text[:1] == "r" and text[1:2].isdigit() else text[:1].upper() + text[1:]
 
 
 def plus(mask: int) -> str:

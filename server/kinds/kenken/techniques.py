@@ -37,11 +37,11 @@ from collections import OrderedDict
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-from numgrid.server.chain import Contradiction, listed
+from numgrid.server.chain import Contradiction, capital, listed
 from numgrid.server.core import Cell, Group, PuzzleError, Step
 from numgrid.server.core import cell_name as _cell_name
 from numgrid.server.kinds import latin
-from numgrid.server.kinds.latin import WORDS, Frame, LatinPosition, capital, make_step
+from numgrid.server.kinds.latin import WORDS, Frame, LatinPosition, make_step
 
 # The latin techniques, shared with the other latin squares; this ladder steps with them.
 from numgrid.server.kinds.latin import hidden_single as hidden_single

@@ -27,7 +27,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from numgrid.server.chain import Contradiction, Memos, listed, names, outcome
+from numgrid.server.chain import Contradiction, Memos, capital, listed, names, outcome
 from numgrid.server.core import Budget, Cell, GroupType, Step, cell_name
 from numgrid.server.kinds.masks import bit, digits_of, single
 
@@ -337,13 +337,6 @@ class Position(Memos):
 
 
 # ---------------------------------------------------------------- steps
-
-
-def capital(text: str) -> str:
-    """Upper-case the first letter, unless the text starts with a cell name (``r2c3``)."""
-    if text[:1] == "r" and text[1:2].isdigit():
-        return text
-    return text[:1].upper() + text[1:]
 
 
 def make_step(
