@@ -240,6 +240,7 @@ def _difficulty(d: service_pb2.Difficulty) -> Difficulty:
         hardest=_technique(d.hardest),
         counts={_technique(c.technique) or "": c.count for c in d.counts},
         solved_by_logic=d.solved_by_logic,
+        score=d.score,
     )
 
 

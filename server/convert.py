@@ -470,6 +470,7 @@ def difficulty_message(d: operations.Difficulty) -> service_pb2.Difficulty:
             for t, n in sorted(d.counts.items())
         ],
         solved_by_logic=d.solved_by_logic,
+        score=d.score,
     )
 
 

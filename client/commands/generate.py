@@ -153,6 +153,7 @@ def _record(made: GeneratedPuzzle, size, files: list[Path]) -> dict:
         "seed": made.seed,
         "grade": d.grade,
         "hardest": d.hardest,
+        "score": d.score,
         "counts": {t: n for t, n in d.counts.items() if n},
         "attempts": made.attempts,
         "repairs": made.repairs,
@@ -169,7 +170,7 @@ def _line(made: GeneratedPuzzle, size) -> str:
     repairs = f", {made.repairs} repair{plural}" if made.repairs else ""
     return (
         f"{made.kind} {size[0]}x{size[1]} {made.difficulty.grade or 'ungraded'}, seed "
-        f"{made.seed}: {tries}{repairs}, {made.seconds:.2f} s"
+        f"{made.seed}, score {made.difficulty.score}: {tries}{repairs}, {made.seconds:.2f} s"
     )
 
 

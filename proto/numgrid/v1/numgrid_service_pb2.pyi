@@ -240,16 +240,18 @@ class TechniqueCount(_message.Message):
     def __init__(self, technique: _Optional[_Union[Technique, str]] = ..., count: _Optional[int] = ...) -> None: ...
 
 class Difficulty(_message.Message):
-    __slots__ = ("grade", "hardest", "counts", "solved_by_logic")
+    __slots__ = ("grade", "hardest", "counts", "solved_by_logic", "score")
     GRADE_FIELD_NUMBER: _ClassVar[int]
     HARDEST_FIELD_NUMBER: _ClassVar[int]
     COUNTS_FIELD_NUMBER: _ClassVar[int]
     SOLVED_BY_LOGIC_FIELD_NUMBER: _ClassVar[int]
+    SCORE_FIELD_NUMBER: _ClassVar[int]
     grade: Grade
     hardest: Technique
     counts: _containers.RepeatedCompositeFieldContainer[TechniqueCount]
     solved_by_logic: bool
-    def __init__(self, grade: _Optional[_Union[Grade, str]] = ..., hardest: _Optional[_Union[Technique, str]] = ..., counts: _Optional[_Iterable[_Union[TechniqueCount, _Mapping]]] = ..., solved_by_logic: _Optional[bool] = ...) -> None: ...
+    score: int
+    def __init__(self, grade: _Optional[_Union[Grade, str]] = ..., hardest: _Optional[_Union[Technique, str]] = ..., counts: _Optional[_Iterable[_Union[TechniqueCount, _Mapping]]] = ..., solved_by_logic: _Optional[bool] = ..., score: _Optional[int] = ...) -> None: ...
 
 class SearchOptions(_message.Message):
     __slots__ = ("engine", "time_limit", "hold_entries")

@@ -330,6 +330,7 @@ def build_ladder(shape: Shape, unique: bool) -> Ladder:
         thresholds=THRESHOLDS,
         relevant=functools.partial(relevant, shape=shape),
         lookahead=lookahead,
+        weigh=step_points,
     )
 
 
@@ -389,6 +390,7 @@ def explain(
         final=found.final,
         contradiction=found.contradiction,
         candidates=found.candidates,
+        score=found.score,
     )
 
 
