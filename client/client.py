@@ -587,6 +587,7 @@ def generate_call(
     seed: int | None = None,
     density: float = 0.0,
     single_cell_runs: bool = False,
+    diagonals: bool = False,
     timeout: float | None = None,
 ) -> Call[GeneratedPuzzle]:
     """New puzzles, each as soon as the server has made it: unique (proven by both
@@ -594,7 +595,8 @@ def generate_call(
     reproducible from ``seed + i``. ``timeout`` bounds the whole stream; closing the
     iterator cancels the call. ``rows`` and ``columns`` count what the kind counts (a
     clue row and column, e.g.); ``density`` is the share of white cells, for the kinds
-    that take it (0: the default)."""
+    that take it (0: the default); ``diagonals`` asks for the X variant, for the kinds
+    that have one."""
     if kind not in KINDS or kind in (None, "auto"):
         known = ", ".join(sorted(str(k) for k in KINDS if k and k != "auto"))
         raise ValueError(f"unknown kind {kind!r}; known: {known}")
@@ -611,6 +613,7 @@ def generate_call(
         count=count,
         density=density,
         single_cell_runs=single_cell_runs,
+        diagonals=diagonals,
     )
     if seed is not None:
         request.seed = seed

@@ -601,6 +601,7 @@ def generate_request(message: service_pb2.GenerateRequest, max_cells: int) -> Ge
         None if grade_name is None else Grade[grade_name.upper()],
         message.density,
         message.single_cell_runs,
+        message.diagonals,
     )
     kind = KINDS[kind_name]
     violations = []

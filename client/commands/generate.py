@@ -114,6 +114,11 @@ def arguments(sub: argparse.ArgumentParser) -> None:
         help=f"{_for('single_cell_runs')}allow white cells in runs of one cell",
     )
     sub.add_argument(
+        "--diagonals",
+        action="store_true",
+        help=f"{_for('diagonals')}the X variant: both main diagonals hold each digit once",
+    )
+    sub.add_argument(
         "--progress",
         action=argparse.BooleanOptionalAction,
         help="a progress bar on stderr (default: with --count over 1 on a terminal)",
@@ -197,6 +202,7 @@ def run(args: argparse.Namespace, connect: Connect, width: int) -> int:
                 seed=args.seed,
                 density=args.density,
                 single_cell_runs=args.single_cell_runs,
+                diagonals=args.diagonals,
                 timeout=args.timeout,
             )
             for made in stream:

@@ -524,7 +524,7 @@ class PuzzleFailure(_message.Message):
     def __init__(self, message: _Optional[str] = ...) -> None: ...
 
 class GenerateRequest(_message.Message):
-    __slots__ = ("kind", "rows", "columns", "grade", "count", "seed", "density", "single_cell_runs")
+    __slots__ = ("kind", "rows", "columns", "grade", "count", "seed", "density", "single_cell_runs", "diagonals")
     KIND_FIELD_NUMBER: _ClassVar[int]
     ROWS_FIELD_NUMBER: _ClassVar[int]
     COLUMNS_FIELD_NUMBER: _ClassVar[int]
@@ -533,6 +533,7 @@ class GenerateRequest(_message.Message):
     SEED_FIELD_NUMBER: _ClassVar[int]
     DENSITY_FIELD_NUMBER: _ClassVar[int]
     SINGLE_CELL_RUNS_FIELD_NUMBER: _ClassVar[int]
+    DIAGONALS_FIELD_NUMBER: _ClassVar[int]
     kind: _puzzle_pb2.PuzzleKind
     rows: int
     columns: int
@@ -541,7 +542,8 @@ class GenerateRequest(_message.Message):
     seed: int
     density: float
     single_cell_runs: bool
-    def __init__(self, kind: _Optional[_Union[_puzzle_pb2.PuzzleKind, str]] = ..., rows: _Optional[int] = ..., columns: _Optional[int] = ..., grade: _Optional[_Union[Grade, str]] = ..., count: _Optional[int] = ..., seed: _Optional[int] = ..., density: _Optional[float] = ..., single_cell_runs: _Optional[bool] = ...) -> None: ...
+    diagonals: bool
+    def __init__(self, kind: _Optional[_Union[_puzzle_pb2.PuzzleKind, str]] = ..., rows: _Optional[int] = ..., columns: _Optional[int] = ..., grade: _Optional[_Union[Grade, str]] = ..., count: _Optional[int] = ..., seed: _Optional[int] = ..., density: _Optional[float] = ..., single_cell_runs: _Optional[bool] = ..., diagonals: _Optional[bool] = ...) -> None: ...
 
 class GenerateResponse(_message.Message):
     __slots__ = ("puzzle", "texts", "solution", "solution_text", "difficulty", "seed", "index", "attempts", "repairs", "elapsed", "stats")

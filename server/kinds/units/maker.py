@@ -1,8 +1,8 @@
 """Making units puzzles: a random full grid (with random regions when the kind has
-them), then givens taken away, in pairs symmetric about the centre as publishers do,
-while the native engine still finds one solution. ``pressure`` (the generator's lean
-toward harder puzzles) decides how many givens may be kept beyond the fewest found.
-"""
+them, both main diagonals holding every digit too in the X variant), then givens taken
+away, in pairs symmetric about the centre as publishers do, while the native engine
+still finds one solution. ``pressure`` (the generator's lean toward harder puzzles)
+decides how many givens may be kept beyond the fewest found."""
 
 from __future__ import annotations
 
@@ -115,11 +115,11 @@ class UnitsMaker:
             return [("rows", f"a {self.title} is {sizes}, not {n}x{n}")]
         return []
 
-    def _blank(self, n: int, rng: random.Random) -> Puzzle:
+    def _blank(self, n: int, rng: random.Random, diagonals: bool) -> Puzzle:
         empty = tuple((0,) * n for _ in range(n))
         if self.boxes is not None:
-            return Puzzle(n, self.boxes(n), None, False, empty)
-        return Puzzle(n, None, random_regions(n, rng), False, empty)
+            return Puzzle(n, self.boxes(n), None, diagonals, empty)
+        return Puzzle(n, None, random_regions(n, rng), diagonals, empty)
 
     def candidate(
         self, spec: Spec, rng: random.Random, pressure: float, budget: Budget
@@ -128,7 +128,7 @@ class UnitsMaker:
         while True:
             if budget.expired():
                 raise SearchTimeout()
-            blank = self._blank(n, rng)
+            blank = self._blank(n, rng, spec.diagonals)
             solution = _solution(blank, rng, budget)
             if solution is not None:
                 break
