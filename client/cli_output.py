@@ -184,6 +184,7 @@ def _difficulty_json(d: Difficulty | None) -> dict | None:
         "hardest": d.hardest,
         "techniques": dict(d.counts),
         "solved_by_logic": d.solved_by_logic,
+        "score": d.score,
     }
 
 
@@ -195,7 +196,7 @@ def grade(out: Outcome, d: Difficulty | None) -> str:
         return ""
     if d.grade is None:
         return "grade: none (the logical techniques do not complete the grid)\n"
-    return f"grade: {d.grade} (hardest technique: {words(d.hardest)})\n"
+    return f"grade: {d.grade} (hardest technique: {words(d.hardest)}), score {d.score}\n"
 
 
 # ---------------------------------------------------------------- the server's refusals

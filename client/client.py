@@ -240,6 +240,7 @@ def _difficulty(d: service_pb2.Difficulty) -> Difficulty:
         hardest=_technique(d.hardest),
         counts={_technique(c.technique) or "": c.count for c in d.counts},
         solved_by_logic=d.solved_by_logic,
+        score=d.score,
     )
 
 
@@ -595,6 +596,7 @@ def generate_call(
     seed: int | None = None,
     density: float = 0.0,
     single_cell_runs: bool = False,
+    diagonals: bool = False,
     timeout: float | None = None,
 ) -> Call[GeneratedPuzzle]:
     """New puzzles, each as soon as the server has made it: unique (proven by both
@@ -602,7 +604,8 @@ def generate_call(
     reproducible from ``seed + i``. ``timeout`` bounds the whole stream; closing the
     iterator cancels the call. ``rows`` and ``columns`` count what the kind counts (a
     clue row and column, e.g.); ``density`` is the share of white cells, for the kinds
-    that take it (0: the default)."""
+    that take it (0: the default); ``diagonals`` asks for the X variant, for the kinds
+    that have one."""
     if kind not in KINDS or kind in (None, "auto"):
         known = ", ".join(sorted(str(k) for k in KINDS if k and k != "auto"))
         raise ValueError(f"unknown kind {kind!r}; known: {known}")
@@ -619,6 +622,7 @@ def generate_call(
         count=count,
         density=density,
         single_cell_runs=single_cell_runs,
+        diagonals=diagonals,
     )
     if seed is not None:
         request.seed = seed

@@ -129,6 +129,7 @@ class Difficulty:
     hardest: str | None  # the hardest technique used
     counts: dict[str, int] = field(default_factory=dict, hash=False)  # steps per technique
     solved_by_logic: bool = False
+    score: int = 0  # the sum of its steps' weights: higher is harder, within a grade too
 
 
 @dataclass(frozen=True)

@@ -8,7 +8,8 @@ kind lives here, once:
   their order, simplest first);
 - a hint that places a digit: eliminations applied silently until a step places one,
   then one step standing for the chain, its sentence summarising what it depends on;
-- the explanation from a position to the end, and the grade of a chain;
+- the explanation from a position to the end, the grade of a chain and its score (the
+  sum of its steps' weights: the kind's, or :func:`rank_weight`);
 - the words every step is written with (``listed``, ``outcome``).
 
 A kind describes itself to the chain as a :class:`Ladder`. Its position has ``budget``,
@@ -57,6 +58,7 @@ class Explanation:
     final: Grid = ()  # the placed digits where the chain stopped
     contradiction: str = ""  # why the position cannot be completed, if it cannot
     candidates: dict[Cell, tuple[int, ...]] = field(default_factory=dict)  # where it stopped
+    score: int = 0  # the sum of its steps' weights (:attr:`Ladder.weigh`): higher is harder
 
 
 # ---------------------------------------------------------------- positions
@@ -273,6 +275,16 @@ def chain_summary(chain: list[Step], limit: int = 4, say: Callable[[int], str] =
 
 # ---------------------------------------------------------------- the ladder
 
+TRIAL_WEIGHT = 10_000  # a trial's weight in a score (as HoDoKu's)
+
+
+def rank_weight(step: Step) -> int:
+    """A step's weight in a score when its kind gives none: 10 * 2^(rank - 1) for a
+    technique of rank (its enum value, simplest 1), :data:`TRIAL_WEIGHT` for the trial."""
+    if step.technique.name == "TRIAL":
+        return TRIAL_WEIGHT
+    return 10 << (int(step.technique) - 1)
+
 
 @dataclass(frozen=True)
 class Ladder:
@@ -293,6 +305,8 @@ class Ladder:
     lookahead: Callable[[Any, Step, Any], Step | None] | None = None  # Any: the kind's enum
     # How a cell's value reads in a sentence (the kind's ``value_text``).
     say: Callable[[int], str] = value_text
+    # A step's weight in the chain's score (:attr:`Explanation.score`).
+    weigh: Callable[[Step], int] = rank_weight
 
     @property
     def trial(self) -> enum.IntEnum:
@@ -551,4 +565,5 @@ class Ladder:
             final=pos.grid(),
             contradiction=contradiction,
             candidates=pos.candidates(),
+            score=sum(map(self.weigh, steps)),
         )

@@ -470,6 +470,7 @@ def difficulty_message(d: operations.Difficulty) -> service_pb2.Difficulty:
             for t, n in sorted(d.counts.items())
         ],
         solved_by_logic=d.solved_by_logic,
+        score=d.score,
     )
 
 
@@ -600,6 +601,7 @@ def generate_request(message: service_pb2.GenerateRequest, max_cells: int) -> Ge
         None if grade_name is None else Grade[grade_name.upper()],
         message.density,
         message.single_cell_runs,
+        message.diagonals,
     )
     kind = KINDS[kind_name]
     violations = []

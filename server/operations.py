@@ -152,6 +152,7 @@ class Difficulty:
     hardest: Any  # the hardest technique used, None when no step was needed
     counts: dict[Any, int] = field(hash=False)  # {technique: steps}, every technique of the kind
     solved_by_logic: bool
+    score: int = 0  # the sum of the chain's step weights (Explanation.score): higher is harder
 
 
 def difficulty_of(explanation: Explanation) -> Difficulty:
@@ -162,6 +163,7 @@ def difficulty_of(explanation: Explanation) -> Difficulty:
         max(used) if used else None,
         counts,
         explanation.solved,
+        explanation.score,
     )
 
 

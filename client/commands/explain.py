@@ -50,6 +50,7 @@ def outcome(ctx: Context, source: str, text: PuzzleLike) -> Outcome:
             "solved": r.solved,
             "grade": d.grade,
             "hardest": d.hardest,
+            "score": d.score,
             "steps": len(r.steps),
             "techniques": dict(d.counts),
         }
@@ -61,7 +62,7 @@ def outcome(ctx: Context, source: str, text: PuzzleLike) -> Outcome:
     ]
     used = ", ".join(f"{words(t)} {n}" for t, n in d.counts.items() if n)
     grade = d.grade or "none (the chain stalls)"
-    lines.append(f"{len(r.steps)} steps, grade {grade}")
+    lines.append(f"{len(r.steps)} steps, grade {grade}, score {d.score}")
     if used:
         lines.append(wrap("techniques: ", used, ctx.width))
     values = [list(row) for row in entries(r.puzzle)]

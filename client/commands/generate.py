@@ -114,6 +114,11 @@ def arguments(sub: argparse.ArgumentParser) -> None:
         help=f"{_for('single_cell_runs')}allow white cells in runs of one cell",
     )
     sub.add_argument(
+        "--diagonals",
+        action="store_true",
+        help=f"{_for('diagonals')}the X variant: both main diagonals hold each digit once",
+    )
+    sub.add_argument(
         "--progress",
         action=argparse.BooleanOptionalAction,
         help="a progress bar on stderr (default: with --count over 1 on a terminal)",
@@ -153,6 +158,7 @@ def _record(made: GeneratedPuzzle, size, files: list[Path]) -> dict:
         "seed": made.seed,
         "grade": d.grade,
         "hardest": d.hardest,
+        "score": d.score,
         "counts": {t: n for t, n in d.counts.items() if n},
         "attempts": made.attempts,
         "repairs": made.repairs,
@@ -169,7 +175,7 @@ def _line(made: GeneratedPuzzle, size) -> str:
     repairs = f", {made.repairs} repair{plural}" if made.repairs else ""
     return (
         f"{made.kind} {size[0]}x{size[1]} {made.difficulty.grade or 'ungraded'}, seed "
-        f"{made.seed}: {tries}{repairs}, {made.seconds:.2f} s"
+        f"{made.seed}, score {made.difficulty.score}: {tries}{repairs}, {made.seconds:.2f} s"
     )
 
 
@@ -196,6 +202,7 @@ def run(args: argparse.Namespace, connect: Connect, width: int) -> int:
                 seed=args.seed,
                 density=args.density,
                 single_cell_runs=args.single_cell_runs,
+                diagonals=args.diagonals,
                 timeout=args.timeout,
             )
             for made in stream:

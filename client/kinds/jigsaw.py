@@ -16,6 +16,7 @@ SIZE_NOTE = "a Jigsaw Sudoku is 4 to 9"
 FILES = "Solo jigsaw game IDs (Jigsaw Sudoku)"
 
 X_NOTE = "X: both main diagonals hold each digit once too"
+GENERATE_OPTIONS = ("diagonals",)  # GenerateRequest fields it reads
 
 entries = units.entries
 with_entries = units.with_entries

@@ -53,6 +53,7 @@ class Spec:
     grade: Grade | None  # None: any grade
     density: float = 0.0  # kinds with black cells: the share of white ones; 0: default
     single_cell_runs: bool = False  # kinds with runs: white cells in one-cell runs allowed
+    diagonals: bool = False  # units kinds: the X variant (both main diagonals count)
 
 
 class Maker(Protocol):

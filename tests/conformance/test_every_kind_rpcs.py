@@ -39,6 +39,7 @@ def test_a_corpus_puzzle_is_unique_with_its_published_solution(stub, kind, engin
     assert reply.puzzle == structured(kind, Board.empty(puzzle))
     assert reply.puzzle.WhichOneof("kind") == kind.name
     assert reply.difficulty.grade != service_pb2.GRADE_UNSPECIFIED
+    assert reply.difficulty.score > 0  # the sum of the chain's step weights
 
 
 def test_the_same_puzzle_in_every_format_and_structured(stub, kind):

@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from numgrid.server.chain import Grade
 from numgrid.server.core import Budget, Grid, SearchTimeout
 from numgrid.server.kinds.base import Spec
-from numgrid.server.kinds.making import unreachable
+from numgrid.server.kinds.making import no_diagonals, unreachable
 
 from . import logic
 from .model import MAX_SIZE, SHADED, WHITE, Puzzle
@@ -122,7 +122,7 @@ class Maker:
     """Kakurasu's :class:`~numgrid.server.kinds.base.Maker`."""
 
     def problems(self, spec: Spec) -> list[tuple[str, str]]:
-        found = []
+        found = no_diagonals("Kakurasu", spec)
         for field, size in (("rows", spec.rows), ("cols", spec.cols)):
             if not MIN_SIZE <= size <= MAX_SIZE:
                 what = "rows" if field == "rows" else "columns"

@@ -35,6 +35,7 @@ from typing import Any
 
 from numgrid.server.chain import Grade
 from numgrid.server.core import Budget, Grid, SearchTimeout
+from numgrid.server.kinds.making import no_diagonals
 
 from . import native
 from .checks import MAX_RUN
@@ -1074,7 +1075,7 @@ class KakuroMaker:
     """:class:`~numgrid.server.kinds.base.Maker` for Kakuro."""
 
     def problems(self, spec) -> list[tuple[str, str]]:
-        found = []
+        found = no_diagonals("Kakuro", spec)
         for field, size in (("rows", spec.rows), ("cols", spec.cols)):
             if not MIN_SIZE <= size <= MAX_SIZE:
                 line = "row" if field == "rows" else "column"

@@ -38,7 +38,7 @@ from numgrid.server.kinds import latin
 from numgrid.server.kinds.base import Spec
 from numgrid.server.kinds.judging import connected_parts
 from numgrid.server.kinds.latin import latin_square
-from numgrid.server.kinds.making import unreachable
+from numgrid.server.kinds.making import no_diagonals, unreachable
 from numgrid.server.kinds.masks import bit, digits_of
 
 from . import arith, logic, native
@@ -930,6 +930,8 @@ class KenKenMaker:
 
     def problems(self, spec: Spec) -> list[tuple[str, str]]:
         n = spec.rows
+        if spec.diagonals:
+            return no_diagonals("KenKen", spec)
         if spec.cols != n:
             return [("cols", f"a KenKen is square: {n}x{spec.cols} is not")]
         if not MIN_SIZE <= n <= MAX_SIZE:

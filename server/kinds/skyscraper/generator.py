@@ -430,6 +430,8 @@ class Maker:
 
     def problems(self, spec: Spec) -> list[tuple[str, str]]:
         found = []
+        if spec.diagonals:  # its puzzles have a diagonal variant, which is not made
+            found.append(("diagonals", "the diagonal Skyscraper variant is not generated"))
         if spec.rows != spec.cols:
             found.append(("cols", f"a Skyscraper is square: {spec.rows}x{spec.cols} is not"))
         if not MIN_SIZE <= spec.rows <= MAX_SIZE:

@@ -340,6 +340,7 @@ def build_ladder(shape: Shape, unique: bool) -> Ladder:
         thresholds=THRESHOLDS,
         relevant=functools.partial(relevant, shape=shape),
         lookahead=lookahead,
+        weigh=step_points,
     )
 
 
@@ -399,6 +400,7 @@ def explain(
         final=found.final,
         contradiction=found.contradiction,
         candidates=found.candidates,
+        score=found.score,
     )
 
 
