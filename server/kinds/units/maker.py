@@ -12,7 +12,7 @@ import random
 from collections.abc import Callable
 
 from numgrid.server.chain import Grade
-from numgrid.server.core import Budget, Cell, Grid, SearchTimeout
+from numgrid.server.core import Budget, Grid, SearchTimeout
 from numgrid.server.kinds.base import Spec
 
 from . import native
@@ -59,55 +59,56 @@ def _solution(puzzle: Puzzle, rng: random.Random, budget: Budget) -> Grid | None
     return None
 
 
-def _connected(cells: set[Cell]) -> bool:
-    if not cells:
-        return True
-    start = next(iter(cells))
-    seen, todo = {start}, [start]
-    while todo:
-        r, c = todo.pop()
-        for near in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1)):
-            if near in cells and near not in seen:
-                seen.add(near)
-                todo.append(near)
-    return len(seen) == len(cells)
+def _bits(mask: int) -> list[int]:
+    """The cell indices of a cell set."""
+    found = []
+    while mask:
+        low = mask & -mask
+        found.append(low.bit_length() - 1)
+        mask ^= low
+    return found
 
 
 def random_regions(n: int, rng: random.Random) -> Grid:
     """N connected regions of N cells: the rows, then many swaps of a cell on a border
-    for one across it, each keeping both regions connected."""
-    region = {(r, c): r for r in range(n) for c in range(n)}
-    members: list[set[Cell]] = [{(r, c) for c in range(n)} for r in range(n)]
-    cells = list(region)
+    for one across it, each keeping both regions connected. Cell sets are bit masks
+    (cell ``r * n + c``), so a region's connectedness is a flood fill of a few shifts."""
+    full = (1 << n * n) - 1
+    right_ok = sum(1 << (r * n + c) for r in range(n) for c in range(1, n))  # shifted left
+    left_ok = sum(1 << (r * n + c) for r in range(n) for c in range(n - 1))
+
+    def beside(mask: int) -> int:
+        return ((mask << 1) & right_ok | (mask >> 1) & left_ok | mask << n | mask >> n) & full
+
+    def connected(mask: int) -> bool:
+        seen = mask & -mask
+        while True:
+            grown = (seen | beside(seen)) & mask
+            if grown == seen:
+                return seen == mask
+            seen = grown
+
+    region = [i // n for i in range(n * n)]
+    members = [((1 << n) - 1) << (r * n) for r in range(n)]
     for _ in range(SWAPS * n * n):
-        a = rng.choice(cells)
-        ra = region[a]
-        near = [
-            b
-            for b in ((a[0] - 1, a[1]), (a[0] + 1, a[1]), (a[0], a[1] - 1), (a[0], a[1] + 1))
-            if b in region and region[b] != ra
-        ]
-        if not near:
+        a = rng.randrange(n * n)
+        ra, a_bit = region[a], 1 << a
+        across = beside(a_bit) & ~members[ra]
+        if not across:
             continue
-        rb = region[rng.choice(near)]
-        # a cell of rb's that touches ra goes back, so both keep N cells
-        back = [
-            b
-            for b in members[rb]
-            if any(
-                region.get(x) == ra and x != a
-                for x in ((b[0] - 1, b[1]), (b[0] + 1, b[1]), (b[0], b[1] - 1), (b[0], b[1] + 1))
-            )
-        ]
+        rb = region[rng.choice(_bits(across))]
+        # a cell of rb's that touches ra (elsewhere than at a) goes back: both keep N cells
+        back = _bits(beside(members[ra] & ~a_bit) & members[rb])
         rng.shuffle(back)
         for b in back[:3]:
-            new_a = (members[ra] - {a}) | {b}
-            new_b = (members[rb] - {b}) | {a}
-            if _connected(new_a) and _connected(new_b):
+            b_bit = 1 << b
+            new_a = members[ra] & ~a_bit | b_bit
+            new_b = members[rb] & ~b_bit | a_bit
+            if connected(new_a) and connected(new_b):
                 members[ra], members[rb] = new_a, new_b
                 region[a], region[b] = rb, ra
                 break
-    return tuple(tuple(region[r, c] for c in range(n)) for r in range(n))
+    return tuple(tuple(region[r * n : r * n + n]) for r in range(n))
 
 
 def _still_unique(
