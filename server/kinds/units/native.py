@@ -173,7 +173,8 @@ def _written_folds(classes: tuple[Fold, ...]) -> Callable[[int], int]:
 
 def _looped_folds(classes: tuple[Fold, ...]) -> Callable[[int], int]:
     """:func:`_written_folds`' function as a loop: for a shape with irregular regions,
-    mostly met once (a Jigsaw's), where writing it out costs more than it saves."""
+    mostly met once (each puzzle draws its own), where writing it out costs more than it
+    saves."""
 
     def hidden(pos: int) -> int:
         found = 0
