@@ -37,8 +37,10 @@ import time
 
 from numgrid.server import engines
 from numgrid.server.chain import Grade
-from numgrid.server.core import Budget, SearchTimeout
-from numgrid.server.generate import ceiling, generate_one
+from numgrid.server.core import Budget
+from numgrid.server.core import SearchTimeout
+from numgrid.server.generate import ceiling
+from numgrid.server.generate import generate_one
 from numgrid.server.kinds import KINDS
 from numgrid.server.kinds.base import Spec
 from rich.console import Console

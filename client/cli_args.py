@@ -19,13 +19,20 @@ import difflib
 import ipaddress
 import os
 import re
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable
+from collections.abc import Iterable
+from collections.abc import Mapping
+from collections.abc import Sequence
 from dataclasses import dataclass
 from importlib import metadata
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any
+from typing import Protocol
 
-from .client import ENGINES, FORMATS, KINDS, TECHNIQUES
+from .client import ENGINES
+from .client import FORMATS
+from .client import KINDS
+from .client import TECHNIQUES
 from .types import Cell
 
 PACKAGE = "numgrid"

@@ -13,10 +13,18 @@ from __future__ import annotations
 import sys
 import textwrap
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+from dataclasses import field
 from typing import Any
 
-from .types import Cell, Difficulty, EngineStat, Finding, GroupRef, NumgridError, Step, cell_name
+from .types import Cell
+from .types import Difficulty
+from .types import EngineStat
+from .types import Finding
+from .types import GroupRef
+from .types import NumgridError
+from .types import Step
+from .types import cell_name
 
 PROG = "numgrid"
 OK, NOT_HAPPY, FAILURE = 0, 1, 2

@@ -17,40 +17,48 @@ from __future__ import annotations
 import functools
 import inspect
 import json
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable
+from collections.abc import Iterator
+from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import timedelta
-from typing import Any, Concatenate, Generic, ParamSpec, TypeVar, cast
+from typing import Any
+from typing import Concatenate
+from typing import Generic
+from typing import ParamSpec
+from typing import TypeVar
+from typing import cast
 
 import grpc
 from google.protobuf.message import Message
 from google.rpc import error_details_pb2
-from grpc_health.v1 import health_pb2, health_pb2_grpc
+from grpc_health.v1 import health_pb2
+from grpc_health.v1 import health_pb2_grpc
 from grpc_status import rpc_status
 from numgrid.v1 import numgrid_service_pb2 as service_pb2
 from numgrid.v1 import numgrid_service_pb2_grpc as service_grpc
 from numgrid.v1 import puzzle_pb2
 
-from .channels import PLAINTEXT, Credentials, open_channel
-from .types import (
-    Cell,
-    Difficulty,
-    EngineStat,
-    Explanation,
-    Finding,
-    GeneratedPuzzle,
-    Grid,
-    GroupRef,
-    GroupStatus,
-    Hint,
-    NumgridError,
-    Picture,
-    SolveResult,
-    Step,
-    Uniqueness,
-    Validation,
-    Violation,
-)
+from .channels import PLAINTEXT
+from .channels import Credentials
+from .channels import open_channel
+from .types import Cell
+from .types import Difficulty
+from .types import EngineStat
+from .types import Explanation
+from .types import Finding
+from .types import GeneratedPuzzle
+from .types import Grid
+from .types import GroupRef
+from .types import GroupStatus
+from .types import Hint
+from .types import NumgridError
+from .types import Picture
+from .types import SolveResult
+from .types import Step
+from .types import Uniqueness
+from .types import Validation
+from .types import Violation
 
 SERVICE = "numgrid.v1.NumgridService"
 HEALTH_SERVICE = "grpc.health.v1.Health"

@@ -12,7 +12,8 @@ it is what the server read, a oneof over puzzle kinds, and it is what the render
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+from dataclasses import field
 
 from numgrid.v1 import puzzle_pb2
 

@@ -26,11 +26,22 @@ from __future__ import annotations
 import enum
 import functools
 from collections import Counter
-from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
-from typing import Any, Protocol
+from collections.abc import Callable
+from collections.abc import Iterable
+from collections.abc import Mapping
+from collections.abc import Sequence
+from dataclasses import dataclass
+from dataclasses import field
+from typing import Any
+from typing import Protocol
 
-from numgrid.server.core import Budget, Cell, Grid, SearchTimeout, Step, cell_name, value_text
+from numgrid.server.core import Budget
+from numgrid.server.core import Cell
+from numgrid.server.core import Grid
+from numgrid.server.core import SearchTimeout
+from numgrid.server.core import Step
+from numgrid.server.core import cell_name
+from numgrid.server.core import value_text
 
 WHOLE = "whole"  # the scope of a technique that looks at the whole position at once
 

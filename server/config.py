@@ -8,9 +8,11 @@ from __future__ import annotations
 
 import argparse
 import os
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import NoReturn, TypeVar
+from typing import NoReturn
+from typing import TypeVar
 
 MIB = 1024 * 1024
 

@@ -15,27 +15,29 @@ import threading
 import time
 from collections import OrderedDict
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+from dataclasses import field
 from typing import Any
 
 from numgrid.server import engines
 from numgrid.server.chain import Explanation
-from numgrid.server.core import (
-    Board,
-    BoardReport,
-    Budget,
-    Cell,
-    Finding,
-    PuzzleError,
-    SearchTimeout,
-    Stats,
-    Step,
-    Verdict,
-    cell_name,
-)
-from numgrid.server.engines import Answer, Engine
+from numgrid.server.core import Board
+from numgrid.server.core import BoardReport
+from numgrid.server.core import Budget
+from numgrid.server.core import Cell
+from numgrid.server.core import Finding
+from numgrid.server.core import PuzzleError
+from numgrid.server.core import SearchTimeout
+from numgrid.server.core import Stats
+from numgrid.server.core import Step
+from numgrid.server.core import Verdict
+from numgrid.server.core import cell_name
+from numgrid.server.engines import Answer
+from numgrid.server.engines import Engine
 from numgrid.server.kinds.base import Kind
-from numgrid.server.pictures import Contents, Highlight, Picture
+from numgrid.server.pictures import Contents
+from numgrid.server.pictures import Highlight
+from numgrid.server.pictures import Picture
 
 Warnings = tuple[Finding, ...]
 

@@ -7,7 +7,8 @@ from __future__ import annotations
 import json
 
 import pytest
-from numgrid.client.client import LONGEST, Call
+from numgrid.client.client import LONGEST
+from numgrid.client.client import Call
 from support.client import numgrid
 
 KAKURO = "puzzles/kakuro-10x12.csv"

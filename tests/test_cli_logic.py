@@ -7,8 +7,13 @@ from __future__ import annotations
 import json
 
 import pytest
-from support.client import filled, numgrid, parse_solution, sample
-from test_cli import TEN, fits, one_line_error
+from support.client import filled
+from support.client import numgrid
+from support.client import parse_solution
+from support.client import sample
+from test_cli import TEN
+from test_cli import fits
+from test_cli import one_line_error
 
 STEP_KEYS = {"source", "step", "technique", "placements", "eliminations", "explanation"}
 SUMMARY_KEYS = {"source", "summary", "solved", "grade", "steps", "techniques"}

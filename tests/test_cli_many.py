@@ -15,7 +15,11 @@ from pathlib import Path
 
 import pytest
 from numgrid.client import NumgridClient
-from support.client import HARD, LINE_KEYS, PUZZLES, numgrid, sample
+from support.client import HARD
+from support.client import LINE_KEYS
+from support.client import PUZZLES
+from support.client import numgrid
+from support.client import sample
 from support.corpus import corpus
 
 KEYS = LINE_KEYS | {"grade", "difficulty"}

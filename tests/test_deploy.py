@@ -24,7 +24,8 @@ import sys
 import threading
 import tomllib
 import urllib.request
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+from dataclasses import field
 from pathlib import Path
 
 import kubernetes_validate

@@ -14,12 +14,14 @@ import grpc
 import pytest
 from google.rpc import error_details_pb2
 from grpc_status import rpc_status
-from numgrid.client import NumgridClient, NumgridError
+from numgrid.client import NumgridClient
+from numgrid.client import NumgridError
 from numgrid.client.aio import AsyncNumgridClient
 from numgrid.v1 import numgrid_service_pb2 as service_pb2
 from numgrid.v1 import puzzle_pb2 as pb
 from support.client import numgrid
-from support.facts import KINDS, facts
+from support.facts import KINDS
+from support.facts import facts
 
 # Small sizes: the tests are about the service, the makers have tests of their own.
 SIZES = {kind.name: facts(kind).size for kind in KINDS}

@@ -19,13 +19,16 @@ from pathlib import Path
 import grpc
 import pytest
 from cryptography import x509
-from cryptography.hazmat.primitives import hashes, serialization
+from cryptography.hazmat.primitives import hashes
+from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric import ec
 from cryptography.x509.oid import NameOID
 from google.rpc import error_details_pb2
-from grpc_health.v1 import health_pb2, health_pb2_grpc
+from grpc_health.v1 import health_pb2
+from grpc_health.v1 import health_pb2_grpc
 from grpc_status import rpc_status
-from numgrid.client.channels import Credentials, CredentialsError
+from numgrid.client.channels import Credentials
+from numgrid.client.channels import CredentialsError
 from numgrid.client.client import NumgridClient
 from numgrid.server import launch
 from numgrid.server.config import ServerConfig
@@ -36,8 +39,10 @@ from numgrid.v1 import puzzle_pb2 as pb
 from support import PUZZLES
 from support.client import numgrid
 from support.corpus import corpus_path
-from support.server import run_server, server_executable
-from test_service import slow_request, text_input
+from support.server import run_server
+from support.server import server_executable
+from test_service import slow_request
+from test_service import text_input
 
 KENKEN_CORPUS = corpus_path("kenken")
 KENKEN = PUZZLES / "kenken-4x4.txt"

@@ -18,14 +18,21 @@ import json
 import sys
 from pathlib import Path
 
-from ..cli_args import choice, positive_int
-from ..cli_output import FAILURE, NOT_HAPPY, OK, PROG, NoServer
+from ..cli_args import choice
+from ..cli_args import positive_int
+from ..cli_output import FAILURE
+from ..cli_output import NOT_HAPPY
+from ..cli_output import OK
+from ..cli_output import PROG
+from ..cli_output import NoServer
 from ..client import GRADES
 from ..kinds import DRAWINGS
 from ..progress import ProgressBar
 from ..render import render
-from ..types import GeneratedPuzzle, NumgridError
-from .base import Command, Connect
+from ..types import GeneratedPuzzle
+from ..types import NumgridError
+from .base import Command
+from .base import Connect
 
 SIZES = {name: kind.default_size for name, kind in DRAWINGS.items()}  # without --size
 EXTENSIONS = {"janko": ".txt", "csv": ".csv", "json": ".json", "tatham": ".tatham"}

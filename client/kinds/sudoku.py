@@ -6,7 +6,8 @@ from __future__ import annotations
 
 from numgrid.v1 import puzzle_pb2
 
-from ..types import Cell, Grid
+from ..types import Cell
+from ..types import Grid
 from . import units
 from .cells import Layout
 

@@ -7,11 +7,18 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
+from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Any, TypeVar
+from typing import Any
+from typing import TypeVar
 
-from numgrid.server.core import Cell, Finding, Grid, PuzzleError, cell_name, quoted
+from numgrid.server.core import Cell
+from numgrid.server.core import Finding
+from numgrid.server.core import Grid
+from numgrid.server.core import PuzzleError
+from numgrid.server.core import cell_name
+from numgrid.server.core import quoted
 
 
 @dataclass(frozen=True)

@@ -11,7 +11,8 @@ from numgrid.server.chain import Grade
 from numgrid.server.core import Budget
 from numgrid.server.kinds import KINDS
 from numgrid.server.kinds.base import Spec
-from numgrid.server.kinds.units import maker, native
+from numgrid.server.kinds.units import maker
+from numgrid.server.kinds.units import native
 
 
 @pytest.mark.parametrize(("name", "diagonals"), [("sudoku", False), ("jigsaw", True)])

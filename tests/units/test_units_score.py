@@ -7,7 +7,9 @@ from __future__ import annotations
 import pytest
 from numgrid.v1 import numgrid_service_pb2 as service_pb2
 from support.rpc import text
-from units_support import SEVENTEEN, TOP, lines
+from units_support import SEVENTEEN
+from units_support import TOP
+from units_support import lines
 
 BOXES = "\n".join(" ".join(str(1 + r // 3 * 3 + c // 3) for c in range(9)) for r in range(9))
 HARD = lines(TOP)[0]  # EXPERT

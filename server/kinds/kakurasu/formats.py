@@ -27,22 +27,29 @@ kind named).
 
 from __future__ import annotations
 
-from numgrid.server.core import Board, Finding, Grid, PuzzleError, cell_name, quoted
-from numgrid.server.kinds.textformats import (
-    Formats,
-    JsonShape,
-    error,
-    header_of,
-    json_body,
-    json_int,
-    json_list,
-    json_object,
-    json_puzzle,
-    json_writer,
-    refuse,
-)
+from numgrid.server.core import Board
+from numgrid.server.core import Finding
+from numgrid.server.core import Grid
+from numgrid.server.core import PuzzleError
+from numgrid.server.core import cell_name
+from numgrid.server.core import quoted
+from numgrid.server.kinds.textformats import Formats
+from numgrid.server.kinds.textformats import JsonShape
+from numgrid.server.kinds.textformats import error
+from numgrid.server.kinds.textformats import header_of
+from numgrid.server.kinds.textformats import json_body
+from numgrid.server.kinds.textformats import json_int
+from numgrid.server.kinds.textformats import json_list
+from numgrid.server.kinds.textformats import json_object
+from numgrid.server.kinds.textformats import json_puzzle
+from numgrid.server.kinds.textformats import json_writer
+from numgrid.server.kinds.textformats import refuse
 
-from .model import MAX_SIZE, OPEN, SHADED, WHITE, Puzzle
+from .model import MAX_SIZE
+from .model import OPEN
+from .model import SHADED
+from .model import WHITE
+from .model import Puzzle
 
 DEFAULT_MAX_CELLS = MAX_SIZE * MAX_SIZE
 NO_CLUE = "-"  # a clue not given, in the text

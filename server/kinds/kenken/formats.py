@@ -36,25 +36,36 @@ import re
 from collections import defaultdict
 from typing import cast
 
-from numgrid.server.core import Board, Cell, Finding, Grid, PuzzleError, cell_name, quoted
-from numgrid.server.kinds.textformats import (
-    Formats,
-    JsonShape,
-    error,
-    header_of,
-    json_body,
-    json_grid,
-    json_int,
-    json_list,
-    json_object,
-    json_puzzle,
-    json_writer,
-    ragged_row,
-    refuse,
-    square_size_errors,
-)
+from numgrid.server.core import Board
+from numgrid.server.core import Cell
+from numgrid.server.core import Finding
+from numgrid.server.core import Grid
+from numgrid.server.core import PuzzleError
+from numgrid.server.core import cell_name
+from numgrid.server.core import quoted
+from numgrid.server.kinds.textformats import Formats
+from numgrid.server.kinds.textformats import JsonShape
+from numgrid.server.kinds.textformats import error
+from numgrid.server.kinds.textformats import header_of
+from numgrid.server.kinds.textformats import json_body
+from numgrid.server.kinds.textformats import json_grid
+from numgrid.server.kinds.textformats import json_int
+from numgrid.server.kinds.textformats import json_list
+from numgrid.server.kinds.textformats import json_object
+from numgrid.server.kinds.textformats import json_puzzle
+from numgrid.server.kinds.textformats import json_writer
+from numgrid.server.kinds.textformats import ragged_row
+from numgrid.server.kinds.textformats import refuse
+from numgrid.server.kinds.textformats import square_size_errors
 
-from .model import ADD, DIVIDE, MAX_SIZE, MULTIPLY, NONE, SUBTRACT, Cage, Puzzle
+from .model import ADD
+from .model import DIVIDE
+from .model import MAX_SIZE
+from .model import MULTIPLY
+from .model import NONE
+from .model import SUBTRACT
+from .model import Cage
+from .model import Puzzle
 
 DEFAULT_MAX_CELLS = MAX_SIZE * MAX_SIZE
 

@@ -29,28 +29,36 @@ from __future__ import annotations
 
 import re
 
-from numgrid.server.core import EMPTY, Board, Cell, Finding, Grid, PuzzleError, cell_name, quoted
-from numgrid.server.kinds.textformats import (
-    Formats,
-    JsonShape,
-    error,
-    header_of,
-    json_body,
-    json_bool,
-    json_grid,
-    json_int,
-    json_list,
-    json_puzzle,
-    json_writer,
-    ragged_row,
-    refuse,
-    square_size_errors,
-    tatham_grid,
-    tatham_runs,
-)
+from numgrid.server.core import EMPTY
+from numgrid.server.core import Board
+from numgrid.server.core import Cell
+from numgrid.server.core import Finding
+from numgrid.server.core import Grid
+from numgrid.server.core import PuzzleError
+from numgrid.server.core import cell_name
+from numgrid.server.core import quoted
+from numgrid.server.kinds.textformats import Formats
+from numgrid.server.kinds.textformats import JsonShape
+from numgrid.server.kinds.textformats import error
+from numgrid.server.kinds.textformats import header_of
+from numgrid.server.kinds.textformats import json_body
+from numgrid.server.kinds.textformats import json_bool
+from numgrid.server.kinds.textformats import json_grid
+from numgrid.server.kinds.textformats import json_int
+from numgrid.server.kinds.textformats import json_list
+from numgrid.server.kinds.textformats import json_puzzle
+from numgrid.server.kinds.textformats import json_writer
+from numgrid.server.kinds.textformats import ragged_row
+from numgrid.server.kinds.textformats import refuse
+from numgrid.server.kinds.textformats import square_size_errors
+from numgrid.server.kinds.textformats import tatham_grid
+from numgrid.server.kinds.textformats import tatham_runs
 
 from . import checks
-from .model import MAX_SIZE, SIDES, Puzzle, Side
+from .model import MAX_SIZE
+from .model import SIDES
+from .model import Puzzle
+from .model import Side
 
 DEFAULT_MAX_CELLS = MAX_SIZE * MAX_SIZE
 _NONE = ("-", ".")

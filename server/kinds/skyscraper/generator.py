@@ -30,13 +30,19 @@ import random
 from dataclasses import dataclass
 
 from numgrid.server.chain import Grade
-from numgrid.server.core import Budget, Grid, SearchTimeout
+from numgrid.server.core import Budget
+from numgrid.server.core import Grid
+from numgrid.server.core import SearchTimeout
 from numgrid.server.kinds import latin
 from numgrid.server.kinds.base import Spec
 from numgrid.server.kinds.making import unreachable
 
 from . import native
-from .model import MAX_SIZE, SIDES, Puzzle, Side, visible
+from .model import MAX_SIZE
+from .model import SIDES
+from .model import Puzzle
+from .model import Side
+from .model import visible
 
 MIN_SIZE = 3  # a 1x1 or 2x2 grid has nothing to deduce
 REDRAWS = 6  # squares drawn within one candidate before one graded off target is returned

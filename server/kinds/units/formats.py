@@ -30,24 +30,29 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from numgrid.server.core import Board, Finding, Grid, PuzzleError, cell_name, quoted
-from numgrid.server.kinds.textformats import (
-    Format,
-    Formats,
-    JsonShape,
-    error,
-    json_body,
-    json_bool,
-    json_grid,
-    json_int,
-    json_puzzle,
-    ragged_row,
-    square_size_errors,
-    tatham_grid,
-    tatham_runs,
-)
+from numgrid.server.core import Board
+from numgrid.server.core import Finding
+from numgrid.server.core import Grid
+from numgrid.server.core import PuzzleError
+from numgrid.server.core import cell_name
+from numgrid.server.core import quoted
+from numgrid.server.kinds.textformats import Format
+from numgrid.server.kinds.textformats import Formats
+from numgrid.server.kinds.textformats import JsonShape
+from numgrid.server.kinds.textformats import error
+from numgrid.server.kinds.textformats import json_body
+from numgrid.server.kinds.textformats import json_bool
+from numgrid.server.kinds.textformats import json_grid
+from numgrid.server.kinds.textformats import json_int
+from numgrid.server.kinds.textformats import json_puzzle
+from numgrid.server.kinds.textformats import ragged_row
+from numgrid.server.kinds.textformats import square_size_errors
+from numgrid.server.kinds.textformats import tatham_grid
+from numgrid.server.kinds.textformats import tatham_runs
 
-from .model import DIGITS, Puzzle, digit_char
+from .model import DIGITS
+from .model import Puzzle
+from .model import digit_char
 
 EMPTY_CHARS = ".0-_"
 

@@ -12,11 +12,15 @@ import random
 from collections.abc import Callable
 
 from numgrid.server.chain import Grade
-from numgrid.server.core import Budget, Grid, SearchTimeout
+from numgrid.server.core import Budget
+from numgrid.server.core import Grid
+from numgrid.server.core import SearchTimeout
 from numgrid.server.kinds.base import Spec
 
 from . import native
-from .ladder import SCORE_LIMITS, WEIGHTS, Technique
+from .ladder import SCORE_LIMITS
+from .ladder import WEIGHTS
+from .ladder import Technique
 from .model import Puzzle
 from .shape import Shape
 

@@ -29,11 +29,16 @@ from __future__ import annotations
 
 import functools
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
+from collections.abc import Sequence
 from dataclasses import dataclass
 
-from numgrid.server.core import Budget, Grid, SearchResult, SearchTimeout, Stats
+from numgrid.server.core import Budget
+from numgrid.server.core import Grid
 from numgrid.server.core import GroupType as _T
+from numgrid.server.core import SearchResult
+from numgrid.server.core import SearchTimeout
+from numgrid.server.core import Stats
 
 from .shape import Shape
 

@@ -7,7 +7,13 @@ from __future__ import annotations
 
 from numgrid.server import pictures
 from numgrid.server.core import Cell
-from numgrid.server.pictures import CELL, FAINT, INK, THICK, THIN, Contents, Picture
+from numgrid.server.pictures import CELL
+from numgrid.server.pictures import FAINT
+from numgrid.server.pictures import INK
+from numgrid.server.pictures import THICK
+from numgrid.server.pictures import THIN
+from numgrid.server.pictures import Contents
+from numgrid.server.pictures import Picture
 
 from .model import Puzzle
 
