@@ -28,6 +28,11 @@ class ServerConfig:
     max_cells: int = 20_000  # rows x columns, clue cells included; 124x90 = 11,160
     time_cap_seconds: float = 30.0  # no search runs longer, whatever the request asks
     grace_seconds: float = 10.0  # on SIGTERM/SIGINT, in-flight RPCs get this long to finish
+    # A connection older than this is asked to close (GOAWAY): its client connects again,
+    # resolving the name again, so replicas started later get calls too. 0: never.
+    max_connection_age_seconds: float = 300.0
+    # Calls on such a connection may run this much longer; 0: until they end.
+    max_connection_age_grace_seconds: float = 0.0
     log_level: str = "INFO"
     tls_cert: str = ""  # PEM certificate chain; with tls_key, the port speaks TLS only
     tls_key: str = ""
@@ -107,6 +112,20 @@ _FLAGS = (
         "NUMGRID_GRACE",
         _non_negative(float),
         "seconds in-flight RPCs get to finish on SIGTERM/SIGINT",
+    ),
+    (
+        "--max-connection-age",
+        "max_connection_age_seconds",
+        "NUMGRID_MAX_CONNECTION_AGE",
+        _non_negative(float),
+        "seconds before a client is asked to connect again (and re-resolve); 0: never",
+    ),
+    (
+        "--max-connection-age-grace",
+        "max_connection_age_grace_seconds",
+        "NUMGRID_MAX_CONNECTION_AGE_GRACE",
+        _non_negative(float),
+        "seconds calls on such a connection may still run; 0: until they end",
     ),
     ("--log-level", "log_level", "NUMGRID_LOG_LEVEL", str.upper, "DEBUG, INFO, WARNING, ..."),
     ("--tls-cert", "tls_cert", "NUMGRID_TLS_CERT", str, "PEM certificate chain (TLS on)"),

@@ -69,6 +69,11 @@ class Built:
         self.intake.remove()
 
 
+def _ms(seconds: float) -> int:
+    """Seconds as the milliseconds of a gRPC option (an int32: at most about 24 days)."""
+    return min(round(seconds * 1000), 2**31 - 1)
+
+
 def build_server(
     config: ServerConfig, *, log_requests: bool = True, reuseport: bool = False
 ) -> Built:
@@ -84,6 +89,12 @@ def build_server(
         # default, one ping in 5 minutes without data, would end their calls).
         ("grpc.http2.min_ping_interval_without_data_ms", MIN_PING_INTERVAL_MS),
     ]
+    if config.max_connection_age_seconds:
+        # Clients reconnect (and re-resolve) now and then, so that new replicas get calls.
+        options.append(("grpc.max_connection_age_ms", _ms(config.max_connection_age_seconds)))
+        if config.max_connection_age_grace_seconds:
+            grace = _ms(config.max_connection_age_grace_seconds)
+            options.append(("grpc.max_connection_age_grace_ms", grace))
     servicer = NumgridServicer(config, log_requests=log_requests)
     # A thread for every call admitted, and gRPC refuses the rest at the door: no call
     # ever waits in the pool's queue, where shutdown would cancel it (see admission).

@@ -15,6 +15,7 @@ import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
+from typing import Any
 
 import grpc
 import pytest
@@ -525,3 +526,41 @@ def test_the_server_and_its_metrics_listen_on_loopback_by_default(tmp_path):
         finally:
             process.terminate()
             process.wait(30)
+
+
+def test_a_long_clients_calls_reach_a_server_started_after_it():
+    """Servers ask a connection to go after --max-connection-age: a client that stays
+    connected then reconnects, so a replica started later gets its calls too. Two
+    servers share one port here (SO_REUSEPORT: each new connection goes to one of them);
+    the later one is told apart by its smaller --max-cells (a 10x12 is over it)."""
+    kakuro = (PUZZLES / "kakuro-10x12.txt").read_text()
+
+    def server(port: int, **limits) -> Any:
+        config = ServerConfig(host="127.0.0.1", port=port, max_connection_age_seconds=0.5, **limits)
+        built = build_server(config, log_requests=False, reuseport=True)
+        built.server.start()
+        return built
+
+    first = server(0)
+    later = None
+    try:
+        with grpc.insecure_channel(f"127.0.0.1:{first.port}") as channel:
+            stub = numgrid_service_pb2_grpc.NumgridServiceStub(channel)
+            request = service_pb2.ValidateRequest(puzzle=text_input(kakuro))
+            stub.Validate(request, timeout=10)  # connected to the first server
+            later = server(first.port, max_cells=100)
+            deadline = time.monotonic() + 60
+            while True:
+                try:
+                    stub.Validate(request, timeout=10)
+                except grpc.RpcError as e:
+                    if e.code() == grpc.StatusCode.INVALID_ARGUMENT:
+                        assert "over the limit of 100 cells" in e.details()
+                        break  # answered by the later server
+                    assert e.code() == grpc.StatusCode.UNAVAILABLE, e.details()
+                assert time.monotonic() < deadline, "no call reached the server started later"
+                time.sleep(0.05)
+    finally:
+        for built in (first, later):
+            if built is not None:
+                built.stop(1)
