@@ -7,6 +7,7 @@ the CLI uses it when no ``--server`` is given.
 from __future__ import annotations
 
 import logging
+import os
 import signal
 import sys
 import threading
@@ -40,6 +41,7 @@ SERVICE_NAME = numgrid_service_pb2.DESCRIPTOR.services_by_name["NumgridService"]
 log = logging.getLogger("numgrid.server")
 MIN_PING_INTERVAL_MS = 4000  # the most often a client may ping while no data flows
 SWITCH_INTERVAL = 0.001  # seconds a thread may hold the GIL while others wait
+STOP_MARGIN = 2.0  # seconds past the grace before a stop stops waiting for handlers
 
 
 @dataclass
@@ -240,7 +242,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     while not stopping.wait(1.0):
         pass
     log.info("shutting down: in-flight calls get up to %gs", config.grace_seconds)
-    built.stop(config.grace_seconds)
+    # A handler that never returns (a search that stopped checking its budget) must not
+    # keep the process alive: past the grace and a margin, it ends without waiting.
+    stopper = threading.Thread(target=built.stop, args=(config.grace_seconds,), daemon=True)
+    stopper.start()
+    stopper.join(config.grace_seconds + STOP_MARGIN)
+    if stopper.is_alive():
+        log.error("calls still running %gs after the grace: stopping without them", STOP_MARGIN)
+        logging.shutdown()
+        os._exit(1)  # the executor's threads would be joined at exit, for ever
     if metrics_server is not None:  # scraped until the last call is counted
         metrics_server.shutdown()
     log.info("stopped")

@@ -5,6 +5,7 @@ tokens are enforced. Each test runs a real ``numgrid-server`` process."""
 
 from __future__ import annotations
 
+import contextlib
 import datetime
 import json
 import signal
@@ -564,3 +565,26 @@ def test_a_long_clients_calls_reach_a_server_started_after_it():
         for built in (first, later):
             if built is not None:
                 built.stop(1)
+
+
+def test_sigterm_ends_a_server_whose_handler_never_returns(launch_server):
+    """A search that does not stop at its budget (a 9x9 KenKen of one 81-cell 405+ cage:
+    issue 29, item 1) must not keep the process alive: SIGTERM ends it within its grace
+    and a margin, saying why."""
+    lines = ["9 9", "405+ " + " ".join(["."] * 8), *[" ".join(["."] * 9)] * 8]
+    lines += [" ".join(["1"] * 9)] * 9
+    server = launch_server("--grace", "1")
+    request = service_pb2.ValidateRequest(puzzle=text_input("\n".join(lines) + "\n"))
+
+    def call() -> None:
+        with grpc.insecure_channel(server.target) as channel:
+            stub = numgrid_service_pb2_grpc.NumgridServiceStub(channel)
+            with contextlib.suppress(grpc.RpcError):
+                stub.Validate(request, timeout=2)
+
+    caller = threading.Thread(target=call)
+    caller.start()
+    time.sleep(1.0)  # the call is in hand
+    assert server.stop(signal.SIGTERM, timeout=1 + 2 + 5) == 1
+    caller.join(10)
+    assert any("stopping without them" in line for line in server.log_lines())
