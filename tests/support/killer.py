@@ -58,7 +58,10 @@ FACTS = Facts(
     two_solutions=TWO,
     differing=frozenset({(0, 0), (0, 1), (2, 0), (2, 1)}),
     broken=BROKEN,
-    broken_findings=(("impossible_sum", ((0, 0), (0, 1)), "cage 1 (8: r0c0 and r0c1)"),),
+    broken_findings=(
+        ("impossible_sum", ((0, 0), (0, 1)), "cage 1 (8: r0c0 and r0c1)"),
+        ("impossible_sum", ((0, 2), (0, 3)), "cage 2 (2: r0c2 and r0c3)"),
+    ),
     rule_violations=rule_violations,
     size=(4, 4),
     open_puzzle=lambda: KILLER.formats.read(OPEN, None, 100).puzzle,

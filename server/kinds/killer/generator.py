@@ -27,11 +27,13 @@ def _near(cell: Cell, n: int) -> list[Cell]:
     ]
 
 
-def grow_cages(solution: Grid, rng: random.Random, largest: int) -> list[tuple[Cell, ...]]:
-    """Connected cages of different digits covering the grid, 1 to ``largest`` cells."""
+def grow_cages(solution: Grid, rng: random.Random, largest: int) -> list[tuple[Cell, ...]] | None:
+    """Connected cages of different digits covering the grid, 2 to ``largest`` cells
+    (a cell left alone joins a neighbour's cage that lacks its digit); None when one
+    cannot."""
     n = len(solution)
     free = {(r, c) for r in range(n) for c in range(n)}
-    cages: list[tuple[Cell, ...]] = []
+    cages: list[list[Cell]] = []
     order = sorted(free)
     rng.shuffle(order)
     for start in order:
@@ -54,8 +56,27 @@ def grow_cages(solution: Grid, rng: random.Random, largest: int) -> list[tuple[C
             cage.append(pick)
             free.discard(pick)
             digits.add(solution[pick[0]][pick[1]])
-        cages.append(tuple(sorted(cage)))
-    return cages
+        cages.append(cage)
+    at = {cell: k for k, cage in enumerate(cages) for cell in cage}
+    for k, cage in enumerate(cages):
+        if len(cage) != 1:
+            continue
+        (cell,) = cage
+        digit = solution[cell[0]][cell[1]]
+        homes = [
+            at[x]
+            for x in _near(cell, n)
+            if at[x] != k
+            and len(cages[at[x]]) < n
+            and digit not in {solution[r][c] for r, c in cages[at[x]]}
+        ]
+        if not homes:
+            return None
+        home = rng.choice(homes)
+        cages[home].append(cell)
+        cages[k] = []
+        at[cell] = home
+    return [tuple(sorted(cage)) for cage in cages if cage]
 
 
 def _puzzle(n: int, cages: list[tuple[Cell, ...]], solution: Grid) -> Puzzle:
@@ -90,38 +111,65 @@ class KillerMaker:
             if solution is not None:
                 break
         largest = 3 if n == 4 else 4 + (pressure > 0.3) + (n == 9 and pressure > 0.6)
-        return _puzzle(n, grow_cages(solution, rng, largest), solution), solution
+        while True:
+            cages = grow_cages(solution, rng, largest)
+            if cages is not None:
+                return _puzzle(n, cages, solution), solution
+            if budget.expired():
+                raise SearchTimeout()
 
     def repair(
         self, puzzle: Puzzle, solution: Grid, other: Grid, rng: random.Random
     ) -> Puzzle | None:
-        """A cage holding a cell where the solutions differ is split in two connected
-        parts (or, a single cell's, merged into a neighbour's cage whose digits it does
-        not repeat): the sums then tell the two solutions apart more often."""
+        """A cell where the solutions differ changes cage: its cage split in two parts of
+        two cells or more, or the cell moved into a neighbouring cage that lacks its digit
+        (both cages keep two cells or more, connected). The sums change, and the second
+        solution no longer fits them, more often than not."""
         n = puzzle.size
         differ = [(r, c) for r in range(n) for c in range(n) if solution[r][c] != other[r][c]]
-        if not differ:
-            return None
-        cages = [cage.cells for cage in puzzle.cages]
+        cages = [list(cage.cells) for cage in puzzle.cages]
         at = {cell: k for k, cells in enumerate(cages) for cell in cells}
         rng.shuffle(differ)
         for cell in differ:
             k = at[cell]
-            cells = cages[k]
-            if len(cells) > 1:
-                # cut off the differing cell with the part of the cage connected to it
-                rest = [x for x in cells if x != cell]
-                if units._connected(set(rest)):
-                    cages[k : k + 1] = [(cell,), tuple(rest)]
-                    return _puzzle(n, cages, solution)
+            cage = cages[k]
+            if len(cage) >= 4:
+                for _ in range(8):
+                    part = self._part(cage, cell, rng, rng.randint(2, len(cage) - 2))
+                    rest = [x for x in cage if x not in part]
+                    if part and units._connected(set(rest)):
+                        cages[k : k + 1] = [part, rest]
+                        return _puzzle(n, [tuple(sorted(c)) for c in cages], solution)
+            rest = [x for x in cage if x != cell]
+            if len(rest) < 2 or not units._connected(set(rest)):
                 continue
-        # every differing cell already alone: a given, as a one-cell cage holds one
-        r, c = rng.choice(differ)
-        givens = [list(row) for row in puzzle.givens]
-        givens[r][c] = solution[r][c]
-        return Puzzle(
-            n, puzzle.boxes, None, puzzle.diagonals, tuple(map(tuple, givens)), puzzle.cages
-        )
+            digit = solution[cell[0]][cell[1]]
+            homes = sorted(
+                {
+                    at[x]
+                    for x in _near(cell, n)
+                    if at[x] != k
+                    and len(cages[at[x]]) < n
+                    and digit not in {solution[r][c] for r, c in cages[at[x]]}
+                }
+            )
+            if homes:
+                home = rng.choice(homes)
+                cages[home].append(cell)
+                cages[k] = rest
+                return _puzzle(n, [tuple(sorted(c)) for c in cages], solution)
+        return None
+
+    @staticmethod
+    def _part(cage: list[Cell], cell: Cell, rng: random.Random, size: int) -> list[Cell]:
+        """A connected part of ``cage`` of ``size`` cells grown from ``cell``."""
+        part, inside = [cell], set(cage)
+        while len(part) < size:
+            options = [x for y in part for x in _near(y, 9) if x in inside and x not in part]
+            if not options:
+                return []
+            part.append(rng.choice(options))
+        return part
 
     def __repr__(self) -> str:
         return "KillerMaker()"
