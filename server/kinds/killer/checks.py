@@ -24,6 +24,7 @@ from numgrid.server.core import (
     GroupState,
     GroupType,
     Severity,
+    cell_name,
     cell_statuses,
     wrong_entries,
 )
@@ -110,7 +111,8 @@ def cage_findings(puzzle: Puzzle) -> list[Finding]:
                 found.append(
                     _error(
                         "cages_overlap",
-                        f"{name} and {puzzle.cage_name(other)} overlap: cells are in one cage",
+                        f"{puzzle.cage_name(other)} and {name} overlap: {cell_name(cell)} is in "
+                        "both, and a cell is in one cage",
                         (cell,),
                         name,
                     )
