@@ -221,10 +221,10 @@ def _regions(p: Plan) -> tuple[tuple[str, frozenset[int]], ...]:
     """The areas the rule of 45 adds up: each row, column and box, and two or three rows
     (columns) side by side."""
     n = p.n
-    out = []
-    for u, cells in enumerate(p.unit_cells):
-        if len(cells) == n and p.groups[u].type.value in ("row", "column", "box"):
-            out.append((p.name(u), frozenset(cells)))
+    out: list[tuple[str, frozenset[int]]] = []
+    for u, unit in enumerate(p.unit_cells):
+        if len(unit) == n and p.groups[u].type.value in ("row", "column", "box"):
+            out.append((p.name(u), frozenset(unit)))
     for lines, word in ((p.rows, "rows"), (p.cols, "columns")):
         for width in (2, 3):
             for start in range(n - width + 1):
@@ -276,12 +276,12 @@ def _region_step(pos: Position, name: str, area: frozenset[int]) -> Step | None:
         return None  # the rule needs every cell caged
     inside, reaching = [], []
     for k, cage in enumerate(puzzle.cages):
-        cells = {r * n + c for r, c in cage.cells}
-        if cells <= area:
+        own = {r * n + c for r, c in cage.cells}
+        if own <= area:
             inside.append(k)
-        elif cells & area:
+        elif own & area:
             reaching.append(k)
-    found = []
+    found: list[tuple[list[int], int, list[int], str, int]] = []
     # innies: the area's cells outside the cages inside it
     innies = sorted(area - {r * n + c for k in inside for r, c in puzzle.cages[k].cells})
     if 0 < len(innies) <= 3:

@@ -348,7 +348,7 @@ def capital(text: str) -> str:
 
 def make_step(
     pos: Position,
-    technique: Technique,
+    technique: enum.IntEnum,  # a units technique, or one a ladder on top adds
     removals: dict[int, int],
     units: Iterable[int],
     cells: Iterable[int],
