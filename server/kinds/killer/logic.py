@@ -357,8 +357,8 @@ def trial(pos: Position) -> Step | None:
     searches): the cell with fewest candidates first."""
     puzzle = _cages(pos)
     p = pos.plan
-    t = native.tables(puzzle.cage_shape)
-    rule = cage_rule(puzzle.size, puzzle.cages)
+    t = native.tables(puzzle.shape)
+    rule = cage_rule(puzzle.size, puzzle.cages, puzzle.boxes)
     width = t.width
 
     def fits(masks: list[int]) -> bool:

@@ -3,9 +3,8 @@ each a group of cells with a *sum*: the cage's digits all differ and add up to i
 
 A :class:`Puzzle` is a faithful reading of a description and may be broken (a sum no
 digits make, cages that overlap or leave cells out): :mod:`.checks` says what is wrong.
-Its :attr:`~Puzzle.shape` is the grid's units alone (what the units ladder and checks
-read); :attr:`~Puzzle.cage_shape` adds the cages as groups of different digits (what the
-engines read).
+Its :attr:`~Puzzle.shape` is the grid's units alone (what the units ladder, checks and
+engines read): the cages are each module's own rule on top.
 """
 
 from __future__ import annotations
@@ -16,7 +15,6 @@ from functools import cached_property
 from numgrid.server.chain import names
 from numgrid.server.core import Cell, Grid
 from numgrid.server.kinds.units import model as units
-from numgrid.server.kinds.units.shape import Shape, shape
 
 
 @dataclass(frozen=True)
@@ -62,17 +60,6 @@ class Puzzle(units.Puzzle):
             for cell in cage.cells:
                 out.setdefault(cell, k)
         return out
-
-    @cached_property
-    def cage_shape(self) -> Shape:
-        """The units and the cages (each a group of different digits): the engines'."""
-        inside = [
-            cage.cells
-            for cage in self.cages
-            if 1 < len(cage.cells) <= self.size
-            and all(0 <= r < self.size and 0 <= c < self.size for r, c in cage.cells)
-        ]
-        return shape(self.size, self.boxes, None, self.diagonals, tuple(inside) or None)
 
     @property
     def variant(self) -> str:

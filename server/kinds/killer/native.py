@@ -1,13 +1,21 @@
 """Killer Sudoku's native engine: the units family's bitmask engine
-(:mod:`numgrid.server.kinds.units.native`) on the grid's units with the cages as groups
-of different digits, and the cages' sums as its ``extra`` rule: in the fixpoint, each
-cage keeps the combinations of its sum (:mod:`..cagesums`) that every one of its cells
-can take a digit of and whose digits its cells can all hold, and each cell of it keeps
-only the digits of those combinations."""
+(:mod:`numgrid.server.kinds.units.native`) on the grid's units (the plain Sudoku's
+tables, shared by every Killer of a size), and the cages as its ``extra`` rule: in the
+fixpoint, each cage keeps the digits each of its cells holds in some filling of its sum
+(:mod:`..cagesums`: different digits, one of the combinations; exactly, for cages of
+up to four cells; a cage of more keeps the combinations its cells can all hold). The
+rule of 45 adds cages of its own: in each row, column and box, the cells outside the
+cages it holds whole (the innies) add up to the rest of 45, all different.
+
+A cage's narrowing is remembered by its cells' candidates (one AND of the position), and
+the narrowing of three or four cells within a combination by its pattern (the same
+for every combination of those digits): a search meets the same ones again and again.
+"""
 
 from __future__ import annotations
 
 import functools
+from collections.abc import Callable
 
 from numgrid.server.core import Budget, Grid, SearchResult
 from numgrid.server.kinds import cagesums
@@ -16,45 +24,236 @@ from numgrid.server.kinds.units.native import Extra
 
 from .model import Cage, Puzzle
 
+EXACT_CELLS = 4  # cages up to this size keep exactly the digits some filling uses
+MEMO_CELLS = 200_000  # narrowings remembered per puzzle before they are forgotten
+
+
+def _exact(masks: tuple[int, ...], combos: tuple[int, ...]) -> tuple[int, ...] | None:
+    """Per cell, the digits it holds in some filling of the cage (different digits,
+    together one of ``combos``); None when there is none. Each (cell, digit) not yet
+    seen in a filling is tried once: a filling found marks all of its pairs."""
+    k = len(masks)
+    out = [0] * k
+    union = 0
+    for m in masks:
+        union |= m
+    chosen = [0] * k
+
+    def walk(i: int, left: int) -> bool:
+        """Cells ``i``.. take the digits ``left`` (one each, all used): ``chosen``."""
+        if i == k:
+            return True
+        if chosen[i]:  # fixed by the caller
+            return walk(i + 1, left)
+        m = masks[i] & left
+        while m:
+            low = m & -m
+            m ^= low
+            chosen[i] = low
+            if walk(i + 1, left ^ low):
+                return True
+        chosen[i] = 0
+        return False
+
+    for combo in combos:
+        if combo & ~union or not all(m & combo for m in masks):
+            continue
+        for i in range(k):
+            todo = masks[i] & combo & ~out[i]
+            while todo:
+                low = todo & -todo
+                todo ^= low
+                chosen[:] = [0] * k
+                chosen[i] = low
+                if walk(0, combo ^ low):
+                    for j in range(k):
+                        out[j] |= chosen[j]
+                    todo &= ~out[i]
+    return tuple(out) if all(out) else None
+
+
+@functools.cache
+def _mirrors(n: int, total: int) -> tuple[int, ...]:
+    """Per mask of digits 1..N: the digits ``total - d`` for its digits ``d`` (1..N),
+    without ``total / 2`` (two cells of a cage differ)."""
+    out = []
+    for mask in range(1 << n):
+        found = 0
+        for d in range(1, n + 1):
+            e = total - d
+            if mask >> (d - 1) & 1 and 1 <= e <= n and e != d:
+                found |= 1 << (e - 1)
+        out.append(found)
+    return tuple(out)
+
+
+def _pair(
+    n: int, total: int
+) -> Callable[[tuple[int, ...], tuple[int, ...]], tuple[int, ...] | None]:
+    """:func:`_exact` for a cage of two cells: each keeps the partners of the other's."""
+    mirror = _mirrors(n, total)
+
+    def narrow(masks: tuple[int, ...], _combos: tuple[int, ...]) -> tuple[int, ...] | None:
+        a, b = masks
+        a &= mirror[b]
+        b &= mirror[a]
+        return (a, b) if a and b else None
+
+    return narrow
+
+
+@functools.cache
+def _squeeze(combo: int, n: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """Per mask of digits 1..N, its digits of ``combo`` as bits 0..k-1 (the combination's
+    digits in order), and per such pattern the mask again: a cage's candidates within a
+    combination, whatever its digits."""
+    places = [d for d in range(n) if combo >> d & 1]
+    squeeze = tuple(
+        sum(1 << j for j, d in enumerate(places) if mask >> d & 1) for mask in range(1 << n)
+    )
+    spread = tuple(
+        sum(1 << places[j] for j in range(len(places)) if small >> j & 1)
+        for small in range(1 << len(places))
+    )
+    return squeeze, spread
+
+
+_PATTERNS: dict[tuple[int, ...], tuple[int, ...] | None] = {}
+
+
+def _pattern(small: tuple[int, ...]) -> tuple[int, ...] | None:
+    """:func:`_exact` of k cells over the digits 0..k-1 (bits), remembered: every
+    combination of every cage of k cells comes down to one of these patterns."""
+    try:
+        return _PATTERNS[small]
+    except KeyError:
+        found = _PATTERNS[small] = _exact(small, ((1 << len(small)) - 1,)) if all(small) else None
+        return found
+
+
+_KEPT: dict[tuple[tuple[int, ...], tuple[int, ...]], tuple[int, ...] | None] = {}
+_UNKNOWN: tuple[int, ...] = (-1,)  # not worked out yet (None: no filling)
+
+
+def _shared_exact(masks: tuple[int, ...], combos: tuple[int, ...]) -> tuple[int, ...] | None:
+    """:func:`_exact` through the patterns: each combination's candidates squeezed to
+    its k digits, looked up, spread back; remembered for every cage and puzzle (up to a
+    bound: the cages of a sum over cells of the same candidates narrow alike)."""
+    key = (masks, combos)
+    found = _KEPT.get(key, _UNKNOWN)
+    if found is not _UNKNOWN:
+        return found
+    if len(_KEPT) > MEMO_CELLS:
+        _KEPT.clear()
+    k = len(masks)
+    out = [0] * k
+    n = max(combos).bit_length() if combos else 0
+    patterns = _PATTERNS
+    for combo in combos:
+        squeeze, spread = _squeeze(combo, n)
+        small = tuple([squeeze[m & combo] for m in masks])
+        got = patterns.get(small, _UNKNOWN)
+        if got is _UNKNOWN:
+            got = _pattern(small)
+        if got is not None:
+            out = [a | spread[b] for a, b in zip(out, got, strict=True)]
+    result = _KEPT[key] = tuple(out) if all(out) else None
+    return result
+
+
+def _loose(masks: tuple[int, ...], combos: tuple[int, ...]) -> tuple[int, ...] | None:
+    """For a large cage: a decided cell's digit leaves the others (two decided alike:
+    None); then each cell keeps the digits of the combinations every cell can take a
+    digit of and whose digits the cells can all hold between them."""
+    placed = 0
+    for m in masks:
+        if not m & (m - 1):
+            if placed & m:
+                return None
+            placed |= m
+    masks = tuple(m if not m & (m - 1) else m & ~placed for m in masks)
+    union = 0
+    for m in masks:
+        union |= m
+    allowed = 0
+    for combo in combos:
+        if not combo & ~union and all(m & combo for m in masks):
+            allowed |= combo
+    if not allowed:
+        return None
+    return tuple(m & allowed for m in masks)
+
+
+def virtual_cages(n: int, boxes: tuple[int, int] | None, cages: tuple[Cage, ...]) -> list[Cage]:
+    """The rule of 45 as cages the engine checks too: in each row, column and box, the
+    cells outside the cages it holds whole add up to the rest of N x (N + 1) / 2, and,
+    all in one unit, hold different digits (kept when they are two to five cells)."""
+    at = {cell: k for k, cage in enumerate(cages) for cell in cage.cells}
+    if len(at) != n * n or sum(len(c.cells) for c in cages) != n * n:
+        return []
+    houses = [[(r, c) for c in range(n)] for r in range(n)]
+    houses += [[(r, c) for r in range(n)] for c in range(n)]
+    if boxes is not None:
+        bh, bw = boxes
+        for top in range(0, n, bh):
+            for left in range(0, n, bw):
+                houses.append([(top + i, left + j) for i in range(bh) for j in range(bw)])
+    out = []
+    for house in houses:
+        inside = set(house)
+        whole = {k for k in (at[cell] for cell in house) if set(cages[k].cells) <= inside}
+        rest = tuple(sorted(cell for cell in house if at[cell] not in whole))
+        if 2 <= len(rest) <= 5:
+            total = n * (n + 1) // 2 - sum(cages[k].sum for k in whole)
+            out.append(Cage(total, rest))
+    return out
+
 
 @functools.lru_cache(maxsize=256)
-def cage_rule(n: int, cages: tuple[Cage, ...]) -> Extra:
-    """The sums of ``cages`` as the engine's ``extra`` rule for an N x N grid."""
+def cage_rule(n: int, cages: tuple[Cage, ...], boxes: tuple[int, int] | None = None) -> Extra:
+    """The sums of ``cages`` (and the rule of 45's innies of the grid's units) as the
+    engine's ``extra`` rule for an N x N grid. Each cage's narrowing is remembered by its
+    cells' candidates: a search meets the same ones again and again."""
     width = n + 1
     digits = (1 << n) - 1
-    plan = [
-        (
-            tuple(width * (r * n + c) for r, c in cage.cells),
-            cagesums.combos(cage.sum, len(cage.cells), n),
-        )
-        for cage in cages
-        if len(cage.cells) > 1
-    ]
-    # a one-cell cage holds its sum: fixed once, at the start (see :func:`search`)
+    Narrow = Callable[[tuple[int, ...], tuple[int, ...]], tuple[int, ...] | None]
+    plan: list[tuple[int, tuple[int, ...], tuple[int, ...], Narrow, dict[int, int]]] = []
+    for cage in (*cages, *virtual_cages(n, boxes, cages)):
+        if len(cage.cells) < 2:
+            continue  # a one-cell cage holds its sum: fixed at the start (:func:`search`)
+        shifts = tuple(width * (r * n + c) for r, c in cage.cells)
+        combos = cagesums.combos(cage.sum, len(cage.cells), n)
+        narrow: Narrow
+        if len(cage.cells) == 2:
+            narrow = _pair(n, cage.sum)
+        elif len(cage.cells) <= EXACT_CELLS:
+            narrow = _shared_exact
+        else:
+            narrow = _loose
+        bits = sum(digits << s for s in shifts)
+        plan.append((bits, shifts, combos, narrow, {}))
 
     def extra(pos: int) -> int | None:
-        for shifts, combos in plan:
-            masks = [(pos >> s) & digits for s in shifts]
-            union = 0
-            for m in masks:
-                union |= m
-            allowed = 0
-            for combo in combos:
-                if combo & ~union:
-                    continue
-                for m in masks:
-                    if not m & combo:
-                        break
+        for bits, shifts, combos, narrow, memo in plan:
+            # the cage's candidates as one int: what it removes is remembered by them
+            key = pos & bits
+            kill = memo.get(key)
+            if kill is None:
+                if len(memo) > MEMO_CELLS:
+                    memo.clear()
+                masks = tuple([(key >> s) & digits for s in shifts])
+                kept = narrow(masks, combos)
+                if kept is None or not all(kept):
+                    kill = -1
                 else:
-                    allowed |= combo
-            if not allowed:
-                return None
-            if union & ~allowed:
-                for s, m in zip(shifts, masks, strict=True):
-                    if m & ~allowed:
-                        if not m & allowed:
-                            return None
-                        pos &= ~((m & ~allowed) << s)
+                    kill = 0
+                    for s, m, k in zip(shifts, masks, kept, strict=True):
+                        kill |= (m & ~k) << s
+                memo[key] = kill
+            if kill:
+                if kill < 0:
+                    return None
+                pos &= ~kill
         return pos
 
     return extra
@@ -86,5 +285,5 @@ def search(
         for cage in puzzle.cages
     ):
         givens = [-1] * len(givens)  # a sum no digits make: no solution
-    rule = cage_rule(puzzle.size, puzzle.cages)
-    return native.search_cells(puzzle.cage_shape, givens, limit=limit, budget=budget, extra=rule)
+    rule = cage_rule(puzzle.size, puzzle.cages, puzzle.boxes)
+    return native.search_cells(puzzle.shape, givens, limit=limit, budget=budget, extra=rule)
