@@ -103,18 +103,20 @@ def _pair(
 
 
 @functools.cache
-def _squeeze(combo: int, n: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
+def _squeeze(combo: int, n: int) -> tuple[list[int], list[int]]:
     """Per mask of digits 1..N, its digits of ``combo`` as bits 0..k-1 (the combination's
     digits in order), and per such pattern the mask again: a cage's candidates within a
     combination, whatever its digits."""
     places = [d for d in range(n) if combo >> d & 1]
-    squeeze = tuple(
-        sum(1 << j for j, d in enumerate(places) if mask >> d & 1) for mask in range(1 << n)
-    )
-    spread = tuple(
-        sum(1 << places[j] for j in range(len(places)) if small >> j & 1)
-        for small in range(1 << len(places))
-    )
+    at = {1 << d: 1 << j for j, d in enumerate(places)}
+    squeeze = [0] * (1 << n)
+    for mask in range(1, 1 << n):
+        low = mask & -mask  # each mask from the one without its lowest digit
+        squeeze[mask] = squeeze[mask ^ low] | at.get(low, 0)
+    spread = [0] * (1 << len(places))
+    for small in range(1, 1 << len(places)):
+        low = small & -small
+        spread[small] = spread[small ^ low] | 1 << places[low.bit_length() - 1]
     return squeeze, spread
 
 
@@ -171,17 +173,23 @@ def _loose(masks: tuple[int, ...], combos: tuple[int, ...]) -> tuple[int, ...] |
             if placed & m:
                 return None
             placed |= m
-    masks = tuple(m if not m & (m - 1) else m & ~placed for m in masks)
+    if placed:
+        masks = tuple([m if not m & (m - 1) else m & ~placed for m in masks])
     union = 0
     for m in masks:
         union |= m
     allowed = 0
     for combo in combos:
-        if not combo & ~union and all(m & combo for m in masks):
+        if combo & ~union or allowed | combo == allowed:
+            continue
+        for m in masks:
+            if not m & combo:
+                break
+        else:
             allowed |= combo
     if not allowed:
         return None
-    return tuple(m & allowed for m in masks)
+    return tuple([m & allowed for m in masks])
 
 
 def virtual_cages(n: int, boxes: tuple[int, int] | None, cages: tuple[Cage, ...]) -> list[Cage]:
@@ -217,24 +225,24 @@ def cage_rule(n: int, cages: tuple[Cage, ...], boxes: tuple[int, int] | None = N
     width = n + 1
     digits = (1 << n) - 1
     Narrow = Callable[[tuple[int, ...], tuple[int, ...]], tuple[int, ...] | None]
-    plan: list[tuple[int, tuple[int, ...], tuple[int, ...], Narrow, dict[int, int]]] = []
+    Rule = tuple[int, tuple[int, ...], tuple[int, ...], Narrow, dict[int, int]]
+    quick: list[Rule] = []  # every cage, narrowed cheaply
+    thorough: list[Rule] = []  # cages of three or four cells, exactly, once quiet
     for cage in (*cages, *virtual_cages(n, boxes, cages)):
         if len(cage.cells) < 2:
             continue  # a one-cell cage holds its sum: fixed at the start (:func:`search`)
         shifts = tuple(width * (r * n + c) for r, c in cage.cells)
         combos = cagesums.combos(cage.sum, len(cage.cells), n)
-        narrow: Narrow
-        if len(cage.cells) == 2:
-            narrow = _pair(n, cage.sum)
-        elif len(cage.cells) <= EXACT_CELLS:
-            narrow = _shared_exact
-        else:
-            narrow = _loose
         bits = sum(digits << s for s in shifts)
-        plan.append((bits, shifts, combos, narrow, {}))
+        if len(cage.cells) == 2:
+            quick.append((bits, shifts, combos, _pair(n, cage.sum), {}))
+            continue
+        quick.append((bits, shifts, combos, _loose, {}))
+        if len(cage.cells) <= EXACT_CELLS:
+            thorough.append((bits, shifts, combos, _shared_exact, {}))
 
-    def extra(pos: int) -> int | None:
-        for bits, shifts, combos, narrow, memo in plan:
+    def apply(pos: int, rules: list[Rule]) -> int | None:
+        for bits, shifts, combos, narrow, memo in rules:
             # the cage's candidates as one int: what it removes is remembered by them
             key = pos & bits
             kill = memo.get(key)
@@ -255,6 +263,13 @@ def cage_rule(n: int, cages: tuple[Cage, ...], boxes: tuple[int, int] | None = N
                     return None
                 pos &= ~kill
         return pos
+
+    def extra(pos: int) -> int | None:
+        """The cheap narrowing of every cage; when it has nothing to add, the exact one."""
+        quiet = apply(pos, quick)
+        if quiet is None or quiet != pos:
+            return quiet
+        return apply(pos, thorough)
 
     return extra
 
