@@ -17,7 +17,7 @@ from __future__ import annotations
 import functools
 from collections.abc import Callable
 
-from numgrid.server.core import Budget, Grid, SearchResult
+from numgrid.server.core import Budget, Cell, Grid, SearchResult
 from numgrid.server.kinds import cagesums
 from numgrid.server.kinds.units import native
 from numgrid.server.kinds.units.native import Extra
@@ -196,25 +196,33 @@ def virtual_cages(n: int, boxes: tuple[int, int] | None, cages: tuple[Cage, ...]
     """The rule of 45 as cages the engine checks too: in each row, column and box, the
     cells outside the cages it holds whole add up to the rest of N x (N + 1) / 2, and,
     all in one unit, hold different digits (kept when they are two to five cells)."""
-    at = {cell: k for k, cage in enumerate(cages) for cell in cage.cells}
-    if len(at) != n * n or sum(len(c.cells) for c in cages) != n * n:
+    if (
+        sum(len(c.cells) for c in cages) != n * n
+        or len({x for c in cages for x in c.cells}) != n * n
+    ):
         return []
-    houses = [[(r, c) for c in range(n)] for r in range(n)]
-    houses += [[(r, c) for r in range(n)] for c in range(n)]
-    if boxes is not None:
-        bh, bw = boxes
-        for top in range(0, n, bh):
-            for left in range(0, n, bw):
-                houses.append([(top + i, left + j) for i in range(bh) for j in range(bw)])
-    out = []
-    for house in houses:
-        inside = set(house)
-        whole = {k for k in (at[cell] for cell in house) if set(cages[k].cells) <= inside}
-        rest = tuple(sorted(cell for cell in house if at[cell] not in whole))
-        if 2 <= len(rest) <= 5:
-            total = n * (n + 1) // 2 - sum(cages[k].sum for k in whole)
-            out.append(Cage(total, rest))
-    return out
+    bh, bw = boxes if boxes is not None else (n, n)
+    # per house (rows 0..N-1, columns N.., boxes 2N..): the sums of the cages inside it
+    # whole, and its cells outside them
+    caged = [0] * (3 * n)
+    rest: list[list[Cell]] = [[] for _ in range(3 * n)]
+    for cage in cages:
+        rows = {r for r, _ in cage.cells}
+        cols = {c for _, c in cage.cells}
+        boxes_of = {(r // bh) * (n // bw) + c // bw for r, c in cage.cells}
+        for houses, offset in ((rows, 0), (cols, n), (boxes_of, 2 * n)):
+            if len(houses) == 1:
+                caged[offset + next(iter(houses))] += cage.sum
+            else:
+                for r, c in cage.cells:
+                    h = (r, c, (r // bh) * (n // bw) + c // bw)[offset // n]
+                    rest[offset + h].append((r, c))
+    last = 3 * n if boxes is not None else 2 * n
+    return [
+        Cage(n * (n + 1) // 2 - caged[h], tuple(sorted(rest[h])))
+        for h in range(last)
+        if 2 <= len(rest[h]) <= 5
+    ]
 
 
 @functools.lru_cache(maxsize=256)
@@ -241,8 +249,12 @@ def cage_rule(n: int, cages: tuple[Cage, ...], boxes: tuple[int, int] | None = N
         if len(cage.cells) <= EXACT_CELLS:
             thorough.append((bits, shifts, combos, _shared_exact, {}))
 
-    def apply(pos: int, rules: list[Rule]) -> int | None:
+    quiet_at = [-1]  # the last position every cage left as it was (-1: none yet)
+
+    def apply(pos: int, rules: list[Rule], changed: int) -> int | None:
         for bits, shifts, combos, narrow, memo in rules:
+            if not bits & changed:
+                continue  # as at the last quiet position: nothing to remove
             # the cage's candidates as one int: what it removes is remembered by them
             key = pos & bits
             kill = memo.get(key)
@@ -265,11 +277,18 @@ def cage_rule(n: int, cages: tuple[Cage, ...], boxes: tuple[int, int] | None = N
         return pos
 
     def extra(pos: int) -> int | None:
-        """The cheap narrowing of every cage; when it has nothing to add, the exact one."""
-        quiet = apply(pos, quick)
-        if quiet is None or quiet != pos:
-            return quiet
-        return apply(pos, thorough)
+        """The cheap narrowing of every cage; when it has nothing to add, the exact one.
+        Cages whose candidates are those of the last position both left unchanged are
+        passed over."""
+        last = quiet_at[0]
+        changed = pos ^ last if last >= 0 else -1
+        quick_pos = apply(pos, quick, changed)
+        if quick_pos is None or quick_pos != pos:
+            return quick_pos
+        found = apply(pos, thorough, changed)
+        if found == pos:
+            quiet_at[0] = pos
+        return found
 
     return extra
 
