@@ -110,7 +110,9 @@ class KillerMaker:
             solution = units._solution(blank, rng, budget)
             if solution is not None:
                 break
-        largest = 3 if n == 4 else 4 + (pressure > 0.3) + (n == 9 and pressure > 0.6)
+        largest = (
+            3 if n == 4 or pressure < -0.3 else 4 + (pressure > 0.3) + (n == 9 and pressure > 0.6)
+        )
         while True:
             cages = grow_cages(solution, rng, largest)
             if cages is not None:

@@ -37,6 +37,7 @@ from numgrid.server.kinds.units.techniques import (
     make_step,
 )
 
+from . import native as killer_native
 from .model import Puzzle
 from .native import cage_rule
 
@@ -74,8 +75,8 @@ class Technique(enum.IntEnum):
 
 
 WEIGHTS: dict[Technique, int] = {
-    Technique.COMBINATIONS: 20,
-    Technique.REGION_SUM: 60,
+    Technique.COMBINATIONS: 4,
+    Technique.REGION_SUM: 20,
     **{Technique[t.name]: w for t, w in units.WEIGHTS.items() if t.name in Technique.__members__},
 }
 
@@ -115,32 +116,10 @@ def _sum_text(combo: int) -> str:
 
 def _support(masks: list[int], combo: int) -> list[int] | None:
     """Per cell, the digits of ``combo`` it can hold in some way of giving each cell one
-    digit of ``combo`` (each once, every one used); None when there is no way."""
-    k = len(masks)
-
-    @functools.cache
-    def fits(i: int, left: int) -> bool:
-        if i == k:
-            return not left
-        return any(fits(i + 1, left & ~bit(d)) for d in digits_of(masks[i] & left))
-
-    if not fits(0, combo):
-        return None
-    out = [0] * k
-    # a digit d fits cell i when the others can take combo - d: checked by reordering
-    for i in range(k):
-        others = masks[:i] + masks[i + 1 :]
-
-        @functools.cache
-        def rest(j: int, left: int, others: tuple[int, ...] = tuple(others)) -> bool:
-            if j == len(others):
-                return not left
-            return any(rest(j + 1, left & ~bit(d)) for d in digits_of(others[j] & left))
-
-        for d in digits_of(masks[i] & combo):
-            if rest(0, combo & ~bit(d)):
-                out[i] |= bit(d)
-    return out
+    digit of ``combo`` (each once, every one used); None when there is none (the
+    engine's exact narrowing, remembered across cages and puzzles)."""
+    found = killer_native.narrowed(tuple(masks), combo)
+    return None if found is None else list(found)
 
 
 def _cage_step(pos: Position, k: int) -> Step | None:

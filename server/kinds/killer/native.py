@@ -163,6 +163,12 @@ def _shared_exact(masks: tuple[int, ...], combos: tuple[int, ...]) -> tuple[int,
     return result
 
 
+def narrowed(masks: tuple[int, ...], combo: int) -> tuple[int, ...] | None:
+    """Per cell, the digits of ``combo`` it holds in some filling of the cells by the
+    digits of ``combo`` (one each, all used); None when there is none."""
+    return _shared_exact(masks, (combo,))
+
+
 def _loose(masks: tuple[int, ...], combos: tuple[int, ...]) -> tuple[int, ...] | None:
     """For a large cage: a decided cell's digit leaves the others (two decided alike:
     None); then each cell keeps the digits of the combinations every cell can take a
