@@ -1,6 +1,6 @@
 """Which sets of distinct digits 1..N add up to a sum over a given number of cells: the
-cage-combination idea Kakuro's runs, KenKen's addition cages and Killer Sudoku's cages
-share.
+cage-combination idea every kind with sums over groups of different digits shares (runs
+of white cells, addition cages, cages of a grid with boxes).
 
 A *combination* is a mask: bit ``d - 1`` set means digit ``d`` is in it. A table is
 built once per highest digit N and kept.

@@ -15,7 +15,7 @@ from . import checks, formats, generator, logic, messages, native, picture
 from .model import Puzzle
 
 # Its numgrid-written janko text ('N N K') is its own; the corpus's ('N N', sums then
-# cage numbers) fits a KenKen without operations too, and the registry says so.
+# cage numbers) fits a cage puzzle without operations too, and the registry says so.
 KILLER: Kind[Puzzle] = Kind(
     __name__, 27, formats, messages.WIRE, checks, native, logic, generator.MAKER, picture
 )

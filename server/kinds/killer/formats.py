@@ -8,8 +8,8 @@
   givens, the cage walls and the sums, each cage's sum at its first cell (as ``solo.c``
   writes them: every cell in a cage of 2..N cells);
 - ``janko``: the corpus text, ``N N``, N lines of cage sums at one cell of each cage
-  (``-`` elsewhere), then N lines of cage numbers. Its plain header fits a KenKen without
-  operations as well, so numgrid writes ``N N K`` (``N N KX`` for Killer-X; ``N N X`` is
+  (``-`` elsewhere), then N lines of cage numbers. Its plain header fits a cage puzzle
+  without operations as well, so numgrid writes ``N N K`` (``N N KX`` for Killer-X; ``N N X`` is
   read too): the header then tells the kind. It has no place for givens.
 
 Sizes: 4x4, 6x6 (boxes of 2 rows x 3 columns) and 9x9. Readers give a faithful puzzle;

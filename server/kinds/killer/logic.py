@@ -12,7 +12,7 @@ each a sentence with its numbers:
   reaching into it add up to their sums, so their cells outside it (the *outies*) add up
   to the excess. One such cell is placed; two or three get the digits their sum allows.
 
-Unique rectangles are left out: a Killer's sums may tell apart what a Sudoku cannot. The
+Unique rectangles are left out: the cages' sums may tell apart what the units alone cannot. The
 trial searches with the cages (the units ladder's own knows only the units).
 """
 

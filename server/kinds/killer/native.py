@@ -1,5 +1,5 @@
 """Killer Sudoku's native engine: the units family's bitmask engine
-(:mod:`numgrid.server.kinds.units.native`) on the grid's units (the plain Sudoku's
+(:mod:`numgrid.server.kinds.units.native`) on the grid's units (the plain grid's
 tables, shared by every Killer of a size), and the cages as its ``extra`` rule: in the
 fixpoint, each cage keeps the digits each of its cells holds in some filling of its sum
 (:mod:`..cagesums`: different digits, one of the combinations; exactly, for cages of

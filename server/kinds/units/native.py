@@ -152,7 +152,7 @@ def _locked(n: int, bh: int, bw: int, g: int, digits: int) -> Locked:
 def _written_folds(classes: tuple[Fold, ...]) -> Callable[[int], int]:
     """The hidden singles of the regular classes as a function written out for them:
     each fold unrolled, its masks and shifts literal constants. Kept by its classes:
-    shapes that differ only in groups not folded (a Killer's cages) share it."""
+    shapes that differ only in groups not folded (cages) share it."""
     lines = ["def hidden(pos):", "    found = 0"]
     for orig, offs, pattern in classes:
         first, *rest = offs
@@ -175,7 +175,8 @@ def _written_folds(classes: tuple[Fold, ...]) -> Callable[[int], int]:
 
 def _looped_folds(classes: tuple[Fold, ...]) -> Callable[[int], int]:
     """:func:`_written_folds`' function as a loop: for a shape with irregular regions,
-    mostly met once (a Jigsaw's), where writing it out costs more than it saves."""
+    mostly met once (each puzzle draws its own), where writing it out costs more than it
+    saves."""
 
     def hidden(pos: int) -> int:
         found = 0

@@ -51,7 +51,7 @@ def picture(
     shaded: bool = False,
     overlay: Callable[[Svg, Grid2D], None] | None = None,
 ) -> Picture:
-    """The grid drawn; ``overlay`` draws what a kind adds (a Killer's cages) over its
+    """The grid drawn; ``overlay`` draws what a kind adds (cages with sums) over its
     lines, under the digits."""
     n = puzzle.size
     svg, grid = pictures.canvas(n, n, f"{title} {n}x{n}")
