@@ -52,6 +52,7 @@ ENV PATH=/opt/numgrid/bin:$PATH \
     PYTHONUNBUFFERED=1 \
     NUMGRID_HOST=0.0.0.0 \
     NUMGRID_PORT=50051 \
+    NUMGRID_METRICS_HOST=0.0.0.0 \
     NUMGRID_METRICS_PORT=9464
 USER 10001:10001
 # gRPC (numgrid.v1, grpc.health.v1, reflection) and Prometheus' /metrics

@@ -40,13 +40,17 @@ import tempfile
 import threading
 import time
 from collections import Counter
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
+from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+from dataclasses import field
 from pathlib import Path
 
 import grpc
-from numgrid.client.batch import BatchItem, batch_channel_options, check_many
+from numgrid.client.batch import BatchItem
+from numgrid.client.batch import batch_channel_options
+from numgrid.client.batch import check_many
 from servers import start_server
 
 REPO = Path(__file__).resolve().parents[1]
@@ -259,7 +263,8 @@ def make_mode(name: str, logdir: Path) -> Mode:
 
 def check_all(payloads: list[bytes]) -> float:
     """What a worker process does with each of ``payloads``; the seconds it took."""
-    from numgrid.server.batch import Limits, check_bytes
+    from numgrid.server.batch import Limits
+    from numgrid.server.batch import check_bytes
     from numgrid.server.config import ServerConfig
 
     config = ServerConfig()

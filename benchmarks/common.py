@@ -6,14 +6,12 @@ from __future__ import annotations
 from typing import Any
 
 from rich.console import Console
-from rich.progress import (
-    BarColumn,
-    MofNCompleteColumn,
-    Progress,
-    ProgressColumn,
-    TextColumn,
-    TimeElapsedColumn,
-)
+from rich.progress import BarColumn
+from rich.progress import MofNCompleteColumn
+from rich.progress import Progress
+from rich.progress import ProgressColumn
+from rich.progress import TextColumn
+from rich.progress import TimeElapsedColumn
 
 
 def progress_bar(label: str, console: Console, *extra: ProgressColumn, **options: Any) -> Progress:

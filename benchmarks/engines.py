@@ -270,7 +270,10 @@ def main() -> int:
         worker(args.worker, args.kind, args.corpus)
         return 0
     from rich.console import Console
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn
+    from rich.progress import BarColumn
+    from rich.progress import MofNCompleteColumn
+    from rich.progress import Progress
+    from rich.progress import TimeElapsedColumn
 
     names = [n.strip() for n in args.engines.split(",") if n.strip()]
     if unknown := set(names) - set(ENGINES):

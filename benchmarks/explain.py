@@ -40,7 +40,8 @@ from pathlib import Path
 from common import progress_bar
 from numgrid.server.chain import Grade
 from numgrid.server.core import Board
-from numgrid.server.kinds import KINDS, Kind
+from numgrid.server.kinds import KINDS
+from numgrid.server.kinds import Kind
 from rich.console import Console
 from rich.table import Table
 

@@ -38,9 +38,13 @@ import sys
 import tempfile
 import threading
 import time
-from collections import Counter, defaultdict
-from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait
-from dataclasses import dataclass, field
+from collections import Counter
+from collections import defaultdict
+from concurrent.futures import FIRST_COMPLETED
+from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import wait
+from dataclasses import dataclass
+from dataclasses import field
 from pathlib import Path
 
 import grpc

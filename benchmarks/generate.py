@@ -1,6 +1,6 @@
-"""Generation speed per kind, size and grade, beside Tatham's Keen and Towers generators.
+"""Generation speed per kind, size and grade, beside Tatham's Keen, Towers and Solo.
 
-    python benchmarks/generate.py [--kinds kenken,skyscraper,kakuro,kakurasu]
+    python benchmarks/generate.py [--kinds kenken,skyscraper,kakuro,kakurasu,sudoku,jigsaw]
                                   [--count 20] [--grades easy,hard] [--sizes kenken=6,9]
                                   [--seed 1] [--timeout 120] [--json]
 
@@ -8,12 +8,16 @@ For every setting, makes ``--count`` puzzles with ``generate.generate_one`` (in 
 process: what the Generate RPC runs per puzzle, the cross-check by both engines
 included), seeds ``seed, seed + 1, ...``, and reports puzzles per second, the median and
 p95 seconds per puzzle, candidates per puzzle, and how many hit the grade and were
-unique (the driver raises on any that is not). For KenKen and Skyscraper it then runs
-``sgt-keen``/``sgt-towers --generate COUNT {size}d{tier} --time-generation`` (package
-``sgt-puzzles``, installed with apt when missing) in the same run, which prints each
-puzzle's own generation time, and prints our median over theirs per setting. Our grades
-pair with Tatham's tiers in order (Keen: EASY-e, MEDIUM-n, HARD-h, EXPERT-x,
-EXTREME-u; Towers has no Normal tier, so MEDIUM has no peer there).
+unique (the driver raises on any that is not). For KenKen, Skyscraper, Sudoku and Jigsaw
+Sudoku it then runs ``sgt-keen``/``sgt-towers --generate COUNT {size}d{tier}``, ``sgt-solo
+--generate COUNT 3x3d{tier}`` (Jigsaw: ``3x3jd{tier}``) with ``--time-generation``
+(package ``sgt-puzzles``, installed with apt when missing) in the same run, which prints
+each puzzle's own generation time, and prints our median over theirs (``ratio``) and our
+mean over theirs (``mean ratio``: seconds per puzzle over the whole run) per setting. Our
+grades pair with Tatham's tiers in order (Keen: EASY-e, MEDIUM-n, HARD-h, EXPERT-x,
+EXTREME-u; Towers has no Normal tier, so MEDIUM has no peer there); with Solo's at the
+nearest tier of docs/sudoku-grades.md (EASY-b, MEDIUM-a, HARD-e, EXPERT-u, and EXTREME-u,
+Solo's hardest, though none of its puzzles needs our trial).
 
 ``floor ms``: the median time, on the finished puzzles, of the work every puzzle must
 have whatever the maker does: the chain's explanation that grades it (with the target's
@@ -33,8 +37,10 @@ import time
 
 from numgrid.server import engines
 from numgrid.server.chain import Grade
-from numgrid.server.core import Budget, SearchTimeout
-from numgrid.server.generate import ceiling, generate_one
+from numgrid.server.core import Budget
+from numgrid.server.core import SearchTimeout
+from numgrid.server.generate import ceiling
+from numgrid.server.generate import generate_one
 from numgrid.server.kinds import KINDS
 from numgrid.server.kinds.base import Spec
 from rich.console import Console
@@ -46,19 +52,37 @@ SIZES = {
     "skyscraper": ["5", "6"],
     "kakuro": ["12x12", "30x30"],
     "kakurasu": ["6", "8"],
+    "sudoku": ["9"],
+    "jigsaw": ["9"],
 }
-PEERS = {"kenken": "sgt-keen", "skyscraper": "sgt-towers"}
+PEERS = {
+    "kenken": "sgt-keen",
+    "skyscraper": "sgt-towers",
+    "sudoku": "sgt-solo",
+    "jigsaw": "sgt-solo",
+}
 TIERS = {
     "sgt-keen": {"EASY": "e", "MEDIUM": "n", "HARD": "h", "EXPERT": "x", "EXTREME": "u"},
     "sgt-towers": {"EASY": "e", "HARD": "h", "EXPERT": "x", "EXTREME": "u"},
+    "sgt-solo": {"EASY": "b", "MEDIUM": "a", "HARD": "e", "EXPERT": "u", "EXTREME": "u"},
 }
+SOLO_BOXES = {4: "2x2", 6: "2x3", 9: "3x3", 16: "4x4"}  # Solo's parameters by size
+
+
+def peer_params(kind: str, size: int, tier: str) -> str:
+    """The peer's game parameters for a size and tier: ``6dh``, ``3x3de``, ``3x3jdu``."""
+    if PEERS[kind] != "sgt-solo":
+        return f"{size}d{tier}"
+    return f"{SOLO_BOXES[size]}{'j' if kind == 'jigsaw' else ''}d{tier}"
+
+
 _TIME = re.compile(r"#\d+: ([0-9.]+)\s*$")
 
 
-def tatham_times(name: str, size: int, tier: str, count: int) -> list[float]:
+def tatham_times(name: str, params: str, count: int) -> list[float]:
     """Seconds per puzzle as the peer reports them itself (no process start-up)."""
     done = subprocess.run(
-        [program(name), "--generate", str(count), f"{size}d{tier}", "--time-generation"],
+        [program(name), "--generate", str(count), params, "--time-generation"],
         capture_output=True,
         text=True,
         check=True,
@@ -133,6 +157,7 @@ def measure(args) -> list[dict]:
                     "asked": len(made),
                     "per_second": len(done) / sum(seconds) if seconds else 0.0,
                     "median": statistics.median(seconds) if seconds else None,
+                    "mean": statistics.fmean(seconds) if seconds else None,
                     "p95": p95(seconds) if seconds else None,
                     "floor": statistics.median(m[3] for m in done) if done else None,
                     "cross_check": statistics.median(m[4] for m in done) if done else None,
@@ -142,12 +167,15 @@ def measure(args) -> list[dict]:
                 peer = PEERS.get(kind)
                 tier = TIERS.get(peer, {}).get(grade.name)
                 if tier and size[0] == size[1]:
-                    theirs = tatham_times(peer, size[0], tier, args.count)
-                    row["peer"] = f"{peer} {size[0]}d{tier}"
+                    params = peer_params(kind, size[0], tier)
+                    theirs = tatham_times(peer, params, args.count)
+                    row["peer"] = f"{peer} {params}"
                     row["peer_median"] = statistics.median(theirs)
+                    row["peer_mean"] = statistics.fmean(theirs)
                     row["peer_p95"] = p95(theirs)
                     if row["median"] is not None:
                         row["ratio"] = row["median"] / row["peer_median"]
+                        row["mean_ratio"] = row["mean"] / row["peer_mean"]
                 rows.append(row)
                 print(json.dumps(row), file=sys.stderr, flush=True)
     return rows
@@ -169,13 +197,16 @@ def table(rows: list[dict], count: int) -> Table:
         "on grade",
         "per s",
         "median ms",
+        "mean ms",
         "p95 ms",
         "floor ms",
         "candidates",
         "peer",
         "peer median ms",
+        "peer mean ms",
         "peer p95 ms",
         "ratio",
+        "mean ratio",
     ):
         out.add_column(name, justify="left" if name in ("kind", "grade", "peer") else "right")
     for r in rows:
@@ -191,13 +222,16 @@ def table(rows: list[dict], count: int) -> Table:
                 "-",
                 "-",
                 "-",
+                "-",
                 "refused: " + r["skipped"][:60],
+                "",
+                "",
                 "",
                 "",
                 "",
             )
             continue
-        ratio = r.get("ratio")
+        ratio, mean_ratio = r.get("ratio"), r.get("mean_ratio")
         out.add_row(
             r["kind"],
             r["size"],
@@ -206,20 +240,23 @@ def table(rows: list[dict], count: int) -> Table:
             f"{r['on_grade']}/{r['made']}",
             f"{r['per_second']:.1f}",
             _ms(r["median"]),
+            _ms(r["mean"]),
             _ms(r["p95"]),
             f"{_ms(r['floor'])} ({_ms(r['cross_check'])})",
             f"{r['candidates']:g}" if r["candidates"] is not None else "-",
             r.get("peer", ""),
             _ms(r.get("peer_median")),
+            _ms(r.get("peer_mean")),
             _ms(r.get("peer_p95")),
             "" if ratio is None else f"{ratio:.1f}x",
+            "" if mean_ratio is None else f"{mean_ratio:.1f}x",
         )
     return out
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--kinds", default="kenken,skyscraper,kakuro,kakurasu")
+    parser.add_argument("--kinds", default="kenken,skyscraper,kakuro,kakurasu,sudoku,jigsaw")
     parser.add_argument("--count", type=int, default=20, help="puzzles per setting")
     parser.add_argument("--grades", default="easy,medium,hard,expert,extreme")
     parser.add_argument("--sizes", default="", help="e.g. kenken=6,9;kakuro=12x12")

@@ -20,7 +20,8 @@ import time
 from pathlib import Path
 
 import grpc
-from grpc_health.v1 import health_pb2, health_pb2_grpc
+from grpc_health.v1 import health_pb2
+from grpc_health.v1 import health_pb2_grpc
 from numgrid.client.client import ENGINES
 from numgrid.v1 import numgrid_service_pb2 as service_pb2
 from numgrid.v1 import numgrid_service_pb2_grpc

@@ -42,7 +42,8 @@ import subprocess
 import sys
 import threading
 import time
-from collections import Counter, defaultdict
+from collections import Counter
+from collections import defaultdict
 from pathlib import Path
 
 CORPUS = Path(__file__).resolve().parents[2] / "shared" / "corpus"
@@ -528,7 +529,10 @@ def main(argv=None) -> int:
 
 
 def run(args, procs: int, target: str, pid: int | None) -> dict:
-    from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
+    from rich.progress import BarColumn
+    from rich.progress import Progress
+    from rich.progress import TextColumn
+    from rich.progress import TimeElapsedColumn
 
     ctx = mp.get_context("spawn")  # no fork of a process that has loaded gRPC
     ready, results = ctx.Queue(), ctx.Queue()

@@ -30,10 +30,13 @@ from typing import Any
 
 from numgrid.server.chain import Grade
 from numgrid.server.kinds.units import ladder
-from numgrid.server.kinds.units.shape import Shape, shape
+from numgrid.server.kinds.units.shape import Shape
+from numgrid.server.kinds.units.shape import shape
 from rich.console import Console
 from rich.table import Table
-from tatham import explained, grade_table, program
+from tatham import explained
+from tatham import grade_table
+from tatham import program
 
 TIERS = {
     "t": "Trivial",

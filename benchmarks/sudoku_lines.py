@@ -30,7 +30,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from numgrid.server.core import Budget, SearchResult
+from numgrid.server.core import Budget
+from numgrid.server.core import SearchResult
 from numgrid.server.kinds import KINDS
 
 ROOT = Path(__file__).resolve().parents[1]

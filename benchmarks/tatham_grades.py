@@ -26,7 +26,9 @@ from numgrid.server.chain import Grade
 from numgrid.server.kinds import KINDS
 from rich.console import Console
 from rich.table import Table
-from tatham import explained, grade_table, program
+from tatham import explained
+from tatham import grade_table
+from tatham import program
 
 TIERS = {"e": "Easy", "n": "Normal", "h": "Hard", "x": "Extreme", "u": "Unreasonable"}
 

@@ -21,41 +21,46 @@ batch over one ``BatchCheckUniqueness`` call; :func:`numgrid.client.batch.check_
 from __future__ import annotations
 
 import functools
-from collections.abc import AsyncIterable, AsyncIterator, Callable, Coroutine, Iterable
-from typing import Any, Concatenate, ParamSpec, TypeVar
+from collections.abc import AsyncIterable
+from collections.abc import AsyncIterator
+from collections.abc import Callable
+from collections.abc import Coroutine
+from collections.abc import Iterable
+from typing import Any
+from typing import Concatenate
+from typing import ParamSpec
+from typing import TypeVar
 
 import grpc
 from grpc_health.v1 import health_pb2_grpc
 from numgrid.v1 import numgrid_service_pb2 as service_pb2
 from numgrid.v1 import numgrid_service_pb2_grpc as service_grpc
 
-from .batch import (
-    MAX_PUZZLES_PER_MESSAGE,
-    MAX_REQUEST_BYTES,
-    BatchItem,
-    BatchResult,
-    _older_server,
-    batch_puzzle,
-    result_of,
-)
-from .channels import PLAINTEXT, Credentials, open_aio_channel
-from .client import (
-    DEFAULT_RETRIES,
-    Call,
-    channel_options,
-    check_uniqueness_call,
-    client_method,
-    error_from_rpc,
-    explain_call,
-    generate_call,
-    health_call,
-    hint_call,
-    puzzle_input,
-    render_call,
-    search_options,
-    solve_call,
-    validate_call,
-)
+from .batch import MAX_PUZZLES_PER_MESSAGE
+from .batch import MAX_REQUEST_BYTES
+from .batch import BatchItem
+from .batch import BatchResult
+from .batch import _older_server
+from .batch import batch_puzzle
+from .batch import result_of
+from .channels import PLAINTEXT
+from .channels import Credentials
+from .channels import open_aio_channel
+from .client import DEFAULT_RETRIES
+from .client import Call
+from .client import channel_options
+from .client import check_uniqueness_call
+from .client import client_method
+from .client import error_from_rpc
+from .client import explain_call
+from .client import generate_call
+from .client import health_call
+from .client import hint_call
+from .client import puzzle_input
+from .client import render_call
+from .client import search_options
+from .client import solve_call
+from .client import validate_call
 
 P = ParamSpec("P")
 T = TypeVar("T")
@@ -125,16 +130,15 @@ class AsyncNumgridClient:
 
     async def _answer(self, make: Callable[[], Call[T]]) -> T:
         call = make()
-        timeout = self.timeout if call.timeout is None else call.timeout
         try:
-            return call.read(await self._method(call)(call.request, timeout=timeout))
+            deadline = call.deadline(self.timeout)
+            return call.read(await self._method(call)(call.request, timeout=deadline))
         except grpc.RpcError as e:
             raise error_from_rpc(e) from None
 
     async def _stream(self, make: Callable[[], Call[T]]) -> AsyncIterator[T]:
         call = make()
-        timeout = self.timeout if call.timeout is None else call.timeout
-        stream = self._method(call)(call.request, timeout=timeout)
+        stream = self._method(call)(call.request, timeout=call.deadline(self.timeout))
         try:
             async for response in stream:
                 yield call.read(response)

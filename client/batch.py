@@ -33,8 +33,11 @@ import socket
 import threading
 import time
 from collections import deque
-from collections.abc import Generator, Iterable, Iterator
-from dataclasses import dataclass, field
+from collections.abc import Generator
+from collections.abc import Iterable
+from collections.abc import Iterator
+from dataclasses import dataclass
+from dataclasses import field
 from functools import cached_property
 from typing import Any
 
@@ -43,20 +46,25 @@ from numgrid.v1 import numgrid_service_pb2 as service_pb2
 from numgrid.v1 import numgrid_service_pb2_grpc as service_grpc
 from numgrid.v1 import puzzle_pb2
 
-from .channels import PLAINTEXT, Credentials, open_channel
-from .client import (
-    SIZE_OPTIONS,
-    PuzzleLike,
-    _cells,
-    _difficulty,
-    _finding,
-    _grid,
-    _stats,
-    _verdict,
-    puzzle_input,
-    search_options,
-)
-from .types import Cell, Difficulty, EngineStat, Finding, Grid, NumgridError
+from .channels import PLAINTEXT
+from .channels import Credentials
+from .channels import open_channel
+from .client import SIZE_OPTIONS
+from .client import PuzzleLike
+from .client import _cells
+from .client import _difficulty
+from .client import _finding
+from .client import _grid
+from .client import _stats
+from .client import _verdict
+from .client import puzzle_input
+from .client import search_options
+from .types import Cell
+from .types import Difficulty
+from .types import EngineStat
+from .types import Finding
+from .types import Grid
+from .types import NumgridError
 
 MAX_PUZZLES_PER_MESSAGE = 32
 FIRST_QUOTA = 32  # puzzles the first streams take (they may all be on the first server up)

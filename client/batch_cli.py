@@ -32,41 +32,49 @@ import sys
 import textwrap
 import threading
 import time
-from collections import Counter, deque
+from collections import Counter
+from collections import deque
 from collections.abc import Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+from dataclasses import field
 from typing import Any
 
-from .batch import BatchItem, BatchResult, check_many
-from .cli_args import positive_int, positive_seconds
-from .cli_output import (
-    FAILURE,
-    MAX_ERRORS,
-    NOT_HAPPY,
-    OK,
-    PROG,
-    STDIN,
-    STDIN_SOURCE,
-    NoServer,
-    Outcome,
-    UsageError,
-    cells_text,
-    error,
-    error_lines,
-    finding_json,
-    grade,
-    read_input,
-    rejected,
-    stats_json,
-    stats_text,
-    stdout_ascii_only,
-    wrap,
-)
-from .client import FORMATS, KINDS
-from .commands.base import Connect, Context, OneFile
+from .batch import BatchItem
+from .batch import BatchResult
+from .batch import check_many
+from .cli_args import positive_int
+from .cli_args import positive_seconds
+from .cli_output import FAILURE
+from .cli_output import MAX_ERRORS
+from .cli_output import NOT_HAPPY
+from .cli_output import OK
+from .cli_output import PROG
+from .cli_output import STDIN
+from .cli_output import STDIN_SOURCE
+from .cli_output import NoServer
+from .cli_output import Outcome
+from .cli_output import UsageError
+from .cli_output import cells_text
+from .cli_output import error
+from .cli_output import error_lines
+from .cli_output import finding_json
+from .cli_output import grade
+from .cli_output import read_input
+from .cli_output import rejected
+from .cli_output import stats_json
+from .cli_output import stats_text
+from .cli_output import stdout_ascii_only
+from .cli_output import wrap
+from .client import FORMATS
+from .client import KINDS
+from .commands.base import Connect
+from .commands.base import Context
+from .commands.base import OneFile
 from .progress import ProgressBar
-from .render import RENDERERS, solution_text
-from .types import Grid, NumgridError
+from .render import RENDERERS
+from .render import solution_text
+from .types import Grid
+from .types import NumgridError
 
 PUZZLE_SUFFIXES = (".txt", ".csv", ".json", ".jsonl")  # what a directory is searched for
 SOLUTION_MARK = ".solution."  # `x.solution.txt` is a published solution, not a puzzle
@@ -177,7 +185,8 @@ def _classify(path: str, stdin: dict) -> _Source:
     if path.endswith(".jsonl"):
         return _Source(path, "jsonl", _jsonl_count(path))
     if path.endswith(".json"):
-        with contextlib.suppress(UsageError, ValueError):
+        # RecursionError: nested too deep for a dataset (then read as one puzzle, refused)
+        with contextlib.suppress(UsageError, ValueError, RecursionError):
             value = json.loads(read_input(path, stdin)[1])
             if _is_dataset(value):
                 name = value.get("name")

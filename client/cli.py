@@ -26,21 +26,24 @@ from collections.abc import Sequence
 
 from . import cli_args
 from .channels import CredentialsError
-from .cli_args import GLOBALS, BadSetting
-from .cli_connection import connection, credentials
-from .cli_output import FAILURE, PROG, NoServer, UsageError
-from .commands import (
-    explain,
-    generate,
-    health,
-    hint,
-    play,
-    print_sheet,
-    render,
-    solve,
-    unique,
-    validate,
-)
+from .cli_args import GLOBALS
+from .cli_args import BadSetting
+from .cli_connection import connection
+from .cli_connection import credentials
+from .cli_output import FAILURE
+from .cli_output import PROG
+from .cli_output import NoServer
+from .cli_output import UsageError
+from .commands import explain
+from .commands import generate
+from .commands import health
+from .commands import hint
+from .commands import play
+from .commands import print_sheet
+from .commands import render
+from .commands import solve
+from .commands import unique
+from .commands import validate
 from .commands.base import Command
 from .kinds import DRAWINGS
 from .render import terminal_width

@@ -19,13 +19,20 @@ import difflib
 import ipaddress
 import os
 import re
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable
+from collections.abc import Iterable
+from collections.abc import Mapping
+from collections.abc import Sequence
 from dataclasses import dataclass
 from importlib import metadata
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any
+from typing import Protocol
 
-from .client import ENGINES, FORMATS, KINDS, TECHNIQUES
+from .client import ENGINES
+from .client import FORMATS
+from .client import KINDS
+from .client import TECHNIQUES
 from .types import Cell
 
 PACKAGE = "numgrid"
@@ -106,9 +113,9 @@ def positive_seconds(text: str) -> float:
         value = float(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"not a number of seconds: {text!r}") from None
-    if not value > 0 or value == float("inf"):
+    if not value > 0:
         raise argparse.ArgumentTypeError(f"must be a positive number of seconds, got {text}")
-    return value
+    return value  # a huge one (inf included) means "long": the client caps every deadline
 
 
 def technique_arg(text: str) -> str:
@@ -126,6 +133,8 @@ def cells_arg(text: str) -> tuple[Cell, ...]:
         row, sep, column = name.lower().removeprefix("r").partition("c")
         if not (sep and row.isdecimal() and column.isdecimal()):
             raise argparse.ArgumentTypeError(f"not a cell like r1c2: {name!r}")
+        if max(int(row), int(column)) >= 2**31:
+            raise argparse.ArgumentTypeError(f"{name!r}: no grid has a row or column that far")
         cells.append((int(row), int(column)))
     return tuple(cells)
 

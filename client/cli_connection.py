@@ -13,12 +13,15 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
+from collections.abc import Iterator
 from pathlib import Path
 
 from . import cli_args
 from .batch import batch_target
-from .channels import PLAINTEXT, Credentials, CredentialsError
+from .channels import PLAINTEXT
+from .channels import Credentials
+from .channels import CredentialsError
 from .cli_output import NoServer
 from .client import NumgridClient
 
@@ -87,7 +90,8 @@ def _start_embedded():
     client-only install (no ``server`` extra) gets one sentence naming both fixes."""
     use_server = "or pass --server HOST:PORT (or set NUMGRID_SERVER)"
     try:
-        from numgrid.server.launch import missing, not_installed
+        from numgrid.server.launch import missing
+        from numgrid.server.launch import not_installed
 
         gone = missing()
         if gone:

@@ -13,10 +13,18 @@ from __future__ import annotations
 import sys
 import textwrap
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+from dataclasses import field
 from typing import Any
 
-from .types import Cell, Difficulty, EngineStat, Finding, GroupRef, NumgridError, Step, cell_name
+from .types import Cell
+from .types import Difficulty
+from .types import EngineStat
+from .types import Finding
+from .types import GroupRef
+from .types import NumgridError
+from .types import Step
+from .types import cell_name
 
 PROG = "numgrid"
 OK, NOT_HAPPY, FAILURE = 0, 1, 2
@@ -184,6 +192,7 @@ def _difficulty_json(d: Difficulty | None) -> dict | None:
         "hardest": d.hardest,
         "techniques": dict(d.counts),
         "solved_by_logic": d.solved_by_logic,
+        "score": d.score,
     }
 
 
@@ -195,7 +204,7 @@ def grade(out: Outcome, d: Difficulty | None) -> str:
         return ""
     if d.grade is None:
         return "grade: none (the logical techniques do not complete the grid)\n"
-    return f"grade: {d.grade} (hardest technique: {words(d.hardest)})\n"
+    return f"grade: {d.grade} (hardest technique: {words(d.hardest)}), score {d.score}\n"
 
 
 # ---------------------------------------------------------------- the server's refusals

@@ -17,40 +17,48 @@ from __future__ import annotations
 import functools
 import inspect
 import json
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable
+from collections.abc import Iterator
+from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import timedelta
-from typing import Any, Concatenate, Generic, ParamSpec, TypeVar, cast
+from typing import Any
+from typing import Concatenate
+from typing import Generic
+from typing import ParamSpec
+from typing import TypeVar
+from typing import cast
 
 import grpc
 from google.protobuf.message import Message
 from google.rpc import error_details_pb2
-from grpc_health.v1 import health_pb2, health_pb2_grpc
+from grpc_health.v1 import health_pb2
+from grpc_health.v1 import health_pb2_grpc
 from grpc_status import rpc_status
 from numgrid.v1 import numgrid_service_pb2 as service_pb2
 from numgrid.v1 import numgrid_service_pb2_grpc as service_grpc
 from numgrid.v1 import puzzle_pb2
 
-from .channels import PLAINTEXT, Credentials, open_channel
-from .types import (
-    Cell,
-    Difficulty,
-    EngineStat,
-    Explanation,
-    Finding,
-    GeneratedPuzzle,
-    Grid,
-    GroupRef,
-    GroupStatus,
-    Hint,
-    NumgridError,
-    Picture,
-    SolveResult,
-    Step,
-    Uniqueness,
-    Validation,
-    Violation,
-)
+from .channels import PLAINTEXT
+from .channels import Credentials
+from .channels import open_channel
+from .types import Cell
+from .types import Difficulty
+from .types import EngineStat
+from .types import Explanation
+from .types import Finding
+from .types import GeneratedPuzzle
+from .types import Grid
+from .types import GroupRef
+from .types import GroupStatus
+from .types import Hint
+from .types import NumgridError
+from .types import Picture
+from .types import SolveResult
+from .types import Step
+from .types import Uniqueness
+from .types import Validation
+from .types import Violation
 
 SERVICE = "numgrid.v1.NumgridService"
 HEALTH_SERVICE = "grpc.health.v1.Health"
@@ -240,6 +248,7 @@ def _difficulty(d: service_pb2.Difficulty) -> Difficulty:
         hardest=_technique(d.hardest),
         counts={_technique(c.technique) or "": c.count for c in d.counts},
         solved_by_logic=d.solved_by_logic,
+        score=d.score,
     )
 
 
@@ -312,7 +321,7 @@ def search_options(
         raise ValueError(f"unknown engine {engine!r}; known: {', '.join(ENGINES)}")
     options = service_pb2.SearchOptions(engine=ENGINES[engine], hold_entries=hold_entries)
     if time_limit is not None:
-        options.time_limit.FromTimedelta(timedelta(seconds=time_limit))
+        options.time_limit.FromTimedelta(timedelta(seconds=min(time_limit, LONGEST)))
     return options
 
 
@@ -332,6 +341,15 @@ class Call(Generic[T]):
     read: Callable[[Any], T]
     timeout: float | None = None
     service: str = "numgrid"  # or "health"
+
+    def deadline(self, default: float | None) -> float | None:
+        """Its seconds (else the client's ``default``), at most :data:`LONGEST`: a larger
+        one means "long", where gRPC would overflow or end the call at once."""
+        seconds = default if self.timeout is None else self.timeout
+        return None if seconds is None else min(seconds, LONGEST)
+
+
+LONGEST = 30 * 24 * 3600.0  # a month: the longest deadline a call is given
 
 
 def client_method(method: F, build: Callable[..., Any], answer: str) -> F:
@@ -586,6 +604,7 @@ def generate_call(
     seed: int | None = None,
     density: float = 0.0,
     single_cell_runs: bool = False,
+    diagonals: bool = False,
     timeout: float | None = None,
 ) -> Call[GeneratedPuzzle]:
     """New puzzles, each as soon as the server has made it: unique (proven by both
@@ -593,7 +612,8 @@ def generate_call(
     reproducible from ``seed + i``. ``timeout`` bounds the whole stream; closing the
     iterator cancels the call. ``rows`` and ``columns`` count what the kind counts (a
     clue row and column, e.g.); ``density`` is the share of white cells, for the kinds
-    that take it (0: the default)."""
+    that take it (0: the default); ``diagonals`` asks for the X variant, for the kinds
+    that have one."""
     if kind not in KINDS or kind in (None, "auto"):
         known = ", ".join(sorted(str(k) for k in KINDS if k and k != "auto"))
         raise ValueError(f"unknown kind {kind!r}; known: {known}")
@@ -610,6 +630,7 @@ def generate_call(
         count=count,
         density=density,
         single_cell_runs=single_cell_runs,
+        diagonals=diagonals,
     )
     if seed is not None:
         request.seed = seed
@@ -693,16 +714,14 @@ class NumgridClient:
 
     def _answer(self, make: Callable[[], Call[T]]) -> T:
         call = make()
-        timeout = self.timeout if call.timeout is None else call.timeout
         try:
-            return call.read(self._method(call)(call.request, timeout=timeout))
+            return call.read(self._method(call)(call.request, timeout=call.deadline(self.timeout)))
         except grpc.RpcError as e:
             raise error_from_rpc(e) from None
 
     def _stream(self, make: Callable[[], Call[T]]) -> Iterator[T]:
         call = make()
-        timeout = self.timeout if call.timeout is None else call.timeout
-        stream = self._method(call)(call.request, timeout=timeout)
+        stream = self._method(call)(call.request, timeout=call.deadline(self.timeout))
         try:
             for response in stream:
                 yield call.read(response)

@@ -18,14 +18,12 @@ class ProgressBar:
             return
         # rich only for a bar that is shown: every other run starts without it
         from rich.console import Console
-        from rich.progress import (
-            BarColumn,
-            MofNCompleteColumn,
-            Progress,
-            TextColumn,
-            TimeElapsedColumn,
-            TimeRemainingColumn,
-        )
+        from rich.progress import BarColumn
+        from rich.progress import MofNCompleteColumn
+        from rich.progress import Progress
+        from rich.progress import TextColumn
+        from rich.progress import TimeElapsedColumn
+        from rich.progress import TimeRemainingColumn
         from rich.text import Text
 
         class Bar(Progress):

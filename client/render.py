@@ -15,8 +15,10 @@ from collections.abc import Iterable
 from numgrid.v1 import puzzle_pb2
 
 from .kinds import DRAWINGS
-from .kinds.cells import Drawing, Layout
-from .types import Cell, Grid
+from .kinds.cells import Drawing
+from .kinds.cells import Layout
+from .types import Cell
+from .types import Grid
 
 SHADE = "▓"
 ASCII_SHADE = "#"

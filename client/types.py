@@ -12,7 +12,8 @@ it is what the server read, a oneof over puzzle kinds, and it is what the render
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+from dataclasses import field
 
 from numgrid.v1 import puzzle_pb2
 
@@ -129,6 +130,7 @@ class Difficulty:
     hardest: str | None  # the hardest technique used
     counts: dict[str, int] = field(default_factory=dict, hash=False)  # steps per technique
     solved_by_logic: bool = False
+    score: int = 0  # the sum of its steps' weights: higher is harder, within a grade too
 
 
 @dataclass(frozen=True)

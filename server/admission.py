@@ -16,12 +16,15 @@ from __future__ import annotations
 
 import threading
 from collections import namedtuple
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
+from collections.abc import Iterator
 from contextlib import contextmanager
 from datetime import timedelta
 
 import grpc
-from google.rpc import code_pb2, error_details_pb2, status_pb2
+from google.rpc import code_pb2
+from google.rpc import error_details_pb2
+from google.rpc import status_pb2
 from grpc_status import rpc_status
 
 HEADROOM = 4  # threads beyond the admitted calls: health checks, reflection, refusals

@@ -32,13 +32,19 @@ import queue
 import signal
 import threading
 import time
-from collections import OrderedDict, deque
-from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass, field
+from collections import OrderedDict
+from collections import deque
+from collections.abc import Callable
+from collections.abc import Iterable
+from collections.abc import Iterator
+from dataclasses import dataclass
+from dataclasses import field
 from multiprocessing.connection import Connection
 
 from google.protobuf.unknown_fields import UnknownFieldSet
-from numgrid.server import convert, metrics, operations
+from numgrid.server import convert
+from numgrid.server import metrics
+from numgrid.server import operations
 from numgrid.server.core import Budget
 from numgrid.server.engines import EngineDisagreement
 from numgrid.v1 import numgrid_service_pb2 as service_pb2

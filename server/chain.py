@@ -8,7 +8,8 @@ kind lives here, once:
   their order, simplest first);
 - a hint that places a digit: eliminations applied silently until a step places one,
   then one step standing for the chain, its sentence summarising what it depends on;
-- the explanation from a position to the end, and the grade of a chain;
+- the explanation from a position to the end, the grade of a chain and its score (the
+  sum of its steps' weights: the kind's, or :func:`rank_weight`);
 - the words every step is written with (``listed``, ``outcome``).
 
 A kind describes itself to the chain as a :class:`Ladder`. Its position has ``budget``,
@@ -25,11 +26,22 @@ from __future__ import annotations
 import enum
 import functools
 from collections import Counter
-from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
-from typing import Any, Protocol
+from collections.abc import Callable
+from collections.abc import Iterable
+from collections.abc import Mapping
+from collections.abc import Sequence
+from dataclasses import dataclass
+from dataclasses import field
+from typing import Any
+from typing import Protocol
 
-from numgrid.server.core import Budget, Cell, Grid, SearchTimeout, Step, cell_name, value_text
+from numgrid.server.core import Budget
+from numgrid.server.core import Cell
+from numgrid.server.core import Grid
+from numgrid.server.core import SearchTimeout
+from numgrid.server.core import Step
+from numgrid.server.core import cell_name
+from numgrid.server.core import value_text
 
 WHOLE = "whole"  # the scope of a technique that looks at the whole position at once
 
@@ -57,6 +69,7 @@ class Explanation:
     final: Grid = ()  # the placed digits where the chain stopped
     contradiction: str = ""  # why the position cannot be completed, if it cannot
     candidates: dict[Cell, tuple[int, ...]] = field(default_factory=dict)  # where it stopped
+    score: int = 0  # the sum of its steps' weights (:attr:`Ladder.weigh`): higher is harder
 
 
 # ---------------------------------------------------------------- positions
@@ -224,6 +237,11 @@ def listed(items: Iterable[object], last: str = "or") -> str:
     return words[0] if len(words) == 1 else f"{', '.join(words[:-1])} {last} {words[-1]}"
 
 
+def capital(text: str) -> str:
+    """Upper-case the first letter, unless the text starts with a cell name (``r2c3``)."""
+    return text if text[:1] == "r" and text[1:2].isdigit() else text[:1].upper() + text[1:]
+
+
 def names(cells: Iterable[Cell]) -> str:
     return listed((cell_name(c) for c in cells), "and")
 
@@ -268,6 +286,16 @@ def chain_summary(chain: list[Step], limit: int = 4, say: Callable[[int], str] =
 
 # ---------------------------------------------------------------- the ladder
 
+TRIAL_WEIGHT = 10_000  # a trial's weight in a score (as HoDoKu's)
+
+
+def rank_weight(step: Step) -> int:
+    """A step's weight in a score when its kind gives none: 10 * 2^(rank - 1) for a
+    technique of rank (its enum value, simplest 1), :data:`TRIAL_WEIGHT` for the trial."""
+    if step.technique.name == "TRIAL":
+        return TRIAL_WEIGHT
+    return 10 << (int(step.technique) - 1)
+
 
 @dataclass(frozen=True)
 class Ladder:
@@ -288,6 +316,8 @@ class Ladder:
     lookahead: Callable[[Any, Step, Any], Step | None] | None = None  # Any: the kind's enum
     # How a cell's value reads in a sentence (the kind's ``value_text``).
     say: Callable[[int], str] = value_text
+    # A step's weight in the chain's score (:attr:`Explanation.score`).
+    weigh: Callable[[Step], int] = rank_weight
 
     @property
     def trial(self) -> enum.IntEnum:
@@ -546,4 +576,5 @@ class Ladder:
             final=pos.grid(),
             contradiction=contradiction,
             candidates=pos.candidates(),
+            score=sum(map(self.weigh, steps)),
         )

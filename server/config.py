@@ -8,16 +8,18 @@ from __future__ import annotations
 
 import argparse
 import os
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import NoReturn, TypeVar
+from typing import NoReturn
+from typing import TypeVar
 
 MIB = 1024 * 1024
 
 
 @dataclass(frozen=True)
 class ServerConfig:
-    host: str = "0.0.0.0"
+    host: str = "127.0.0.1"  # loopback: only this machine; containers set 0.0.0.0
     port: int = 50051  # 0 picks a free port
     threads: int = 8  # calls worked on at once (batch streams: two fewer)
     max_queued: int = 32  # calls waiting for one of those; more: RESOURCE_EXHAUSTED
@@ -32,7 +34,7 @@ class ServerConfig:
     tls_client_ca: str = ""  # PEM CA: clients must present a certificate it signed
     tokens_file: str = ""  # bearer tokens (see numgrid.server.security); also NUMGRID_TOKENS
     metrics_port: int = 0  # Prometheus /metrics over HTTP; 0: none (the image sets 9464)
-    metrics_host: str = ""  # "": the same address as host
+    metrics_host: str = "127.0.0.1"  # plain HTTP, no tokens: loopback unless set apart
 
     @property
     def address(self) -> str:
@@ -135,7 +137,7 @@ _FLAGS = (
         "metrics_host",
         "NUMGRID_METRICS_HOST",
         str,
-        "address the metrics listen on (default: --host's)",
+        "address the metrics listen on (plain HTTP without tokens: keep it private)",
     ),
 )
 
@@ -194,9 +196,10 @@ def from_args(argv: Sequence[str] | None = None) -> ServerConfig:
         except ValueError:
             what = _NUMBER_WORDS.get(getattr(kind, "__name__", ""), "a valid value")
             _bad(p, f"{origin[name]} is not {what}")
-    if not args.host.strip():
-        where = origin.get("host", "--host ''")
-        _bad(p, f"{where} is no address to listen on (0.0.0.0: every interface)")
+    for name in ("host", "metrics_host"):
+        if not getattr(args, name).strip():
+            where = origin.get(name, f"--{name.replace('_', '-')} ''")
+            _bad(p, f"{where} is no address to listen on (0.0.0.0: every interface)")
     if args.log_level not in LOG_LEVELS:
         where = origin.get("log_level", "--log-level")
         _bad(p, f"{where} must be one of {', '.join(LOG_LEVELS)}, got {args.log_level}")

@@ -7,22 +7,38 @@ and read by the same parser as a text puzzle, so both pass exactly the same chec
 from __future__ import annotations
 
 import enum
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
+from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Any, TypeVar, cast
+from typing import Any
+from typing import TypeVar
+from typing import cast
 
 import grpc
 from google.protobuf.duration_pb2 import Duration
 from google.protobuf.internal.enum_type_wrapper import EnumTypeWrapper
 from google.protobuf.message import DecodeError
-from google.rpc import code_pb2, error_details_pb2, status_pb2
+from google.rpc import code_pb2
+from google.rpc import error_details_pb2
+from google.rpc import status_pb2
 from grpc_status import rpc_status
-from numgrid.server import generate, operations
+from numgrid.server import generate
+from numgrid.server import operations
 from numgrid.server.chain import Grade
-from numgrid.server.core import Board, Cell, Finding, PuzzleError, Severity, Stats, Verdict
+from numgrid.server.core import Board
+from numgrid.server.core import Cell
+from numgrid.server.core import Finding
+from numgrid.server.core import PuzzleError
+from numgrid.server.core import Severity
+from numgrid.server.core import Stats
+from numgrid.server.core import Verdict
 from numgrid.server.engines import Engine
-from numgrid.server.kinds import KINDS, REGISTRY, Kind, detect_format
-from numgrid.server.kinds.base import CAGE_OPERATIONS, Spec
+from numgrid.server.kinds import KINDS
+from numgrid.server.kinds import REGISTRY
+from numgrid.server.kinds import Kind
+from numgrid.server.kinds import detect_format
+from numgrid.server.kinds.base import CAGE_OPERATIONS
+from numgrid.server.kinds.base import Spec
 from numgrid.server.pictures import Highlight
 from numgrid.v1 import numgrid_service_pb2 as service_pb2
 from numgrid.v1 import puzzle_pb2
@@ -470,6 +486,7 @@ def difficulty_message(d: operations.Difficulty) -> service_pb2.Difficulty:
             for t, n in sorted(d.counts.items())
         ],
         solved_by_logic=d.solved_by_logic,
+        score=d.score,
     )
 
 
@@ -600,6 +617,7 @@ def generate_request(message: service_pb2.GenerateRequest, max_cells: int) -> Ge
         None if grade_name is None else Grade[grade_name.upper()],
         message.density,
         message.single_cell_runs,
+        message.diagonals,
     )
     kind = KINDS[kind_name]
     violations = []

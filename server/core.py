@@ -15,9 +15,12 @@ from __future__ import annotations
 import enum
 import threading
 import time
-from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
-from typing import Any, Protocol
+from collections.abc import Callable
+from collections.abc import Iterable
+from dataclasses import dataclass
+from dataclasses import field
+from typing import Any
+from typing import Protocol
 
 Cell = tuple[int, int]
 Grid = tuple[tuple[int, ...], ...]

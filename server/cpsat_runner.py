@@ -10,12 +10,20 @@ import os
 import re
 import threading
 import time
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable
+from collections.abc import Iterator
+from collections.abc import Mapping
+from collections.abc import Sequence
 from contextlib import contextmanager
 from types import MappingProxyType
-from typing import Any, ClassVar
+from typing import Any
+from typing import ClassVar
 
-from numgrid.server.core import Budget, Cell, Grid, SearchResult, Stats
+from numgrid.server.core import Budget
+from numgrid.server.core import Cell
+from numgrid.server.core import Grid
+from numgrid.server.core import SearchResult
+from numgrid.server.core import Stats
 from numgrid.server.kinds.base import Kind
 from ortools.sat.python import cp_model
 

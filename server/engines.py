@@ -9,12 +9,20 @@ the CP-SAT model and runs its native search.
 from __future__ import annotations
 
 import enum
-from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait
+from concurrent.futures import FIRST_COMPLETED
+from concurrent.futures import ThreadPoolExecutor
 from concurrent.futures import TimeoutError as FuturesTimeout
+from concurrent.futures import wait
 from dataclasses import dataclass
 from typing import TypeVar
 
-from numgrid.server.core import Budget, Cell, Grid, SearchResult, Stats, Verdict, differing_cells
+from numgrid.server.core import Budget
+from numgrid.server.core import Cell
+from numgrid.server.core import Grid
+from numgrid.server.core import SearchResult
+from numgrid.server.core import Stats
+from numgrid.server.core import Verdict
+from numgrid.server.core import differing_cells
 from numgrid.server.kinds.base import Kind
 
 P = TypeVar("P")  # a kind's puzzle class

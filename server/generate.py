@@ -30,10 +30,17 @@ from dataclasses import dataclass
 from typing import Any
 
 from numgrid.server import engines
-from numgrid.server.chain import Explanation, Grade
-from numgrid.server.core import Budget, Grid, SearchTimeout, Stats, Verdict
-from numgrid.server.kinds.base import Kind, Spec
-from numgrid.server.operations import Difficulty, difficulty_of
+from numgrid.server.chain import Explanation
+from numgrid.server.chain import Grade
+from numgrid.server.core import Budget
+from numgrid.server.core import Grid
+from numgrid.server.core import SearchTimeout
+from numgrid.server.core import Stats
+from numgrid.server.core import Verdict
+from numgrid.server.kinds.base import Kind
+from numgrid.server.kinds.base import Spec
+from numgrid.server.operations import Difficulty
+from numgrid.server.operations import difficulty_of
 
 MAX_COUNT = 10_000  # puzzles in one request
 MAX_SEED = 2**63 - 1

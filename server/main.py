@@ -12,17 +12,27 @@ import sys
 import threading
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
+from dataclasses import replace
 from types import FrameType
 from wsgiref.simple_server import WSGIServer
 
 import grpc
-from grpc_health.v1 import health, health_pb2, health_pb2_grpc
+from grpc_health.v1 import health
+from grpc_health.v1 import health_pb2
+from grpc_health.v1 import health_pb2_grpc
 from grpc_reflection.v1alpha import reflection
-from numgrid.server import admission, kinds, launch, logs, metrics, security, shutdown
+from numgrid.server import admission
 from numgrid.server import config as config_module
+from numgrid.server import kinds
+from numgrid.server import launch
+from numgrid.server import logs
+from numgrid.server import metrics
+from numgrid.server import security
+from numgrid.server import shutdown
 from numgrid.server.config import ServerConfig
-from numgrid.server.service import NumgridServicer, add_to_server
+from numgrid.server.service import NumgridServicer
+from numgrid.server.service import add_to_server
 from numgrid.v1 import numgrid_service_pb2
 
 SERVICE_NAME = numgrid_service_pb2.DESCRIPTOR.services_by_name["NumgridService"].full_name
@@ -154,7 +164,7 @@ def start_metrics(config: ServerConfig) -> WSGIServer | None:
     """Serve the metrics on ``--metrics-port`` (None when 0); OSError if it cannot."""
     if not config.metrics_port:
         return None
-    host = config.metrics_host or config.host
+    host = config.metrics_host
     try:
         server = metrics.serve(host, config.metrics_port)
     except OSError as e:

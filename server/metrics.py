@@ -31,16 +31,14 @@ from wsgiref.simple_server import WSGIServer
 
 from numgrid.v1 import numgrid_service_pb2 as service_pb2
 from numgrid.v1 import puzzle_pb2
-from prometheus_client import (
-    CollectorRegistry,
-    Counter,
-    Gauge,
-    Histogram,
-    PlatformCollector,
-    ProcessCollector,
-    disable_created_metrics,
-    start_http_server,
-)
+from prometheus_client import CollectorRegistry
+from prometheus_client import Counter
+from prometheus_client import Gauge
+from prometheus_client import Histogram
+from prometheus_client import PlatformCollector
+from prometheus_client import ProcessCollector
+from prometheus_client import disable_created_metrics
+from prometheus_client import start_http_server
 
 REGISTRY = CollectorRegistry()
 ProcessCollector(registry=REGISTRY)

@@ -15,27 +15,29 @@ import threading
 import time
 from collections import OrderedDict
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+from dataclasses import field
 from typing import Any
 
 from numgrid.server import engines
 from numgrid.server.chain import Explanation
-from numgrid.server.core import (
-    Board,
-    BoardReport,
-    Budget,
-    Cell,
-    Finding,
-    PuzzleError,
-    SearchTimeout,
-    Stats,
-    Step,
-    Verdict,
-    cell_name,
-)
-from numgrid.server.engines import Answer, Engine
+from numgrid.server.core import Board
+from numgrid.server.core import BoardReport
+from numgrid.server.core import Budget
+from numgrid.server.core import Cell
+from numgrid.server.core import Finding
+from numgrid.server.core import PuzzleError
+from numgrid.server.core import SearchTimeout
+from numgrid.server.core import Stats
+from numgrid.server.core import Step
+from numgrid.server.core import Verdict
+from numgrid.server.core import cell_name
+from numgrid.server.engines import Answer
+from numgrid.server.engines import Engine
 from numgrid.server.kinds.base import Kind
-from numgrid.server.pictures import Contents, Highlight, Picture
+from numgrid.server.pictures import Contents
+from numgrid.server.pictures import Highlight
+from numgrid.server.pictures import Picture
 
 Warnings = tuple[Finding, ...]
 
@@ -152,6 +154,7 @@ class Difficulty:
     hardest: Any  # the hardest technique used, None when no step was needed
     counts: dict[Any, int] = field(hash=False)  # {technique: steps}, every technique of the kind
     solved_by_logic: bool
+    score: int = 0  # the sum of the chain's step weights (Explanation.score): higher is harder
 
 
 def difficulty_of(explanation: Explanation) -> Difficulty:
@@ -162,6 +165,7 @@ def difficulty_of(explanation: Explanation) -> Difficulty:
         max(used) if used else None,
         counts,
         explanation.solved,
+        explanation.score,
     )
 
 

@@ -17,10 +17,12 @@ from __future__ import annotations
 import enum
 import xml.etree.ElementTree as ET
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+from dataclasses import field
 from typing import Any
 
-from numgrid.server.core import Cell, Grid
+from numgrid.server.core import Cell
+from numgrid.server.core import Grid
 
 SVG_NS = "http://www.w3.org/2000/svg"
 MEDIA_TYPE = "image/svg+xml"

@@ -18,10 +18,13 @@ from __future__ import annotations
 
 import hmac
 import os
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, NoReturn, TypeAlias
+from typing import Any
+from typing import NoReturn
+from typing import TypeAlias
 
 import grpc
 from grpc_health.v1 import health

@@ -24,14 +24,24 @@ import functools
 import logging
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
+from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 
 import grpc
-from numgrid.server import admission, batch, convert, generate, logs, metrics, operations
+from numgrid.server import admission
+from numgrid.server import batch
+from numgrid.server import convert
+from numgrid.server import generate
+from numgrid.server import logs
+from numgrid.server import metrics
+from numgrid.server import operations
 from numgrid.server.config import ServerConfig
-from numgrid.server.core import Budget, PuzzleError, SearchTimeout, Verdict
+from numgrid.server.core import Budget
+from numgrid.server.core import PuzzleError
+from numgrid.server.core import SearchTimeout
+from numgrid.server.core import Verdict
 from numgrid.server.engines import EngineDisagreement
 from numgrid.v1 import numgrid_service_pb2 as service_pb2
 from numgrid.v1 import numgrid_service_pb2_grpc

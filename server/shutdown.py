@@ -31,7 +31,8 @@ from pathlib import Path
 
 import grpc
 from grpc_health.v1 import health
-from numgrid.server.security import Handler, denial
+from numgrid.server.security import Handler
+from numgrid.server.security import denial
 
 request_log = logging.getLogger("numgrid.server.requests")
 MARKER_METHOD = "/numgrid.internal.Shutdown/CloseIntake"

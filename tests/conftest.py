@@ -17,7 +17,8 @@ import pytest
 from numgrid.server import engines
 from numgrid.v1 import numgrid_service_pb2_grpc
 from support.corpus import corpus_path
-from support.server import ServerProcess, start_server
+from support.server import ServerProcess
+from support.server import start_server
 
 
 @pytest.fixture(scope="session")

@@ -21,8 +21,12 @@ from pathlib import Path
 from google.protobuf import json_format
 from google.protobuf.descriptor import FieldDescriptor
 from google.protobuf.duration_pb2 import Duration
-from numgrid.server import convert, engines
-from numgrid.server.core import Board, Budget, Grid, PuzzleError
+from numgrid.server import convert
+from numgrid.server import engines
+from numgrid.server.core import Board
+from numgrid.server.core import Budget
+from numgrid.server.core import Grid
+from numgrid.server.core import PuzzleError
 from numgrid.server.engines import Engine
 from numgrid.server.kinds import KINDS
 from numgrid.v1 import numgrid_service_pb2 as service_pb2

@@ -21,24 +21,29 @@ from types import SimpleNamespace
 import grpc
 import pytest
 from google.rpc import error_details_pb2
-from grpc_health.v1 import health_pb2, health_pb2_grpc
+from grpc_health.v1 import health_pb2
+from grpc_health.v1 import health_pb2_grpc
 from grpc_status import rpc_status
-from numgrid.client import NumgridClient, NumgridError
-from numgrid.client.batch import (
-    MAX_REQUEST_BYTES,
-    BatchItem,
-    _Feed,
-    _Stream,
-    batch_target,
-    check_many,
-    result_of,
-)
-from numgrid.client.batch_cli import janko_solution, read_report
+from numgrid.client import NumgridClient
+from numgrid.client import NumgridError
+from numgrid.client.batch import MAX_REQUEST_BYTES
+from numgrid.client.batch import BatchItem
+from numgrid.client.batch import _Feed
+from numgrid.client.batch import _Stream
+from numgrid.client.batch import batch_target
+from numgrid.client.batch import check_many
+from numgrid.client.batch import result_of
+from numgrid.client.batch_cli import janko_solution
+from numgrid.client.batch_cli import read_report
 from numgrid.v1 import numgrid_service_pb2 as service_pb2
 from numgrid.v1 import numgrid_service_pb2_grpc
 from numgrid.v1 import puzzle_pb2 as pb
-from support.client import HARD, NUMGRID, PUZZLES, REPO, sample
+from support.client import HARD
+from support.client import NUMGRID
+from support.client import PUZZLES
+from support.client import REPO
 from support.client import numgrid as run_numgrid
+from support.client import sample
 from support.corpus import corpus_path
 
 CORPUS_ARG = os.path.relpath(corpus_path("kakuro"), REPO)  # the dataset, as a user names it
@@ -636,7 +641,8 @@ def test_a_message_stops_growing_at_its_byte_cap():
 
 
 def test_results_share_a_message_up_to_its_byte_cap():
-    from numgrid.server.batch import _END, _Ready
+    from numgrid.server.batch import _END
+    from numgrid.server.batch import _Ready
 
     results = queue.SimpleQueue()
     for item in (b"a" * 60, b"b" * 60, b"c" * 30, b"d" * 500, _END):

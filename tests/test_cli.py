@@ -13,19 +13,17 @@ from pathlib import Path
 
 import grpc
 import pytest
-from support.client import (
-    HARD,
-    LINE_KEYS,
-    PUZZLES,
-    WIDTH,
-    FakeServer,
-    FakeService,
-    corpus_entry,
-    filled,
-    numgrid,
-    sample,
-    too_big,
-)
+from support.client import HARD
+from support.client import LINE_KEYS
+from support.client import PUZZLES
+from support.client import WIDTH
+from support.client import FakeServer
+from support.client import FakeService
+from support.client import corpus_entry
+from support.client import filled
+from support.client import numgrid
+from support.client import sample
+from support.client import too_big
 
 ERROR_KEYS = {"row", "column", "message", "code", "group", "cells", "field"}
 TEN = "puzzles/kakuro-10x12.txt"

@@ -20,11 +20,15 @@ from google.rpc import error_details_pb2
 from grpc_status import rpc_status
 from numgrid.server import config
 from numgrid.server.core import PuzzleError
-from numgrid.server.kinds import KINDS, detect_format
+from numgrid.server.kinds import KINDS
+from numgrid.server.kinds import detect_format
 from numgrid.v1 import numgrid_service_pb2 as service_pb2
 from numgrid.v1 import numgrid_service_pb2_grpc
 from numgrid.v1 import puzzle_pb2 as pb
-from support.client import WIDTH, FakeServer, FakeService, numgrid
+from support.client import WIDTH
+from support.client import FakeServer
+from support.client import FakeService
+from support.client import numgrid
 from support.server import server_executable
 
 TEN = "puzzles/kakuro-10x12.txt"

@@ -7,8 +7,13 @@ from __future__ import annotations
 import json
 
 import pytest
-from support.client import filled, numgrid, parse_solution, sample
-from test_cli import TEN, fits, one_line_error
+from support.client import filled
+from support.client import numgrid
+from support.client import parse_solution
+from support.client import sample
+from test_cli import TEN
+from test_cli import fits
+from test_cli import one_line_error
 
 STEP_KEYS = {"source", "step", "technique", "placements", "eliminations", "explanation"}
 SUMMARY_KEYS = {"source", "summary", "solved", "grade", "steps", "techniques"}
@@ -184,7 +189,7 @@ def test_explain_walkthrough(server):
     out = done.stdout.splitlines()
     assert out[0] == f"{TEN}: SOLVED"
     assert out[1].startswith("  1. combinations: Across 11 at r2c0 in four cells")
-    assert "146 steps, grade MEDIUM" in out
+    assert "146 steps, grade MEDIUM, score 3350" in out
     assert "\\23   6     9     8" in done.stdout  # the grid the steps complete
     assert fits(done.stdout)
 
@@ -236,6 +241,6 @@ def test_the_grade_in_human_output(server):
         done = numgrid(command, *server, "--grade", TEN)
         assert done.returncode == 0
         assert done.stdout.splitlines()[1] == (
-            "grade: MEDIUM (hardest technique: combination elimination)"
+            "grade: MEDIUM (hardest technique: combination elimination), score 3350"
         )
         assert "grade" not in numgrid(command, *server, TEN).stdout

@@ -15,7 +15,11 @@ from pathlib import Path
 
 import pytest
 from numgrid.client import NumgridClient
-from support.client import HARD, LINE_KEYS, PUZZLES, numgrid, sample
+from support.client import HARD
+from support.client import LINE_KEYS
+from support.client import PUZZLES
+from support.client import numgrid
+from support.client import sample
 from support.corpus import corpus
 
 KEYS = LINE_KEYS | {"grade", "difficulty"}
@@ -141,7 +145,7 @@ def test_the_same_text_for_a_puzzle_alone_or_among_others(server):
         return re.sub(r" \(native \d+ ms, [\d,]+ nodes?\)", "", text)
 
     assert no_times("\n".join(body)) == no_times("\n\n".join(t.rstrip("\n") for t in alone))
-    assert body[1] == "grade: MEDIUM (hardest technique: combination elimination)"
+    assert body[1] == "grade: MEDIUM (hardest technique: combination elimination), score 3350"
     assert body[0].startswith("puzzles/kakuro-10x12.txt: UNIQUE (native ")
     assert "solution 2:" in many.stdout  # a MULTIPLE's two solutions drawn
 
@@ -216,6 +220,7 @@ def test_a_graded_collection_has_the_grades_of_single_calls(workers2, tmp_path):
                 "hardest": one.difficulty.hardest,
                 "techniques": dict(one.difficulty.counts),
                 "solved_by_logic": one.difficulty.solved_by_logic,
+                "score": one.difficulty.score,
             }
     grades = {g: sum(r["grade"] == g for r in lines) for g in ("EASY", "MEDIUM", "HARD")}
     assert len([g for g in grades.values() if g]) >= 2  # a spread, not one grade for all

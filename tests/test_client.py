@@ -12,30 +12,28 @@ import time
 import grpc
 import pytest
 from google.protobuf import json_format
-from numgrid.client import (
-    EngineStat,
-    Hint,
-    NumgridClient,
-    NumgridError,
-    SolveResult,
-    Uniqueness,
-    Validation,
-)
+from numgrid.client import EngineStat
+from numgrid.client import Hint
+from numgrid.client import NumgridClient
+from numgrid.client import NumgridError
+from numgrid.client import SolveResult
+from numgrid.client import Uniqueness
+from numgrid.client import Validation
 from numgrid.client.client import channel_options
-from numgrid.client.render import render, solution_text
-from numgrid.client.types import Violation, parse_cell
+from numgrid.client.render import render
+from numgrid.client.render import solution_text
+from numgrid.client.types import Violation
+from numgrid.client.types import parse_cell
 from numgrid.v1 import puzzle_pb2
-from support.client import (
-    HARD,
-    FakeServer,
-    FakeService,
-    corpus_entry,
-    filled,
-    parse_solution,
-    published_solution,
-    sample,
-    too_big,
-)
+from support.client import HARD
+from support.client import FakeServer
+from support.client import FakeService
+from support.client import corpus_entry
+from support.client import filled
+from support.client import parse_solution
+from support.client import published_solution
+from support.client import sample
+from support.client import too_big
 
 TEN = "kakuro-10x12.txt"
 

@@ -12,9 +12,16 @@ import time
 import grpc
 import numgrid.client as api  # the result types
 import pytest
-from numgrid.client import AsyncNumgridClient, NumgridClient, NumgridError
-from numgrid.client.batch import BatchItem, BatchResult
-from support.client import HARD, FakeServer, FakeService, published_solution, sample
+from numgrid.client import AsyncNumgridClient
+from numgrid.client import NumgridClient
+from numgrid.client import NumgridError
+from numgrid.client.batch import BatchItem
+from numgrid.client.batch import BatchResult
+from support.client import HARD
+from support.client import FakeServer
+from support.client import FakeService
+from support.client import published_solution
+from support.client import sample
 
 TEN = sample("kakuro-10x12.txt")
 BROKEN = sample("broken-clues.txt")

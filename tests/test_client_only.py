@@ -18,8 +18,11 @@ import textwrap
 from pathlib import Path
 
 import pytest
-from numgrid.server.launch import INSTALL, SERVER_MODULES
-from support.client import PUZZLES, REPO, published_solution
+from numgrid.server.launch import INSTALL
+from numgrid.server.launch import SERVER_MODULES
+from support.client import PUZZLES
+from support.client import REPO
+from support.client import published_solution
 
 BIN = Path(sys.executable).parent
 TEN = str(PUZZLES / "kakuro-10x12.txt")

@@ -24,7 +24,8 @@ import sys
 import threading
 import tomllib
 import urllib.request
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+from dataclasses import field
 from pathlib import Path
 
 import kubernetes_validate
@@ -251,7 +252,7 @@ def image_ports() -> dict[str, int]:
     served = {"grpc": int(env["NUMGRID_PORT"]), "metrics": int(env["NUMGRID_METRICS_PORT"])}
     exposed = {int(p.split("/")[0]) for v in runtime.values("EXPOSE") for p in v.split()}
     assert exposed == set(served.values())
-    assert env["NUMGRID_HOST"] == "0.0.0.0"
+    assert env["NUMGRID_HOST"] == env["NUMGRID_METRICS_HOST"] == "0.0.0.0"  # the defaults: loopback
     return served
 
 

@@ -13,12 +13,23 @@ import time
 
 import fuzzing
 import pytest
-from google.rpc import code_pb2, status_pb2
-from hypothesis import HealthCheck, event, given, settings
+from google.rpc import code_pb2
+from google.rpc import status_pb2
+from hypothesis import HealthCheck
+from hypothesis import event
+from hypothesis import given
+from hypothesis import settings
 from hypothesis import strategies as st
-from numgrid.server import batch, convert, generate, operations
-from numgrid.server.core import Budget, PuzzleError, SearchTimeout, Verdict
-from numgrid.server.kinds import KINDS, detect_format
+from numgrid.server import batch
+from numgrid.server import convert
+from numgrid.server import generate
+from numgrid.server import operations
+from numgrid.server.core import Budget
+from numgrid.server.core import PuzzleError
+from numgrid.server.core import SearchTimeout
+from numgrid.server.core import Verdict
+from numgrid.server.kinds import KINDS
+from numgrid.server.kinds import detect_format
 from numgrid.v1 import numgrid_service_pb2 as service_pb2
 from numgrid.v1 import puzzle_pb2 as pb
 

@@ -14,12 +14,14 @@ import grpc
 import pytest
 from google.rpc import error_details_pb2
 from grpc_status import rpc_status
-from numgrid.client import NumgridClient, NumgridError
+from numgrid.client import NumgridClient
+from numgrid.client import NumgridError
 from numgrid.client.aio import AsyncNumgridClient
 from numgrid.v1 import numgrid_service_pb2 as service_pb2
 from numgrid.v1 import puzzle_pb2 as pb
 from support.client import numgrid
-from support.facts import KINDS, facts
+from support.facts import KINDS
+from support.facts import facts
 
 # Small sizes: the tests are about the service, the makers have tests of their own.
 SIZES = {kind.name: facts(kind).size for kind in KINDS}
@@ -219,3 +221,64 @@ def test_cli_bad_parameters_exit_2_with_a_sentence(args, words, server):
     done = numgrid("generate", *args, *server)
     assert done.returncode == 2
     assert words in done.stderr.lower(), done.stderr
+
+
+def has_diagonals(kind) -> bool:
+    """The kinds whose maker makes the X variant: their puzzle says ``diagonals`` and
+    their techniques are the units ladder's (a diagonal Skyscraper is not made)."""
+    message = pb.Puzzle.DESCRIPTOR.fields_by_name[kind.name].message_type
+    return (
+        "diagonals" in message.fields_by_name and "FULL_HOUSE" in kind.logic.Technique.__members__
+    )
+
+
+X_KINDS = [kind for kind in KINDS if has_diagonals(kind)]
+
+
+@pytest.mark.parametrize("kind", X_KINDS, ids=[k.name for k in X_KINDS])
+def test_x_puzzles_are_x_unique_under_both_engines_and_reproduced_by_their_seed(stub, kind):
+    size = 9 if kind.name == "sudoku" else 6
+    asked = request(kind.name, rows=size, columns=size, count=2, seed=11, diagonals=True)
+    made = list(stub.Generate(asked, timeout=120))
+    assert [m.seed for m in made] == [11, 12]
+    for m in made:
+        assert getattr(m.puzzle, kind.name).diagonals
+        janko = next(t.content for t in m.texts if t.format == pb.PUZZLE_FORMAT_JANKO)
+        assert janko.splitlines()[0].endswith(" X")
+        for engine in (pb.ENGINE_NATIVE, pb.ENGINE_CPSAT, pb.ENGINE_CROSS_CHECK):
+            reply = stub.CheckUniqueness(
+                service_pb2.CheckUniquenessRequest(
+                    puzzle=pb.PuzzleInput(puzzle=m.puzzle),
+                    options=service_pb2.SearchOptions(engine=engine),
+                ),
+                timeout=60,
+            )
+            assert reply.verdict == pb.VERDICT_UNIQUE, engine
+            assert reply.solutions[0] == m.solution
+        assert m.difficulty.solved_by_logic and m.difficulty.score > 0
+    again = request(kind.name, rows=size, columns=size, seed=12, diagonals=True)
+    (alone,) = stub.Generate(again, timeout=120)
+    assert alone.puzzle == made[1].puzzle and alone.texts == made[1].texts
+
+
+@pytest.mark.parametrize(
+    "kind", [k for k in KINDS if k not in X_KINDS], ids=[k.name for k in KINDS if k not in X_KINDS]
+)
+def test_the_other_kinds_refuse_diagonals_with_a_sentence(stub, kind):
+    with pytest.raises(grpc.RpcError) as caught:
+        list(stub.Generate(request(kind.name, diagonals=True), timeout=30))
+    assert caught.value.code() is grpc.StatusCode.INVALID_ARGUMENT
+    found = violations(caught.value)
+    assert list(found) == ["diagonals"], found
+    assert found["diagonals"].endswith(("once)", "generated")), found
+
+
+def test_cli_makes_the_x_variant_and_its_seed_makes_it_again(server):
+    args = ("generate", "sudoku", "--size", "6", "--diagonals", "--seed", "5", "--json")
+    done = numgrid(*args, *server)
+    assert done.returncode == 0, done.stderr
+    (line,) = [json.loads(x) for x in done.stdout.splitlines()]
+    assert line["texts"]["janko"].startswith("6 6 X\n") and line["score"] > 0
+    assert json.loads(numgrid(*args, *server).stdout)["texts"] == line["texts"]
+    refused = numgrid("generate", "kenken", "--size", "4", "--diagonals", *server)
+    assert refused.returncode == 2 and "no x variant" in refused.stderr.lower()

@@ -8,11 +8,13 @@ import grpc
 import pytest
 from numgrid.server import convert
 from numgrid.server.core import PuzzleError
-from numgrid.server.kinds import KINDS, detect
+from numgrid.server.kinds import KINDS
+from numgrid.server.kinds import detect
 from numgrid.v1 import numgrid_service_pb2 as service_pb2
 from numgrid.v1 import numgrid_service_pb2_grpc
 from numgrid.v1 import puzzle_pb2 as pb
-from support.client import numgrid, sample
+from support.client import numgrid
+from support.client import sample
 
 BOM = "\ufeff"
 HUGE = "1" * 4301  # one digit past Python's int() limit for decimal text

@@ -8,7 +8,8 @@ import inspect
 import typing
 
 import pytest
-from numgrid.server.kinds import KINDS, detect
+from numgrid.server.kinds import KINDS
+from numgrid.server.kinds import detect
 from numgrid.server.kinds.base import Kind
 from numgrid.v1 import numgrid_service_pb2 as service_pb2
 from numgrid.v1 import puzzle_pb2

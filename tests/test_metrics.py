@@ -13,7 +13,9 @@ import urllib.request
 
 import grpc
 import pytest
-from numgrid.server import config, logs, operations
+from numgrid.server import config
+from numgrid.server import logs
+from numgrid.server import operations
 from numgrid.server.main import start_embedded
 from numgrid.v1 import numgrid_service_pb2 as service_pb2
 from numgrid.v1 import numgrid_service_pb2_grpc
@@ -21,7 +23,9 @@ from numgrid.v1 import puzzle_pb2 as pb
 from prometheus_client.parser import text_string_to_metric_families
 from support import PUZZLES
 from support.server import run_server
-from test_service import slow_request, text_input, wait_for_log
+from test_service import slow_request
+from test_service import text_input
+from test_service import wait_for_log
 
 KAKURO = (PUZZLES / "kakuro-10x12.txt").read_text()
 KENKEN = (PUZZLES / "kenken-4x4.txt").read_text()

@@ -13,9 +13,12 @@ import tempfile
 from pathlib import Path
 
 import pytest
-from numgrid.client import NumgridClient, NumgridError
+from numgrid.client import NumgridClient
+from numgrid.client import NumgridError
 from numgrid.client.types import cell_name
-from support.client import PUZZLES, REPO, sample
+from support.client import PUZZLES
+from support.client import REPO
+from support.client import sample
 
 EXAMPLE = REPO / "examples" / "node"
 NODE, NPM = shutil.which("node"), shutil.which("npm")

@@ -16,8 +16,12 @@ from numgrid.server.kinds import KINDS
 from numgrid.server.kinds.kakurasu import formats as kakurasu_formats
 from numgrid.server.kinds.kenken import formats as kenken_formats
 from numgrid.server.kinds.skyscraper import formats as skyscraper_formats
-from numgrid.server.kinds.skyscraper.model import SIDES, Side
-from numgrid.server.pictures import CELL, MARGIN, Contents, Highlight
+from numgrid.server.kinds.skyscraper.model import SIDES
+from numgrid.server.kinds.skyscraper.model import Side
+from numgrid.server.pictures import CELL
+from numgrid.server.pictures import MARGIN
+from numgrid.server.pictures import Contents
+from numgrid.server.pictures import Highlight
 from PIL import Image
 from support.corpus import corpus
 

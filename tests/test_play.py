@@ -21,12 +21,16 @@ from pathlib import Path
 
 import pytest
 from numgrid.client.cli_connection import connection
-from numgrid.client.play.app import BoardView, EndScreen, PlayApp
+from numgrid.client.play.app import BoardView
+from numgrid.client.play.app import EndScreen
+from numgrid.client.play.app import PlayApp
 from numgrid.client.play.game import Game
 from numgrid.client.play.referee import Referee
 from numgrid.client.types import Cell
-from support import PUZZLES, REPO
-from support.client import NUMGRID, numgrid
+from support import PUZZLES
+from support import REPO
+from support.client import NUMGRID
+from support.client import numgrid
 from support.corpus import corpus
 
 SIZE = (120, 60)

@@ -10,7 +10,8 @@ from __future__ import annotations
 import pytest
 from numgrid.client.kinds.cells import Layout
 from numgrid.client.play import board
-from numgrid.client.play.game import Game, GameFileError
+from numgrid.client.play.game import Game
+from numgrid.client.play.game import GameFileError
 from numgrid.client.render import entries
 from numgrid.server import convert
 from numgrid.v1 import puzzle_pb2

@@ -16,11 +16,14 @@ import grpc
 import pytest
 from google.rpc import error_details_pb2
 from grpc_status import rpc_status
-from numgrid.client import NumgridClient, NumgridError
+from numgrid.client import NumgridClient
+from numgrid.client import NumgridError
 from numgrid.client.aio import AsyncNumgridClient
 from numgrid.server import pictures
 from numgrid.server.kinds import KINDS
-from numgrid.server.pictures import CELL, MARGIN, Highlight
+from numgrid.server.pictures import CELL
+from numgrid.server.pictures import MARGIN
+from numgrid.server.pictures import Highlight
 from numgrid.v1 import numgrid_service_pb2 as service_pb2
 from numgrid.v1 import puzzle_pb2 as pb
 from PIL import Image

@@ -11,13 +11,21 @@ import time
 
 import grpc
 import pytest
-from google.protobuf import descriptor_pb2, json_format
+from google.protobuf import descriptor_pb2
+from google.protobuf import json_format
 from google.rpc import error_details_pb2
-from grpc_health.v1 import health_pb2, health_pb2_grpc
-from grpc_reflection.v1alpha import reflection_pb2, reflection_pb2_grpc
+from grpc_health.v1 import health_pb2
+from grpc_health.v1 import health_pb2_grpc
+from grpc_reflection.v1alpha import reflection_pb2
+from grpc_reflection.v1alpha import reflection_pb2_grpc
 from grpc_status import rpc_status
-from numgrid.server import config, convert, operations
-from numgrid.server.core import Budget, PuzzleError, Verdict, cell_name
+from numgrid.server import config
+from numgrid.server import convert
+from numgrid.server import operations
+from numgrid.server.core import Budget
+from numgrid.server.core import PuzzleError
+from numgrid.server.core import Verdict
+from numgrid.server.core import cell_name
 from numgrid.server.engines import Engine
 from numgrid.server.kinds import KINDS
 from numgrid.server.main import start_embedded

@@ -8,6 +8,8 @@ from __future__ import annotations
 import datetime
 import json
 import signal
+import socket
+import subprocess
 import sys
 import threading
 import time
@@ -17,13 +19,16 @@ from pathlib import Path
 import grpc
 import pytest
 from cryptography import x509
-from cryptography.hazmat.primitives import hashes, serialization
+from cryptography.hazmat.primitives import hashes
+from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric import ec
 from cryptography.x509.oid import NameOID
 from google.rpc import error_details_pb2
-from grpc_health.v1 import health_pb2, health_pb2_grpc
+from grpc_health.v1 import health_pb2
+from grpc_health.v1 import health_pb2_grpc
 from grpc_status import rpc_status
-from numgrid.client.channels import Credentials, CredentialsError
+from numgrid.client.channels import Credentials
+from numgrid.client.channels import CredentialsError
 from numgrid.client.client import NumgridClient
 from numgrid.server import launch
 from numgrid.server.config import ServerConfig
@@ -35,7 +40,9 @@ from support import PUZZLES
 from support.client import numgrid
 from support.corpus import corpus_path
 from support.server import run_server
-from test_service import slow_request, text_input
+from support.server import server_executable
+from test_service import slow_request
+from test_service import text_input
 
 KENKEN_CORPUS = corpus_path("kenken")
 KENKEN = PUZZLES / "kenken-4x4.txt"
@@ -493,3 +500,28 @@ def test_other_tunables_are_kept_beside_ours(monkeypatch):
     launch.restart_with_tunables()
     assert ran == [(sys.executable, sys.orig_argv)]
     assert launch.os.environ["GLIBC_TUNABLES"] == f"glibc.malloc.arena_max=4:{launch.TUNABLES}"
+
+
+def test_the_server_and_its_metrics_listen_on_loopback_by_default(tmp_path):
+    """Nothing is served beyond this machine unless asked (--host, --metrics-host): the
+    metrics are plain HTTP without tokens."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        metrics_port = probe.getsockname()[1]
+    log = tmp_path / "stderr.log"
+    with log.open("w") as stderr:
+        process = subprocess.Popen(
+            [server_executable(), "--port", "0", "--metrics-port", str(metrics_port)],
+            stdout=subprocess.PIPE,
+            stderr=stderr,
+            text=True,
+        )
+        try:
+            assert "listening on 127.0.0.1:" in process.stdout.readline()
+            deadline = time.monotonic() + 30
+            while f"metrics on http://127.0.0.1:{metrics_port}/metrics" not in log.read_text():
+                assert time.monotonic() < deadline, log.read_text()
+                time.sleep(0.05)
+        finally:
+            process.terminate()
+            process.wait(30)

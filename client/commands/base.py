@@ -17,22 +17,23 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..cli_args import technique_arg
-from ..cli_output import (
-    FAILURE,
-    OK,
-    PROG,
-    Outcome,
-    UsageError,
-    deadline,
-    error,
-    print_human,
-    read_input,
-    rejected,
-    stdout_ascii_only,
-)
-from ..client import TECHNIQUES, NumgridClient, PuzzleLike
+from ..cli_output import FAILURE
+from ..cli_output import OK
+from ..cli_output import PROG
+from ..cli_output import Outcome
+from ..cli_output import UsageError
+from ..cli_output import deadline
+from ..cli_output import error
+from ..cli_output import print_human
+from ..cli_output import read_input
+from ..cli_output import rejected
+from ..cli_output import stdout_ascii_only
+from ..client import TECHNIQUES
+from ..client import NumgridClient
+from ..client import PuzzleLike
 from ..render import render
-from ..types import Grid, NumgridError
+from ..types import Grid
+from ..types import NumgridError
 
 Connect = Callable[[], NumgridClient]  # the client, connected on first use
 Run = Callable[[argparse.Namespace, Connect, int], int]  # (options, connect, width) -> exit

@@ -7,12 +7,23 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from ..batch_cli import explain_each, many_options
-from ..cli_output import NOT_HAPPY, OK, Outcome, step_json, words, wrap
+from ..batch_cli import explain_each
+from ..batch_cli import many_options
+from ..cli_output import NOT_HAPPY
+from ..cli_output import OK
+from ..cli_output import Outcome
+from ..cli_output import step_json
+from ..cli_output import words
+from ..cli_output import wrap
 from ..client import PuzzleLike
-from ..render import entries, with_entries
+from ..render import entries
+from ..render import with_entries
 from ..types import Cell
-from .base import Command, Connect, Context, files_argument, technique_option
+from .base import Command
+from .base import Connect
+from .base import Context
+from .base import files_argument
+from .base import technique_option
 
 
 def arguments(sub: argparse.ArgumentParser) -> None:
@@ -50,6 +61,7 @@ def outcome(ctx: Context, source: str, text: PuzzleLike) -> Outcome:
             "solved": r.solved,
             "grade": d.grade,
             "hardest": d.hardest,
+            "score": d.score,
             "steps": len(r.steps),
             "techniques": dict(d.counts),
         }
@@ -61,7 +73,7 @@ def outcome(ctx: Context, source: str, text: PuzzleLike) -> Outcome:
     ]
     used = ", ".join(f"{words(t)} {n}" for t, n in d.counts.items() if n)
     grade = d.grade or "none (the chain stalls)"
-    lines.append(f"{len(r.steps)} steps, grade {grade}")
+    lines.append(f"{len(r.steps)} steps, grade {grade}, score {d.score}")
     if used:
         lines.append(wrap("techniques: ", used, ctx.width))
     values = [list(row) for row in entries(r.puzzle)]

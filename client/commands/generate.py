@@ -18,14 +18,21 @@ import json
 import sys
 from pathlib import Path
 
-from ..cli_args import choice, positive_int
-from ..cli_output import FAILURE, NOT_HAPPY, OK, PROG, NoServer
+from ..cli_args import choice
+from ..cli_args import positive_int
+from ..cli_output import FAILURE
+from ..cli_output import NOT_HAPPY
+from ..cli_output import OK
+from ..cli_output import PROG
+from ..cli_output import NoServer
 from ..client import GRADES
 from ..kinds import DRAWINGS
 from ..progress import ProgressBar
 from ..render import render
-from ..types import GeneratedPuzzle, NumgridError
-from .base import Command, Connect
+from ..types import GeneratedPuzzle
+from ..types import NumgridError
+from .base import Command
+from .base import Connect
 
 SIZES = {name: kind.default_size for name, kind in DRAWINGS.items()}  # without --size
 EXTENSIONS = {"janko": ".txt", "csv": ".csv", "json": ".json", "tatham": ".tatham"}
@@ -114,6 +121,11 @@ def arguments(sub: argparse.ArgumentParser) -> None:
         help=f"{_for('single_cell_runs')}allow white cells in runs of one cell",
     )
     sub.add_argument(
+        "--diagonals",
+        action="store_true",
+        help=f"{_for('diagonals')}the X variant: both main diagonals hold each digit once",
+    )
+    sub.add_argument(
         "--progress",
         action=argparse.BooleanOptionalAction,
         help="a progress bar on stderr (default: with --count over 1 on a terminal)",
@@ -153,6 +165,7 @@ def _record(made: GeneratedPuzzle, size, files: list[Path]) -> dict:
         "seed": made.seed,
         "grade": d.grade,
         "hardest": d.hardest,
+        "score": d.score,
         "counts": {t: n for t, n in d.counts.items() if n},
         "attempts": made.attempts,
         "repairs": made.repairs,
@@ -169,7 +182,7 @@ def _line(made: GeneratedPuzzle, size) -> str:
     repairs = f", {made.repairs} repair{plural}" if made.repairs else ""
     return (
         f"{made.kind} {size[0]}x{size[1]} {made.difficulty.grade or 'ungraded'}, seed "
-        f"{made.seed}: {tries}{repairs}, {made.seconds:.2f} s"
+        f"{made.seed}, score {made.difficulty.score}: {tries}{repairs}, {made.seconds:.2f} s"
     )
 
 
@@ -196,6 +209,7 @@ def run(args: argparse.Namespace, connect: Connect, width: int) -> int:
                 seed=args.seed,
                 density=args.density,
                 single_cell_runs=args.single_cell_runs,
+                diagonals=args.diagonals,
                 timeout=args.timeout,
             )
             for made in stream:

@@ -6,9 +6,12 @@ from __future__ import annotations
 import argparse
 import json
 
-from ..cli_output import NOT_HAPPY, OK, NoServer
+from ..cli_output import NOT_HAPPY
+from ..cli_output import OK
+from ..cli_output import NoServer
 from ..types import NumgridError
-from .base import Command, Connect
+from .base import Command
+from .base import Connect
 
 HEALTH_DEADLINE = 2.0
 

@@ -7,25 +7,29 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from ..cli_output import (
-    DEFAULT_DEADLINE,
-    NOT_HAPPY,
-    OK,
-    STDIN,
-    STDIN_SOURCE,
-    Outcome,
-    UsageError,
-    finding_json,
-    read_input,
-    stats_json,
-    step_json,
-    words,
-    wrap,
-)
+from ..cli_output import DEFAULT_DEADLINE
+from ..cli_output import NOT_HAPPY
+from ..cli_output import OK
+from ..cli_output import STDIN
+from ..cli_output import STDIN_SOURCE
+from ..cli_output import Outcome
+from ..cli_output import UsageError
+from ..cli_output import finding_json
+from ..cli_output import read_input
+from ..cli_output import stats_json
+from ..cli_output import step_json
+from ..cli_output import words
+from ..cli_output import wrap
 from ..client import PuzzleLike
-from ..render import entries, with_entries
+from ..render import entries
+from ..render import with_entries
 from ..types import NumgridError
-from .base import Command, Connect, Context, each_file, files_argument, technique_option
+from .base import Command
+from .base import Connect
+from .base import Context
+from .base import each_file
+from .base import files_argument
+from .base import technique_option
 
 # A hint was given (MISTAKE, STEP, NO_STEP with a reveal, SOLVED; REVEAL: older servers).
 _HINT_EXIT = {"MISTAKE": OK, "STEP": OK, "NO_STEP": OK, "REVEAL": OK, "SOLVED": OK}

@@ -18,22 +18,22 @@ import argparse
 import sys
 from pathlib import Path
 
-from ..cli_output import (
-    FAILURE,
-    NOT_HAPPY,
-    OK,
-    PROG,
-    STDIN,
-    UsageError,
-    deadline,
-    print_human,
-    read_input,
-    rejected,
-)
-from ..play.game import Game, GameFileError
+from ..cli_output import FAILURE
+from ..cli_output import NOT_HAPPY
+from ..cli_output import OK
+from ..cli_output import PROG
+from ..cli_output import STDIN
+from ..cli_output import UsageError
+from ..cli_output import deadline
+from ..cli_output import print_human
+from ..cli_output import read_input
+from ..cli_output import rejected
+from ..play.game import Game
+from ..play.game import GameFileError
 from ..play.referee import Referee
 from ..types import NumgridError
-from .base import Command, Connect
+from .base import Command
+from .base import Connect
 
 SUFFIX = ".game.json"
 

@@ -30,14 +30,28 @@ from pathlib import Path
 from numgrid.v1 import puzzle_pb2
 
 from ..batch import BatchItem
-from ..batch_cli import Order, expand, items
-from ..cli_args import braces, choice, positive_int
-from ..cli_output import FAILURE, NOT_HAPPY, OK, PROG, NoServer, UsageError, deadline
+from ..batch_cli import Order
+from ..batch_cli import expand
+from ..batch_cli import items
+from ..cli_args import braces
+from ..cli_args import choice
+from ..cli_args import positive_int
+from ..cli_output import FAILURE
+from ..cli_output import NOT_HAPPY
+from ..cli_output import OK
+from ..cli_output import PROG
+from ..cli_output import NoServer
+from ..cli_output import UsageError
+from ..cli_output import deadline
 from ..client import NumgridClient
 from ..progress import ProgressBar
-from ..render import kind_of, shape
-from ..types import NumgridError, Picture
-from .base import Command, Connect, files_argument
+from ..render import kind_of
+from ..render import shape
+from ..types import NumgridError
+from ..types import Picture
+from .base import Command
+from .base import Connect
+from .base import files_argument
 
 SVG_NS = "http://www.w3.org/2000/svg"
 ET.register_namespace("", SVG_NS)
@@ -185,7 +199,8 @@ def pages(entries: list[Entry], per_page: int, paper: str = "a4") -> list[str]:
 def pdf(pages_svg: list[str]) -> bytes:
     """The pages as one PDF: each SVG page drawn by cairosvg, joined by pypdf."""
     import cairosvg
-    from pypdf import PdfReader, PdfWriter
+    from pypdf import PdfReader
+    from pypdf import PdfWriter
 
     writer = PdfWriter()
     for svg in pages_svg:

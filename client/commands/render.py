@@ -8,9 +8,18 @@ import os
 from pathlib import Path
 
 from ..cli_args import cells_arg
-from ..cli_output import DEFAULT_DEADLINE, OK, STDIN_SOURCE, Outcome, UsageError, finding_json
+from ..cli_output import DEFAULT_DEADLINE
+from ..cli_output import OK
+from ..cli_output import STDIN_SOURCE
+from ..cli_output import Outcome
+from ..cli_output import UsageError
+from ..cli_output import finding_json
 from ..client import PuzzleLike
-from .base import Command, Connect, Context, each_file, files_argument
+from .base import Command
+from .base import Connect
+from .base import Context
+from .base import each_file
+from .base import files_argument
 
 
 def arguments(sub: argparse.ArgumentParser) -> None:

@@ -6,8 +6,10 @@ from __future__ import annotations
 
 import argparse
 
-from ..batch_cli import many_options, stream
-from .base import Command, files_argument
+from ..batch_cli import many_options
+from ..batch_cli import stream
+from .base import Command
+from .base import files_argument
 
 
 def arguments(sub: argparse.ArgumentParser) -> None:

@@ -5,20 +5,22 @@ from __future__ import annotations
 
 import argparse
 
-from ..cli_output import (
-    MAX_ERRORS,
-    MAX_WARNINGS,
-    NOT_HAPPY,
-    OK,
-    Outcome,
-    error,
-    error_lines,
-    finding_json,
-    stats_json,
-)
+from ..cli_output import MAX_ERRORS
+from ..cli_output import MAX_WARNINGS
+from ..cli_output import NOT_HAPPY
+from ..cli_output import OK
+from ..cli_output import Outcome
+from ..cli_output import error
+from ..cli_output import error_lines
+from ..cli_output import finding_json
+from ..cli_output import stats_json
 from ..client import PuzzleLike
 from ..types import cell_name
-from .base import Command, Connect, Context, each_file, files_argument
+from .base import Command
+from .base import Connect
+from .base import Context
+from .base import each_file
+from .base import files_argument
 
 
 def arguments(sub: argparse.ArgumentParser) -> None:

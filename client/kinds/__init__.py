@@ -12,7 +12,8 @@ its module here and its field to the proto; nothing else on the client names it.
 from __future__ import annotations
 
 import importlib
-from dataclasses import MISSING, fields
+from dataclasses import MISSING
+from dataclasses import fields
 
 from numgrid.v1 import puzzle_pb2
 

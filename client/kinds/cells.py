@@ -3,14 +3,19 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
-from typing import Any, TypeVar
+from collections.abc import Callable
+from collections.abc import Mapping
+from collections.abc import Sequence
+from dataclasses import dataclass
+from dataclasses import field
+from typing import Any
+from typing import TypeVar
 
 from google.protobuf.message import Message
 from numgrid.v1 import puzzle_pb2
 
-from ..types import Cell, Grid
+from ..types import Cell
+from ..types import Grid
 
 M = TypeVar("M", bound=Message)
 

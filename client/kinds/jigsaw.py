@@ -6,7 +6,8 @@ from __future__ import annotations
 
 from numgrid.v1 import puzzle_pb2
 
-from ..types import Cell, Grid
+from ..types import Cell
+from ..types import Grid
 from . import units
 from .cells import Layout
 
@@ -16,6 +17,7 @@ SIZE_NOTE = "a Jigsaw Sudoku is 4 to 9"
 FILES = "Solo jigsaw game IDs (Jigsaw Sudoku)"
 
 X_NOTE = "X: both main diagonals hold each digit once too"
+GENERATE_OPTIONS = ("diagonals",)  # GenerateRequest fields it reads
 
 entries = units.entries
 with_entries = units.with_entries

@@ -15,8 +15,11 @@ from __future__ import annotations
 
 from numgrid.v1 import puzzle_pb2
 
-from ..types import Cell, Grid
-from .cells import Layout, grid_of, with_grid
+from ..types import Cell
+from ..types import Grid
+from .cells import Layout
+from .cells import grid_of
+from .cells import with_grid
 
 TITLE = "Kakurasu"  # as printed: captions, help texts
 DEFAULT_SIZE = "6"  # numgrid generate without --size

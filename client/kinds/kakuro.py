@@ -13,8 +13,11 @@ from __future__ import annotations
 
 from numgrid.v1 import puzzle_pb2
 
-from ..types import Cell, Grid
-from .cells import Layout, digit_text, digits
+from ..types import Cell
+from ..types import Grid
+from .cells import Layout
+from .cells import digit_text
+from .cells import digits
 
 TITLE = "Kakuro"  # as printed: captions, help texts
 DEFAULT_SIZE = "12x12"  # numgrid generate without --size

@@ -12,8 +12,13 @@ from __future__ import annotations
 
 from numgrid.v1 import puzzle_pb2
 
-from ..types import Cell, Grid
-from .cells import Layout, digit_text, digits, grid_of, with_grid
+from ..types import Cell
+from ..types import Grid
+from .cells import Layout
+from .cells import digit_text
+from .cells import digits
+from .cells import grid_of
+from .cells import with_grid
 
 TITLE = "KenKen"  # as printed: captions, help texts
 DEFAULT_SIZE = "6"  # numgrid generate without --size

@@ -13,9 +13,12 @@ from __future__ import annotations
 
 from numgrid.v1 import puzzle_pb2
 
-from ..types import Cell, Grid
+from ..types import Cell
+from ..types import Grid
 from . import units
-from .cells import Layout, digit_text, digits
+from .cells import Layout
+from .cells import digit_text
+from .cells import digits
 
 TITLE = "Killer Sudoku"  # as printed: captions, help texts
 DEFAULT_SIZE = "9"  # numgrid generate without --size

@@ -6,7 +6,8 @@ from __future__ import annotations
 
 from numgrid.v1 import puzzle_pb2
 
-from ..types import Cell, Grid
+from ..types import Cell
+from ..types import Grid
 from . import units
 from .cells import Layout
 
@@ -17,6 +18,7 @@ FILES = "81-character lines, drawn grids and Solo game IDs (Sudoku)"
 
 USUAL = {4: (2, 2), 6: (2, 3), 9: (3, 3), 16: (4, 4)}
 X_NOTE = "X: both main diagonals hold each digit once too"
+GENERATE_OPTIONS = ("diagonals",)  # GenerateRequest fields it reads
 
 entries = units.entries
 with_entries = units.with_entries

@@ -15,7 +15,8 @@ from typing import Any
 
 from numgrid.v1 import puzzle_pb2
 
-from ..types import Cell, Grid
+from ..types import Cell
+from ..types import Grid
 from .cells import Layout
 
 DIGITS = "123456789ABCDEFG"

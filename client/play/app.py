@@ -14,20 +14,29 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import ClassVar, TypeVar, cast
+from typing import ClassVar
+from typing import TypeVar
+from typing import cast
 
 from rich.text import Text
 from textual import events
-from textual.app import App, ComposeResult
-from textual.binding import Binding, BindingType
-from textual.containers import ScrollableContainer, Vertical
+from textual.app import App
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.binding import BindingType
+from textual.containers import ScrollableContainer
+from textual.containers import Vertical
 from textual.geometry import Region
 from textual.screen import ModalScreen
 from textual.timer import Timer
 from textual.widget import Widget
-from textual.widgets import Footer, Header, Static
+from textual.widgets import Footer
+from textual.widgets import Header
+from textual.widgets import Static
 
-from ..types import Cell, NumgridError, cell_name
+from ..types import Cell
+from ..types import NumgridError
+from ..types import cell_name
 from . import board
 from .game import Game
 from .referee import Referee

@@ -11,7 +11,8 @@ clue), right; a check marks the entries that differ from the solution, a hint it
 
 from __future__ import annotations
 
-from collections.abc import Collection, Mapping
+from collections.abc import Collection
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 from rich.text import Text

@@ -13,15 +13,21 @@ from __future__ import annotations
 import json
 import os
 import tempfile
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+from dataclasses import field
 from pathlib import Path
 
 from google.protobuf import json_format
 from numgrid.v1 import puzzle_pb2
 
 from ..kinds.cells import Layout
-from ..render import entries, layout, with_entries
-from ..types import Cell, Grid, cell_name, parse_cell
+from ..render import entries
+from ..render import layout
+from ..render import with_entries
+from ..types import Cell
+from ..types import Grid
+from ..types import cell_name
+from ..types import parse_cell
 
 FORMAT = "numgrid-game"  # the game file's "format" key
 VERSION = 1

@@ -10,7 +10,9 @@ from dataclasses import dataclass
 from numgrid.v1 import puzzle_pb2
 
 from ..client import NumgridClient
-from ..types import Cell, Hint, Uniqueness
+from ..types import Cell
+from ..types import Hint
+from ..types import Uniqueness
 from .game import Game
 
 # Validate's cell statuses (seed 003's), as the screen names them.

@@ -5,7 +5,9 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from numgrid.server.core import Finding, PuzzleError, quoted
+from numgrid.server.core import Finding
+from numgrid.server.core import PuzzleError
+from numgrid.server.core import quoted
 from numgrid.server.kinds.base import Kind
 from numgrid.server.kinds.jigsaw import JIGSAW
 from numgrid.server.kinds.kakurasu import KAKURASU
@@ -15,7 +17,8 @@ from numgrid.server.kinds.kenken import KENKEN
 from numgrid.server.kinds.killer import KILLER
 from numgrid.server.kinds.skyscraper import SKYSCRAPER
 from numgrid.server.kinds.sudoku import SUDOKU
-from numgrid.server.kinds.textformats import unknown_fields, without_bom
+from numgrid.server.kinds.textformats import unknown_fields
+from numgrid.server.kinds.textformats import without_bom
 
 # Every kind served, once: the only line that lists them (docs/development.md, "Adding a
 # kind"). Everything else is derived from it, or from the proto descriptor.

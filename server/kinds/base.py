@@ -23,24 +23,28 @@ import enum
 import importlib
 import json
 import random
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, Generic, Protocol, TypeVar
+from typing import Any
+from typing import Generic
+from typing import Protocol
+from typing import TypeVar
 
 from google.protobuf import json_format
-from numgrid.server.chain import Explanation, Grade
-from numgrid.server.core import (
-    Board,
-    BoardReport,
-    Budget,
-    Cell,
-    Finding,
-    Grid,
-    SearchResult,
-    Step,
-)
+from numgrid.server.chain import Explanation
+from numgrid.server.chain import Grade
+from numgrid.server.core import Board
+from numgrid.server.core import BoardReport
+from numgrid.server.core import Budget
+from numgrid.server.core import Cell
+from numgrid.server.core import Finding
+from numgrid.server.core import Grid
+from numgrid.server.core import SearchResult
+from numgrid.server.core import Step
 from numgrid.server.kinds.textformats import Formats
-from numgrid.server.pictures import Contents, Picture
+from numgrid.server.pictures import Contents
+from numgrid.server.pictures import Picture
 from numgrid.v1 import puzzle_pb2
 
 
@@ -53,6 +57,7 @@ class Spec:
     grade: Grade | None  # None: any grade
     density: float = 0.0  # kinds with black cells: the share of white ones; 0: default
     single_cell_runs: bool = False  # kinds with runs: white cells in one-cell runs allowed
+    diagonals: bool = False  # units kinds: the X variant (both main diagonals count)
 
 
 class Maker(Protocol):

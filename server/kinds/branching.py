@@ -8,7 +8,10 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 
-from numgrid.server.core import Grid, SearchResult, SearchTimeout, Stats
+from numgrid.server.core import Grid
+from numgrid.server.core import SearchResult
+from numgrid.server.core import SearchTimeout
+from numgrid.server.core import Stats
 
 Branch = tuple[list[int], int, int]  # parent candidates, the cell, its values not yet tried
 

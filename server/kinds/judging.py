@@ -4,25 +4,26 @@ views: each judged by the kind)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable
+from collections.abc import Iterable
+from collections.abc import Mapping
 from typing import Any
 
-from numgrid.server.core import (
-    Board,
-    BoardReport,
-    Cell,
-    Finding,
-    Grid,
-    Group,
-    GroupReport,
-    GroupState,
-    PuzzleError,
-    Severity,
-    cell_name,
-    cell_statuses,
-    wrong_entries,
-)
-from numgrid.server.kinds.masks import bit, digits_of
+from numgrid.server.core import Board
+from numgrid.server.core import BoardReport
+from numgrid.server.core import Cell
+from numgrid.server.core import Finding
+from numgrid.server.core import Grid
+from numgrid.server.core import Group
+from numgrid.server.core import GroupReport
+from numgrid.server.core import GroupState
+from numgrid.server.core import PuzzleError
+from numgrid.server.core import Severity
+from numgrid.server.core import cell_name
+from numgrid.server.core import cell_statuses
+from numgrid.server.core import wrong_entries
+from numgrid.server.kinds.masks import bit
+from numgrid.server.kinds.masks import digits_of
 
 
 def finding(

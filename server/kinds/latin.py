@@ -31,26 +31,33 @@ import functools
 import itertools
 import random
 from collections import defaultdict
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable
+from collections.abc import Iterable
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from numgrid.server.chain import Contradiction, Memos, listed, names, outcome
-from numgrid.server.core import (
-    EMPTY,
-    Budget,
-    Cell,
-    Finding,
-    Grid,
-    Group,
-    GroupReport,
-    GroupType,
-    PuzzleError,
-    Step,
-    cell_name,
-)
-from numgrid.server.kinds.judging import distinct_report, finding
-from numgrid.server.kinds.masks import digits_of, single
+from numgrid.server.chain import Contradiction
+from numgrid.server.chain import Memos
+from numgrid.server.chain import capital
+from numgrid.server.chain import listed
+from numgrid.server.chain import names
+from numgrid.server.chain import outcome
+from numgrid.server.core import EMPTY
+from numgrid.server.core import Budget
+from numgrid.server.core import Cell
+from numgrid.server.core import Finding
+from numgrid.server.core import Grid
+from numgrid.server.core import Group
+from numgrid.server.core import GroupReport
+from numgrid.server.core import GroupType
+from numgrid.server.core import PuzzleError
+from numgrid.server.core import Step
+from numgrid.server.core import cell_name
+from numgrid.server.kinds.judging import distinct_report
+from numgrid.server.kinds.judging import finding
+from numgrid.server.kinds.masks import digits_of
+from numgrid.server.kinds.masks import single
 
 WORDS = ("no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine")
 SUBSET_NAMES = {2: "pair", 3: "triple", 4: "quad"}
@@ -418,13 +425,6 @@ class LatinPosition(Memos):
 
 
 # ---------------------------------------------------------------- steps
-
-
-def capital(text: str) -> str:
-    """Upper-case the first letter, unless the text starts with a cell name (``r2c3``)."""
-    if text[:1] == "r" and text[1:2].isdigit():
-        return text
-    return text[:1].upper() + text[1:]
 
 
 def make_step(

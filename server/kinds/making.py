@@ -5,6 +5,15 @@ from __future__ import annotations
 import enum
 from collections.abc import Iterable
 
+from numgrid.server.kinds.base import Spec
+
+
+def no_diagonals(title: str, spec: Spec) -> list[tuple[str, str]]:
+    """The problem of a spec asking for the X variant of a kind without diagonals."""
+    if not spec.diagonals:
+        return []
+    return [("diagonals", f"a {title} has no X variant (diagonals that hold each digit once)")]
+
 
 def unreachable(
     title: str, size: str, grade: enum.IntEnum | None, grades: Iterable[enum.IntEnum]

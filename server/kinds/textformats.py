@@ -7,11 +7,18 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
+from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Any, TypeVar
+from typing import Any
+from typing import TypeVar
 
-from numgrid.server.core import Cell, Finding, Grid, PuzzleError, cell_name, quoted
+from numgrid.server.core import Cell
+from numgrid.server.core import Finding
+from numgrid.server.core import Grid
+from numgrid.server.core import PuzzleError
+from numgrid.server.core import cell_name
+from numgrid.server.core import quoted
 
 
 @dataclass(frozen=True)
@@ -241,6 +248,23 @@ def json_object(value: object, what: str, fields: set[str]) -> dict[str, Any]:
     unknown = set(value) - fields
     if unknown:
         raise JsonShape(f"{what} has unknown field(s) {unknown_fields(unknown)}")
+    return value
+
+
+def json_body(text: str, key: str, fields: set[str]) -> dict[str, Any]:
+    """The object of a JSON puzzle ``{"<key>": {...}}``, with no field outside ``fields``:
+    PuzzleError (``not_json``) when the text is no such JSON, JsonShape when an object
+    holds another field."""
+    data, reason = json_puzzle(text, key)
+    if data is None:
+        raise PuzzleError([error("not_json", reason)])
+    json_object(data, "the JSON", {key})
+    return json_object(data[key], repr(key), fields)
+
+
+def json_bool(value: object, what: str) -> bool:
+    if not isinstance(value, bool):
+        raise JsonShape(f"{what} must be true or false, not {json.dumps(value)[:40]}")
     return value
 
 

@@ -10,8 +10,12 @@ import pytest
 from numgrid.server import operations
 from numgrid.server.core import PuzzleError
 from numgrid.v1 import numgrid_service_pb2 as service_pb2
-from support.facts import entered, facts, sample
-from support.rpc import bad_request, text, unique
+from support.facts import entered
+from support.facts import facts
+from support.facts import sample
+from support.rpc import bad_request
+from support.rpc import text
+from support.rpc import unique
 
 
 def test_every_error_of_a_broken_puzzle_is_named(kind):

@@ -11,7 +11,8 @@ from numgrid.server import operations
 from numgrid.server.core import PuzzleError
 from support import PUZZLES
 from support.client import numgrid
-from support.facts import facts, sample
+from support.facts import facts
+from support.facts import sample
 
 
 def words(text: str) -> str:

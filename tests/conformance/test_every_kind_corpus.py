@@ -11,8 +11,11 @@ import pytest
 from numgrid.server import engines
 from numgrid.server.core import Verdict
 from numgrid.server.engines import Engine
-from support.corpus import corpus_ids, corpus_path, corpus_puzzle
-from support.facts import KINDS, facts
+from support.corpus import corpus_ids
+from support.corpus import corpus_path
+from support.corpus import corpus_puzzle
+from support.facts import KINDS
+from support.facts import facts
 
 CASES = [
     pytest.param(kind, key, id=f"{kind.name}-{key}")

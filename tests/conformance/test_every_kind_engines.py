@@ -9,9 +9,11 @@ import time
 
 import pytest
 from numgrid.server import engines
-from numgrid.server.core import Budget, Verdict
+from numgrid.server.core import Budget
+from numgrid.server.core import Verdict
 from numgrid.server.kinds import load_engines
-from support.facts import facts, puzzle_of
+from support.facts import facts
+from support.facts import puzzle_of
 
 SEARCHES = {"native": engines.native_search, "cpsat": engines.cpsat_search}
 BOTH = pytest.mark.parametrize("engine", SEARCHES)

@@ -7,12 +7,17 @@ with findings that say why."""
 from __future__ import annotations
 
 import pytest
-from numgrid.server.core import Board, PuzzleError
+from numgrid.server.core import Board
+from numgrid.server.core import PuzzleError
 from numgrid.server.kinds import KINDS as KINDS_BY_NAME
 from numgrid.server.kinds import detect
 from numgrid.server.operations import read_board
-from support.corpus import corpus_ids, corpus_puzzle
-from support.facts import KINDS, MAX_CELLS, entered, facts
+from support.corpus import corpus_ids
+from support.corpus import corpus_puzzle
+from support.facts import KINDS
+from support.facts import MAX_CELLS
+from support.facts import entered
+from support.facts import facts
 
 CASES = [
     pytest.param(kind, fmt, id=f"{kind.name}-{fmt}")

@@ -10,8 +10,11 @@ import importlib
 import pytest
 from numgrid.server.chain import Grade
 from numgrid.server.kinds import KINDS
-from support.corpus import corpus_ids, corpus_puzzle
-from support.facts import assert_sound, facts, sample
+from support.corpus import corpus_ids
+from support.corpus import corpus_puzzle
+from support.facts import assert_sound
+from support.facts import facts
+from support.facts import sample
 
 # Per kind and grade, technique counts (by name; every other technique 0) that its ladder
 # gives that grade, from its thresholds: just within a grade's limits, or a step past the

@@ -9,12 +9,18 @@ import xml.etree.ElementTree as ET
 
 import cairosvg
 from numgrid.server import pictures
-from numgrid.server.pictures import CELL, MARGIN, Contents, Highlight
+from numgrid.server.pictures import CELL
+from numgrid.server.pictures import MARGIN
+from numgrid.server.pictures import Contents
+from numgrid.server.pictures import Highlight
 from numgrid.v1 import numgrid_service_pb2 as service_pb2
 from numgrid.v1 import puzzle_pb2 as pb
 from PIL import Image
-from support.corpus import corpus, corpus_ids, corpus_puzzle
-from support.facts import MAX_CELLS, facts
+from support.corpus import corpus
+from support.corpus import corpus_ids
+from support.corpus import corpus_puzzle
+from support.facts import MAX_CELLS
+from support.facts import facts
 from support.render import library_picture
 from support.rpc import text
 

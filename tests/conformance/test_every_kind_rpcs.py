@@ -12,9 +12,15 @@ from google.protobuf import json_format
 from numgrid.server.core import Board
 from numgrid.v1 import numgrid_service_pb2 as service_pb2
 from numgrid.v1 import puzzle_pb2 as pb
-from support.corpus import corpus, corpus_puzzle
-from support.facts import KINDS, facts, puzzle_of, sample
-from support.rpc import rows_of, text, unique
+from support.corpus import corpus
+from support.corpus import corpus_puzzle
+from support.facts import KINDS
+from support.facts import facts
+from support.facts import puzzle_of
+from support.facts import sample
+from support.rpc import rows_of
+from support.rpc import text
+from support.rpc import unique
 
 
 def structured(kind, board) -> pb.Puzzle:
@@ -41,6 +47,7 @@ def test_a_corpus_puzzle_is_unique_with_its_published_solution(stub, kind, engin
     assert reply.puzzle == structured(kind, Board.empty(puzzle))
     assert reply.puzzle.WhichOneof("kind") == kind.name
     assert reply.difficulty.grade != service_pb2.GRADE_UNSPECIFIED
+    assert reply.difficulty.score > 0  # the sum of the chain's step weights
 
 
 def test_the_same_puzzle_in_every_format_and_structured(stub, kind):

@@ -9,11 +9,14 @@ import random
 from pathlib import Path
 
 import pytest
-from numgrid.server.core import Board, Budget
-from numgrid.server.kinds import KINDS, detect_format
+from numgrid.server.core import Board
+from numgrid.server.core import Budget
+from numgrid.server.kinds import KINDS
+from numgrid.server.kinds import detect_format
 from numgrid.server.kinds.base import Spec
 from support.facts import errors
-from support.sudoku import SGT_SOLO, assert_solo_ids_round_trip
+from support.sudoku import SGT_SOLO
+from support.sudoku import assert_solo_ids_round_trip
 
 JIGSAW = KINDS["jigsaw"]
 CORPUS = Path(__file__).resolve().parents[3] / "shared" / "corpus"

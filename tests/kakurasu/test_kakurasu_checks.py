@@ -5,11 +5,21 @@ from __future__ import annotations
 
 import pytest
 from numgrid.server import operations
-from numgrid.server.core import Board, CellStatus, GroupState, PuzzleError
+from numgrid.server.core import Board
+from numgrid.server.core import CellStatus
+from numgrid.server.core import GroupState
+from numgrid.server.core import PuzzleError
 from numgrid.server.kinds.kakurasu import formats
-from numgrid.server.kinds.kakurasu.checks import check_puzzle, disagreement, validate_board
+from numgrid.server.kinds.kakurasu.checks import check_puzzle
+from numgrid.server.kinds.kakurasu.checks import disagreement
+from numgrid.server.kinds.kakurasu.checks import validate_board
 from numgrid.server.kinds.kakurasu.model import Puzzle
-from support.kakurasu import KAKURASU, SMALL, SMALL_SOLUTION, corpus, grid, puzzle_of
+from support.kakurasu import KAKURASU
+from support.kakurasu import SMALL
+from support.kakurasu import SMALL_SOLUTION
+from support.kakurasu import corpus
+from support.kakurasu import grid
+from support.kakurasu import puzzle_of
 
 PUZZLE = formats.read(SMALL).puzzle
 SOLUTION = formats.read_solution(SMALL_SOLUTION)

@@ -7,9 +7,13 @@ from __future__ import annotations
 import json
 
 from numgrid.client.batch_cli import janko_solution
-from numgrid.client.render import entries, render, solution_text, with_entries
+from numgrid.client.render import entries
+from numgrid.client.render import render
+from numgrid.client.render import solution_text
+from numgrid.client.render import with_entries
 from numgrid.server.kinds.kakurasu import messages
-from support.client import numgrid, sample
+from support.client import numgrid
+from support.client import sample
 from support.kakurasu import KAKURASU
 
 BOARD = """\

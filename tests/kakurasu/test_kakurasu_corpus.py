@@ -5,10 +5,16 @@ wrong step and no trial, is in ``tests/conformance/``.)"""
 from __future__ import annotations
 
 import pytest
-from numgrid.server import engines, operations
-from numgrid.server.core import Budget, PuzzleError, Verdict
+from numgrid.server import engines
+from numgrid.server import operations
+from numgrid.server.core import Budget
+from numgrid.server.core import PuzzleError
+from numgrid.server.core import Verdict
 from numgrid.server.engines import Engine
-from support.kakurasu import KAKURASU, corpus, corpus_ids, rule_violations
+from support.kakurasu import KAKURASU
+from support.kakurasu import corpus
+from support.kakurasu import corpus_ids
+from support.kakurasu import rule_violations
 
 IDS = corpus_ids()
 

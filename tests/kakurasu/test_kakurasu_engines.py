@@ -6,16 +6,24 @@ solution keeps every clue)."""
 from __future__ import annotations
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck
+from hypothesis import given
+from hypothesis import settings
 from hypothesis import strategies as st
 from numgrid.server import engines
-from numgrid.server.core import Budget, Verdict
+from numgrid.server.core import Budget
+from numgrid.server.core import Verdict
 from numgrid.server.engines import Engine
 from numgrid.server.kinds.kakurasu import native
 from numgrid.server.kinds.kakurasu.model import Puzzle
-from numgrid.server.kinds.kakurasu.sums import options, sizes
+from numgrid.server.kinds.kakurasu.sums import options
+from numgrid.server.kinds.kakurasu.sums import sizes
 from support.engines import searches
-from support.kakurasu import KAKURASU, corpus_puzzle, grid, puzzle_of, rule_violations
+from support.kakurasu import KAKURASU
+from support.kakurasu import corpus_puzzle
+from support.kakurasu import grid
+from support.kakurasu import puzzle_of
+from support.kakurasu import rule_violations
 
 run_native, run_cpsat, BOTH = searches(KAKURASU)
 

@@ -7,12 +7,21 @@ import json
 
 import pytest
 from google.protobuf import json_format
-from numgrid.server.core import Board, PuzzleError
-from numgrid.server.kinds import KINDS, detect, detect_format
-from numgrid.server.kinds.kakurasu import formats, messages
+from numgrid.server.core import Board
+from numgrid.server.core import PuzzleError
+from numgrid.server.kinds import KINDS
+from numgrid.server.kinds import detect
+from numgrid.server.kinds import detect_format
+from numgrid.server.kinds.kakurasu import formats
+from numgrid.server.kinds.kakurasu import messages
 from numgrid.server.kinds.kakurasu.model import Puzzle
 from numgrid.server.kinds.textformats import BOM
-from support.kakurasu import KAKURASU, SMALL, SMALL_SOLUTION, corpus, corpus_ids, grid
+from support.kakurasu import KAKURASU
+from support.kakurasu import SMALL
+from support.kakurasu import SMALL_SOLUTION
+from support.kakurasu import corpus
+from support.kakurasu import corpus_ids
+from support.kakurasu import grid
 
 MARKED = SMALL + "x - . . .\n. . . . .\n. . . . .\n. . . . .\n. . . . .\n"
 MISSING = "3 4\n- 3 - 6\n7 - 2\n"

@@ -14,10 +14,15 @@ from numgrid.server.core import Budget
 from numgrid.server.generate import generate_one
 from numgrid.server.kinds import KINDS
 from numgrid.server.kinds.base import Spec
-from numgrid.server.kinds.kakurasu import formats, generator, logic, native
+from numgrid.server.kinds.kakurasu import formats
+from numgrid.server.kinds.kakurasu import generator
+from numgrid.server.kinds.kakurasu import logic
+from numgrid.server.kinds.kakurasu import native
 from numgrid.server.kinds.kakurasu.generator import MAKER
-from numgrid.server.kinds.kakurasu.model import SHADED, Puzzle
-from support.generate import assert_made_well, maker_examples
+from numgrid.server.kinds.kakurasu.model import SHADED
+from numgrid.server.kinds.kakurasu.model import Puzzle
+from support.generate import assert_made_well
+from support.generate import maker_examples
 from support.kakurasu import corpus
 
 KAKURASU = KINDS["kakurasu"]

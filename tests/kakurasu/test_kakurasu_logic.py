@@ -8,12 +8,23 @@ from __future__ import annotations
 
 import pytest
 from numgrid.server import operations
-from numgrid.server.core import Board, Budget, PuzzleError, SearchTimeout, Verdict
+from numgrid.server.core import Board
+from numgrid.server.core import Budget
+from numgrid.server.core import PuzzleError
+from numgrid.server.core import SearchTimeout
+from numgrid.server.core import Verdict
 from numgrid.server.engines import Engine
-from numgrid.server.kinds.kakurasu import formats, logic
-from numgrid.server.kinds.kakurasu.logic import Grade, Technique
+from numgrid.server.kinds.kakurasu import formats
+from numgrid.server.kinds.kakurasu import logic
+from numgrid.server.kinds.kakurasu.logic import Grade
+from numgrid.server.kinds.kakurasu.logic import Technique
 from numgrid.server.kinds.kakurasu.model import Puzzle
-from support.kakurasu import KAKURASU, SMALL, corpus_ids, corpus_puzzle, grid, random_puzzle
+from support.kakurasu import KAKURASU
+from support.kakurasu import SMALL
+from support.kakurasu import corpus_ids
+from support.kakurasu import corpus_puzzle
+from support.kakurasu import grid
+from support.kakurasu import random_puzzle
 
 PUZZLE, SOLUTION = corpus_puzzle("302_5x5")
 # A 6x6 from a random shading: unique, but techniques 1-3 stall; a trial completes it.

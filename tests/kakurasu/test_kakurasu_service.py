@@ -9,8 +9,13 @@ import pytest
 from numgrid.server.kinds.kakurasu import formats
 from numgrid.v1 import numgrid_service_pb2 as service_pb2
 from numgrid.v1 import puzzle_pb2 as pb
-from support.kakurasu import SMALL, SMALL_SOLUTION
-from support.rpc import bad_request, group_types, text, unique, validate
+from support.kakurasu import SMALL
+from support.kakurasu import SMALL_SOLUTION
+from support.rpc import bad_request
+from support.rpc import group_types
+from support.rpc import text
+from support.rpc import unique
+from support.rpc import validate
 
 SOLUTION = [list(row) for row in formats.read_solution(SMALL_SOLUTION)]
 

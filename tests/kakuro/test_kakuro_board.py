@@ -6,16 +6,14 @@ import pytest
 from numgrid.server.core import CellStatus
 from numgrid.server.core import GroupState as RunState
 from numgrid.server.kinds.kakuro.checks import validate_board
-from support.kakuro import (
-    KAKURO,
-    VALID_3X3,
-    board,
-    codes,
-    puzzle,
-    sample,
-    solution_grid,
-    with_entries,
-)
+from support.kakuro import KAKURO
+from support.kakuro import VALID_3X3
+from support.kakuro import board
+from support.kakuro import codes
+from support.kakuro import puzzle
+from support.kakuro import sample
+from support.kakuro import solution_grid
+from support.kakuro import with_entries
 
 S = CellStatus
 

@@ -5,10 +5,17 @@ from __future__ import annotations
 import json
 
 import pytest
-from numgrid.server.core import PuzzleError, Severity
+from numgrid.server.core import PuzzleError
+from numgrid.server.core import Severity
 from numgrid.server.kinds.kakuro import formats
 from numgrid.server.kinds.kakuro.checks import check_puzzle
-from support.kakuro import KAKURO, VALID_3X3, board, codes, errors, puzzle, sample
+from support.kakuro import KAKURO
+from support.kakuro import VALID_3X3
+from support.kakuro import board
+from support.kakuro import codes
+from support.kakuro import errors
+from support.kakuro import puzzle
+from support.kakuro import sample
 
 
 def check(text: str, **kwargs):

@@ -9,11 +9,23 @@ import types
 
 import pytest
 from numgrid.server import engines
-from numgrid.server.core import Budget, SearchResult, Stats, Verdict, differing_cells
-from numgrid.server.engines import Engine, EngineDisagreement
-from numgrid.server.kinds.kakuro import formats, native
+from numgrid.server.core import Budget
+from numgrid.server.core import SearchResult
+from numgrid.server.core import Stats
+from numgrid.server.core import Verdict
+from numgrid.server.core import differing_cells
+from numgrid.server.engines import Engine
+from numgrid.server.engines import EngineDisagreement
+from numgrid.server.kinds.kakuro import formats
+from numgrid.server.kinds.kakuro import native
 from support import DATA
-from support.kakuro import KAKURO, board, open_block, puzzle, rule_violations, sample, solution_grid
+from support.kakuro import KAKURO
+from support.kakuro import board
+from support.kakuro import open_block
+from support.kakuro import puzzle
+from support.kakuro import rule_violations
+from support.kakuro import sample
+from support.kakuro import solution_grid
 
 ENGINES = [Engine.CPSAT, Engine.NATIVE, Engine.CROSS_CHECK, Engine.AUTO]
 SEARCHES = {"cpsat": engines.cpsat_search, "native": engines.native_search}

@@ -7,19 +7,20 @@ import json
 import tracemalloc
 
 import pytest
-from numgrid.server.core import Board, PuzzleError
+from numgrid.server.core import Board
+from numgrid.server.core import PuzzleError
 from numgrid.server.kinds.kakuro import formats
-from numgrid.server.kinds.kakuro.model import WHITE, Clue, Puzzle
-from support.kakuro import (
-    KAKURO,
-    PUZZLES,
-    board,
-    codes,
-    corpus,
-    sample,
-    solution_grid,
-    with_entries,
-)
+from numgrid.server.kinds.kakuro.model import WHITE
+from numgrid.server.kinds.kakuro.model import Clue
+from numgrid.server.kinds.kakuro.model import Puzzle
+from support.kakuro import KAKURO
+from support.kakuro import PUZZLES
+from support.kakuro import board
+from support.kakuro import codes
+from support.kakuro import corpus
+from support.kakuro import sample
+from support.kakuro import solution_grid
+from support.kakuro import with_entries
 
 FORMATS = ("janko", "csv", "json")
 

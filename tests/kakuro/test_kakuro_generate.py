@@ -7,18 +7,24 @@ from __future__ import annotations
 import random
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import given
+from hypothesis import settings
 from hypothesis import strategies as st
 from numgrid.server import engines
 from numgrid.server.chain import Grade
-from numgrid.server.core import Board, Budget, Verdict
+from numgrid.server.core import Board
+from numgrid.server.core import Budget
+from numgrid.server.core import Verdict
 from numgrid.server.engines import Engine
 from numgrid.server.generate import generate_one
 from numgrid.server.kinds import KINDS
 from numgrid.server.kinds.base import Spec
-from numgrid.server.kinds.kakuro import generator, native
+from numgrid.server.kinds.kakuro import generator
+from numgrid.server.kinds.kakuro import native
 from numgrid.server.kinds.kakuro.checks import MAX_RUN
-from numgrid.server.kinds.kakuro.model import WHITE, Clue, Puzzle
+from numgrid.server.kinds.kakuro.model import WHITE
+from numgrid.server.kinds.kakuro.model import Clue
+from numgrid.server.kinds.kakuro.model import Puzzle
 from numgrid.server.kinds.kakuro.sums import ALL_DIGITS
 from numgrid.server.kinds.kakuro.techniques import Technique
 

@@ -12,13 +12,19 @@ import time
 import grpc
 import pytest
 from numgrid.server import operations
-from numgrid.server.core import Budget, Verdict
+from numgrid.server.core import Budget
+from numgrid.server.core import Verdict
 from numgrid.server.engines import Answer
 from numgrid.server.kinds import KINDS
 from numgrid.v1 import numgrid_service_pb2 as service_pb2
 from numgrid.v1 import puzzle_pb2 as pb
 from support.kakuro import NECK  # seed 001's neck, with clues that stall techniques 1-6
-from test_service import MULTIPLE, NO_SOLUTION, grid_of, open_grid, white_cells, with_entries
+from test_service import MULTIPLE
+from test_service import NO_SOLUTION
+from test_service import grid_of
+from test_service import open_grid
+from test_service import white_cells
+from test_service import with_entries
 
 KAKURO = KINDS["kakuro"]
 TWELVE = "162_12x12"
@@ -372,7 +378,10 @@ def test_a_remembered_grade_does_not_keep_its_puzzle_alive(twelve):
 
 
 def test_the_client_returns_plain_values(server_process, twelve):
-    from numgrid.client import Difficulty, Explanation, NumgridClient, Step
+    from numgrid.client import Difficulty
+    from numgrid.client import Explanation
+    from numgrid.client import NumgridClient
+    from numgrid.client import Step
 
     problem, solution = twelve
     with NumgridClient(server_process.target, timeout=30) as client:

@@ -6,14 +6,24 @@ grades, and the rule that no step is ever wrong (random puzzles; the corpus in
 from __future__ import annotations
 
 import pytest
-from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import HealthCheck
+from hypothesis import assume
+from hypothesis import given
+from hypothesis import settings
 from hypothesis import strategies as st
-from numgrid.server.core import Budget, PuzzleError
-from numgrid.server.kinds.kakuro import formats, logic, native
-from numgrid.server.kinds.kakuro.logic import Grade, Technique
+from numgrid.server.core import Budget
+from numgrid.server.core import PuzzleError
+from numgrid.server.kinds.kakuro import formats
+from numgrid.server.kinds.kakuro import logic
+from numgrid.server.kinds.kakuro import native
+from numgrid.server.kinds.kakuro.logic import Grade
+from numgrid.server.kinds.kakuro.logic import Technique
 from numgrid.server.kinds.kakuro.logic_regions import region_sum
-from numgrid.server.kinds.kakuro.model import WHITE, Clue, Puzzle
-from support.kakuro import NECK, corpus_puzzle
+from numgrid.server.kinds.kakuro.model import WHITE
+from numgrid.server.kinds.kakuro.model import Clue
+from numgrid.server.kinds.kakuro.model import Puzzle
+from support.kakuro import NECK
+from support.kakuro import corpus_puzzle
 
 
 def puzzle(text: str) -> Puzzle:

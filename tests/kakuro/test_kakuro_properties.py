@@ -5,14 +5,26 @@ from __future__ import annotations
 
 from itertools import combinations
 
-from hypothesis import assume, event, given, settings
+from hypothesis import assume
+from hypothesis import event
+from hypothesis import given
+from hypothesis import settings
 from hypothesis import strategies as st
 from numgrid.server import engines
-from numgrid.server.core import Board, Budget, PuzzleError, Verdict, differing_cells
+from numgrid.server.core import Board
+from numgrid.server.core import Budget
+from numgrid.server.core import PuzzleError
+from numgrid.server.core import Verdict
+from numgrid.server.core import differing_cells
 from numgrid.server.kinds.kakuro import formats
-from numgrid.server.kinds.kakuro.checks import check_puzzle, validate_board
-from numgrid.server.kinds.kakuro.model import WHITE, Clue, Puzzle
-from support.kakuro import KAKURO, clued_runs, rule_violations
+from numgrid.server.kinds.kakuro.checks import check_puzzle
+from numgrid.server.kinds.kakuro.checks import validate_board
+from numgrid.server.kinds.kakuro.model import WHITE
+from numgrid.server.kinds.kakuro.model import Clue
+from numgrid.server.kinds.kakuro.model import Puzzle
+from support.kakuro import KAKURO
+from support.kakuro import clued_runs
+from support.kakuro import rule_violations
 
 MAX_SIZE = 6  # rows and columns, the clue row and column included
 

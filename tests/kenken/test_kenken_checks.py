@@ -5,9 +5,16 @@ from __future__ import annotations
 from functools import cache
 
 import pytest
-from numgrid.server.core import Board, CellStatus, GroupState, GroupType, Severity
-from numgrid.server.kinds.kenken import arith, checks, formats
-from numgrid.server.kinds.kenken.model import Cage, Puzzle
+from numgrid.server.core import Board
+from numgrid.server.core import CellStatus
+from numgrid.server.core import GroupState
+from numgrid.server.core import GroupType
+from numgrid.server.core import Severity
+from numgrid.server.kinds.kenken import arith
+from numgrid.server.kinds.kenken import checks
+from numgrid.server.kinds.kenken import formats
+from numgrid.server.kinds.kenken.model import Cage
+from numgrid.server.kinds.kenken.model import Puzzle
 from support.kenken import corpus
 
 SMALL = "4 4\n3 16* . 2/\n2/ 1- . .\n. . 5+ 12*\n3- . . .\n8 6 6 7\n4 5 6 7\n4 5 2 3\n1 1 2 3\n"

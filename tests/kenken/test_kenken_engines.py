@@ -9,15 +9,26 @@ import sys
 import threading
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck
+from hypothesis import given
+from hypothesis import settings
 from hypothesis import strategies as st
-from numgrid.server import cpsat_runner, engines
-from numgrid.server.core import Budget, Verdict
+from numgrid.server import cpsat_runner
+from numgrid.server import engines
+from numgrid.server.core import Budget
+from numgrid.server.core import Verdict
 from numgrid.server.engines import Engine
-from numgrid.server.kinds.kenken import arith, cpsat, native
-from numgrid.server.kinds.kenken.model import Cage, Puzzle
+from numgrid.server.kinds.kenken import arith
+from numgrid.server.kinds.kenken import cpsat
+from numgrid.server.kinds.kenken import native
+from numgrid.server.kinds.kenken.model import Cage
+from numgrid.server.kinds.kenken.model import Puzzle
 from support.engines import searches
-from support.kenken import KENKEN, corpus_puzzle, puzzle, random_puzzle, rule_violations
+from support.kenken import KENKEN
+from support.kenken import corpus_puzzle
+from support.kenken import puzzle
+from support.kenken import random_puzzle
+from support.kenken import rule_violations
 
 run_native, run_cpsat, BOTH = searches(KENKEN)
 

@@ -8,14 +8,20 @@ from functools import cache
 
 import pytest
 from google.protobuf import json_format
-from hypothesis import given, settings
+from hypothesis import given
+from hypothesis import settings
 from hypothesis import strategies as st
-from numgrid.server.core import Board, PuzzleError
+from numgrid.server.core import Board
+from numgrid.server.core import PuzzleError
 from numgrid.server.kinds.kakuro import formats as kakuro_formats
-from numgrid.server.kinds.kenken import arith, checks, formats
-from numgrid.server.kinds.kenken.model import Cage, Puzzle
+from numgrid.server.kinds.kenken import arith
+from numgrid.server.kinds.kenken import checks
+from numgrid.server.kinds.kenken import formats
+from numgrid.server.kinds.kenken.model import Cage
+from numgrid.server.kinds.kenken.model import Puzzle
 from numgrid.v1 import puzzle_pb2
-from support import DATA, REPO
+from support import DATA
+from support import REPO
 from support.corpus import corpus as kind_corpus
 
 KEEN_IDS = DATA / "keen-ids.txt"

@@ -17,19 +17,24 @@ from numgrid.server.core import Budget
 from numgrid.server.generate import generate_one
 from numgrid.server.kinds import KINDS
 from numgrid.server.kinds.base import Spec
-from numgrid.server.kinds.kenken import checks, formats, logic, native
-from numgrid.server.kinds.kenken.generator import (
-    MAKER,
-    MAX_CAGE,
-    Shadow,
-    _easier,
-    _stuck,
-    draw,
-    latin_square,
-    style,
-)
-from numgrid.server.kinds.kenken.model import DIVIDE, SUBTRACT, Cage, Puzzle
-from support.generate import assert_made_well, maker_examples
+from numgrid.server.kinds.kenken import checks
+from numgrid.server.kinds.kenken import formats
+from numgrid.server.kinds.kenken import logic
+from numgrid.server.kinds.kenken import native
+from numgrid.server.kinds.kenken.generator import MAKER
+from numgrid.server.kinds.kenken.generator import MAX_CAGE
+from numgrid.server.kinds.kenken.generator import Shadow
+from numgrid.server.kinds.kenken.generator import _easier
+from numgrid.server.kinds.kenken.generator import _stuck
+from numgrid.server.kinds.kenken.generator import draw
+from numgrid.server.kinds.kenken.generator import latin_square
+from numgrid.server.kinds.kenken.generator import style
+from numgrid.server.kinds.kenken.model import DIVIDE
+from numgrid.server.kinds.kenken.model import SUBTRACT
+from numgrid.server.kinds.kenken.model import Cage
+from numgrid.server.kinds.kenken.model import Puzzle
+from support.generate import assert_made_well
+from support.generate import maker_examples
 from support.kenken import corpus
 
 KENKEN = KINDS["kenken"]

@@ -8,10 +8,16 @@ from __future__ import annotations
 import time
 
 import pytest
-from numgrid.server.core import Budget, PuzzleError, SearchTimeout
-from numgrid.server.kinds.kenken import formats, logic, techniques
-from numgrid.server.kinds.kenken.logic import Grade, Technique
-from numgrid.server.kinds.kenken.model import Cage, Puzzle
+from numgrid.server.core import Budget
+from numgrid.server.core import PuzzleError
+from numgrid.server.core import SearchTimeout
+from numgrid.server.kinds.kenken import formats
+from numgrid.server.kinds.kenken import logic
+from numgrid.server.kinds.kenken import techniques
+from numgrid.server.kinds.kenken.logic import Grade
+from numgrid.server.kinds.kenken.logic import Technique
+from numgrid.server.kinds.kenken.model import Cage
+from numgrid.server.kinds.kenken.model import Puzzle
 from support.facts import assert_sound
 from support.kenken import corpus
 

@@ -8,7 +8,11 @@ import grpc
 import pytest
 from numgrid.v1 import numgrid_service_pb2 as service_pb2
 from numgrid.v1 import puzzle_pb2 as pb
-from support.rpc import bad_request, group_types, text, unique, validate
+from support.rpc import bad_request
+from support.rpc import group_types
+from support.rpc import text
+from support.rpc import unique
+from support.rpc import validate
 
 # 4x4 from the corpus (02_4x4) with its published solution.
 SMALL = "4 4\n3 16* . 2/\n2/ 1- . .\n. . 5+ 12*\n3- . . .\n8 6 6 7\n4 5 6 7\n4 5 2 3\n1 1 2 3"

@@ -11,8 +11,13 @@ from pathlib import Path
 
 import pytest
 from numgrid.client.batch_cli import dataset_kind
-from numgrid.server.core import Board, Budget, PuzzleError, Severity
-from numgrid.server.kinds import KINDS, cagesums, detect_format
+from numgrid.server.core import Board
+from numgrid.server.core import Budget
+from numgrid.server.core import PuzzleError
+from numgrid.server.core import Severity
+from numgrid.server.kinds import KINDS
+from numgrid.server.kinds import cagesums
+from numgrid.server.kinds import detect_format
 from numgrid.server.kinds.base import Spec
 from numgrid.server.kinds.kakuro import sums as kakuro_sums
 from support.facts import errors

@@ -4,9 +4,17 @@ board validation (lines, diagonals, clues, cells)."""
 from __future__ import annotations
 
 import pytest
-from numgrid.server.core import EMPTY, Board, CellStatus, GroupState, GroupType, Severity
-from numgrid.server.kinds.skyscraper import checks, formats
-from support.skyscraper import corpus, corpus_puzzle, puzzle
+from numgrid.server.core import EMPTY
+from numgrid.server.core import Board
+from numgrid.server.core import CellStatus
+from numgrid.server.core import GroupState
+from numgrid.server.core import GroupType
+from numgrid.server.core import Severity
+from numgrid.server.kinds.skyscraper import checks
+from numgrid.server.kinds.skyscraper import formats
+from support.skyscraper import corpus
+from support.skyscraper import corpus_puzzle
+from support.skyscraper import puzzle
 
 SMALL = "1 3 2 2 3", "3 2 2 1 2", "1 3 3 2 3", "3 2 1 3 2"  # 02_5x5
 SOLUTION = ((5, 3, 2, 4, 1), (1, 2, 5, 3, 4), (3, 4, 1, 2, 5), (4, 5, 3, 1, 2), (2, 1, 4, 5, 3))

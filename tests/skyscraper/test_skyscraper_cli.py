@@ -6,7 +6,8 @@ from __future__ import annotations
 
 import json
 
-from support.client import numgrid, sample
+from support.client import numgrid
+from support.client import sample
 
 BOARD = """\
     1  3  2  2  3

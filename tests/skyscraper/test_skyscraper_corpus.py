@@ -9,12 +9,10 @@ from numgrid.server import engines
 from numgrid.server.core import Verdict
 from numgrid.server.engines import Engine
 from numgrid.server.kinds.skyscraper import formats
-from support.skyscraper import (
-    SKYSCRAPER,
-    corpus,
-    rule_violations,
-    towers_ids,
-)
+from support.skyscraper import SKYSCRAPER
+from support.skyscraper import corpus
+from support.skyscraper import rule_violations
+from support.skyscraper import towers_ids
 
 pytestmark = pytest.mark.slow
 

@@ -6,20 +6,24 @@ from __future__ import annotations
 import itertools
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck
+from hypothesis import given
+from hypothesis import settings
 from hypothesis import strategies as st
-from numgrid.server import cpsat_runner, engines
-from numgrid.server.core import EMPTY, Budget, Verdict
+from numgrid.server import cpsat_runner
+from numgrid.server import engines
+from numgrid.server.core import EMPTY
+from numgrid.server.core import Budget
+from numgrid.server.core import Verdict
 from numgrid.server.engines import Engine
-from numgrid.server.kinds.skyscraper import cpsat, native
+from numgrid.server.kinds.skyscraper import cpsat
+from numgrid.server.kinds.skyscraper import native
 from numgrid.server.kinds.skyscraper.model import visible
-from support.skyscraper import (
-    SKYSCRAPER,
-    corpus_puzzle,
-    puzzle,
-    random_puzzle,
-    rule_violations,
-)
+from support.skyscraper import SKYSCRAPER
+from support.skyscraper import corpus_puzzle
+from support.skyscraper import puzzle
+from support.skyscraper import random_puzzle
+from support.skyscraper import rule_violations
 
 ENGINES = (Engine.NATIVE, Engine.CPSAT, Engine.CROSS_CHECK)
 

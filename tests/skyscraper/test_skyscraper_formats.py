@@ -7,13 +7,18 @@ import json
 
 import pytest
 from google.protobuf import json_format
-from numgrid.server.core import EMPTY, Board, PuzzleError
-from numgrid.server.kinds import KINDS, detect_format
+from numgrid.server.core import EMPTY
+from numgrid.server.core import Board
+from numgrid.server.core import PuzzleError
+from numgrid.server.kinds import KINDS
+from numgrid.server.kinds import detect_format
 from numgrid.server.kinds.skyscraper import formats
 from numgrid.server.kinds.skyscraper.model import Side
 from numgrid.server.operations import read_board
 from numgrid.v1 import puzzle_pb2
-from support.skyscraper import corpus, corpus_ids, towers_ids
+from support.skyscraper import corpus
+from support.skyscraper import corpus_ids
+from support.skyscraper import towers_ids
 
 SMALL = (
     "5 5 5\n1 3 2 2 3\n3 2 2 1 2\n1 3 3 2 3\n3 2 1 3 2\n"

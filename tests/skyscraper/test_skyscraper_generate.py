@@ -14,10 +14,18 @@ from numgrid.server.core import Budget
 from numgrid.server.generate import generate_one
 from numgrid.server.kinds import KINDS
 from numgrid.server.kinds.base import Spec
-from numgrid.server.kinds.skyscraper import formats, generator, logic, native
-from numgrid.server.kinds.skyscraper.generator import MAKER, clues_of, latin_square
-from numgrid.server.kinds.skyscraper.model import SIDES, Puzzle, visible
-from support.generate import assert_made_well, maker_examples
+from numgrid.server.kinds.skyscraper import formats
+from numgrid.server.kinds.skyscraper import generator
+from numgrid.server.kinds.skyscraper import logic
+from numgrid.server.kinds.skyscraper import native
+from numgrid.server.kinds.skyscraper.generator import MAKER
+from numgrid.server.kinds.skyscraper.generator import clues_of
+from numgrid.server.kinds.skyscraper.generator import latin_square
+from numgrid.server.kinds.skyscraper.model import SIDES
+from numgrid.server.kinds.skyscraper.model import Puzzle
+from numgrid.server.kinds.skyscraper.model import visible
+from support.generate import assert_made_well
+from support.generate import maker_examples
 from support.skyscraper import corpus
 
 SKYSCRAPER = KINDS["skyscraper"]

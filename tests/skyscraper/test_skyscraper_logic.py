@@ -5,11 +5,18 @@ against the published solution, is in ``tests/conformance/``)."""
 from __future__ import annotations
 
 import pytest
-from numgrid.server.core import EMPTY, Budget, PuzzleError, SearchTimeout
-from numgrid.server.kinds.skyscraper import formats, logic
-from numgrid.server.kinds.skyscraper.logic import Grade, Technique
+from numgrid.server.core import EMPTY
+from numgrid.server.core import Budget
+from numgrid.server.core import PuzzleError
+from numgrid.server.core import SearchTimeout
+from numgrid.server.kinds.skyscraper import formats
+from numgrid.server.kinds.skyscraper import logic
+from numgrid.server.kinds.skyscraper.logic import Grade
+from numgrid.server.kinds.skyscraper.logic import Technique
 from support.facts import assert_sound
-from support.skyscraper import corpus_puzzle, puzzle, towers_ids
+from support.skyscraper import corpus_puzzle
+from support.skyscraper import puzzle
+from support.skyscraper import towers_ids
 
 
 def first(key: str, technique: Technique, words: str = ""):

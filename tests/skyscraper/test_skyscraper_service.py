@@ -11,7 +11,12 @@ from numgrid.server.kinds import KINDS
 from numgrid.v1 import numgrid_service_pb2 as service_pb2
 from numgrid.v1 import puzzle_pb2 as pb
 from support import PUZZLES
-from support.rpc import bad_request, group_types, rows_of, text, unique, validate
+from support.rpc import bad_request
+from support.rpc import group_types
+from support.rpc import rows_of
+from support.rpc import text
+from support.rpc import unique
+from support.rpc import validate
 
 SKYSCRAPER = KINDS["skyscraper"]
 SMALL = (PUZZLES / "skyscraper-5x5.txt").read_text()

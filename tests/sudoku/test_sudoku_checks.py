@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import json
 
-from numgrid.server.core import Board, PuzzleError
+from numgrid.server.core import Board
+from numgrid.server.core import PuzzleError
 from numgrid.server.kinds import KINDS
 from support.facts import errors
 

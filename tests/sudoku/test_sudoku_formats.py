@@ -7,8 +7,10 @@ import json
 from pathlib import Path
 
 import pytest
-from numgrid.server.core import Board, PuzzleError
-from numgrid.server.kinds import KINDS, detect_format
+from numgrid.server.core import Board
+from numgrid.server.core import PuzzleError
+from numgrid.server.kinds import KINDS
+from numgrid.server.kinds import detect_format
 from numgrid.server.kinds.units.formats import puzzle_lines
 
 SUDOKU = KINDS["sudoku"]

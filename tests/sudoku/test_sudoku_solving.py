@@ -8,11 +8,15 @@ import random
 from pathlib import Path
 
 import pytest
-from numgrid.server.core import Budget, PuzzleError
-from numgrid.server.engines import Engine, find
-from numgrid.server.kinds import KINDS, detect_format
+from numgrid.server.core import Budget
+from numgrid.server.core import PuzzleError
+from numgrid.server.engines import Engine
+from numgrid.server.engines import find
+from numgrid.server.kinds import KINDS
+from numgrid.server.kinds import detect_format
 from numgrid.server.kinds.base import Spec
-from support.sudoku import SGT_SOLO, assert_solo_ids_round_trip
+from support.sudoku import SGT_SOLO
+from support.sudoku import assert_solo_ids_round_trip
 
 SUDOKU = KINDS["sudoku"]
 CORPUS = Path(__file__).resolve().parents[3] / "shared" / "corpus"

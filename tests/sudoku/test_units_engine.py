@@ -8,7 +8,8 @@ import random
 
 import pytest
 from numgrid.server.kinds.units import native
-from numgrid.server.kinds.units.shape import box_shape, shape
+from numgrid.server.kinds.units.shape import box_shape
+from numgrid.server.kinds.units.shape import shape
 
 
 def _loop_hidden(t: native.Tables, pos: int) -> int:

@@ -12,12 +12,15 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import grpc
-from grpc_health.v1 import health, health_pb2, health_pb2_grpc
+from grpc_health.v1 import health
+from grpc_health.v1 import health_pb2
+from grpc_health.v1 import health_pb2_grpc
 from numgrid.v1 import numgrid_service_pb2 as service_pb2
 from numgrid.v1 import numgrid_service_pb2_grpc as service_grpc
 from numgrid.v1 import puzzle_pb2
 
-from support import PUZZLES, REPO
+from support import PUZZLES
+from support import REPO
 from support.corpus import corpus
 
 NUMGRID = Path(sys.executable).with_name("numgrid")  # the console script, as installed

@@ -11,7 +11,10 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from numgrid.server.core import Board, Cell, Grid, PuzzleError
+from numgrid.server.core import Board
+from numgrid.server.core import Cell
+from numgrid.server.core import Grid
+from numgrid.server.core import PuzzleError
 from numgrid.server.kinds import REGISTRY
 
 from support import PUZZLES

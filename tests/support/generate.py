@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
-from hypothesis import HealthCheck, settings
+from hypothesis import HealthCheck
+from hypothesis import settings
 from numgrid.server import engines
-from numgrid.server.core import Board, Verdict
+from numgrid.server.core import Board
+from numgrid.server.core import Verdict
 from numgrid.server.engines import Engine
 
 # A maker's property test: a few seeds, the same on every run (a maker takes up to a

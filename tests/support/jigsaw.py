@@ -4,10 +4,13 @@ checker of solutions (rows, columns, regions and givens, counted here)."""
 
 from __future__ import annotations
 
-from numgrid.server.core import Cell, Grid
+from numgrid.server.core import Cell
+from numgrid.server.core import Grid
 from numgrid.server.kinds import KINDS
 
-from support.facts import Facts, latin_violations, no_trials
+from support.facts import Facts
+from support.facts import latin_violations
+from support.facts import no_trials
 
 JIGSAW = KINDS["jigsaw"]
 BOXES_4X4 = "1 1 2 2\n1 1 2 2\n3 3 4 4\n3 3 4 4\n"

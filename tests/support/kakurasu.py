@@ -11,7 +11,8 @@ from numgrid.server.kinds import KINDS
 from numgrid.server.kinds.kakurasu.model import Puzzle
 
 from support.corpus import kind_corpus
-from support.facts import Facts, no_trials
+from support.facts import Facts
+from support.facts import no_trials
 
 KAKURASU = KINDS["kakurasu"]
 corpus, corpus_ids, corpus_puzzle = kind_corpus("kakurasu")

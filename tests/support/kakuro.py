@@ -3,14 +3,19 @@ independent checker of solutions (it reads the clues itself, not through the lib
 
 from __future__ import annotations
 
-from numgrid.server.core import Board, Finding, Grid
+from numgrid.server.core import Board
+from numgrid.server.core import Finding
+from numgrid.server.core import Grid
 from numgrid.server.kinds import KINDS
 from numgrid.server.kinds.kakuro import formats
-from numgrid.server.kinds.kakuro.model import WHITE, Puzzle
+from numgrid.server.kinds.kakuro.model import WHITE
+from numgrid.server.kinds.kakuro.model import Puzzle
 
-from support import DATA, PUZZLES
+from support import DATA
+from support import PUZZLES
 from support.corpus import kind_corpus
-from support.facts import Facts, no_trials
+from support.facts import Facts
+from support.facts import no_trials
 
 KAKURO = KINDS["kakuro"]
 corpus, corpus_ids, corpus_puzzle = kind_corpus("kakuro")

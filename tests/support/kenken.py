@@ -9,9 +9,11 @@ import random
 
 from numgrid.server.core import Grid
 from numgrid.server.kinds import KINDS
-from numgrid.server.kinds.kenken.model import Cage, Puzzle
+from numgrid.server.kinds.kenken.model import Cage
+from numgrid.server.kinds.kenken.model import Puzzle
 
-from support.corpus import kind_corpus, random_latin
+from support.corpus import kind_corpus
+from support.corpus import random_latin
 from support.facts import Facts
 
 KENKEN = KINDS["kenken"]

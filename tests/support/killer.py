@@ -8,7 +8,8 @@ from __future__ import annotations
 from numgrid.server.core import Grid
 from numgrid.server.kinds import KINDS
 
-from support.facts import Facts, latin_violations
+from support.facts import Facts
+from support.facts import latin_violations
 
 KILLER = KINDS["killer"]
 BOXES = {4: (2, 2), 6: (2, 3), 9: (3, 3)}

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from numgrid.server import operations, pictures
+from numgrid.server import operations
+from numgrid.server import pictures
 from numgrid.server.core import Budget
 from numgrid.server.engines import Engine
 

@@ -10,8 +10,10 @@ from numgrid.server.core import Grid
 from numgrid.server.kinds import KINDS
 from numgrid.server.kinds.skyscraper.model import Puzzle
 
-from support import DATA, PUZZLES
-from support.corpus import kind_corpus, random_latin
+from support import DATA
+from support import PUZZLES
+from support.corpus import kind_corpus
+from support.corpus import random_latin
 from support.facts import Facts
 
 SKYSCRAPER = KINDS["skyscraper"]

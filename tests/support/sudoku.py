@@ -8,10 +8,13 @@ import shutil
 import subprocess
 from pathlib import Path
 
-from numgrid.server.core import Board, Grid
+from numgrid.server.core import Board
+from numgrid.server.core import Grid
 from numgrid.server.kinds import KINDS
 
-from support.facts import Facts, latin_violations, no_trials
+from support.facts import Facts
+from support.facts import latin_violations
+from support.facts import no_trials
 
 SUDOKU = KINDS["sudoku"]
 BOXES = {4: (2, 2), 6: (2, 3), 9: (3, 3), 16: (4, 4)}

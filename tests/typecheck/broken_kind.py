@@ -14,7 +14,13 @@ import logic_misfit
 import logic_without_explain
 from numgrid.server.kinds import kakuro
 from numgrid.server.kinds.base import Kind
-from numgrid.server.kinds.kakuro import checks, formats, generator, logic, messages, native, picture
+from numgrid.server.kinds.kakuro import checks
+from numgrid.server.kinds.kakuro import formats
+from numgrid.server.kinds.kakuro import generator
+from numgrid.server.kinds.kakuro import logic
+from numgrid.server.kinds.kakuro import messages
+from numgrid.server.kinds.kakuro import native
+from numgrid.server.kinds.kakuro import picture
 from numgrid.server.kinds.kakuro.model import Puzzle
 
 KAKURO_AGAIN: Kind[Puzzle] = Kind(

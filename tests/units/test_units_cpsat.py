@@ -10,9 +10,13 @@ from typing import Any
 
 import pytest
 from numgrid.server import cpsat_runner
-from numgrid.server.core import Budget, Grid
-from numgrid.server.kinds.units import cpsat, native
-from numgrid.server.kinds.units.shape import Shape, box_shape, shape
+from numgrid.server.core import Budget
+from numgrid.server.core import Grid
+from numgrid.server.kinds.units import cpsat
+from numgrid.server.kinds.units import native
+from numgrid.server.kinds.units.shape import Shape
+from numgrid.server.kinds.units.shape import box_shape
+from numgrid.server.kinds.units.shape import shape
 
 LABELS_5 = ("55511", "51112", "53332", "43322", "44442")  # the corpus's 6_5x5
 REGIONS_5 = tuple(

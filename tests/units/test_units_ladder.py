@@ -11,7 +11,13 @@ from numgrid.server.kinds.units import ladder
 from numgrid.server.kinds.units.ladder import Technique
 from numgrid.server.kinds.units.shape import shape
 from numgrid.server.kinds.units.techniques_chains import solve
-from units_support import SEVENTEEN, TOP, Puzzle, lines, puzzle, solution, wrong
+from units_support import SEVENTEEN
+from units_support import TOP
+from units_support import Puzzle
+from units_support import lines
+from units_support import puzzle
+from units_support import solution
+from units_support import wrong
 
 CELL = re.compile(r"r\d+c\d+")
 
@@ -126,7 +132,8 @@ def test_a_ladder_can_add_techniques_on_top() -> None:
     import enum
     from functools import partial
 
-    from numgrid.server.chain import WHOLE, Ladder
+    from numgrid.server.chain import WHOLE
+    from numgrid.server.chain import Ladder
 
     names = ["EXTRA", *(t.name for t in Technique)]
     Wider = enum.IntEnum("Wider", [(name, k + 1) for k, name in enumerate(names)])  # type: ignore[misc]

@@ -4,11 +4,17 @@ and the hint that places a digit, agree with the solution."""
 
 from __future__ import annotations
 
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck
+from hypothesis import given
+from hypothesis import settings
 from hypothesis import strategies as st
 from numgrid.server.kinds.units import ladder
 from numgrid.server.kinds.units.ladder import Technique
-from units_support import TOP, lines, puzzle, solution, wrong
+from units_support import TOP
+from units_support import lines
+from units_support import puzzle
+from units_support import solution
+from units_support import wrong
 
 SAMPLE = [lines(TOP)[k] for k in range(0, 1465, 97)]
 

@@ -10,7 +10,8 @@ from pathlib import Path
 
 from numgrid.server.core import Step
 from numgrid.server.kinds.units import ladder
-from numgrid.server.kinds.units.shape import Shape, shape
+from numgrid.server.kinds.units.shape import Shape
+from numgrid.server.kinds.units.shape import shape
 from numgrid.server.kinds.units.techniques_chains import solve
 
 CORPUS = Path(__file__).resolve().parents[3] / "shared" / "corpus"

@@ -240,16 +240,18 @@ class TechniqueCount(_message.Message):
     def __init__(self, technique: _Optional[_Union[Technique, str]] = ..., count: _Optional[int] = ...) -> None: ...
 
 class Difficulty(_message.Message):
-    __slots__ = ("grade", "hardest", "counts", "solved_by_logic")
+    __slots__ = ("grade", "hardest", "counts", "solved_by_logic", "score")
     GRADE_FIELD_NUMBER: _ClassVar[int]
     HARDEST_FIELD_NUMBER: _ClassVar[int]
     COUNTS_FIELD_NUMBER: _ClassVar[int]
     SOLVED_BY_LOGIC_FIELD_NUMBER: _ClassVar[int]
+    SCORE_FIELD_NUMBER: _ClassVar[int]
     grade: Grade
     hardest: Technique
     counts: _containers.RepeatedCompositeFieldContainer[TechniqueCount]
     solved_by_logic: bool
-    def __init__(self, grade: _Optional[_Union[Grade, str]] = ..., hardest: _Optional[_Union[Technique, str]] = ..., counts: _Optional[_Iterable[_Union[TechniqueCount, _Mapping]]] = ..., solved_by_logic: _Optional[bool] = ...) -> None: ...
+    score: int
+    def __init__(self, grade: _Optional[_Union[Grade, str]] = ..., hardest: _Optional[_Union[Technique, str]] = ..., counts: _Optional[_Iterable[_Union[TechniqueCount, _Mapping]]] = ..., solved_by_logic: _Optional[bool] = ..., score: _Optional[int] = ...) -> None: ...
 
 class SearchOptions(_message.Message):
     __slots__ = ("engine", "time_limit", "hold_entries")
@@ -522,7 +524,7 @@ class PuzzleFailure(_message.Message):
     def __init__(self, message: _Optional[str] = ...) -> None: ...
 
 class GenerateRequest(_message.Message):
-    __slots__ = ("kind", "rows", "columns", "grade", "count", "seed", "density", "single_cell_runs")
+    __slots__ = ("kind", "rows", "columns", "grade", "count", "seed", "density", "single_cell_runs", "diagonals")
     KIND_FIELD_NUMBER: _ClassVar[int]
     ROWS_FIELD_NUMBER: _ClassVar[int]
     COLUMNS_FIELD_NUMBER: _ClassVar[int]
@@ -531,6 +533,7 @@ class GenerateRequest(_message.Message):
     SEED_FIELD_NUMBER: _ClassVar[int]
     DENSITY_FIELD_NUMBER: _ClassVar[int]
     SINGLE_CELL_RUNS_FIELD_NUMBER: _ClassVar[int]
+    DIAGONALS_FIELD_NUMBER: _ClassVar[int]
     kind: _puzzle_pb2.PuzzleKind
     rows: int
     columns: int
@@ -539,7 +542,8 @@ class GenerateRequest(_message.Message):
     seed: int
     density: float
     single_cell_runs: bool
-    def __init__(self, kind: _Optional[_Union[_puzzle_pb2.PuzzleKind, str]] = ..., rows: _Optional[int] = ..., columns: _Optional[int] = ..., grade: _Optional[_Union[Grade, str]] = ..., count: _Optional[int] = ..., seed: _Optional[int] = ..., density: _Optional[float] = ..., single_cell_runs: _Optional[bool] = ...) -> None: ...
+    diagonals: bool
+    def __init__(self, kind: _Optional[_Union[_puzzle_pb2.PuzzleKind, str]] = ..., rows: _Optional[int] = ..., columns: _Optional[int] = ..., grade: _Optional[_Union[Grade, str]] = ..., count: _Optional[int] = ..., seed: _Optional[int] = ..., density: _Optional[float] = ..., single_cell_runs: _Optional[bool] = ..., diagonals: _Optional[bool] = ...) -> None: ...
 
 class GenerateResponse(_message.Message):
     __slots__ = ("puzzle", "texts", "solution", "solution_text", "difficulty", "seed", "index", "attempts", "repairs", "elapsed", "stats")

@@ -8,10 +8,15 @@ engines, the logical solver and the maker; this folder names the kind, its forma
 """
 
 from numgrid.server.kinds.base import Kind
-from numgrid.server.kinds.units import checks, ladder
+from numgrid.server.kinds.units import checks
+from numgrid.server.kinds.units import ladder
 from numgrid.server.kinds.units.model import Puzzle
 
-from . import formats, generator, messages, native, picture
+from . import formats
+from . import generator
+from . import messages
+from . import native
+from . import picture
 
 # Its janko text has the shape of a cage puzzle's without operations: it sniffs
 # before those, and the registry asks which of them read it (never a silent pick).

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from numgrid.server.core import Cell, Grid
+from numgrid.server.core import Cell
+from numgrid.server.core import Grid
 from numgrid.server.kinds.units import cpsat
 from numgrid.server.kinds.units.model import Puzzle
 from ortools.sat.python import cp_model

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from numgrid.server.kinds.units import picture as units
 from numgrid.server.kinds.units.model import Puzzle
-from numgrid.server.pictures import Contents, Picture
+from numgrid.server.pictures import Contents
+from numgrid.server.pictures import Picture
 
 
 def draw(puzzle: Puzzle, contents: Contents) -> Picture:

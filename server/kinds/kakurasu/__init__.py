@@ -9,7 +9,13 @@ sets of weights that make a clue), :mod:`.formats` (the corpus's text, JSON),
 
 from numgrid.server.kinds.base import Kind
 
-from . import checks, formats, generator, logic, messages, native, picture
+from . import checks
+from . import formats
+from . import generator
+from . import logic
+from . import messages
+from . import native
+from . import picture
 from .model import Puzzle
 
 # First: two lines of numbers after its header is the strictest shape (a square

@@ -18,19 +18,24 @@ from __future__ import annotations
 from typing import cast
 
 from numgrid.server.chain import listed
-from numgrid.server.core import (
-    Board,
-    BoardReport,
-    Finding,
-    Grid,
-    GroupReport,
-    GroupState,
-    GroupType,
-    cell_name,
-)
-from numgrid.server.kinds.judging import board_report, finding
+from numgrid.server.core import Board
+from numgrid.server.core import BoardReport
+from numgrid.server.core import Finding
+from numgrid.server.core import Grid
+from numgrid.server.core import GroupReport
+from numgrid.server.core import GroupState
+from numgrid.server.core import GroupType
+from numgrid.server.core import cell_name
+from numgrid.server.kinds.judging import board_report
+from numgrid.server.kinds.judging import finding
 
-from .model import MAX_SIZE, OPEN, SHADED, VALUES, Line, Puzzle, total
+from .model import MAX_SIZE
+from .model import OPEN
+from .model import SHADED
+from .model import VALUES
+from .model import Line
+from .model import Puzzle
+from .model import total
 from .sums import sizes
 
 Ints = tuple[int, ...]

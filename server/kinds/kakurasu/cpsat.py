@@ -9,11 +9,15 @@ value in the grid, so each cell also gets an IntVar worth ``2 * shaded - 1``: 1 
 
 from __future__ import annotations
 
-from numgrid.server.core import Cell, Grid
+from numgrid.server.core import Cell
+from numgrid.server.core import Grid
 from numgrid.server.cpsat_runner import LeanModel
 from ortools.sat.python import cp_model
 
-from .model import OPEN, SHADED, WHITE, Puzzle
+from .model import OPEN
+from .model import SHADED
+from .model import WHITE
+from .model import Puzzle
 
 
 def build(

@@ -27,21 +27,29 @@ kind named).
 
 from __future__ import annotations
 
-from numgrid.server.core import Board, Finding, Grid, PuzzleError, cell_name, quoted
-from numgrid.server.kinds.textformats import (
-    Formats,
-    JsonShape,
-    error,
-    header_of,
-    json_int,
-    json_list,
-    json_object,
-    json_puzzle,
-    json_writer,
-    refuse,
-)
+from numgrid.server.core import Board
+from numgrid.server.core import Finding
+from numgrid.server.core import Grid
+from numgrid.server.core import PuzzleError
+from numgrid.server.core import cell_name
+from numgrid.server.core import quoted
+from numgrid.server.kinds.textformats import Formats
+from numgrid.server.kinds.textformats import JsonShape
+from numgrid.server.kinds.textformats import error
+from numgrid.server.kinds.textformats import header_of
+from numgrid.server.kinds.textformats import json_body
+from numgrid.server.kinds.textformats import json_int
+from numgrid.server.kinds.textformats import json_list
+from numgrid.server.kinds.textformats import json_object
+from numgrid.server.kinds.textformats import json_puzzle
+from numgrid.server.kinds.textformats import json_writer
+from numgrid.server.kinds.textformats import refuse
 
-from .model import MAX_SIZE, OPEN, SHADED, WHITE, Puzzle
+from .model import MAX_SIZE
+from .model import OPEN
+from .model import SHADED
+from .model import WHITE
+from .model import Puzzle
 
 DEFAULT_MAX_CELLS = MAX_SIZE * MAX_SIZE
 NO_CLUE = "-"  # a clue not given, in the text
@@ -246,13 +254,9 @@ def _json_entries(raw, rows: int, cols: int) -> Grid:
 
 
 def read_json(text: str, max_cells: int = DEFAULT_MAX_CELLS) -> Board:
-    data, reason = json_puzzle(text, "kakurasu")
-    if data is None:
-        raise PuzzleError([error("not_json", reason)])
     try:
-        json_object(data, "the JSON", {"kakurasu"})
         names = {name for given in _FIELDS.values() for name in given}
-        inner = json_object(data["kakurasu"], "'kakurasu'", names)
+        inner = json_body(text, "kakurasu", names)
         rows = json_int(_field(inner, "rows", 0), "rows")
         cols = json_int(_field(inner, "columns", 0), "columns")
         refuse(size_errors(rows, cols, max_cells))

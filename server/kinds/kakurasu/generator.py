@@ -27,12 +27,18 @@ import random
 from dataclasses import dataclass
 
 from numgrid.server.chain import Grade
-from numgrid.server.core import Budget, Grid, SearchTimeout
+from numgrid.server.core import Budget
+from numgrid.server.core import Grid
+from numgrid.server.core import SearchTimeout
 from numgrid.server.kinds.base import Spec
+from numgrid.server.kinds.making import no_diagonals
 from numgrid.server.kinds.making import unreachable
 
 from . import logic
-from .model import MAX_SIZE, SHADED, WHITE, Puzzle
+from .model import MAX_SIZE
+from .model import SHADED
+from .model import WHITE
+from .model import Puzzle
 from .techniques import Technique
 
 MIN_SIZE = 3  # up to the reader's MAX_SIZE (16: a 16x16 takes about a second, 10 s EXTREME)
@@ -122,7 +128,7 @@ class Maker:
     """Kakurasu's :class:`~numgrid.server.kinds.base.Maker`."""
 
     def problems(self, spec: Spec) -> list[tuple[str, str]]:
-        found = []
+        found = no_diagonals("Kakurasu", spec)
         for field, size in (("rows", spec.rows), ("cols", spec.cols)):
             if not MIN_SIZE <= size <= MAX_SIZE:
                 what = "rows" if field == "rows" else "columns"

@@ -31,26 +31,41 @@ corpus puzzle against its published solution.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable
+from collections.abc import Iterable
+from collections.abc import Mapping
 
-from numgrid.server.chain import (
-    WHOLE,
-    Grade,
-    Ladder,
-    Thresholds,
-    reader,
-    relevant_steps,
-    said,
-    technique_table,
-)
+from numgrid.server.chain import WHOLE
 from numgrid.server.chain import Contradiction as Contradiction  # the kind's, for callers
-from numgrid.server.core import Board, Cell, Finding, Grid, PuzzleError, Step, cell_name
+from numgrid.server.chain import Grade
+from numgrid.server.chain import Ladder
+from numgrid.server.chain import Thresholds
+from numgrid.server.chain import reader
+from numgrid.server.chain import relevant_steps
+from numgrid.server.chain import said
+from numgrid.server.chain import technique_table
+from numgrid.server.core import Board
+from numgrid.server.core import Cell
+from numgrid.server.core import Finding
+from numgrid.server.core import Grid
+from numgrid.server.core import PuzzleError
+from numgrid.server.core import Step
+from numgrid.server.core import cell_name
 from numgrid.server.kinds.judging import judge_entries
 
 from . import native
-from .checks import check_puzzle, validate_board
-from .model import OPEN, SHADED, WHITE, Puzzle
-from .techniques import SCOPES, Position, Technique, layout_of, outcome, value_text
+from .checks import check_puzzle
+from .checks import validate_board
+from .model import OPEN
+from .model import SHADED
+from .model import WHITE
+from .model import Puzzle
+from .techniques import SCOPES
+from .techniques import Position
+from .techniques import Technique
+from .techniques import layout_of
+from .techniques import outcome
+from .techniques import value_text
 
 THRESHOLDS: Thresholds = {
     Grade.EASY: (Technique.COMBINATIONS, {}),

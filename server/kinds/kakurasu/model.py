@@ -22,7 +22,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import cached_property
 
-from numgrid.server.core import EMPTY, Cell, Grid, GroupType
+from numgrid.server.core import EMPTY
+from numgrid.server.core import Cell
+from numgrid.server.core import Grid
+from numgrid.server.core import GroupType
 
 SHADED, WHITE, OPEN = 1, EMPTY, 0
 VALUES = (SHADED, WHITE, OPEN)

@@ -26,9 +26,15 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass
 
-from numgrid.server.core import Budget, Grid, SearchResult, Stats
+from numgrid.server.core import Budget
+from numgrid.server.core import Grid
+from numgrid.server.core import SearchResult
+from numgrid.server.core import Stats
 
-from .model import OPEN, SHADED, WHITE, Puzzle
+from .model import OPEN
+from .model import SHADED
+from .model import WHITE
+from .model import Puzzle
 from .sums import options
 
 POLL_EVERY = 64  # nodes between budget checks

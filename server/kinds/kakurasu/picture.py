@@ -5,9 +5,17 @@ when not given), a shaded cell filled dark, a cell the player marked white dotte
 from __future__ import annotations
 
 from numgrid.server import pictures
-from numgrid.server.pictures import CELL, EDGE_SIZE, GREY, SHADE, WEIGHT_SIZE, Contents, Picture
+from numgrid.server.pictures import CELL
+from numgrid.server.pictures import EDGE_SIZE
+from numgrid.server.pictures import GREY
+from numgrid.server.pictures import SHADE
+from numgrid.server.pictures import WEIGHT_SIZE
+from numgrid.server.pictures import Contents
+from numgrid.server.pictures import Picture
 
-from .model import SHADED, WHITE, Puzzle
+from .model import SHADED
+from .model import WHITE
+from .model import Puzzle
 
 HIGHLIGHT_INSET = 5  # a shaded cell that is highlighted keeps a frame of its colour
 

@@ -23,15 +23,32 @@ from __future__ import annotations
 
 import enum
 import functools
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
+from collections.abc import Iterable
 from dataclasses import dataclass
 
-from numgrid.server.chain import Contradiction, Memos, listed, names, said
-from numgrid.server.core import Budget, Cell, Grid, PuzzleError, Step, cell_name
+from numgrid.server.chain import Contradiction
+from numgrid.server.chain import Memos
+from numgrid.server.chain import capital
+from numgrid.server.chain import listed
+from numgrid.server.chain import names
+from numgrid.server.chain import said
+from numgrid.server.core import Budget
+from numgrid.server.core import Cell
+from numgrid.server.core import Grid
+from numgrid.server.core import PuzzleError
+from numgrid.server.core import Step
+from numgrid.server.core import cell_name
 
 from .checks import check_puzzle
-from .model import OPEN, SHADED, WHITE, Line, Puzzle
-from .sums import options, weight_of, weights_of
+from .model import OPEN
+from .model import SHADED
+from .model import WHITE
+from .model import Line
+from .model import Puzzle
+from .sums import options
+from .sums import weight_of
+from .sums import weights_of
 
 SAY = {SHADED: "shaded", WHITE: "white"}  # a value in a sentence
 OPTIONS_SHOWN = 4  # most options a sentence lists; more are counted
@@ -184,11 +201,6 @@ def view(pos: Position, x: int) -> View:
 
 
 # ---------------------------------------------------------------- words
-
-
-def capital(text: str) -> str:
-    """Upper-case the first letter, unless the text starts with a cell name (``r2c3``)."""
-    return text if text[:1] == "r" and text[1:2].isdigit() else text[:1].upper() + text[1:]
 
 
 def plus(mask: int) -> str:

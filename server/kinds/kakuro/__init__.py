@@ -2,7 +2,13 @@
 
 from numgrid.server.kinds.base import Kind
 
-from . import checks, formats, generator, logic, messages, native, picture
+from . import checks
+from . import formats
+from . import generator
+from . import logic
+from . import messages
+from . import native
+from . import picture
 from .model import Puzzle
 
 # Last: it claims any other text with a 'ROWS COLS' header or of comma-separated

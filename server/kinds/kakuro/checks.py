@@ -9,20 +9,22 @@ from __future__ import annotations
 from collections import defaultdict
 from typing import cast
 
-from numgrid.server.core import (
-    Board,
-    BoardReport,
-    Cell,
-    Finding,
-    Grid,
-    GroupReport,
-    GroupState,
-    cell_name,
-)
-from numgrid.server.kinds.judging import board_report, finding
+from numgrid.server.core import Board
+from numgrid.server.core import BoardReport
+from numgrid.server.core import Cell
+from numgrid.server.core import Finding
+from numgrid.server.core import Grid
+from numgrid.server.core import GroupReport
+from numgrid.server.core import GroupState
+from numgrid.server.core import cell_name
+from numgrid.server.kinds.judging import board_report
+from numgrid.server.kinds.judging import finding
 
-from .model import WHITE, Puzzle, Run
-from .sums import combos, sum_range
+from .model import WHITE
+from .model import Puzzle
+from .model import Run
+from .sums import combos
+from .sums import sum_range
 
 MAX_RUN = 9
 

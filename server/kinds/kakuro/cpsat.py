@@ -15,13 +15,15 @@ from __future__ import annotations
 from functools import cache
 from typing import cast
 
-from numgrid.server.core import Cell, Grid
+from numgrid.server.core import Cell
+from numgrid.server.core import Grid
 from numgrid.server.cpsat_runner import LeanModel
 from numgrid.server.kinds.masks import digits_of
 from ortools.sat.python import cp_model
 
 from .model import Puzzle
-from .sums import ALL_DIGITS, combos
+from .sums import ALL_DIGITS
+from .sums import combos
 
 
 @cache

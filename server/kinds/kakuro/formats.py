@@ -16,19 +16,25 @@ import re
 from collections.abc import Callable
 from typing import Any
 
-from numgrid.server.core import Board, Cell, Finding, PuzzleError, cell_name, quoted
-from numgrid.server.kinds.textformats import (
-    Formats,
-    error,
-    header_of,
-    json_puzzle,
-    json_writer,
-    refuse,
-    unknown_fields,
-    without_bom,
-)
+from numgrid.server.core import Board
+from numgrid.server.core import Cell
+from numgrid.server.core import Finding
+from numgrid.server.core import PuzzleError
+from numgrid.server.core import cell_name
+from numgrid.server.core import quoted
+from numgrid.server.kinds.textformats import Formats
+from numgrid.server.kinds.textformats import error
+from numgrid.server.kinds.textformats import header_of
+from numgrid.server.kinds.textformats import json_puzzle
+from numgrid.server.kinds.textformats import json_writer
+from numgrid.server.kinds.textformats import refuse
+from numgrid.server.kinds.textformats import unknown_fields
+from numgrid.server.kinds.textformats import without_bom
 
-from .model import WHITE, Clue, Puzzle, Square
+from .model import WHITE
+from .model import Clue
+from .model import Puzzle
+from .model import Square
 
 DEFAULT_MAX_CELLS = 20_000  # admits 124x90 (11,160), the largest published Kakuro we know of
 _CLUE_TOKEN = re.compile(r"^(\d{0,6}),(\d{0,6})$")  # no sum needs more digits

@@ -34,14 +34,22 @@ from dataclasses import dataclass
 from typing import Any
 
 from numgrid.server.chain import Grade
-from numgrid.server.core import Budget, Grid, SearchTimeout
+from numgrid.server.core import Budget
+from numgrid.server.core import Grid
+from numgrid.server.core import SearchTimeout
+from numgrid.server.kinds.making import no_diagonals
 
 from . import native
 from .checks import MAX_RUN
 from .logic_regions import region_sum
-from .model import WHITE, Clue, Puzzle
-from .sums import ALL_DIGITS, COMBINATIONS, combos
-from .techniques import Position, layout_of
+from .model import WHITE
+from .model import Clue
+from .model import Puzzle
+from .sums import ALL_DIGITS
+from .sums import COMBINATIONS
+from .sums import combos
+from .techniques import Position
+from .techniques import layout_of
 
 MIN_SIZE = 3  # rows or columns, the clue row or column included: one 2x2 block inside
 MAX_SIZE = 60  # rows or columns at most; 31x46 is the largest published puzzle here
@@ -1074,7 +1082,7 @@ class KakuroMaker:
     """:class:`~numgrid.server.kinds.base.Maker` for Kakuro."""
 
     def problems(self, spec) -> list[tuple[str, str]]:
-        found = []
+        found = no_diagonals("Kakuro", spec)
         for field, size in (("rows", spec.rows), ("cols", spec.cols)):
             if not MIN_SIZE <= size <= MAX_SIZE:
                 line = "row" if field == "rows" else "column"

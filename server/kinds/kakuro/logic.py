@@ -32,40 +32,46 @@ by the rules and the position alone (never by assuming that the solution is uniq
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable
+from collections.abc import Mapping
 
-from numgrid.server.chain import (
-    WHOLE,
-    Grade,
-    Ladder,
-    Thresholds,
-    open_cells,
-    reader,
-    relevant_steps,
-    technique_table,
-)
-from numgrid.server.core import Board, Cell, Finding, Grid, PuzzleError, cell_name
+from numgrid.server.chain import WHOLE
+from numgrid.server.chain import Grade
+from numgrid.server.chain import Ladder
+from numgrid.server.chain import Thresholds
+from numgrid.server.chain import open_cells
+from numgrid.server.chain import reader
+from numgrid.server.chain import relevant_steps
+from numgrid.server.chain import technique_table
+from numgrid.server.core import Board
+from numgrid.server.core import Cell
+from numgrid.server.core import Finding
+from numgrid.server.core import Grid
+from numgrid.server.core import PuzzleError
+from numgrid.server.core import cell_name
 from numgrid.server.core import value_text as value_text  # a value in its sentences
-from numgrid.server.kinds.judging import candidate_masks, finding, judge_entries
-from numgrid.server.kinds.masks import bit, digits_of
+from numgrid.server.kinds.judging import candidate_masks
+from numgrid.server.kinds.judging import finding
+from numgrid.server.kinds.judging import judge_entries
+from numgrid.server.kinds.masks import bit
+from numgrid.server.kinds.masks import digits_of
 
 from . import native
 from .checks import validate_board
 from .logic_regions import region_sum
-from .model import Puzzle, Run
+from .model import Puzzle
+from .model import Run
 from .sums import ALL_DIGITS
-from .techniques import (
-    RUN,
-    SCOPES,
-    Contradiction,
-    Position,
-    Step,
-    Technique,
-    label,
-    layout_of,
-    make_step,
-    view,
-)
+from .techniques import RUN
+from .techniques import SCOPES
+from .techniques import Contradiction
+from .techniques import Position
+from .techniques import Step
+from .techniques import Technique
+from .techniques import label
+from .techniques import layout_of
+from .techniques import make_step
+from .techniques import view
 
 # Per grade: the hardest technique allowed and the most steps allowed of some techniques.
 THRESHOLDS: Thresholds = {

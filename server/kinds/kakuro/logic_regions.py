@@ -27,9 +27,16 @@ import random
 from typing import cast
 
 from numgrid.server.core import cell_name
-from numgrid.server.kinds.masks import bit, digits_of, single
+from numgrid.server.kinds.masks import bit
+from numgrid.server.kinds.masks import digits_of
+from numgrid.server.kinds.masks import single
 
-from .techniques import DIGIT, Position, Step, Technique, make_step, names
+from .techniques import DIGIT
+from .techniques import Position
+from .techniques import Step
+from .techniques import Technique
+from .techniques import make_step
+from .techniques import names
 
 CUT_LIMIT = 2000  # cuts of each size examined per search
 MAX_OPEN = 4  # open cells a region may leave out

@@ -6,7 +6,8 @@ from __future__ import annotations
 
 import json
 
-from numgrid.server.core import Board, Cell
+from numgrid.server.core import Board
+from numgrid.server.core import Cell
 from numgrid.server.kinds.base import Wire
 from numgrid.v1 import puzzle_pb2
 

@@ -16,7 +16,10 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import cast
 
-from numgrid.server.core import Cell, Grid, GroupType, cell_name
+from numgrid.server.core import Cell
+from numgrid.server.core import Grid
+from numgrid.server.core import GroupType
+from numgrid.server.core import cell_name
 
 ACROSS = "across"
 DOWN = "down"

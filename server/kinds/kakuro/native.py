@@ -14,11 +14,18 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import cast
 
-from numgrid.server.core import Budget, Grid, SearchResult, SearchTimeout, smallest_domain
-from numgrid.server.kinds.branching import Branch, depth_first
+from numgrid.server.core import Budget
+from numgrid.server.core import Grid
+from numgrid.server.core import SearchResult
+from numgrid.server.core import SearchTimeout
+from numgrid.server.core import smallest_domain
+from numgrid.server.kinds.branching import Branch
+from numgrid.server.kinds.branching import depth_first
 
-from .model import ACROSS, Puzzle
-from .sums import ALL_DIGITS, combos
+from .model import ACROSS
+from .model import Puzzle
+from .sums import ALL_DIGITS
+from .sums import combos
 
 POLL_EXACT = 32  # exact run checks between budget polls inside one propagation
 _DIGIT_OF = {1 << (d - 1): d for d in range(1, 10)}

@@ -5,9 +5,15 @@ left), the across sum above it (top right); the white cells with their digits.""
 from __future__ import annotations
 
 from numgrid.server import pictures
-from numgrid.server.pictures import CELL, CLUE_SIZE, DARK, PAPER, Contents, Picture
+from numgrid.server.pictures import CELL
+from numgrid.server.pictures import CLUE_SIZE
+from numgrid.server.pictures import DARK
+from numgrid.server.pictures import PAPER
+from numgrid.server.pictures import Contents
+from numgrid.server.pictures import Picture
 
-from .model import WHITE, Puzzle
+from .model import WHITE
+from .model import Puzzle
 
 
 def draw(puzzle: Puzzle, contents: Contents) -> Picture:

@@ -29,14 +29,27 @@ import itertools
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from numgrid.server.chain import Contradiction, Memos, listed, names, outcome
-from numgrid.server.core import Budget, Cell, Grid, PuzzleError, Step, cell_name
-from numgrid.server.kinds.masks import bit, digits_of, single
+from numgrid.server.chain import Contradiction
+from numgrid.server.chain import Memos
+from numgrid.server.chain import listed
+from numgrid.server.chain import names
+from numgrid.server.chain import outcome
+from numgrid.server.core import Budget
+from numgrid.server.core import Cell
+from numgrid.server.core import Grid
+from numgrid.server.core import PuzzleError
+from numgrid.server.core import Step
+from numgrid.server.core import cell_name
+from numgrid.server.kinds.masks import bit
+from numgrid.server.kinds.masks import digits_of
+from numgrid.server.kinds.masks import single
 
 from . import native
 from .checks import check_puzzle
-from .model import Puzzle, Run
-from .sums import ALL_DIGITS, combos
+from .model import Puzzle
+from .model import Run
+from .sums import ALL_DIGITS
+from .sums import combos
 
 DIGIT = {1 << (d - 1): d for d in range(1, 10)}  # one-digit mask -> digit
 WORDS = ("no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine")

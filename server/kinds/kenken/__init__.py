@@ -8,7 +8,13 @@ and :mod:`.techniques` (hints, explanations, grades).
 
 from numgrid.server.kinds.base import Kind
 
-from . import checks, formats, generator, logic, messages, native, picture
+from . import checks
+from . import formats
+from . import generator
+from . import logic
+from . import messages
+from . import native
+from . import picture
 from .model import Puzzle
 
 # It claims any square text of more lines than rows (which a looser reader would

@@ -16,7 +16,12 @@ from collections.abc import Sequence
 
 from numgrid.server.core import Cell
 
-from .model import ADD, DIVIDE, MULTIPLY, NONE, SUBTRACT, Cage
+from .model import ADD
+from .model import DIVIDE
+from .model import MULTIPLY
+from .model import NONE
+from .model import SUBTRACT
+from .model import Cage
 
 Layout = tuple[int, ...]
 

@@ -10,21 +10,31 @@ from __future__ import annotations
 import math
 from collections import defaultdict
 
-from numgrid.server.core import (
-    Board,
-    BoardReport,
-    Cell,
-    Finding,
-    Grid,
-    GroupReport,
-    GroupState,
-    cell_name,
-)
-from numgrid.server.kinds.judging import board_report, cell_list, connected_parts, finding
-from numgrid.server.kinds.latin import duplicates, judge_line
+from numgrid.server.core import Board
+from numgrid.server.core import BoardReport
+from numgrid.server.core import Cell
+from numgrid.server.core import Finding
+from numgrid.server.core import Grid
+from numgrid.server.core import GroupReport
+from numgrid.server.core import GroupState
+from numgrid.server.core import cell_name
+from numgrid.server.kinds.judging import board_report
+from numgrid.server.kinds.judging import cell_list
+from numgrid.server.kinds.judging import connected_parts
+from numgrid.server.kinds.judging import finding
+from numgrid.server.kinds.latin import duplicates
+from numgrid.server.kinds.latin import judge_line
 
 from . import arith
-from .model import ADD, DIVIDE, MAX_SIZE, MULTIPLY, NONE, OPERATIONS, SUBTRACT, Cage, Puzzle
+from .model import ADD
+from .model import DIVIDE
+from .model import MAX_SIZE
+from .model import MULTIPLY
+from .model import NONE
+from .model import OPERATIONS
+from .model import SUBTRACT
+from .model import Cage
+from .model import Puzzle
 
 _SYMBOL = {ADD: "+", SUBTRACT: "-", MULTIPLY: "x", DIVIDE: "/"}
 

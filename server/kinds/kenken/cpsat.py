@@ -12,12 +12,17 @@ docs/performance.md, "KenKen's CP-SAT model".
 
 from __future__ import annotations
 
-from numgrid.server.core import Cell, Grid
+from numgrid.server.core import Cell
+from numgrid.server.core import Grid
 from numgrid.server.cpsat_runner import LeanModel
 from ortools.sat.python import cp_model
 
 from . import arith
-from .model import ADD, DIVIDE, MULTIPLY, SUBTRACT, Puzzle
+from .model import ADD
+from .model import DIVIDE
+from .model import MULTIPLY
+from .model import SUBTRACT
+from .model import Puzzle
 
 TABLES, ARITHMETIC, SUMS = "tables", "arithmetic", "sums"
 SUM_CELLS = 3  # with SUMS, sum cages from this many cells are linear equalities

@@ -36,24 +36,36 @@ import re
 from collections import defaultdict
 from typing import cast
 
-from numgrid.server.core import Board, Cell, Finding, Grid, PuzzleError, cell_name, quoted
-from numgrid.server.kinds.textformats import (
-    Formats,
-    JsonShape,
-    error,
-    header_of,
-    json_grid,
-    json_int,
-    json_list,
-    json_object,
-    json_puzzle,
-    json_writer,
-    ragged_row,
-    refuse,
-    square_size_errors,
-)
+from numgrid.server.core import Board
+from numgrid.server.core import Cell
+from numgrid.server.core import Finding
+from numgrid.server.core import Grid
+from numgrid.server.core import PuzzleError
+from numgrid.server.core import cell_name
+from numgrid.server.core import quoted
+from numgrid.server.kinds.textformats import Formats
+from numgrid.server.kinds.textformats import JsonShape
+from numgrid.server.kinds.textformats import error
+from numgrid.server.kinds.textformats import header_of
+from numgrid.server.kinds.textformats import json_body
+from numgrid.server.kinds.textformats import json_grid
+from numgrid.server.kinds.textformats import json_int
+from numgrid.server.kinds.textformats import json_list
+from numgrid.server.kinds.textformats import json_object
+from numgrid.server.kinds.textformats import json_puzzle
+from numgrid.server.kinds.textformats import json_writer
+from numgrid.server.kinds.textformats import ragged_row
+from numgrid.server.kinds.textformats import refuse
+from numgrid.server.kinds.textformats import square_size_errors
 
-from .model import ADD, DIVIDE, MAX_SIZE, MULTIPLY, NONE, SUBTRACT, Cage, Puzzle
+from .model import ADD
+from .model import DIVIDE
+from .model import MAX_SIZE
+from .model import MULTIPLY
+from .model import NONE
+from .model import SUBTRACT
+from .model import Cage
+from .model import Puzzle
 
 DEFAULT_MAX_CELLS = MAX_SIZE * MAX_SIZE
 
@@ -643,12 +655,8 @@ def _json_entries(raw, n: int, findings: list[Finding]) -> Grid:
 
 
 def read_json(text: str, max_cells: int = DEFAULT_MAX_CELLS) -> Board:
-    data, reason = json_puzzle(text, "kenken")
-    if data is None:
-        raise PuzzleError([error("not_json", reason)])
     try:
-        json_object(data, "the JSON", {"kenken"})
-        kenken = json_object(data["kenken"], "'kenken'", {"size", "cages", "entries"})
+        kenken = json_body(text, "kenken", {"size", "cages", "entries"})
         n = json_int(kenken.get("size", 0), "size")
         refuse(square_size_errors(n, max_cells, MAX_SIZE))
         raw_cages = json_list(kenken.get("cages", []), "cages")

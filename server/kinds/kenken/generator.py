@@ -32,18 +32,34 @@ import random
 from dataclasses import dataclass
 from typing import cast
 
-from numgrid.server.chain import Grade, open_cells
-from numgrid.server.core import Budget, Cell, Grid, SearchTimeout
+from numgrid.server.chain import Grade
+from numgrid.server.chain import open_cells
+from numgrid.server.core import Budget
+from numgrid.server.core import Cell
+from numgrid.server.core import Grid
+from numgrid.server.core import SearchTimeout
 from numgrid.server.kinds import latin
 from numgrid.server.kinds.base import Spec
 from numgrid.server.kinds.judging import connected_parts
 from numgrid.server.kinds.latin import latin_square
+from numgrid.server.kinds.making import no_diagonals
 from numgrid.server.kinds.making import unreachable
-from numgrid.server.kinds.masks import bit, digits_of
+from numgrid.server.kinds.masks import bit
+from numgrid.server.kinds.masks import digits_of
 
-from . import arith, logic, native
-from .model import ADD, DIVIDE, MULTIPLY, SUBTRACT, Cage, Puzzle
-from .techniques import LINE_TOTALS_CELLS, Technique, assignments, layout_of
+from . import arith
+from . import logic
+from . import native
+from .model import ADD
+from .model import DIVIDE
+from .model import MULTIPLY
+from .model import SUBTRACT
+from .model import Cage
+from .model import Puzzle
+from .techniques import LINE_TOTALS_CELLS
+from .techniques import Technique
+from .techniques import assignments
+from .techniques import layout_of
 
 MIN_SIZE, MAX_SIZE = 3, 9  # as Tatham's Keen
 REMEMBERED = 1024  # layouts of a cage whose shadow tables remember masks
@@ -930,6 +946,8 @@ class KenKenMaker:
 
     def problems(self, spec: Spec) -> list[tuple[str, str]]:
         n = spec.rows
+        if spec.diagonals:
+            return no_diagonals("KenKen", spec)
         if spec.cols != n:
             return [("cols", f"a KenKen is square: {n}x{spec.cols} is not")]
         if not MIN_SIZE <= n <= MAX_SIZE:

@@ -32,41 +32,48 @@ checks every step of every corpus puzzle against its published solution.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable
+from collections.abc import Mapping
 from operator import itemgetter
 
-from numgrid.server.chain import (
-    WHOLE,
-    Grade,
-    Ladder,
-    Thresholds,
-    open_cells,
-    reader,
-    relevant_steps,
-    technique_table,
-    touched,
-)
-from numgrid.server.core import Board, Cell, Finding, Grid, Step, cell_name
+from numgrid.server.chain import WHOLE
+from numgrid.server.chain import Grade
+from numgrid.server.chain import Ladder
+from numgrid.server.chain import Thresholds
+from numgrid.server.chain import open_cells
+from numgrid.server.chain import reader
+from numgrid.server.chain import relevant_steps
+from numgrid.server.chain import technique_table
+from numgrid.server.chain import touched
+from numgrid.server.core import Board
+from numgrid.server.core import Cell
+from numgrid.server.core import Finding
+from numgrid.server.core import Grid
+from numgrid.server.core import Step
+from numgrid.server.core import cell_name
 from numgrid.server.core import value_text as value_text  # a value in its sentences
-from numgrid.server.kinds.judging import candidate_masks, finding, judge_entries
+from numgrid.server.kinds.judging import candidate_masks
+from numgrid.server.kinds.judging import finding
+from numgrid.server.kinds.judging import judge_entries
 from numgrid.server.kinds.latin import make_step
-from numgrid.server.kinds.masks import bit, digits_of, single
+from numgrid.server.kinds.masks import bit
+from numgrid.server.kinds.masks import digits_of
+from numgrid.server.kinds.masks import single
 
 from . import native
-from .checks import check_puzzle, validate_board
+from .checks import check_puzzle
+from .checks import validate_board
 from .model import Puzzle
-from .techniques import (
-    CAGE,
-    CELL,
-    LINE,
-    SCOPES,
-    Layout,
-    Position,
-    Technique,
-    cage_index,
-    cage_table,
-    layout_of,
-)
+from .techniques import CAGE
+from .techniques import CELL
+from .techniques import LINE
+from .techniques import SCOPES
+from .techniques import Layout
+from .techniques import Position
+from .techniques import Technique
+from .techniques import cage_index
+from .techniques import cage_table
+from .techniques import layout_of
 
 # Per grade: the hardest technique allowed and the most steps allowed of some techniques.
 THRESHOLDS: Thresholds = {

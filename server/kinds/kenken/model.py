@@ -20,7 +20,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import cached_property
 
-from numgrid.server.core import Cell, GroupType, cell_name
+from numgrid.server.core import Cell
+from numgrid.server.core import GroupType
+from numgrid.server.core import cell_name
 from numgrid.server.kinds import latin
 from numgrid.server.kinds.latin import Line
 

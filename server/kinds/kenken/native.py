@@ -35,15 +35,22 @@ import functools
 import threading
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+from dataclasses import field
 from functools import reduce
-from operator import itemgetter, or_
+from operator import itemgetter
+from operator import or_
 
-from numgrid.server.core import Budget, Grid, SearchResult, SearchTimeout
-from numgrid.server.kinds.branching import Branch, depth_first
+from numgrid.server.core import Budget
+from numgrid.server.core import Grid
+from numgrid.server.core import SearchResult
+from numgrid.server.core import SearchTimeout
+from numgrid.server.kinds.branching import Branch
+from numgrid.server.kinds.branching import depth_first
 
 from . import arith
-from .model import ADD, Puzzle
+from .model import ADD
+from .model import Puzzle
 
 BAND = 2  # adjacent lines whose digits' sum is checked together (:class:`_Band`)
 POLL_EVERY = 64  # nodes between budget checks; a node of a 9x9 takes well under 1 ms

@@ -6,7 +6,14 @@ target), the digits in the middle, a little lower."""
 from __future__ import annotations
 
 from numgrid.server import pictures
-from numgrid.server.pictures import CELL, CLUE_SIZE, FAINT, INK, THICK, THIN, Contents, Picture
+from numgrid.server.pictures import CELL
+from numgrid.server.pictures import CLUE_SIZE
+from numgrid.server.pictures import FAINT
+from numgrid.server.pictures import INK
+from numgrid.server.pictures import THICK
+from numgrid.server.pictures import THIN
+from numgrid.server.pictures import Contents
+from numgrid.server.pictures import Picture
 
 from .model import Puzzle
 

@@ -35,24 +35,42 @@ import operator
 import threading
 from collections import OrderedDict
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+from dataclasses import field
 
-from numgrid.server.chain import Contradiction, listed
-from numgrid.server.core import Cell, Group, PuzzleError, Step
+from numgrid.server.chain import Contradiction
+from numgrid.server.chain import capital
+from numgrid.server.chain import listed
+from numgrid.server.core import Cell
+from numgrid.server.core import Group
+from numgrid.server.core import PuzzleError
+from numgrid.server.core import Step
 from numgrid.server.core import cell_name as _cell_name
 from numgrid.server.kinds import latin
-from numgrid.server.kinds.latin import WORDS, Frame, LatinPosition, capital, make_step
+from numgrid.server.kinds.latin import WORDS
+from numgrid.server.kinds.latin import Frame
+from numgrid.server.kinds.latin import LatinPosition
 
 # The latin techniques, shared with the other latin squares; this ladder steps with them.
 from numgrid.server.kinds.latin import hidden_single as hidden_single
 from numgrid.server.kinds.latin import hidden_subset as hidden_subset
+from numgrid.server.kinds.latin import make_step
 from numgrid.server.kinds.latin import naked_single as naked_single
 from numgrid.server.kinds.latin import naked_subset as naked_subset
-from numgrid.server.kinds.masks import bit, digit_of, digits_of
+from numgrid.server.kinds.masks import bit
+from numgrid.server.kinds.masks import digit_of
+from numgrid.server.kinds.masks import digits_of
 
 from . import arith
 from .checks import check_puzzle
-from .model import ADD, DIVIDE, MULTIPLY, NONE, SUBTRACT, Cage, Line, Puzzle
+from .model import ADD
+from .model import DIVIDE
+from .model import MULTIPLY
+from .model import NONE
+from .model import SUBTRACT
+from .model import Cage
+from .model import Line
+from .model import Puzzle
 
 
 class Technique(enum.IntEnum):

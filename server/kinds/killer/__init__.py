@@ -11,7 +11,13 @@ both engines, the cage techniques (:mod:`.logic`), the maker and the outlines.
 
 from numgrid.server.kinds.base import Kind
 
-from . import checks, formats, generator, logic, messages, native, picture
+from . import checks
+from . import formats
+from . import generator
+from . import logic
+from . import messages
+from . import native
+from . import picture
 from .model import Puzzle
 
 # Its numgrid-written janko text ('N N K') is its own; the corpus's ('N N', sums then

@@ -14,25 +14,24 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from numgrid.server.chain import names
-from numgrid.server.core import (
-    Board,
-    BoardReport,
-    Cell,
-    Finding,
-    Grid,
-    GroupReport,
-    GroupState,
-    GroupType,
-    Severity,
-    cell_name,
-    cell_statuses,
-    wrong_entries,
-)
+from numgrid.server.core import Board
+from numgrid.server.core import BoardReport
+from numgrid.server.core import Cell
+from numgrid.server.core import Finding
+from numgrid.server.core import Grid
+from numgrid.server.core import GroupReport
+from numgrid.server.core import GroupState
+from numgrid.server.core import GroupType
+from numgrid.server.core import Severity
+from numgrid.server.core import cell_name
+from numgrid.server.core import cell_statuses
+from numgrid.server.core import wrong_entries
 from numgrid.server.kinds import cagesums
 from numgrid.server.kinds.judging import connected_parts
 from numgrid.server.kinds.units import checks as units
 
-from .model import Puzzle, total
+from .model import Puzzle
+from .model import total
 
 WORDS = {1: "one cell", 2: "two cells", 3: "three cells", 4: "four cells"}
 

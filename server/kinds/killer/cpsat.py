@@ -9,7 +9,8 @@ adds its AllDifferent (each digit at most once in it) and its sum as
 
 from __future__ import annotations
 
-from numgrid.server.core import Cell, Grid
+from numgrid.server.core import Cell
+from numgrid.server.core import Grid
 from numgrid.server.cpsat_runner import LeanModel
 from numgrid.server.kinds.units import cpsat
 from ortools.sat.python import cp_model

@@ -23,24 +23,31 @@ import re
 from typing import Any
 
 from numgrid.server.chain import names
-from numgrid.server.core import Board, Cell, Finding, Grid, PuzzleError, cell_name, quoted
-from numgrid.server.kinds.textformats import (
-    Formats,
-    JsonShape,
-    error,
-    json_grid,
-    json_int,
-    json_list,
-    json_object,
-    json_puzzle,
-    ragged_row,
-    tatham_grid,
-    tatham_runs,
-)
+from numgrid.server.core import Board
+from numgrid.server.core import Cell
+from numgrid.server.core import Finding
+from numgrid.server.core import Grid
+from numgrid.server.core import PuzzleError
+from numgrid.server.core import cell_name
+from numgrid.server.core import quoted
+from numgrid.server.kinds.textformats import Formats
+from numgrid.server.kinds.textformats import JsonShape
+from numgrid.server.kinds.textformats import error
+from numgrid.server.kinds.textformats import json_grid
+from numgrid.server.kinds.textformats import json_int
+from numgrid.server.kinds.textformats import json_list
+from numgrid.server.kinds.textformats import json_object
+from numgrid.server.kinds.textformats import json_puzzle
+from numgrid.server.kinds.textformats import ragged_row
+from numgrid.server.kinds.textformats import tatham_grid
+from numgrid.server.kinds.textformats import tatham_runs
 from numgrid.server.kinds.units import formats as units
 from numgrid.server.kinds.units.shape import box_shape
 
-from .model import Cage, Puzzle, cages_of, ordered
+from .model import Cage
+from .model import Puzzle
+from .model import cages_of
+from .model import ordered
 
 SIZES = (4, 6, 9)
 FAMILY = units.Family("Killer Sudoku", "killer", SIZES, box_shape)

@@ -9,13 +9,23 @@ from __future__ import annotations
 
 import random
 
-from numgrid.server.core import Budget, Cell, Grid, SearchTimeout
+from numgrid.server.core import Budget
+from numgrid.server.core import Cell
+from numgrid.server.core import Grid
+from numgrid.server.core import SearchTimeout
 from numgrid.server.kinds.base import Spec
+from numgrid.server.kinds.judging import connected_parts
 from numgrid.server.kinds.units import maker as units
 from numgrid.server.kinds.units.shape import box_shape
 
 from .formats import SIZES
-from .model import Cage, Puzzle, ordered
+from .model import Cage
+from .model import Puzzle
+from .model import ordered
+
+
+def _connected(cells: list[Cell]) -> bool:
+    return len(connected_parts(cells)) == 1
 
 
 def _near(cell: Cell, n: int) -> list[Cell]:
@@ -79,12 +89,14 @@ def grow_cages(solution: Grid, rng: random.Random, largest: int) -> list[tuple[C
     return [tuple(sorted(cage)) for cage in cages if cage]
 
 
-def _puzzle(n: int, cages: list[tuple[Cell, ...]], solution: Grid) -> Puzzle:
+def _puzzle(
+    n: int, cages: list[tuple[Cell, ...]], solution: Grid, diagonals: bool = False
+) -> Puzzle:
     return Puzzle(
         n,
         box_shape(n),
         None,
-        False,
+        diagonals,
         tuple((0,) * n for _ in range(n)),
         ordered([Cage(sum(solution[r][c] for r, c in cells), cells) for cells in cages]),
     )
@@ -103,7 +115,7 @@ class KillerMaker:
         self, spec: Spec, rng: random.Random, pressure: float, budget: Budget
     ) -> tuple[Puzzle, Grid]:
         n = spec.rows
-        blank = Puzzle(n, box_shape(n), None, False, tuple((0,) * n for _ in range(n)))
+        blank = Puzzle(n, box_shape(n), None, spec.diagonals, tuple((0,) * n for _ in range(n)))
         while True:
             if budget.expired():
                 raise SearchTimeout()
@@ -116,7 +128,7 @@ class KillerMaker:
         while True:
             cages = grow_cages(solution, rng, largest)
             if cages is not None:
-                return _puzzle(n, cages, solution), solution
+                return _puzzle(n, cages, solution, spec.diagonals), solution
             if budget.expired():
                 raise SearchTimeout()
 
@@ -139,11 +151,13 @@ class KillerMaker:
                 for _ in range(8):
                     part = self._part(cage, cell, rng, rng.randint(2, len(cage) - 2))
                     rest = [x for x in cage if x not in part]
-                    if part and units._connected(set(rest)):
+                    if part and _connected(rest):
                         cages[k : k + 1] = [part, rest]
-                        return _puzzle(n, [tuple(sorted(c)) for c in cages], solution)
+                        return _puzzle(
+                            n, [tuple(sorted(c)) for c in cages], solution, puzzle.diagonals
+                        )
             rest = [x for x in cage if x != cell]
-            if len(rest) < 2 or not units._connected(set(rest)):
+            if len(rest) < 2 or not _connected(rest):
                 continue
             digit = solution[cell[0]][cell[1]]
             homes = sorted(
@@ -159,7 +173,7 @@ class KillerMaker:
                 home = rng.choice(homes)
                 cages[home].append(cell)
                 cages[k] = rest
-                return _puzzle(n, [tuple(sorted(c)) for c in cages], solution)
+                return _puzzle(n, [tuple(sorted(c)) for c in cages], solution, puzzle.diagonals)
         return None
 
     @staticmethod

@@ -23,19 +23,25 @@ import functools
 from collections.abc import Mapping
 from typing import Any
 
-from numgrid.server.chain import WHOLE, Explanation, Grade, Ladder, Thresholds, listed, names
-from numgrid.server.core import Budget, Step, value_text
+from numgrid.server.chain import WHOLE
+from numgrid.server.chain import Explanation
+from numgrid.server.chain import Grade
+from numgrid.server.chain import Ladder
+from numgrid.server.chain import Thresholds
+from numgrid.server.chain import listed
+from numgrid.server.chain import names
+from numgrid.server.core import Budget
+from numgrid.server.core import Step
+from numgrid.server.core import value_text
 from numgrid.server.kinds import cagesums
 from numgrid.server.kinds.units import ladder as units
 from numgrid.server.kinds.units import native
-from numgrid.server.kinds.units.techniques import (
-    Contradiction,
-    Plan,
-    Position,
-    bit,
-    digits_of,
-    make_step,
-)
+from numgrid.server.kinds.units.techniques import Contradiction
+from numgrid.server.kinds.units.techniques import Plan
+from numgrid.server.kinds.units.techniques import Position
+from numgrid.server.kinds.units.techniques import bit
+from numgrid.server.kinds.units.techniques import digits_of
+from numgrid.server.kinds.units.techniques import make_step
 
 from . import native as killer_native
 from .model import Puzzle
@@ -402,6 +408,7 @@ def _ladders(shape: Any) -> Ladder:
         thresholds=THRESHOLDS,
         relevant=functools.partial(units.relevant, shape=shape),
         lookahead=None,
+        weigh=step_points,
     )
 
 
@@ -425,9 +432,16 @@ def last_resort(
     return _ladder(puzzle).last_resort(puzzle, candidates_or_entries, budget)
 
 
+def step_points(step: Step) -> int:
+    """A step's points in the chain's score: its technique's weight (HoDoKu's for the
+    units techniques; a cage combination as a single, the rule of 45 20)."""
+    return WEIGHTS[Technique(step.technique)]
+
+
 def difficulty(found: Explanation | Mapping[Any, int]) -> int:
+    """The chain's points: the sum of its steps' weights."""
     if isinstance(found, Explanation):
-        return sum(WEIGHTS[Technique(step.technique)] for step in found.steps)
+        return sum(map(step_points, found.steps))
     return sum(WEIGHTS[Technique(k)] * v for k, v in found.items())
 
 
@@ -466,4 +480,5 @@ def explain(
         final=found.final,
         contradiction=found.contradiction,
         candidates=found.candidates,
+        score=found.score,
     )

@@ -13,7 +13,8 @@ from dataclasses import dataclass
 from functools import cached_property
 
 from numgrid.server.chain import names
-from numgrid.server.core import Cell, Grid
+from numgrid.server.core import Cell
+from numgrid.server.core import Grid
 from numgrid.server.kinds.units import model as units
 
 

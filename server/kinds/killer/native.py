@@ -17,12 +17,16 @@ from __future__ import annotations
 import functools
 from collections.abc import Callable
 
-from numgrid.server.core import Budget, Cell, Grid, SearchResult
+from numgrid.server.core import Budget
+from numgrid.server.core import Cell
+from numgrid.server.core import Grid
+from numgrid.server.core import SearchResult
 from numgrid.server.kinds import cagesums
 from numgrid.server.kinds.units import native
 from numgrid.server.kinds.units.native import Extra
 
-from .model import Cage, Puzzle
+from .model import Cage
+from .model import Puzzle
 
 EXACT_CELLS = 4  # cages up to this size keep exactly the digits some filling uses
 MEMO_CELLS = 200_000  # narrowings remembered per puzzle before they are forgotten

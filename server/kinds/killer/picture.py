@@ -7,17 +7,15 @@ from __future__ import annotations
 
 from numgrid.server.core import Cell
 from numgrid.server.kinds.units import picture as units
-from numgrid.server.pictures import (
-    CELL,
-    CLUE_SIZE,
-    INK,
-    PAPER,
-    THIN,
-    Contents,
-    Grid2D,
-    Picture,
-    Svg,
-)
+from numgrid.server.pictures import CELL
+from numgrid.server.pictures import CLUE_SIZE
+from numgrid.server.pictures import INK
+from numgrid.server.pictures import PAPER
+from numgrid.server.pictures import THIN
+from numgrid.server.pictures import Contents
+from numgrid.server.pictures import Grid2D
+from numgrid.server.pictures import Picture
+from numgrid.server.pictures import Svg
 
 from .model import Puzzle
 

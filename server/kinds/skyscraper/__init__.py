@@ -10,7 +10,13 @@ latin squares (:mod:`..latin`).
 
 from numgrid.server.kinds.base import Kind
 
-from . import checks, formats, generator, logic, messages, native, picture
+from . import checks
+from . import formats
+from . import generator
+from . import logic
+from . import messages
+from . import native
+from . import picture
 from .model import Puzzle
 
 # Its header alone has three numbers ('N N H') and its game IDs alone a '/'.

@@ -8,20 +8,26 @@ runs after every move: per row, column, diagonal and clue, and per cell.
 
 from __future__ import annotations
 
-from numgrid.server.core import (
-    EMPTY,
-    Board,
-    BoardReport,
-    Finding,
-    Grid,
-    GroupReport,
-    GroupState,
-    cell_name,
-)
-from numgrid.server.kinds.judging import board_report, cell_list, finding
-from numgrid.server.kinds.latin import duplicates, judge_line
+from numgrid.server.core import EMPTY
+from numgrid.server.core import Board
+from numgrid.server.core import BoardReport
+from numgrid.server.core import Finding
+from numgrid.server.core import Grid
+from numgrid.server.core import GroupReport
+from numgrid.server.core import GroupState
+from numgrid.server.core import cell_name
+from numgrid.server.kinds.judging import board_report
+from numgrid.server.kinds.judging import cell_list
+from numgrid.server.kinds.judging import finding
+from numgrid.server.kinds.latin import duplicates
+from numgrid.server.kinds.latin import judge_line
 
-from .model import MAX_SIZE, SIDES, Puzzle, Side, View, visible
+from .model import MAX_SIZE
+from .model import SIDES
+from .model import Puzzle
+from .model import Side
+from .model import View
+from .model import visible
 
 
 def _values(puzzle: Puzzle) -> str:

@@ -20,11 +20,15 @@ from __future__ import annotations
 
 import functools
 
-from numgrid.server.core import EMPTY, Cell, Grid
+from numgrid.server.core import EMPTY
+from numgrid.server.core import Cell
+from numgrid.server.core import Grid
 from numgrid.server.cpsat_runner import LeanModel
 from ortools.sat.python import cp_model
 
-from .model import Puzzle, Side, arrangements
+from .model import Puzzle
+from .model import Side
+from .model import arrangements
 
 TABLES, ORDER = "tables", "order"
 TABLE_SIZE = 8  # by default, lines of at most this many cells are tables

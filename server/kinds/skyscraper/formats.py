@@ -27,30 +27,38 @@ and then report the structural problems too, all in one :class:`PuzzleError`.
 
 from __future__ import annotations
 
-import json
 import re
 
-from numgrid.server.core import EMPTY, Board, Cell, Finding, Grid, PuzzleError, cell_name, quoted
-from numgrid.server.kinds.textformats import (
-    Formats,
-    JsonShape,
-    error,
-    header_of,
-    json_grid,
-    json_int,
-    json_list,
-    json_object,
-    json_puzzle,
-    json_writer,
-    ragged_row,
-    refuse,
-    square_size_errors,
-    tatham_grid,
-    tatham_runs,
-)
+from numgrid.server.core import EMPTY
+from numgrid.server.core import Board
+from numgrid.server.core import Cell
+from numgrid.server.core import Finding
+from numgrid.server.core import Grid
+from numgrid.server.core import PuzzleError
+from numgrid.server.core import cell_name
+from numgrid.server.core import quoted
+from numgrid.server.kinds.textformats import Formats
+from numgrid.server.kinds.textformats import JsonShape
+from numgrid.server.kinds.textformats import error
+from numgrid.server.kinds.textformats import header_of
+from numgrid.server.kinds.textformats import json_body
+from numgrid.server.kinds.textformats import json_bool
+from numgrid.server.kinds.textformats import json_grid
+from numgrid.server.kinds.textformats import json_int
+from numgrid.server.kinds.textformats import json_list
+from numgrid.server.kinds.textformats import json_puzzle
+from numgrid.server.kinds.textformats import json_writer
+from numgrid.server.kinds.textformats import ragged_row
+from numgrid.server.kinds.textformats import refuse
+from numgrid.server.kinds.textformats import square_size_errors
+from numgrid.server.kinds.textformats import tatham_grid
+from numgrid.server.kinds.textformats import tatham_runs
 
 from . import checks
-from .model import MAX_SIZE, SIDES, Puzzle, Side
+from .model import MAX_SIZE
+from .model import SIDES
+from .model import Puzzle
+from .model import Side
 
 DEFAULT_MAX_CELLS = MAX_SIZE * MAX_SIZE
 _NONE = ("-", ".")
@@ -338,18 +346,12 @@ def _json_clues(raw, side: Side, n: int, findings: list[Finding]) -> tuple[int, 
 
 
 def read_json(text: str, max_cells: int = DEFAULT_MAX_CELLS) -> Board:
-    data, reason = json_puzzle(text, "skyscraper")
-    if data is None:
-        raise PuzzleError([error("not_json", reason)])
     try:
-        json_object(data, "the JSON", {"skyscraper"})
-        sky = json_object(data["skyscraper"], "'skyscraper'", _FIELDS)
+        sky = json_body(text, "skyscraper", _FIELDS)
         n = json_int(sky.get("size", 0), "size")
         refuse(square_size_errors(n, max_cells, MAX_SIZE))
         height = json_int(sky.get("maxHeight", sky.get("max_height", 0)), "maxHeight") or n
-        diagonals = sky.get("diagonals", False)
-        if not isinstance(diagonals, bool):
-            raise JsonShape(f"diagonals must be true or false, not {json.dumps(diagonals)[:40]}")
+        diagonals = json_bool(sky.get("diagonals", False), "diagonals")
     except JsonShape as e:
         raise PuzzleError([error("bad_shape", str(e))]) from None
     findings: list[Finding] = []

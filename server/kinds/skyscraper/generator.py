@@ -30,13 +30,19 @@ import random
 from dataclasses import dataclass
 
 from numgrid.server.chain import Grade
-from numgrid.server.core import Budget, Grid, SearchTimeout
+from numgrid.server.core import Budget
+from numgrid.server.core import Grid
+from numgrid.server.core import SearchTimeout
 from numgrid.server.kinds import latin
 from numgrid.server.kinds.base import Spec
 from numgrid.server.kinds.making import unreachable
 
 from . import native
-from .model import MAX_SIZE, SIDES, Puzzle, Side, visible
+from .model import MAX_SIZE
+from .model import SIDES
+from .model import Puzzle
+from .model import Side
+from .model import visible
 
 MIN_SIZE = 3  # a 1x1 or 2x2 grid has nothing to deduce
 REDRAWS = 6  # squares drawn within one candidate before one graded off target is returned
@@ -430,6 +436,8 @@ class Maker:
 
     def problems(self, spec: Spec) -> list[tuple[str, str]]:
         found = []
+        if spec.diagonals:  # its puzzles have a diagonal variant, which is not made
+            found.append(("diagonals", "the diagonal Skyscraper variant is not generated"))
         if spec.rows != spec.cols:
             found.append(("cols", f"a Skyscraper is square: {spec.rows}x{spec.cols} is not"))
         if not MIN_SIZE <= spec.rows <= MAX_SIZE:

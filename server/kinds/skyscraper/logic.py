@@ -31,27 +31,40 @@ import functools
 from collections.abc import Mapping
 from functools import partial
 
-from numgrid.server.chain import (
-    WHOLE,
-    Explanation,
-    Grade,
-    Ladder,
-    Thresholds,
-    open_cells,
-    reader,
-    relevant_steps,
-    technique_table,
-    touched,
-)
-from numgrid.server.core import EMPTY, Board, Cell, Grid, PuzzleError, Step, cell_name, value_text
-from numgrid.server.kinds.judging import finding, judge_entries
+from numgrid.server.chain import WHOLE
+from numgrid.server.chain import Explanation
+from numgrid.server.chain import Grade
+from numgrid.server.chain import Ladder
+from numgrid.server.chain import Thresholds
+from numgrid.server.chain import open_cells
+from numgrid.server.chain import reader
+from numgrid.server.chain import relevant_steps
+from numgrid.server.chain import technique_table
+from numgrid.server.chain import touched
+from numgrid.server.core import EMPTY
+from numgrid.server.core import Board
+from numgrid.server.core import Cell
+from numgrid.server.core import Grid
+from numgrid.server.core import PuzzleError
+from numgrid.server.core import Step
+from numgrid.server.core import cell_name
+from numgrid.server.core import value_text
+from numgrid.server.kinds.judging import finding
+from numgrid.server.kinds.judging import judge_entries
 from numgrid.server.kinds.latin import make_step
 from numgrid.server.kinds.masks import single
 
 from . import native
-from .checks import check_puzzle, validate_board
+from .checks import check_puzzle
+from .checks import validate_board
 from .model import Puzzle
-from .techniques import CELL, LINE, SCOPES, VIEW, Position, Technique, layout_of
+from .techniques import CELL
+from .techniques import LINE
+from .techniques import SCOPES
+from .techniques import VIEW
+from .techniques import Position
+from .techniques import Technique
+from .techniques import layout_of
 
 THRESHOLDS: Thresholds = {
     Grade.EASY: (Technique.VISIBILITY_BOUNDS, {}),

@@ -4,8 +4,12 @@ named field by field in errors, and written back (the kind's :class:`Wire`)."""
 
 from __future__ import annotations
 
-from numgrid.server.core import Board, Cell
-from numgrid.server.kinds.base import Wire, counted, message_json, square_shape
+from numgrid.server.core import Board
+from numgrid.server.core import Cell
+from numgrid.server.kinds.base import Wire
+from numgrid.server.kinds.base import counted
+from numgrid.server.kinds.base import message_json
+from numgrid.server.kinds.base import square_shape
 from numgrid.v1 import puzzle_pb2
 
 from .model import SIDES

@@ -25,7 +25,10 @@ import enum
 from dataclasses import dataclass
 from functools import cached_property
 
-from numgrid.server.core import EMPTY, Cell, Grid, GroupType
+from numgrid.server.core import EMPTY
+from numgrid.server.core import Cell
+from numgrid.server.core import Grid
+from numgrid.server.core import GroupType
 from numgrid.server.kinds import latin
 from numgrid.server.kinds.latin import Line
 

@@ -36,17 +36,17 @@ import time
 from dataclasses import dataclass
 from typing import cast
 
-from numgrid.server.core import (
-    EMPTY,
-    Budget,
-    Grid,
-    SearchResult,
-    SearchTimeout,
-    smallest_domain,
-)
-from numgrid.server.kinds.branching import Branch, depth_first
+from numgrid.server.core import EMPTY
+from numgrid.server.core import Budget
+from numgrid.server.core import Grid
+from numgrid.server.core import SearchResult
+from numgrid.server.core import SearchTimeout
+from numgrid.server.core import smallest_domain
+from numgrid.server.kinds.branching import Branch
+from numgrid.server.kinds.branching import depth_first
 
-from .model import Puzzle, Side
+from .model import Puzzle
+from .model import Side
 
 POLL_EVERY = 64  # nodes between budget checks
 MEMO_LIMIT = 1 << 16  # line revisions remembered before the memo starts over

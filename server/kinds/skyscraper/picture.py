@@ -6,9 +6,14 @@ from __future__ import annotations
 
 from numgrid.server import pictures
 from numgrid.server.core import EMPTY
-from numgrid.server.pictures import CELL, EDGE_SIZE, INK, Contents, Picture
+from numgrid.server.pictures import CELL
+from numgrid.server.pictures import EDGE_SIZE
+from numgrid.server.pictures import INK
+from numgrid.server.pictures import Contents
+from numgrid.server.pictures import Picture
 
-from .model import SIDES, Side
+from .model import SIDES
+from .model import Side
 
 NOTE_SIZE = CELL * 0.3
 

@@ -28,23 +28,30 @@ import itertools
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from numgrid.server.chain import Contradiction, listed, names
-from numgrid.server.core import EMPTY, GroupType, PuzzleError, Step, cell_name
+from numgrid.server.chain import Contradiction
+from numgrid.server.chain import listed
+from numgrid.server.chain import names
+from numgrid.server.core import EMPTY
+from numgrid.server.core import GroupType
+from numgrid.server.core import PuzzleError
+from numgrid.server.core import Step
+from numgrid.server.core import cell_name
 from numgrid.server.kinds import latin
-from numgrid.server.kinds.latin import (
-    WORDS,
-    Frame,
-    LatinPosition,
-    Line,
-    hidden_single,
-    hidden_subset,
-    make_step,
-    naked_single,
-    naked_subset,
-)
+from numgrid.server.kinds.latin import WORDS
+from numgrid.server.kinds.latin import Frame
+from numgrid.server.kinds.latin import LatinPosition
+from numgrid.server.kinds.latin import Line
+from numgrid.server.kinds.latin import hidden_single
+from numgrid.server.kinds.latin import hidden_subset
+from numgrid.server.kinds.latin import make_step
+from numgrid.server.kinds.latin import naked_single
+from numgrid.server.kinds.latin import naked_subset
 
 from .checks import check_puzzle
-from .model import Puzzle, Side, View, arrangements
+from .model import Puzzle
+from .model import Side
+from .model import View
+from .model import arrangements
 from .native import revise
 
 

@@ -9,10 +9,15 @@ picture.
 """
 
 from numgrid.server.kinds.base import Kind
-from numgrid.server.kinds.units import checks, ladder
+from numgrid.server.kinds.units import checks
+from numgrid.server.kinds.units import ladder
 from numgrid.server.kinds.units.model import Puzzle
 
-from . import formats, generator, messages, native, picture
+from . import formats
+from . import generator
+from . import messages
+from . import native
+from . import picture
 
 # Its line and grid texts are its own; its janko text ('N N' and N lines) is claimed
 # before the kinds that read any text with a header.

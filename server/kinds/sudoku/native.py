@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from numgrid.server.core import Budget, Grid, SearchResult
+from numgrid.server.core import Budget
+from numgrid.server.core import Grid
+from numgrid.server.core import SearchResult
 from numgrid.server.kinds.units import native
 from numgrid.server.kinds.units.model import Puzzle
 

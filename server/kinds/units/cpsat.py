@@ -10,13 +10,20 @@ from __future__ import annotations
 import functools
 import threading
 from collections import OrderedDict
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable
+from collections.abc import Mapping
+from collections.abc import Sequence
 from types import MappingProxyType
-from typing import Any, ClassVar
+from typing import Any
+from typing import ClassVar
 
-from numgrid.server.core import Cell, Grid, GroupType
-from numgrid.server.cpsat_runner import LeanModel, true_literals
-from ortools.sat.python import cp_model, cp_model_helper
+from numgrid.server.core import Cell
+from numgrid.server.core import Grid
+from numgrid.server.core import GroupType
+from numgrid.server.cpsat_runner import LeanModel
+from numgrid.server.cpsat_runner import true_literals
+from ortools.sat.python import cp_model
+from ortools.sat.python import cp_model_helper
 
 from .shape import Shape
 

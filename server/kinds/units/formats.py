@@ -30,23 +30,29 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from numgrid.server.core import Board, Finding, Grid, PuzzleError, cell_name, quoted
-from numgrid.server.kinds.textformats import (
-    Format,
-    Formats,
-    JsonShape,
-    error,
-    json_grid,
-    json_int,
-    json_object,
-    json_puzzle,
-    ragged_row,
-    square_size_errors,
-    tatham_grid,
-    tatham_runs,
-)
+from numgrid.server.core import Board
+from numgrid.server.core import Finding
+from numgrid.server.core import Grid
+from numgrid.server.core import PuzzleError
+from numgrid.server.core import cell_name
+from numgrid.server.core import quoted
+from numgrid.server.kinds.textformats import Format
+from numgrid.server.kinds.textformats import Formats
+from numgrid.server.kinds.textformats import JsonShape
+from numgrid.server.kinds.textformats import error
+from numgrid.server.kinds.textformats import json_body
+from numgrid.server.kinds.textformats import json_bool
+from numgrid.server.kinds.textformats import json_grid
+from numgrid.server.kinds.textformats import json_int
+from numgrid.server.kinds.textformats import json_puzzle
+from numgrid.server.kinds.textformats import ragged_row
+from numgrid.server.kinds.textformats import square_size_errors
+from numgrid.server.kinds.textformats import tatham_grid
+from numgrid.server.kinds.textformats import tatham_runs
 
-from .model import DIGITS, Puzzle, digit_char
+from .model import DIGITS
+from .model import Puzzle
+from .model import digit_char
 
 EMPTY_CHARS = ".0-_"
 
@@ -598,23 +604,17 @@ def sniff_json(family: Family, text: str) -> str | None:
 
 def read_json(family: Family, text: str, max_cells: int) -> tuple[Puzzle, Grid]:
     """The puzzle and the entries of a JSON puzzle."""
-    data, reason = json_puzzle(text, family.key)
-    if data is None:
-        raise PuzzleError([error("not_json", reason)])
     fields = {"size", "diagonals", "givens", "entries"}
     fields |= (
         {"regions"} if family.regions else {"boxRows", "box_rows", "boxColumns", "box_columns"}
     )
     try:
-        json_object(data, "the JSON", {family.key})
-        raw = json_object(data[family.key], repr(family.key), fields)
+        raw = json_body(text, family.key, fields)
         n = json_int(raw.get("size", 0), "size")
         errors = family.size_errors(n, max_cells)
         if errors:
             raise PuzzleError(errors)
-        diagonals = raw.get("diagonals", False)
-        if not isinstance(diagonals, bool):
-            raise JsonShape(f"diagonals must be true or false, not {json.dumps(diagonals)[:40]}")
+        diagonals = json_bool(raw.get("diagonals", False), "diagonals")
         box_rows = json_int(raw.get("boxRows", raw.get("box_rows", 0)), "boxRows")
         box_cols = json_int(raw.get("boxColumns", raw.get("box_columns", 0)), "boxColumns")
     except JsonShape as e:

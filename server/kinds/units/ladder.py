@@ -24,33 +24,36 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Mapping
-from typing import Any, Protocol
+from typing import Any
+from typing import Protocol
 
-from numgrid.server.chain import (
-    WHOLE,
-    Explanation,
-    Grade,
-    Ladder,
-    Thresholds,
-    relevant_steps,
-    touched,
-)
-from numgrid.server.core import (
-    Budget,
-    Cell,
-    Finding,
-    PuzzleError,
-    Severity,
-    Step,
-    cell_name,
-    value_text,
-)
+from numgrid.server.chain import WHOLE
+from numgrid.server.chain import Explanation
+from numgrid.server.chain import Grade
+from numgrid.server.chain import Ladder
+from numgrid.server.chain import Thresholds
+from numgrid.server.chain import relevant_steps
+from numgrid.server.chain import touched
+from numgrid.server.core import Budget
+from numgrid.server.core import Cell
+from numgrid.server.core import Finding
+from numgrid.server.core import PuzzleError
+from numgrid.server.core import Severity
+from numgrid.server.core import Step
+from numgrid.server.core import cell_name
+from numgrid.server.core import value_text
 
 from . import techniques as t
 from . import techniques_chains as chains
 from . import techniques_wings as wings
 from .shape import Shape
-from .techniques import Contradiction, Plan, Position, Technique, bit, plan, single
+from .techniques import Contradiction
+from .techniques import Plan
+from .techniques import Position
+from .techniques import Technique
+from .techniques import bit
+from .techniques import plan
+from .techniques import single
 
 __all__ = [
     "SCORE_LIMITS",
@@ -340,6 +343,7 @@ def build_ladder(shape: Shape, unique: bool) -> Ladder:
         thresholds=THRESHOLDS,
         relevant=functools.partial(relevant, shape=shape),
         lookahead=lookahead,
+        weigh=step_points,
     )
 
 
@@ -399,6 +403,7 @@ def explain(
         final=found.final,
         contradiction=found.contradiction,
         candidates=found.candidates,
+        score=found.score,
     )
 
 

@@ -1,25 +1,39 @@
 """Making units puzzles: a random full grid (with random regions when the kind has
-them), then givens taken away, in pairs symmetric about the centre as publishers do,
-while the native engine still finds one solution. ``pressure`` (the generator's lean
-toward harder puzzles) decides how many givens may be kept beyond the fewest found.
-"""
+them, both main diagonals holding every digit too in the X variant), then givens taken
+away, in pairs symmetric about the centre as publishers do, while the native engine
+still finds one solution. ``pressure`` (the generator's lean toward harder puzzles)
+decides how many givens may be kept beyond the fewest found."""
 
 from __future__ import annotations
 
+import dataclasses
+import functools
 import random
 from collections.abc import Callable
 
-from numgrid.server.core import Budget, Cell, Grid, SearchTimeout
+from numgrid.server.chain import Grade
+from numgrid.server.core import Budget
+from numgrid.server.core import Grid
+from numgrid.server.core import SearchTimeout
 from numgrid.server.kinds.base import Spec
 
 from . import native
+from .ladder import SCORE_LIMITS
+from .ladder import WEIGHTS
+from .ladder import Technique
 from .model import Puzzle
+from .shape import Shape
 
 SWAPS = 6  # region swaps per cell when regions are drawn
+FILL_NODES = 1_000  # search nodes a fill may take before its regions are drawn again
+ORDERS = 8  # orders of taking givens away tried on one full grid, at most
+KEEP_SHARE = 0.25  # of the pairs that could go, kept at pressure 0 (EASY or any grade)
 
 
 def _solution(puzzle: Puzzle, rng: random.Random, budget: Budget) -> Grid | None:
-    """A random filling of ``puzzle`` (its givens held), or None when it has none."""
+    """A random filling of ``puzzle`` (its givens held), or None when none is found
+    within :data:`FILL_NODES` nodes a try (some random regions with diagonals have none,
+    and proving it can take minutes)."""
     sh = puzzle.shape
     t = native.tables(sh)
     n = sh.size
@@ -36,62 +50,117 @@ def _solution(puzzle: Puzzle, rng: random.Random, budget: Budget) -> Grid | None
                 trial[i] = rng.randint(1, n)
         if any(g > n for g in trial):
             continue
-        found, _, _ = native.count(t, t.fresh(trial), limit=1, budget=budget)
+        found, complete, _ = native.count(
+            t, t.fresh(trial), limit=1, budget=budget, most_nodes=FILL_NODES
+        )
+        if budget.expired():
+            raise SearchTimeout()
+        if not complete:
+            return None  # regions (and diagonals) that are slow to fill, if they fill
         if found:
             values = t.values(found[0])
             return tuple(tuple(values[r * n : r * n + n]) for r in range(n))
     return None
 
 
-def _connected(cells: set[Cell]) -> bool:
-    if not cells:
-        return True
-    start = next(iter(cells))
-    seen, todo = {start}, [start]
-    while todo:
-        r, c = todo.pop()
-        for near in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1)):
-            if near in cells and near not in seen:
-                seen.add(near)
-                todo.append(near)
-    return len(seen) == len(cells)
+def _bits(mask: int) -> list[int]:
+    """The cell indices of a cell set."""
+    found = []
+    while mask:
+        low = mask & -mask
+        found.append(low.bit_length() - 1)
+        mask ^= low
+    return found
 
 
 def random_regions(n: int, rng: random.Random) -> Grid:
     """N connected regions of N cells: the rows, then many swaps of a cell on a border
-    for one across it, each keeping both regions connected."""
-    region = {(r, c): r for r in range(n) for c in range(n)}
-    members: list[set[Cell]] = [{(r, c) for c in range(n)} for r in range(n)]
-    cells = list(region)
+    for one across it, each keeping both regions connected. Cell sets are bit masks
+    (cell ``r * n + c``), so a region's connectedness is a flood fill of a few shifts."""
+    full = (1 << n * n) - 1
+    right_ok = sum(1 << (r * n + c) for r in range(n) for c in range(1, n))  # shifted left
+    left_ok = sum(1 << (r * n + c) for r in range(n) for c in range(n - 1))
+
+    def beside(mask: int) -> int:
+        return ((mask << 1) & right_ok | (mask >> 1) & left_ok | mask << n | mask >> n) & full
+
+    def connected(mask: int) -> bool:
+        seen = mask & -mask
+        while True:
+            grown = (seen | beside(seen)) & mask
+            if grown == seen:
+                return seen == mask
+            seen = grown
+
+    region = [i // n for i in range(n * n)]
+    members = [((1 << n) - 1) << (r * n) for r in range(n)]
     for _ in range(SWAPS * n * n):
-        a = rng.choice(cells)
-        ra = region[a]
-        near = [
-            b
-            for b in ((a[0] - 1, a[1]), (a[0] + 1, a[1]), (a[0], a[1] - 1), (a[0], a[1] + 1))
-            if b in region and region[b] != ra
-        ]
-        if not near:
+        a = rng.randrange(n * n)
+        ra, a_bit = region[a], 1 << a
+        across = beside(a_bit) & ~members[ra]
+        if not across:
             continue
-        rb = region[rng.choice(near)]
-        # a cell of rb's that touches ra goes back, so both keep N cells
-        back = [
-            b
-            for b in members[rb]
-            if any(
-                region.get(x) == ra and x != a
-                for x in ((b[0] - 1, b[1]), (b[0] + 1, b[1]), (b[0], b[1] - 1), (b[0], b[1] + 1))
-            )
-        ]
+        rb = region[rng.choice(_bits(across))]
+        # a cell of rb's that touches ra (elsewhere than at a) goes back: both keep N cells
+        back = _bits(beside(members[ra] & ~a_bit) & members[rb])
         rng.shuffle(back)
         for b in back[:3]:
-            new_a = (members[ra] - {a}) | {b}
-            new_b = (members[rb] - {b}) | {a}
-            if _connected(new_a) and _connected(new_b):
+            b_bit = 1 << b
+            new_a = members[ra] & ~a_bit | b_bit
+            new_b = members[rb] & ~b_bit | a_bit
+            if connected(new_a) and connected(new_b):
                 members[ra], members[rb] = new_a, new_b
                 region[a], region[b] = rb, ra
                 break
-    return tuple(tuple(region[r, c] for c in range(n)) for r in range(n))
+    return tuple(tuple(region[r * n : r * n + n]) for r in range(n))
+
+
+def _still_unique(
+    t: native.Tables, trial: list[int], cells: tuple[int, ...], solution: list[int], budget: Budget
+) -> bool:
+    """Whether ``trial`` (a unique puzzle with ``cells`` emptied) still has ``solution``
+    alone: a second solution would differ from it in one of those cells (elsewhere the
+    two agree with the givens, and the puzzle before was unique), so for each cell in
+    turn the engine looks for a solution with another digit there (the cells before it
+    held), which is cheaper than counting two solutions."""
+    pos = t.fresh(trial)
+    for i in cells:
+        found, complete, _ = native.count(t, pos & ~t.bit(solution[i], i), limit=1, budget=budget)
+        if not complete:
+            raise SearchTimeout()
+        if found:
+            return False
+        pos = (pos & ~t.cell(i)) | t.bit(solution[i], i)
+    return True
+
+
+def _below(puzzle: Puzzle, grade: Grade) -> bool:
+    """Whether the chain is sure to grade ``puzzle`` below ``grade``: singles alone
+    complete it (so the chain uses nothing else), and even with a hidden single's points
+    for every open cell its score stays within a lower grade's limit (the ladder's
+    SCORE_LIMITS)."""
+    if grade <= Grade.EASY or not _singles_solve(puzzle):
+        return False
+    singles = (Technique.FULL_HOUSE, Technique.NAKED_SINGLE, Technique.HIDDEN_SINGLE)
+    empty = sum(1 for v in puzzle.flat_givens if not v)
+    most = max(WEIGHTS[t] for t in singles) * empty * 81 / puzzle.shape.cells
+    reachable = Grade.EASY
+    while reachable in SCORE_LIMITS and most > SCORE_LIMITS[reachable]:
+        reachable = Grade(reachable + 1)
+    return reachable < grade
+
+
+def _singles_solve(puzzle: Puzzle) -> bool:
+    """Whether naked and hidden singles alone complete the grid (the native engine's
+    rounds without locked candidates: the fixpoint the chain's singles reach too)."""
+    t = _singles_tables(puzzle.shape)
+    settled = native.settle(t, t.fresh(puzzle.flat_givens), 0)
+    return settled is not None and settled[1] == t.guards
+
+
+@functools.lru_cache(maxsize=16)
+def _singles_tables(shape: Shape) -> native.Tables:
+    return dataclasses.replace(native.tables(shape), written_locked=None)
 
 
 class UnitsMaker:
@@ -115,30 +184,53 @@ class UnitsMaker:
             return [("rows", f"a {self.title} is {sizes}, not {n}x{n}")]
         return []
 
-    def _blank(self, n: int, rng: random.Random) -> Puzzle:
+    def _blank(self, n: int, rng: random.Random, diagonals: bool) -> Puzzle:
         empty = tuple((0,) * n for _ in range(n))
         if self.boxes is not None:
-            return Puzzle(n, self.boxes(n), None, False, empty)
-        return Puzzle(n, None, random_regions(n, rng), False, empty)
+            return Puzzle(n, self.boxes(n), None, diagonals, empty)
+        return Puzzle(n, None, random_regions(n, rng), diagonals, empty)
 
     def candidate(
         self, spec: Spec, rng: random.Random, pressure: float, budget: Budget
     ) -> tuple[Puzzle, Grid]:
+        """A full grid, then givens taken away (:meth:`_emptied`); taken away again in
+        another order, from the same grid, while the puzzle is :func:`_below` the target
+        grade for sure, so that the driver's chain is spent on the others (a new grid
+        after :data:`ORDERS` orders)."""
         n = spec.rows
         while True:
-            if budget.expired():
-                raise SearchTimeout()
-            blank = self._blank(n, rng)
-            solution = _solution(blank, rng, budget)
-            if solution is not None:
-                break
+            while True:
+                if budget.expired():
+                    raise SearchTimeout()
+                blank = self._blank(n, rng, spec.diagonals)
+                solution = _solution(blank, rng, budget)
+                if solution is not None:
+                    break
+            for _ in range(ORDERS):
+                puzzle = self._emptied(spec, blank, solution, rng, pressure, budget)
+                if spec.grade is None or not _below(puzzle, spec.grade):
+                    return puzzle, solution
+
+    def _emptied(
+        self,
+        spec: Spec,
+        blank: Puzzle,
+        solution: Grid,
+        rng: random.Random,
+        pressure: float,
+        budget: Budget,
+    ) -> Puzzle:
+        n = spec.rows
         t = native.tables(blank.shape)
         values = [v for row in solution for v in row]
+        solution_values = list(values)
         # Cells in pairs symmetric about the centre, tried in random order.
         pairs = sorted({tuple(sorted((i, n * n - 1 - i))) for i in range(n * n)})
         rng.shuffle(pairs)
-        # The easier the target, the more pairs are kept that could go.
-        keep_share = max(0.0, min(0.6, 0.25 - 0.35 * pressure))
+        # The easier the target, the more pairs are kept that could go; past EASY none
+        # to begin with (a puzzle with more givens than it needs is seldom past EASY).
+        base = KEEP_SHARE if spec.grade is None or spec.grade == Grade.EASY else 0.0
+        keep_share = max(0.0, min(0.6, base - 0.35 * pressure))
         for pair in pairs:
             if budget.expired():
                 raise SearchTimeout()
@@ -147,11 +239,10 @@ class UnitsMaker:
             trial = list(values)
             for i in pair:
                 trial[i] = 0
-            found, complete, _ = native.count(t, t.fresh(trial), limit=2, budget=budget)
-            if complete and len(found) == 1:
+            if _still_unique(t, trial, pair, solution_values, budget):
                 values = trial
         givens = tuple(tuple(values[r * n : r * n + n]) for r in range(n))
-        return Puzzle(n, blank.boxes, blank.regions, blank.diagonals, givens), solution
+        return Puzzle(n, blank.boxes, blank.regions, blank.diagonals, givens)
 
     def repair(
         self, puzzle: Puzzle, solution: Grid, other: Grid, rng: random.Random

@@ -7,11 +7,16 @@ from __future__ import annotations
 from typing import Any
 
 from google.protobuf import json_format
-from numgrid.server.core import Board, Cell
-from numgrid.server.kinds.base import Wire, counted, message_json, square_shape
+from numgrid.server.core import Board
+from numgrid.server.core import Cell
+from numgrid.server.kinds.base import Wire
+from numgrid.server.kinds.base import counted
+from numgrid.server.kinds.base import message_json
+from numgrid.server.kinds.base import square_shape
 from numgrid.v1 import puzzle_pb2
 
-from .formats import Family, to_dict
+from .formats import Family
+from .formats import to_dict
 
 GRIDS = ("givens", "entries", "regions")
 

@@ -11,10 +11,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import cached_property
 
-from numgrid.server.core import Cell, Grid
+from numgrid.server.core import Cell
+from numgrid.server.core import Grid
 from numgrid.server.kinds.latin import GivenSquare
 
-from .shape import Shape, UnitGroup, shape
+from .shape import Shape
+from .shape import UnitGroup
+from .shape import shape
 
 DIGITS = "123456789ABCDEFG"  # a cell's digit as one character, up to 16
 

@@ -29,11 +29,16 @@ from __future__ import annotations
 
 import functools
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
+from collections.abc import Sequence
 from dataclasses import dataclass
 
-from numgrid.server.core import Budget, Grid, SearchResult, SearchTimeout, Stats
+from numgrid.server.core import Budget
+from numgrid.server.core import Grid
 from numgrid.server.core import GroupType as _T
+from numgrid.server.core import SearchResult
+from numgrid.server.core import SearchTimeout
+from numgrid.server.core import Stats
 
 from .shape import Shape
 
@@ -438,9 +443,11 @@ def count(
     limit: int = 2,
     budget: Budget | None = None,
     extra: Extra | None = None,
+    most_nodes: int | None = None,
 ) -> tuple[list[int], bool, int]:
     """Up to ``limit`` solved positions below ``pos`` (depth first), whether the search
-    ended on its own or by the limit (False: out of budget), and the nodes visited."""
+    ended on its own or by the limit (False: out of budget, or past ``most_nodes``), and
+    the nodes visited."""
     solutions: list[int] = []
     nodes = 0
     stack: list[tuple[int, int]] = [(pos, 0)]
@@ -450,6 +457,8 @@ def count(
             pos, done = stack.pop()
             nodes += 1
             if not nodes % POLL_EVERY and budget is not None and budget.expired():
+                raise SearchTimeout
+            if most_nodes is not None and nodes > most_nodes:
                 raise SearchTimeout
             settled = settle(t, pos, done, extra)
             if settled is None:

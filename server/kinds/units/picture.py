@@ -9,7 +9,15 @@ from collections.abc import Callable
 
 from numgrid.server import pictures
 from numgrid.server.core import Cell
-from numgrid.server.pictures import CELL, FAINT, INK, THICK, THIN, Contents, Grid2D, Picture, Svg
+from numgrid.server.pictures import CELL
+from numgrid.server.pictures import FAINT
+from numgrid.server.pictures import INK
+from numgrid.server.pictures import THICK
+from numgrid.server.pictures import THIN
+from numgrid.server.pictures import Contents
+from numgrid.server.pictures import Grid2D
+from numgrid.server.pictures import Picture
+from numgrid.server.pictures import Svg
 
 from .model import Puzzle
 

@@ -23,7 +23,9 @@ from __future__ import annotations
 import functools
 from dataclasses import dataclass
 
-from numgrid.server.core import Cell, GroupType, cell_name
+from numgrid.server.core import Cell
+from numgrid.server.core import GroupType
+from numgrid.server.core import cell_name
 
 UNIT_TYPES = (GroupType.ROW, GroupType.COLUMN, GroupType.BOX, GroupType.REGION)
 

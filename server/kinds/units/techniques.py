@@ -23,15 +23,28 @@ from __future__ import annotations
 import enum
 import functools
 import itertools
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from numgrid.server.chain import Contradiction, Memos, listed, names, outcome
-from numgrid.server.core import Budget, Cell, GroupType, Step, cell_name
-from numgrid.server.kinds.masks import bit, digits_of, single
+from numgrid.server.chain import Contradiction
+from numgrid.server.chain import Memos
+from numgrid.server.chain import capital
+from numgrid.server.chain import listed
+from numgrid.server.chain import names
+from numgrid.server.chain import outcome
+from numgrid.server.core import Budget
+from numgrid.server.core import Cell
+from numgrid.server.core import GroupType
+from numgrid.server.core import Step
+from numgrid.server.core import cell_name
+from numgrid.server.kinds.masks import bit
+from numgrid.server.kinds.masks import digits_of
+from numgrid.server.kinds.masks import single
 
-from .shape import Shape, UnitGroup
+from .shape import Shape
+from .shape import UnitGroup
 
 __all__ = ["Contradiction", "Plan", "Position", "Technique", "bit", "digits_of", "single"]
 
@@ -337,13 +350,6 @@ class Position(Memos):
 
 
 # ---------------------------------------------------------------- steps
-
-
-def capital(text: str) -> str:
-    """Upper-case the first letter, unless the text starts with a cell name (``r2c3``)."""
-    if text[:1] == "r" and text[1:2].isdigit():
-        return text
-    return text[:1].upper() + text[1:]
 
 
 def make_step(

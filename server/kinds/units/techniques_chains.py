@@ -17,17 +17,15 @@ from collections.abc import Callable
 from numgrid.server.chain import listed
 from numgrid.server.core import Step
 
-from .techniques import (
-    CELLS_SLOT,
-    Contradiction,
-    Position,
-    Technique,
-    bit,
-    digits_of,
-    make_step,
-    members,
-    removals_of,
-)
+from .techniques import CELLS_SLOT
+from .techniques import Contradiction
+from .techniques import Position
+from .techniques import Technique
+from .techniques import bit
+from .techniques import digits_of
+from .techniques import make_step
+from .techniques import members
+from .techniques import removals_of
 from .techniques_wings import conjugates
 
 X_LINKS = 11  # the longest X-chain looked for, in links

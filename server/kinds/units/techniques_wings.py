@@ -8,19 +8,17 @@ from collections import deque
 
 from numgrid.server.core import Step
 
-from .techniques import (
-    CELLS_SLOT,
-    Contradiction,
-    Position,
-    Technique,
-    bit,
-    digits_of,
-    make_step,
-    members,
-    removals_of,
-    said,
-    sees_all,
-)
+from .techniques import CELLS_SLOT
+from .techniques import Contradiction
+from .techniques import Position
+from .techniques import Technique
+from .techniques import bit
+from .techniques import digits_of
+from .techniques import make_step
+from .techniques import members
+from .techniques import removals_of
+from .techniques import said
+from .techniques import sees_all
 
 
 def bivalues(pos: Position) -> list[int]:
