@@ -9,8 +9,9 @@
   writes them: every cell in a cage of 2..N cells);
 - ``janko``: the corpus text, ``N N``, N lines of cage sums at one cell of each cage
   (``-`` elsewhere), then N lines of cage numbers. Its plain header fits a cage puzzle
-  without operations as well, so numgrid writes ``N N K`` (``N N KX`` for Killer-X; ``N N X`` is
-  read too): the header then tells the kind. It has no place for givens.
+  without operations as well, so numgrid writes ``N N K`` (``N N X`` for Killer-X, the
+  units family's mark; ``N N KX`` is read too): the header then tells the kind. It has
+  no place for givens.
 
 Sizes: 4x4, 6x6 (boxes of 2 rows x 3 columns) and 9x9. Readers give a faithful puzzle;
 :mod:`.checks` says what is wrong with it.
@@ -83,7 +84,7 @@ def _header(text: str) -> tuple[int, bool, bool] | str:
     if len(first) == 3 and mark not in KILLER_MARKS:
         return f"the header's third field is K, KX or X, not {quoted(first[2])}"
     if len(first) not in (2, 3) or not all(t.isascii() and t.isdecimal() for t in first[:2]):
-        return "first line must be 'N N' ('N N K', or 'N N KX' for Killer-X)"
+        return "first line must be 'N N' ('N N K', or 'N N X' for Killer-X)"
     if first[0] != first[1] or len(first[0]) > 2:
         return f"the grid is square, 4x4, 6x6 or 9x9, not {first[0][:3]}x{first[1][:3]}"
     return int(first[0]), KILLER_MARKS.get(mark, False), mark in ("K", "KX", "XK")
@@ -234,7 +235,7 @@ def write_janko(board: Board) -> str:
         sums[r][c] = cage.sum
         for r, c in cage.cells:
             numbers[r][c] = k + 1
-    lines = [f"{n} {n} {'KX' if puzzle.diagonals else 'K'}"]
+    lines = [f"{n} {n} {'X' if puzzle.diagonals else 'K'}"]
     lines += [" ".join(str(v) if v else "-" for v in row) for row in sums]
     lines += [" ".join(map(str, row)) for row in numbers]
     return "\n".join(lines) + "\n"
