@@ -157,12 +157,15 @@ def _shared_exact(masks: tuple[int, ...], combos: tuple[int, ...]) -> tuple[int,
     patterns = _PATTERNS
     for combo in combos:
         squeeze, spread = _squeeze(combo, n)
-        small = tuple([squeeze[m & combo] for m in masks])
-        got = patterns.get(small, _UNKNOWN)
+        small = [squeeze[m & combo] for m in masks]
+        # the cells are alike: the pattern in order, each cell's answer by its own
+        ordered = tuple(sorted(small))
+        got = patterns.get(ordered, _UNKNOWN)
         if got is _UNKNOWN:
-            got = _pattern(small)
+            got = _pattern(ordered)
         if got is not None:
-            out = [a | spread[b] for a, b in zip(out, got, strict=True)]
+            answer = dict(zip(ordered, got, strict=True))
+            out = [a | spread[answer[b]] for a, b in zip(out, small, strict=True)]
     result = _KEPT[key] = tuple(out) if all(out) else None
     return result
 
