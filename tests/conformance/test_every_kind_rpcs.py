@@ -116,8 +116,8 @@ def test_a_batch_mixes_every_kind(stub):
     for kind in KINDS:
         key = facts(kind).corpus_key
         puzzles += [
-            service_pb2.BatchPuzzle(
-                id=f"{kind.name}", puzzle=text(corpus(kind.name)[key]["problem"])
+            service_pb2.BatchPuzzle(  # the kind named: a corpus text may fit two kinds
+                id=f"{kind.name}", puzzle=text(corpus(kind.name)[key]["problem"], kind_enum(kind))
             ),
             service_pb2.BatchPuzzle(id=f"{kind.name} two", puzzle=text(facts(kind).two_solutions)),
             service_pb2.BatchPuzzle(id=f"{kind.name} broken", puzzle=text(facts(kind).broken)),
