@@ -278,28 +278,25 @@ def _region_step(pos: Position, name: str, area: frozenset[int]) -> Step | None:
     if reaching and 0 < len(outies) <= 3:
         caged = sum(puzzle.cages[k].sum for k in inside + reaching)
         total = caged - area_sum
-        found.append((outies, total, inside + reaching, "reaching into", caged))
+        found.append((outies, total, inside + reaching, "inside it or reaching into", caged))
     best: Step | None = None
     for cells, total, cages, how, caged in found:
         if all(pos.placed[i] for i in cells):
             continue
         holds = f"the digits 1 to {n}" if units_in == 1 else f"{units_in} x the digits 1 to {n}"
-        add = "adds" if len(cells) == 1 else "add"
         cage_names = listed([f"cage {k + 1}" for k in sorted(cages)], "and") or "none"
         head = (
             f"Rule of 45: {name} holds {holds}, "
             f"adding up to {area_sum}; the cages {how} it ({cage_names}) add up to {caged}"
         )
         what = names(p.coords[i] for i in cells)
-        if how == "inside":
-            sentence = (
-                f"{head}, so {what}, the rest of {name}, {add} up to {area_sum} - {caged} = {total}"
-            )
+        difference = f"{area_sum} - {caged}" if how == "inside" else f"{caged} - {area_sum}"
+        theirs = "their only cell" if len(cells) == 1 else "their cells"
+        rest = f"the rest of {name}" if how == "inside" else f"{theirs} outside {name}"
+        if len(cells) == 1:  # the placement says the digit
+            sentence = f"{head}, so {what}, {rest}, holds {difference}"
         else:
-            sentence = (
-                f"{head}, so {what}, their cells outside it, {add} up to "
-                f"{caged} - {area_sum} = {total}"
-            )
+            sentence = f"{head}, so {what}, {rest}, add up to {difference} = {total}"
         if len(cells) == 1:
             i = cells[0]
             if not 1 <= total <= n or not pos.masks[i] & bit(total):
