@@ -1,6 +1,6 @@
 """Uniqueness over a whole corpus (of any kind served) on each engine, beside puzzlekit.
 
-    python benchmarks/engines.py [--kind kakuro|kenken|kakurasu|skyscraper|sudoku|jigsaw]
+    python benchmarks/engines.py [--kind kakuro|kenken|kakurasu|skyscraper|sudoku|jigsaw|killer]
                                  [--engines native,cpsat,cross-check]
                                  [--limit N] [--corpus PATH] [--json]
 
@@ -43,6 +43,7 @@ PUZZLEKIT_NAME = {
     "skyscraper": "skyscraper",
     "sudoku": "sudoku",
     "jigsaw": "jigsaw_sudoku",
+    "killer": "killer_sudoku",
 }
 ENGINES = ("native", "cpsat", "cross-check")
 BASELINE = "puzzlekit"
@@ -57,6 +58,7 @@ RATIO_TARGETS = {  # of puzzlekit's solve-only total
     "skyscraper": {"native": 0.2},
     "sudoku": {},
     "jigsaw": {"native": 0.2},
+    "killer": {"native": 0.1},
 }
 NATIVE_MAX_SECONDS = 0.1
 MEMORY_LIMIT_MB = 300

@@ -431,7 +431,7 @@ def _folded(name: str) -> str:
 def dataset_kind(name: str | None) -> str | None:
     """The kind a dataset's ``name`` says: a kind's name or its title, spaces and case
     aside. "" for a name that holds a kind's but is none (a variant of a kind read, e.g.
-    "Killer X" beside "X"): a kind not read, whose puzzles are
+    a variant word beside a kind's title): a kind not read, whose puzzles are
     never read as another kind. None without a name or for any other name (the text
     decides)."""
     if name is None:

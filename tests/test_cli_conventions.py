@@ -32,7 +32,7 @@ from support.client import numgrid
 from support.server import server_executable
 
 TEN = "puzzles/kakuro-10x12.txt"
-SERVED = "jigsaw, kakurasu, kakuro, kenken, skyscraper, sudoku"
+SERVED = "jigsaw, kakurasu, kakuro, kenken, killer, skyscraper, sudoku"
 COMMANDS = [
     "solve",
     "validate",
@@ -106,8 +106,8 @@ def test_a_mistyped_command_gets_the_closest_ones_in_one_line(args, sentence):
     "args, needles",
     [
         (
-            ["solve", "--kind", "killer", TEN],
-            ["--kind: unsupported kind 'killer'", f"numgrid reads {SERVED};"],
+            ["solve", "--kind", "nonogram", TEN],
+            ["--kind: unsupported kind 'nonogram'", f"numgrid reads {SERVED};"],
         ),
         (["--kind", "kenkn", "solve", TEN], ["unsupported kind 'kenkn'; did you mean kenken?"]),
         (["solve", "--format", "jsn", TEN], ["--format: unknown format 'jsn'; did you mean json?"]),
@@ -120,7 +120,7 @@ def test_a_mistyped_kind_format_or_engine_gets_the_closest_ones(args, needles):
 
 
 def test_unsupported_kind_lists_every_kind_served():
-    line = one_line(numgrid("render", "--kind", "killer", TEN))
+    line = one_line(numgrid("render", "--kind", "nonogram", TEN))
     for kind in KINDS:
         assert kind in line
 

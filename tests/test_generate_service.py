@@ -213,7 +213,7 @@ def test_cli_draws_the_board_without_out_embedded():
         (["kenken", "--size", "4x6"], "square"),
         (["kenken", "--size", "x"], "not a size"),
         (["kenken", "--grade", "impossible"], "unknown grade"),
-        (["killer"], "kind: unknown kind 'killer'"),
+        (["nonogram"], "kind: unknown kind 'nonogram'"),
         (["kakuro", "--density", "2"], "share of white cells"),
     ],
 )

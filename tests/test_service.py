@@ -574,7 +574,7 @@ def test_wrong_explicit_format(stub, twelve):
 def test_text_matching_no_format(stub):
     found = assert_invalid(stub, text_input("hello, world\n"))
     assert found[0].description.startswith("unsupported kind: ")
-    assert "kakurasu, kakuro, kenken, skyscraper" in found[0].description
+    assert "kakurasu, kakuro, kenken, killer, skyscraper" in found[0].description
     assert assert_invalid(stub, text_input(""))
 
 

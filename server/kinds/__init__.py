@@ -14,6 +14,7 @@ from numgrid.server.kinds.kakurasu import KAKURASU
 from numgrid.server.kinds.kakuro import KAKURO
 from numgrid.server.kinds.kakuro import formats as kakuro_formats
 from numgrid.server.kinds.kenken import KENKEN
+from numgrid.server.kinds.killer import KILLER
 from numgrid.server.kinds.skyscraper import SKYSCRAPER
 from numgrid.server.kinds.sudoku import SUDOKU
 from numgrid.server.kinds.textformats import unknown_fields
@@ -21,7 +22,15 @@ from numgrid.server.kinds.textformats import without_bom
 
 # Every kind served, once: the only line that lists them (docs/development.md, "Adding a
 # kind"). Everything else is derived from it, or from the proto descriptor.
-REGISTRY: tuple[Kind[Any], ...] = (KAKURO, KENKEN, KAKURASU, SKYSCRAPER, SUDOKU, JIGSAW)
+REGISTRY: tuple[Kind[Any], ...] = (
+    KAKURO,
+    KENKEN,
+    KAKURASU,
+    SKYSCRAPER,
+    SUDOKU,
+    JIGSAW,
+    KILLER,
+)
 
 # By name, in detection order (each kind's ``rank``: a stricter shape sniffs first). A
 # text no kind claims is of an unsupported kind.
@@ -96,8 +105,8 @@ def _fits(kind: Kind[Any], text: str, fmt: str) -> bool:
 
 def _cage_sums(text: str) -> bool:
     """A cage puzzle's text without operations whose clues add up to a Killer Sudoku's
-    total (N x N(N+1)/2 on a grid with boxes): it may be a Killer Sudoku, which no kind
-    served reads yet."""
+    total (N x N(N+1)/2 on a grid with boxes): it may be a Killer Sudoku as well as a
+    KenKen whose operations are hidden."""
     lines = [line.split() for line in without_bom(text).strip().splitlines() if line.strip()]
     if not lines or len(lines[0]) != 2 or not all(t.isdecimal() for t in lines[0]):
         return False
@@ -136,14 +145,14 @@ def detect_format(text: str, fmt: str | None = None) -> tuple[Kind[Any], str | N
     ]
     if len(claims) > 1:
         fitting = [(kind, found) for kind, found in claims if _fits(kind, text, found)]
-        if len(fitting) == 1 and fitting[0][0] is KENKEN and _cage_sums(text):
-            raise PuzzleError(
-                [
-                    _ambiguous(
-                        [KENKEN.title + " without operations", "Killer Sudoku (not served yet)"]
-                    )
-                ]
-            )
+        kinds = [kind for kind, _ in fitting]
+        if KENKEN in kinds and KILLER not in kinds and _cage_sums(text):
+            # a Killer whose cages break its rules (a sum no digits make): still no pick
+            kinds.append(KILLER)
+        if KENKEN in kinds and KILLER in kinds:
+            titles = [KENKEN.title + " without operations", KILLER.title]
+            titles += [kind.title for kind in kinds if kind not in (KENKEN, KILLER)]
+            raise PuzzleError([_ambiguous(titles)])
         if len(fitting) > 1:
             raise PuzzleError([_ambiguous([kind.title for kind, _ in fitting])])
         if fitting:

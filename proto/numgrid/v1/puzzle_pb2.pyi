@@ -27,6 +27,7 @@ class PuzzleKind(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     PUZZLE_KIND_KAKURASU: _ClassVar[PuzzleKind]
     PUZZLE_KIND_SUDOKU: _ClassVar[PuzzleKind]
     PUZZLE_KIND_JIGSAW: _ClassVar[PuzzleKind]
+    PUZZLE_KIND_KILLER: _ClassVar[PuzzleKind]
 
 class PuzzleFormat(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     __slots__ = ()
@@ -71,6 +72,7 @@ PUZZLE_KIND_SKYSCRAPER: PuzzleKind
 PUZZLE_KIND_KAKURASU: PuzzleKind
 PUZZLE_KIND_SUDOKU: PuzzleKind
 PUZZLE_KIND_JIGSAW: PuzzleKind
+PUZZLE_KIND_KILLER: PuzzleKind
 PUZZLE_FORMAT_UNSPECIFIED: PuzzleFormat
 PUZZLE_FORMAT_JANKO: PuzzleFormat
 PUZZLE_FORMAT_CSV: PuzzleFormat
@@ -210,21 +212,45 @@ class JigsawPuzzle(_message.Message):
     entries: Grid
     def __init__(self, size: _Optional[int] = ..., regions: _Optional[_Union[Grid, _Mapping]] = ..., diagonals: _Optional[bool] = ..., givens: _Optional[_Union[Grid, _Mapping]] = ..., entries: _Optional[_Union[Grid, _Mapping]] = ...) -> None: ...
 
+class KillerCage(_message.Message):
+    __slots__ = ("sum", "cells")
+    SUM_FIELD_NUMBER: _ClassVar[int]
+    CELLS_FIELD_NUMBER: _ClassVar[int]
+    sum: int
+    cells: _containers.RepeatedCompositeFieldContainer[CellRef]
+    def __init__(self, sum: _Optional[int] = ..., cells: _Optional[_Iterable[_Union[CellRef, _Mapping]]] = ...) -> None: ...
+
+class KillerPuzzle(_message.Message):
+    __slots__ = ("size", "cages", "diagonals", "givens", "entries")
+    SIZE_FIELD_NUMBER: _ClassVar[int]
+    CAGES_FIELD_NUMBER: _ClassVar[int]
+    DIAGONALS_FIELD_NUMBER: _ClassVar[int]
+    GIVENS_FIELD_NUMBER: _ClassVar[int]
+    ENTRIES_FIELD_NUMBER: _ClassVar[int]
+    size: int
+    cages: _containers.RepeatedCompositeFieldContainer[KillerCage]
+    diagonals: bool
+    givens: Grid
+    entries: Grid
+    def __init__(self, size: _Optional[int] = ..., cages: _Optional[_Iterable[_Union[KillerCage, _Mapping]]] = ..., diagonals: _Optional[bool] = ..., givens: _Optional[_Union[Grid, _Mapping]] = ..., entries: _Optional[_Union[Grid, _Mapping]] = ...) -> None: ...
+
 class Puzzle(_message.Message):
-    __slots__ = ("kakuro", "kenken", "skyscraper", "kakurasu", "sudoku", "jigsaw")
+    __slots__ = ("kakuro", "kenken", "skyscraper", "kakurasu", "sudoku", "jigsaw", "killer")
     KAKURO_FIELD_NUMBER: _ClassVar[int]
     KENKEN_FIELD_NUMBER: _ClassVar[int]
     SKYSCRAPER_FIELD_NUMBER: _ClassVar[int]
     KAKURASU_FIELD_NUMBER: _ClassVar[int]
     SUDOKU_FIELD_NUMBER: _ClassVar[int]
     JIGSAW_FIELD_NUMBER: _ClassVar[int]
+    KILLER_FIELD_NUMBER: _ClassVar[int]
     kakuro: KakuroPuzzle
     kenken: KenKenPuzzle
     skyscraper: SkyscraperPuzzle
     kakurasu: KakurasuPuzzle
     sudoku: SudokuPuzzle
     jigsaw: JigsawPuzzle
-    def __init__(self, kakuro: _Optional[_Union[KakuroPuzzle, _Mapping]] = ..., kenken: _Optional[_Union[KenKenPuzzle, _Mapping]] = ..., skyscraper: _Optional[_Union[SkyscraperPuzzle, _Mapping]] = ..., kakurasu: _Optional[_Union[KakurasuPuzzle, _Mapping]] = ..., sudoku: _Optional[_Union[SudokuPuzzle, _Mapping]] = ..., jigsaw: _Optional[_Union[JigsawPuzzle, _Mapping]] = ...) -> None: ...
+    killer: KillerPuzzle
+    def __init__(self, kakuro: _Optional[_Union[KakuroPuzzle, _Mapping]] = ..., kenken: _Optional[_Union[KenKenPuzzle, _Mapping]] = ..., skyscraper: _Optional[_Union[SkyscraperPuzzle, _Mapping]] = ..., kakurasu: _Optional[_Union[KakurasuPuzzle, _Mapping]] = ..., sudoku: _Optional[_Union[SudokuPuzzle, _Mapping]] = ..., jigsaw: _Optional[_Union[JigsawPuzzle, _Mapping]] = ..., killer: _Optional[_Union[KillerPuzzle, _Mapping]] = ...) -> None: ...
 
 class PuzzleText(_message.Message):
     __slots__ = ("content", "format", "kind")

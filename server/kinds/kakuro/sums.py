@@ -6,23 +6,13 @@ Both engines and the logical solver read these tables; they are built once.
 
 from __future__ import annotations
 
-from itertools import combinations
-
-from numgrid.server.kinds.masks import bit
+from numgrid.server.kinds import cagesums
 
 ALL_DIGITS = 0x1FF
 
 
-def _table() -> dict[tuple[int, int], tuple[int, ...]]:
-    table: dict[tuple[int, int], list[int]] = {}
-    for length in range(1, 10):
-        for combo in combinations(range(1, 10), length):
-            mask = sum(bit(d) for d in combo)
-            table.setdefault((sum(combo), length), []).append(mask)
-    return {key: tuple(masks) for key, masks in table.items()}
-
-
-COMBINATIONS: dict[tuple[int, int], tuple[int, ...]] = _table()
+# The digits 1-9 table shared with the other cage kinds (:mod:`..cagesums`).
+COMBINATIONS: dict[tuple[int, int], tuple[int, ...]] = cagesums.table(9)
 
 
 def combos(clue: int, length: int) -> tuple[int, ...]:

@@ -153,9 +153,11 @@ def _locked(n: int, bh: int, bw: int, g: int, digits: int) -> Locked:
     )
 
 
+@functools.lru_cache(maxsize=64)
 def _written_folds(classes: tuple[Fold, ...]) -> Callable[[int], int]:
     """The hidden singles of the regular classes as a function written out for them:
-    each fold unrolled, its masks and shifts literal constants."""
+    each fold unrolled, its masks and shifts literal constants. Kept by its classes:
+    shapes that differ only in groups not folded (cages) share it."""
     lines = ["def hidden(pos):", "    found = 0"]
     for orig, offs, pattern in classes:
         first, *rest = offs
@@ -199,6 +201,7 @@ def _looped_folds(classes: tuple[Fold, ...]) -> Callable[[int], int]:
     return hidden
 
 
+@functools.lru_cache(maxsize=64)
 def _written_locked(lk: Locked) -> Callable[[int], int]:
     """:func:`locked_candidates` written out for one shape: each fold unrolled, its
     masks and shifts literal constants."""

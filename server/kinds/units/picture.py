@@ -5,6 +5,8 @@ tint of their cells and a dashed line; the givens bold, the player's digits plai
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from numgrid.server import pictures
 from numgrid.server.core import Cell
 from numgrid.server.pictures import CELL
@@ -13,7 +15,9 @@ from numgrid.server.pictures import INK
 from numgrid.server.pictures import THICK
 from numgrid.server.pictures import THIN
 from numgrid.server.pictures import Contents
+from numgrid.server.pictures import Grid2D
 from numgrid.server.pictures import Picture
+from numgrid.server.pictures import Svg
 
 from .model import Puzzle
 
@@ -48,7 +52,15 @@ def _colours(block: dict[Cell, int]) -> dict[int, int]:
     return colour
 
 
-def picture(puzzle: Puzzle, contents: Contents, title: str, shaded: bool = False) -> Picture:
+def picture(
+    puzzle: Puzzle,
+    contents: Contents,
+    title: str,
+    shaded: bool = False,
+    overlay: Callable[[Svg, Grid2D], None] | None = None,
+) -> Picture:
+    """The grid drawn; ``overlay`` draws what a kind adds (cages with sums) over its
+    lines, under the digits."""
     n = puzzle.size
     svg, grid = pictures.canvas(n, n, f"{title} {n}x{n}")
     block = _block_of(puzzle)
@@ -77,6 +89,8 @@ def picture(puzzle: Puzzle, contents: Contents, title: str, shaded: bool = False
                     y = grid.top(r)
                     svg.line(grid.left(c), y, grid.left(c + 1), y, **stroke)
     pictures.frame(svg, grid)
+    if overlay is not None:
+        overlay(svg, grid)
     for cell in puzzle.cells:
         given = puzzle.given(cell)
         value = pictures.Value(given, INK, False) if given else contents.value(cell)

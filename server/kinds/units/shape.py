@@ -162,7 +162,7 @@ def shape(
     """The shape of an N x N grid with boxes of ``boxes`` = (rows, columns) (they must
     tile it) or irregular ``regions`` (each a tuple of cells; a partition is the checks'
     business, not this one's), both main diagonals as units when ``diagonals``, and
-    ``cages``: groups of fewer than N cells whose digits differ (a Killer's cages; their
+    ``cages``: groups of fewer than N cells whose digits differ (cages under sums; their
     sums are the kind's own constraint), peers of each other but no unit to fill."""
     return _build(n, boxes, regions, diagonals, cages)
 

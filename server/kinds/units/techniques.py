@@ -354,7 +354,7 @@ class Position(Memos):
 
 def make_step(
     pos: Position,
-    technique: Technique,
+    technique: enum.IntEnum,  # a units technique, or one a ladder on top adds
     removals: dict[int, int],
     units: Iterable[int],
     cells: Iterable[int],

@@ -1,0 +1,194 @@
+"""Making Killer Sudoku: a random full grid with the usual boxes, then cages grown at
+random over it (each a connected group of different digits, two to four cells, a few
+larger when the target is hard), each cage's sum read off the grid. Where a second
+solution differs, the cage of a differing cell is split (or, when it cannot be, merged
+with a neighbour whose digits it does not share), so that the second solution no longer
+fits."""
+
+from __future__ import annotations
+
+import random
+
+from numgrid.server.core import Budget
+from numgrid.server.core import Cell
+from numgrid.server.core import Grid
+from numgrid.server.core import SearchTimeout
+from numgrid.server.kinds.base import Spec
+from numgrid.server.kinds.judging import connected_parts
+from numgrid.server.kinds.units import maker as units
+from numgrid.server.kinds.units.shape import box_shape
+
+from .formats import SIZES
+from .model import Cage
+from .model import Puzzle
+from .model import ordered
+
+
+def _connected(cells: list[Cell]) -> bool:
+    return len(connected_parts(cells)) == 1
+
+
+def _near(cell: Cell, n: int) -> list[Cell]:
+    r, c = cell
+    return [
+        (a, b)
+        for a, b in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1))
+        if 0 <= a < n and 0 <= b < n
+    ]
+
+
+def grow_cages(solution: Grid, rng: random.Random, largest: int) -> list[tuple[Cell, ...]] | None:
+    """Connected cages of different digits covering the grid, 2 to ``largest`` cells
+    (a cell left alone joins a neighbour's cage that lacks its digit); None when one
+    cannot."""
+    n = len(solution)
+    free = {(r, c) for r in range(n) for c in range(n)}
+    cages: list[list[Cell]] = []
+    order = sorted(free)
+    rng.shuffle(order)
+    for start in order:
+        if start not in free:
+            continue
+        want = rng.randint(2, largest)
+        cage = [start]
+        free.discard(start)
+        digits = {solution[start[0]][start[1]]}
+        while len(cage) < want:
+            options = [
+                x
+                for cell in cage
+                for x in _near(cell, n)
+                if x in free and solution[x[0]][x[1]] not in digits
+            ]
+            if not options:
+                break
+            pick = rng.choice(options)
+            cage.append(pick)
+            free.discard(pick)
+            digits.add(solution[pick[0]][pick[1]])
+        cages.append(cage)
+    at = {cell: k for k, cage in enumerate(cages) for cell in cage}
+    for k, cage in enumerate(cages):
+        if len(cage) != 1:
+            continue
+        (cell,) = cage
+        digit = solution[cell[0]][cell[1]]
+        homes = [
+            at[x]
+            for x in _near(cell, n)
+            if at[x] != k
+            and len(cages[at[x]]) < n
+            and digit not in {solution[r][c] for r, c in cages[at[x]]}
+        ]
+        if not homes:
+            return None
+        home = rng.choice(homes)
+        cages[home].append(cell)
+        cages[k] = []
+        at[cell] = home
+    return [tuple(sorted(cage)) for cage in cages if cage]
+
+
+def _puzzle(
+    n: int, cages: list[tuple[Cell, ...]], solution: Grid, diagonals: bool = False
+) -> Puzzle:
+    return Puzzle(
+        n,
+        box_shape(n),
+        None,
+        diagonals,
+        tuple((0,) * n for _ in range(n)),
+        ordered([Cage(sum(solution[r][c] for r, c in cells), cells) for cells in cages]),
+    )
+
+
+class KillerMaker:
+    """The :class:`~numgrid.server.kinds.base.Maker` of Killer Sudoku."""
+
+    def __init__(self) -> None:
+        self.units = units.UnitsMaker("Killer Sudoku", SIZES, box_shape)
+
+    def problems(self, spec: Spec) -> list[tuple[str, str]]:
+        return self.units.problems(spec)
+
+    def candidate(
+        self, spec: Spec, rng: random.Random, pressure: float, budget: Budget
+    ) -> tuple[Puzzle, Grid]:
+        n = spec.rows
+        blank = Puzzle(n, box_shape(n), None, spec.diagonals, tuple((0,) * n for _ in range(n)))
+        while True:
+            if budget.expired():
+                raise SearchTimeout()
+            solution = units._solution(blank, rng, budget)
+            if solution is not None:
+                break
+        largest = (
+            3 if n == 4 or pressure < -0.3 else 4 + (pressure > 0.3) + (n == 9 and pressure > 0.6)
+        )
+        while True:
+            cages = grow_cages(solution, rng, largest)
+            if cages is not None:
+                return _puzzle(n, cages, solution, spec.diagonals), solution
+            if budget.expired():
+                raise SearchTimeout()
+
+    def repair(
+        self, puzzle: Puzzle, solution: Grid, other: Grid, rng: random.Random
+    ) -> Puzzle | None:
+        """A cell where the solutions differ changes cage: its cage split in two parts of
+        two cells or more, or the cell moved into a neighbouring cage that lacks its digit
+        (both cages keep two cells or more, connected). The sums change, and the second
+        solution no longer fits them, more often than not."""
+        n = puzzle.size
+        differ = [(r, c) for r in range(n) for c in range(n) if solution[r][c] != other[r][c]]
+        cages = [list(cage.cells) for cage in puzzle.cages]
+        at = {cell: k for k, cells in enumerate(cages) for cell in cells}
+        rng.shuffle(differ)
+        for cell in differ:
+            k = at[cell]
+            cage = cages[k]
+            if len(cage) >= 4:
+                for _ in range(8):
+                    part = self._part(cage, cell, rng, rng.randint(2, len(cage) - 2))
+                    rest = [x for x in cage if x not in part]
+                    if part and _connected(rest):
+                        cages[k : k + 1] = [part, rest]
+                        return _puzzle(
+                            n, [tuple(sorted(c)) for c in cages], solution, puzzle.diagonals
+                        )
+            rest = [x for x in cage if x != cell]
+            if len(rest) < 2 or not _connected(rest):
+                continue
+            digit = solution[cell[0]][cell[1]]
+            homes = sorted(
+                {
+                    at[x]
+                    for x in _near(cell, n)
+                    if at[x] != k
+                    and len(cages[at[x]]) < n
+                    and digit not in {solution[r][c] for r, c in cages[at[x]]}
+                }
+            )
+            if homes:
+                home = rng.choice(homes)
+                cages[home].append(cell)
+                cages[k] = rest
+                return _puzzle(n, [tuple(sorted(c)) for c in cages], solution, puzzle.diagonals)
+        return None
+
+    @staticmethod
+    def _part(cage: list[Cell], cell: Cell, rng: random.Random, size: int) -> list[Cell]:
+        """A connected part of ``cage`` of ``size`` cells grown from ``cell``."""
+        part, inside = [cell], set(cage)
+        while len(part) < size:
+            options = [x for y in part for x in _near(y, 9) if x in inside and x not in part]
+            if not options:
+                return []
+            part.append(rng.choice(options))
+        return part
+
+    def __repr__(self) -> str:
+        return "KillerMaker()"
+
+
+MAKER = KillerMaker()

@@ -1,0 +1,481 @@
+"""Killer Sudoku's logical solver: the units ladder (:mod:`..units.ladder`: singles,
+locked candidates, subsets, fish, wings, chains) with the cages' own techniques in it,
+each a sentence with its numbers:
+
+- ``COMBINATIONS``: the sets of different digits that make a cage's sum over its cells,
+  kept while its cells' candidates can still hold one (``cage 3 (17: r0c0 and r0c1):
+  only 8+9 make 17 in two cells``); a digit no kept set lets its cell take leaves it.
+  A one-cell cage holds its sum; a digit placed in a cage leaves its other cells.
+- ``REGION_SUM``, the rule of 45: a row, column or box (or two or three rows or columns
+  side by side) adds up to 45 (N x (N + 1) / 2 a unit); the cages inside it add up to
+  their sums, so its cells outside them (the *innies*) add up to the rest; and the cages
+  reaching into it add up to their sums, so their cells outside it (the *outies*) add up
+  to the excess. One such cell is placed; two or three get the digits their sum allows.
+
+Unique rectangles are left out: the cages' sums may tell apart what the units alone cannot. The
+trial searches with the cages (the units ladder's own knows only the units).
+"""
+
+from __future__ import annotations
+
+import enum
+import functools
+from collections.abc import Mapping
+from typing import Any
+
+from numgrid.server.chain import WHOLE
+from numgrid.server.chain import Explanation
+from numgrid.server.chain import Grade
+from numgrid.server.chain import Ladder
+from numgrid.server.chain import Thresholds
+from numgrid.server.chain import listed
+from numgrid.server.chain import names
+from numgrid.server.core import Budget
+from numgrid.server.core import Step
+from numgrid.server.core import value_text
+from numgrid.server.kinds import cagesums
+from numgrid.server.kinds.units import ladder as units
+from numgrid.server.kinds.units import native
+from numgrid.server.kinds.units.techniques import Contradiction
+from numgrid.server.kinds.units.techniques import Plan
+from numgrid.server.kinds.units.techniques import Position
+from numgrid.server.kinds.units.techniques import bit
+from numgrid.server.kinds.units.techniques import digits_of
+from numgrid.server.kinds.units.techniques import make_step
+
+from . import native as killer_native
+from .model import Puzzle
+from .native import cage_rule
+
+__all__ = ["THRESHOLDS", "Technique", "explain", "last_resort", "next_step", "value_text"]
+
+
+class Technique(enum.IntEnum):
+    """The techniques, simplest first; named as ``numgrid.v1.Technique``."""
+
+    FULL_HOUSE = 1
+    NAKED_SINGLE = 2
+    HIDDEN_SINGLE = 3
+    COMBINATIONS = 4  # a cage's sum over its cells: the digit sets that make it
+    REGION_SUM = 5  # the rule of 45: innies and outies of rows, columns and boxes
+    POINTING = 6
+    CLAIMING = 7
+    NAKED_SUBSET = 8
+    HIDDEN_SUBSET = 9
+    NAKED_QUAD = 10
+    HIDDEN_QUAD = 11
+    X_WING = 12
+    SWORDFISH = 13
+    REMOTE_PAIRS = 14
+    TURBOT_FISH = 15
+    W_WING = 16
+    XY_WING = 17
+    XYZ_WING = 18
+    SIMPLE_COLOURING = 19
+    JELLYFISH = 20
+    X_CHAIN = 21
+    XY_CHAIN = 22
+    AIC = 23
+    FORCING_CHAIN = 24
+    TRIAL = 25
+
+
+WEIGHTS: dict[Technique, int] = {
+    Technique.COMBINATIONS: 4,
+    Technique.REGION_SUM: 20,
+    **{Technique[t.name]: w for t, w in units.WEIGHTS.items() if t.name in Technique.__members__},
+}
+
+THRESHOLDS: Thresholds = {
+    Grade.EASY: (Technique.COMBINATIONS, {}),
+    Grade.MEDIUM: (Technique.HIDDEN_SUBSET, {}),
+    Grade.HARD: (Technique.SIMPLE_COLOURING, {}),
+    Grade.EXPERT: (Technique.FORCING_CHAIN, {}),
+}
+SCORE_LIMITS = units.SCORE_LIMITS
+
+
+# ---------------------------------------------------------------- the position's cages
+
+
+class KillerPosition(Position):
+    """A units position that knows the puzzle's cages (kept through copies)."""
+
+    puzzle: Puzzle
+
+    def copy(self) -> KillerPosition:
+        other = super().copy()
+        other.__class__ = KillerPosition
+        assert isinstance(other, KillerPosition)
+        other.puzzle = self.puzzle
+        return other
+
+
+def _cages(pos: Position) -> Puzzle:
+    assert isinstance(pos, KillerPosition)
+    return pos.puzzle
+
+
+def _sum_text(combo: int) -> str:
+    return "+".join(map(str, digits_of(combo)))
+
+
+def _support(masks: list[int], combo: int) -> list[int] | None:
+    """Per cell, the digits of ``combo`` it can hold in some way of giving each cell one
+    digit of ``combo`` (each once, every one used); None when there is none (the
+    engine's exact narrowing, remembered across cages and puzzles)."""
+    found = killer_native.narrowed(tuple(masks), combo)
+    return None if found is None else list(found)
+
+
+def _cage_step(pos: Position, k: int) -> Step | None:
+    puzzle = _cages(pos)
+    p: Plan = pos.plan
+    n = p.n
+    cage = puzzle.cages[k]
+    ids = [r * n + c for r, c in cage.cells]
+    masks = [pos.masks[i] for i in ids]
+    size = len(ids)
+    name = puzzle.cage_name(k)
+    cells_word = {1: "one cell", 2: "two cells", 3: "three cells"}.get(size, f"{size} cells")
+    if size == 1:
+        i = ids[0]
+        if pos.placed[i]:
+            return None
+        reason = f"{name} is one cell: it holds its sum"
+        return make_step(pos, Technique.COMBINATIONS, {}, (), [i], reason, {i: cage.sum})
+    every = cagesums.combos(cage.sum, size, n)
+    allowed = [0] * size
+    kept = []
+    for combo in every:
+        support = _support(masks, combo)
+        if support is not None:
+            kept.append(combo)
+            allowed = [a | s for a, s in zip(allowed, support, strict=True)]
+    removals = {
+        i: m & ~a
+        for i, m, a in zip(ids, masks, allowed, strict=True)
+        if m & ~a and not pos.placed[i]
+    }
+    if not kept:
+        raise Contradiction(
+            f"{name}: no digits its cells can still hold make {cage.sum}", [], list(cage.cells)
+        )
+    if not removals:
+        return None
+    made = listed([_sum_text(c) for c in kept], "or")
+    if len(kept) == len(every):
+        only, verb = ("only ", "makes") if len(kept) == 1 else ("", "make")
+        reason = f"{name}: {only}{made} {verb} {cage.sum} in {cells_word}"
+    else:
+        placed = [pos.placed[i] for i in ids if pos.placed[i]]
+        why = (
+            f"with {listed(placed, 'and')} placed"
+            if placed and len(kept) == 1
+            else "with the candidates its cells have left"
+        )
+        reason = (
+            f"{name}: of the digits making {cage.sum} in {cells_word} "
+            f"({listed([_sum_text(c) for c in every], 'or')}), {why} only {made} fit"
+            if len(every) <= 8
+            else f"{name}: {why}, only {made} make {cage.sum} in {cells_word}"
+        )
+    return make_step(pos, Technique.COMBINATIONS, removals, (), ids, reason)
+
+
+def combinations(pos: Position) -> Step | None:
+    """The best cage-combination step of the grid: most placements, then most
+    eliminations, then the first cage."""
+    best: Step | None = None
+    for k in range(len(_cages(pos).cages)):
+        step = _cage_step(pos, k)
+        if step is not None and (
+            best is None
+            or (len(step.placements), len(step.eliminations))
+            > (len(best.placements), len(best.eliminations))
+        ):
+            best = step
+    return best
+
+
+# ---------------------------------------------------------------- the rule of 45
+
+
+@functools.lru_cache(maxsize=64)
+def _regions(p: Plan) -> tuple[tuple[str, frozenset[int]], ...]:
+    """The areas the rule of 45 adds up: each row, column and box, and two or three rows
+    (columns) side by side."""
+    n = p.n
+    out: list[tuple[str, frozenset[int]]] = []
+    for u, unit in enumerate(p.unit_cells):
+        if len(unit) == n and p.groups[u].type.value in ("row", "column", "box"):
+            out.append((p.name(u), frozenset(unit)))
+    for lines, word in ((p.rows, "rows"), (p.cols, "columns")):
+        for width in (2, 3):
+            for start in range(n - width + 1):
+                cells = frozenset(i for u in lines[start : start + width] for i in p.unit_cells[u])
+                out.append((f"{word} {start}-{start + width - 1}", cells))
+    return tuple(out)
+
+
+def _bounded(pos: Position, ids: list[int], total: int) -> dict[int, int]:
+    """The digits each open cell of ``ids`` (adding up to ``total``) cannot hold: below
+    what the others' largest leave, above what their smallest leave; different digits
+    when the cells all see each other."""
+    p = pos.plan
+    open_ = [i for i in ids if not pos.placed[i]]
+    left = total - sum(pos.placed[i] for i in ids if pos.placed[i])
+    if not open_:
+        return {}
+    distinct = all(j in p.peers[i] for i in open_ for j in open_ if i != j)
+    removals = {}
+    if distinct and len(open_) <= 4:
+        masks = [pos.masks[i] for i in open_]
+        allowed = [0] * len(open_)
+        for combo in cagesums.combos(left, len(open_), p.n):
+            support = _support(masks, combo)
+            if support is not None:
+                allowed = [a | s for a, s in zip(allowed, support, strict=True)]
+        for i, m, a in zip(open_, masks, allowed, strict=True):
+            if m & ~a:
+                removals[i] = m & ~a
+        return removals
+    for i in open_:
+        others = [pos.masks[j] for j in open_ if j != i]
+        low = sum(digits_of(m)[0] for m in others)
+        high = sum(digits_of(m)[-1] for m in others)
+        gone = sum(bit(d) for d in digits_of(pos.masks[i]) if not low <= left - d <= high)
+        if gone:
+            removals[i] = gone
+    return removals
+
+
+def _region_step(pos: Position, name: str, area: frozenset[int]) -> Step | None:
+    puzzle = _cages(pos)
+    p = pos.plan
+    n = p.n
+    units_in = len(area) // n
+    area_sum = units_in * n * (n + 1) // 2
+    index = {(r * n + c): k for k, cage in enumerate(puzzle.cages) for r, c in cage.cells}
+    if len(index) != n * n:
+        return None  # the rule needs every cell caged
+    inside, reaching = [], []
+    for k, cage in enumerate(puzzle.cages):
+        own = {r * n + c for r, c in cage.cells}
+        if own <= area:
+            inside.append(k)
+        elif own & area:
+            reaching.append(k)
+    found: list[tuple[list[int], int, list[int], str, int]] = []
+    # innies: the area's cells outside the cages inside it
+    innies = sorted(area - {r * n + c for k in inside for r, c in puzzle.cages[k].cells})
+    if 0 < len(innies) <= 3:
+        caged = sum(puzzle.cages[k].sum for k in inside)
+        total = area_sum - caged
+        found.append((innies, total, inside, "inside", caged))
+    # outies: the reaching cages' cells outside the area
+    outies = sorted({r * n + c for k in reaching for r, c in puzzle.cages[k].cells} - area)
+    if reaching and 0 < len(outies) <= 3:
+        caged = sum(puzzle.cages[k].sum for k in inside + reaching)
+        total = caged - area_sum
+        found.append((outies, total, inside + reaching, "inside it or reaching into", caged))
+    best: Step | None = None
+    for cells, total, cages, how, caged in found:
+        if all(pos.placed[i] for i in cells):
+            continue
+        holds = f"the digits 1 to {n}" if units_in == 1 else f"{units_in} x the digits 1 to {n}"
+        cage_names = listed([f"cage {k + 1}" for k in sorted(cages)], "and") or "none"
+        head = (
+            f"Rule of 45: {name} holds {holds}, "
+            f"adding up to {area_sum}; the cages {how} it ({cage_names}) add up to {caged}"
+        )
+        what = names(p.coords[i] for i in cells)
+        difference = f"{area_sum} - {caged}" if how == "inside" else f"{caged} - {area_sum}"
+        theirs = "their only cell" if len(cells) == 1 else "their cells"
+        rest = f"the rest of {name}" if how == "inside" else f"{theirs} outside {name}"
+        if len(cells) == 1:  # the placement says the digit
+            sentence = f"{head}, so {what}, {rest}, holds {difference}"
+        else:
+            sentence = f"{head}, so {what}, {rest}, add up to {difference} = {total}"
+        if len(cells) == 1:
+            i = cells[0]
+            if not 1 <= total <= n or not pos.masks[i] & bit(total):
+                raise Contradiction(f"{sentence}, which {p.cell(i)} cannot hold", [], [p.coords[i]])
+            step = make_step(pos, Technique.REGION_SUM, {}, (), cells, sentence, {i: total})
+        else:
+            removals = _bounded(pos, cells, total)
+            if not removals:
+                continue
+            step = make_step(pos, Technique.REGION_SUM, removals, (), cells, sentence)
+        if best is None or (len(step.placements), len(step.eliminations)) > (
+            len(best.placements),
+            len(best.eliminations),
+        ):
+            best = step
+    return best
+
+
+def region_sum(pos: Position) -> Step | None:
+    """The best rule-of-45 step of the grid."""
+    best: Step | None = None
+    for name, area in _regions(pos.plan):
+        step = _region_step(pos, name, area)
+        if step is not None and (
+            best is None
+            or (len(step.placements), len(step.eliminations))
+            > (len(best.placements), len(best.eliminations))
+        ):
+            best = step
+            if step.placements:
+                break
+    return best
+
+
+# ---------------------------------------------------------------- the trial
+
+
+def trial(pos: Position) -> Step | None:
+    """A candidate no filling of the grid with the cages completes (the native engine
+    searches): the cell with fewest candidates first."""
+    puzzle = _cages(pos)
+    p = pos.plan
+    t = native.tables(puzzle.shape)
+    rule = cage_rule(puzzle.size, puzzle.cages, puzzle.boxes)
+    width = t.width
+
+    def fits(masks: list[int]) -> bool:
+        start = sum(m << (i * width) for i, m in enumerate(masks))
+        found, _, _ = native.count(t, start, limit=1, budget=pos.budget, extra=rule)
+        return bool(found)
+
+    order = sorted(
+        (i for i, m in enumerate(pos.masks) if not pos.placed[i] and m & (m - 1)),
+        key=lambda i: (pos.masks[i].bit_count(), i),
+    )
+    for i in order:
+        pos.poll()
+        for d in digits_of(pos.masks[i]):
+            after = list(pos.masks)
+            after[i] = bit(d)
+            if not fits(after):
+                reason = (
+                    f"Trial (a last resort): if {p.cell(i)} were {d}, no filling of the grid "
+                    "would fit the cages (a search through every choice finds none)"
+                )
+                return make_step(pos, Technique.TRIAL, {i: bit(d)}, (), [i], reason, joiner="; so ")
+    return None
+
+
+# ---------------------------------------------------------------- the ladder
+
+TABLE: dict[Technique, tuple[str, Any]] = {
+    Technique.COMBINATIONS: (WHOLE, combinations),
+    Technique.REGION_SUM: (WHOLE, region_sum),
+    Technique.TRIAL: (WHOLE, trial),
+    **{
+        Technique[t.name]: entry
+        for t, entry in units.TABLE.items()
+        if t.name in Technique.__members__ and t.name != "TRIAL"
+    },
+}
+TABLE = {t: TABLE[t] for t in Technique}
+
+
+def _position(puzzle: Puzzle, given: Any) -> KillerPosition:
+    pos = units.position(puzzle, given, False)
+    pos.__class__ = KillerPosition
+    assert isinstance(pos, KillerPosition)
+    pos.puzzle = puzzle
+    pos.techniques = Technique
+    return pos
+
+
+def _ladder(puzzle: Puzzle) -> Ladder:
+    shape = puzzle.shape
+    return _ladders(shape)
+
+
+@functools.lru_cache(maxsize=16)
+def _ladders(shape: Any) -> Ladder:
+    return Ladder(
+        techniques=Technique,
+        table=TABLE,
+        keys=units.keys,
+        position=_position,
+        thresholds=THRESHOLDS,
+        relevant=functools.partial(units.relevant, shape=shape),
+        lookahead=None,
+        weigh=step_points,
+    )
+
+
+def next_step(
+    puzzle: Puzzle,
+    candidates_or_entries: Any = None,
+    max_technique: Technique | None = None,
+    placements_only: bool = False,
+    budget: Budget | None = None,
+) -> Step | None:
+    """The simplest step from a position (see :meth:`Ladder.next_step`)."""
+    return _ladder(puzzle).next_step(
+        puzzle, candidates_or_entries, max_technique, placements_only, budget
+    )
+
+
+def last_resort(
+    puzzle: Puzzle, candidates_or_entries: Any = None, budget: Budget | None = None
+) -> Step | None:
+    """The trial step from a position."""
+    return _ladder(puzzle).last_resort(puzzle, candidates_or_entries, budget)
+
+
+def step_points(step: Step) -> int:
+    """A step's points in the chain's score: its technique's weight (HoDoKu's for the
+    units techniques; a cage combination as a single, the rule of 45 20)."""
+    return WEIGHTS[Technique(step.technique)]
+
+
+def difficulty(found: Explanation | Mapping[Any, int]) -> int:
+    """The chain's points: the sum of its steps' weights."""
+    if isinstance(found, Explanation):
+        return sum(map(step_points, found.steps))
+    return sum(WEIGHTS[Technique(k)] * v for k, v in found.items())
+
+
+def grade(found: Explanation, cells: int) -> Grade:
+    """The level of the hardest technique used, raised while the points pass the level's
+    limit (HoDoKu's rule, as the units ladder grades)."""
+    used = [Technique(k) for k, v in found.technique_counts.items() if v]
+    if Technique.TRIAL in used:
+        return Grade.EXTREME
+    level = Grade.EXPERT
+    for g, (hardest, _) in THRESHOLDS.items():
+        if all(u <= hardest for u in used):
+            level = g
+            break
+    points = difficulty(found) * 81 / cells
+    while level in SCORE_LIMITS and points > SCORE_LIMITS[level]:
+        level = Grade(level + 1)
+    return level
+
+
+def explain(
+    puzzle: Puzzle,
+    entries: Any = None,
+    max_technique: Technique | None = None,
+    budget: Budget | None = None,
+) -> Explanation:
+    """Every step until the grid is full, the techniques run out or a contradiction."""
+    found = _ladder(puzzle).explain(puzzle, entries, max_technique, budget)
+    if found.grade is None:
+        return found
+    return Explanation(
+        steps=found.steps,
+        solved=found.solved,
+        grade=grade(found, puzzle.size * puzzle.size),
+        technique_counts=found.technique_counts,
+        final=found.final,
+        contradiction=found.contradiction,
+        candidates=found.candidates,
+        score=found.score,
+    )

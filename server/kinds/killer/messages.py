@@ -1,0 +1,52 @@
+"""The service's ``KillerPuzzle`` message: read through the kind's JSON reader, sized up
+before it is, named field by field in errors, and written back."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from google.protobuf import json_format
+from numgrid.server.core import Board
+from numgrid.server.core import Cell
+from numgrid.server.kinds.base import Wire
+from numgrid.server.kinds.base import counted
+from numgrid.server.kinds.base import message_json
+from numgrid.server.kinds.base import square_shape
+from numgrid.v1 import puzzle_pb2
+
+from .formats import to_dict
+
+
+def _parts(message: Any, limit: int) -> int:
+    grids = (message.givens, message.entries)
+    outer = len(message.cages) + sum(len(grid.rows) for grid in grids)
+    return counted(
+        outer,
+        lambda: (
+            sum(len(cage.cells) for cage in message.cages)
+            + sum(len(row.values) for g in grids for row in g.rows)
+        ),
+        limit,
+    )
+
+
+def _cell_field(message: Any, cell: Cell) -> str:
+    r, c = cell
+    rows = message.givens.rows
+    if r < len(rows) and c < len(rows[r].values) and rows[r].values[c]:
+        return f"givens.rows[{r}].values[{c}]"
+    if not message.entries.rows:
+        for k, cage in enumerate(message.cages):
+            for j, ref in enumerate(cage.cells):
+                if (ref.row, ref.column) == cell:
+                    return f"cages[{k}].cells[{j}]"
+    return f"entries.rows[{r}].values[{c}]"
+
+
+def _to_proto(board: Board) -> puzzle_pb2.Puzzle:
+    message = puzzle_pb2.KillerPuzzle()
+    json_format.ParseDict(to_dict(board.puzzle, board.entries)["killer"], message)
+    return puzzle_pb2.Puzzle(killer=message)
+
+
+WIRE = Wire(message_json("killer"), square_shape, _parts, _cell_field, _to_proto)
