@@ -268,6 +268,17 @@ def json_bool(value: object, what: str) -> bool:
     return value
 
 
+def json_cells(raw: object, what: str) -> list[Cell]:
+    """A list of ``{"row": R, "column": C}`` (a cage's cells) as cells."""
+    cells = []
+    for j, ref in enumerate(json_list(raw, what)):
+        ref = json_object(ref, f"{what}[{j}]", {"row", "column"})
+        row = json_int(ref.get("row", 0), f"{what}[{j}].row")
+        col = json_int(ref.get("column", 0), f"{what}[{j}].column")
+        cells.append((row, col))
+    return cells
+
+
 def unknown_fields(names: Iterable[object], shown: int = 3) -> str:
     """Field names for a message, each cut short and at most ``shown`` of them: the
     names come from the request, and a message repeating megabytes of them could not

@@ -48,6 +48,7 @@ from numgrid.server.kinds.textformats import JsonShape
 from numgrid.server.kinds.textformats import error
 from numgrid.server.kinds.textformats import header_of
 from numgrid.server.kinds.textformats import json_body
+from numgrid.server.kinds.textformats import json_cells
 from numgrid.server.kinds.textformats import json_grid
 from numgrid.server.kinds.textformats import json_int
 from numgrid.server.kinds.textformats import json_list
@@ -612,13 +613,7 @@ def _json_cage(i: int, raw, n: int, findings: list[Finding]) -> Cage | None:
         cage = json_object(raw, what, {"target", "operation", "cells"})
         target = json_int(cage.get("target", 0), f"{what}.target")
         operation = _operation(cage.get("operation", 0), f"{what}.operation")
-        refs = json_list(cage.get("cells", []), f"{what}.cells")
-        cells = []
-        for j, ref in enumerate(refs):
-            ref = json_object(ref, f"{what}.cells[{j}]", {"row", "column"})
-            row = json_int(ref.get("row", 0), f"{what}.cells[{j}].row")
-            col = json_int(ref.get("column", 0), f"{what}.cells[{j}].column")
-            cells.append((row, col))
+        cells = json_cells(cage.get("cells", []), f"{what}.cells")
     except JsonShape as e:
         findings.append(error("bad_value", str(e)))
         return None

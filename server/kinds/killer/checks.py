@@ -11,6 +11,7 @@ Solo's game IDs cage every cell. :func:`validate_board` judges every unit and ca
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 
 from numgrid.server.chain import names
@@ -24,10 +25,8 @@ from numgrid.server.core import GroupState
 from numgrid.server.core import GroupType
 from numgrid.server.core import Severity
 from numgrid.server.core import cell_name
-from numgrid.server.core import cell_statuses
-from numgrid.server.core import wrong_entries
 from numgrid.server.kinds import cagesums
-from numgrid.server.kinds.judging import connected_parts
+from numgrid.server.kinds.judging import board_report
 from numgrid.server.kinds.units import checks as units
 
 from .model import Puzzle
@@ -93,17 +92,7 @@ def cage_findings(puzzle: Puzzle) -> list[Finding]:
                     name,
                 )
             )
-        pieces = connected_parts(cage.cells)
-        if len(pieces) > 1:
-            parts = "; ".join(names(p) for p in pieces)
-            found.append(
-                _error(
-                    "cage_split",
-                    f"{name} is not connected: it falls into {len(pieces)} pieces ({parts})",
-                    cage.cells,
-                    name,
-                )
-            )
+        found += units.split("cage_split", name, cage.cells)
         for cell in cage.cells:
             if cell in owner:
                 other = owner[cell]
@@ -215,17 +204,7 @@ def validate_board(board: Board, solution: Grid | None = None) -> BoardReport:
     puzzle: Puzzle = board.puzzle
     plain = units.validate_board(board, solution)
     values = puzzle.filled(board.entries)
-    reports = list(plain.groups)
-    findings = list(plain.findings)
-    for group in groups(puzzle):
-        report, found = judge_cage(group, values)
-        reports.append(report)
-        findings += found
-    solved = all(rep.state is GroupState.CORRECT for rep in reports)
-    return BoardReport(
-        tuple(reports),
-        cell_statuses(puzzle.cells, values, tuple(reports)),
-        tuple(findings),
-        solved,
-        wrong_entries(puzzle.cells, board.entries, solution),
-    )
+    judged: list[tuple[GroupReport, list[Finding]]] = [(report, []) for report in plain.groups]
+    judged += [judge_cage(group, values) for group in groups(puzzle)]
+    found = board_report(board, puzzle.cells, values, judged, solution)
+    return dataclasses.replace(found, findings=plain.findings + found.findings)

@@ -34,12 +34,12 @@ from numgrid.server.core import quoted
 from numgrid.server.kinds.textformats import Formats
 from numgrid.server.kinds.textformats import JsonShape
 from numgrid.server.kinds.textformats import error
+from numgrid.server.kinds.textformats import json_cells
 from numgrid.server.kinds.textformats import json_grid
 from numgrid.server.kinds.textformats import json_int
 from numgrid.server.kinds.textformats import json_list
 from numgrid.server.kinds.textformats import json_object
 from numgrid.server.kinds.textformats import json_puzzle
-from numgrid.server.kinds.textformats import ragged_row
 from numgrid.server.kinds.textformats import tatham_grid
 from numgrid.server.kinds.textformats import tatham_runs
 from numgrid.server.kinds.units import formats as units
@@ -110,32 +110,6 @@ def sniff_janko(text: str) -> str | None:
     return None
 
 
-def _block(rows: list[str], n: int, what: str, findings: list[Finding], empty_ok: bool) -> Grid:
-    grid = []
-    for r, line in enumerate(rows):
-        tokens = line.split()
-        if len(tokens) != n:
-            findings.append(ragged_row(r, len(tokens), n, "tokens", what))
-        values = []
-        for c, token in enumerate(tokens[:n]):
-            if empty_ok and token in ("-", "."):
-                values.append(0)
-            elif token.isascii() and token.isdecimal() and len(token) <= 3:
-                values.append(int(token))
-            else:
-                findings.append(
-                    error(
-                        "unknown_token",
-                        f"{cell_name((r, c))}: {what} {quoted(token)} is not a number"
-                        + (" or '-'" if empty_ok else ""),
-                        (r, c),
-                    )
-                )
-                values.append(0)
-        grid.append(tuple((values + [0] * n)[:n]))
-    return tuple(grid)
-
-
 def _sums_written(sums: Grid, numbers: Grid, findings: list[Finding]) -> None:
     """Each cage's sum written once: a cage with none or with two is named."""
     by_cage: dict[int, list[Cell]] = {}
@@ -182,8 +156,8 @@ def read_janko(text: str, max_cells: int = DEFAULT_MAX_CELLS) -> Board:
             ]
         )
     findings: list[Finding] = []
-    sums = _block(lines[1 : n + 1], n, "sum", findings, True)
-    numbers = _block(lines[n + 1 :], n, "cage number", findings, False)
+    sums = units.janko_block(lines[1 : n + 1], n, "sum", findings, True)
+    numbers = units.janko_block(lines[n + 1 :], n, "cage number", findings, False)
     if not findings:
         _sums_written(sums, numbers, findings)
     puzzle = _puzzle(n, _empty(n), diagonals, cages_of(sums, numbers))
@@ -327,13 +301,7 @@ def _json_cage(i: int, raw: Any, n: int, findings: list[Finding]) -> Cage | None
     try:
         cage = json_object(raw, what, {"sum", "cells"})
         total = json_int(cage.get("sum", 0), f"{what}.sum")
-        refs = json_list(cage.get("cells", []), f"{what}.cells")
-        cells = []
-        for j, ref in enumerate(refs):
-            ref = json_object(ref, f"{what}.cells[{j}]", {"row", "column"})
-            row = json_int(ref.get("row", 0), f"{what}.cells[{j}].row")
-            col = json_int(ref.get("column", 0), f"{what}.cells[{j}].column")
-            cells.append((row, col))
+        cells = json_cells(cage.get("cells", []), f"{what}.cells")
     except JsonShape as e:
         findings.append(error("bad_value", str(e)))
         return None

@@ -446,17 +446,7 @@ def grade(found: Explanation, cells: int) -> Grade:
     """The level of the hardest technique used, raised while the points pass the level's
     limit (HoDoKu's rule, as the units ladder grades)."""
     used = [Technique(k) for k, v in found.technique_counts.items() if v]
-    if Technique.TRIAL in used:
-        return Grade.EXTREME
-    level = Grade.EXPERT
-    for g, (hardest, _) in THRESHOLDS.items():
-        if all(u <= hardest for u in used):
-            level = g
-            break
-    points = difficulty(found) * 81 / cells
-    while level in SCORE_LIMITS and points > SCORE_LIMITS[level]:
-        level = Grade(level + 1)
-    return level
+    return units.graded(used, THRESHOLDS, difficulty(found) * 81 / cells, SCORE_LIMITS)
 
 
 def explain(

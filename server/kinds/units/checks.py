@@ -17,18 +17,27 @@ from numgrid.server.core import Cell
 from numgrid.server.core import Finding
 from numgrid.server.core import Grid
 from numgrid.server.core import GroupReport
-from numgrid.server.core import GroupState
 from numgrid.server.core import GroupType
 from numgrid.server.core import Severity
 from numgrid.server.core import cell_name
-from numgrid.server.core import cell_statuses
-from numgrid.server.core import wrong_entries
+from numgrid.server.kinds.judging import board_report
 from numgrid.server.kinds.judging import connected_parts
 from numgrid.server.kinds.judging import distinct_report
 
 from .model import Puzzle
 from .model import digit_char
 from .shape import UnitGroup
+
+
+def split(code: str, name: str, cells: tuple[Cell, ...]) -> list[Finding]:
+    """``name`` (a region, a cage) not in one connected piece, its pieces named, largest
+    first; else nothing."""
+    pieces = sorted(connected_parts(cells), key=len, reverse=True)
+    if len(pieces) < 2:
+        return []
+    parts = "; ".join(names(p) for p in pieces)
+    message = f"{name} is not connected: it falls into {len(pieces)} pieces ({parts})"
+    return [_error(code, message, cells, name)]
 
 
 def _error(code: str, message: str, cells: tuple[Cell, ...] = (), group: str = "") -> Finding:
@@ -66,17 +75,7 @@ def region_findings(puzzle: Puzzle) -> list[Finding]:
                     group,
                 )
             )
-        pieces = sorted(connected_parts(cells), key=len, reverse=True)
-        if len(pieces) > 1:
-            parts = "; ".join(names(p) for p in pieces)
-            found.append(
-                _error(
-                    "region_split",
-                    f"{group} is not connected: it falls into {len(pieces)} pieces ({parts})",
-                    cells,
-                    group,
-                )
-            )
+        found += split("region_split", group, cells)
     return found
 
 
@@ -164,17 +163,5 @@ def validate_board(board: Board, solution: Grid | None = None) -> BoardReport:
     """Judge every unit and cell of a board; with ``solution``, the entries that differ."""
     puzzle: Puzzle = board.puzzle
     values = puzzle.filled(board.entries)
-    reports: list[GroupReport] = []
-    findings: list[Finding] = []
-    for group in _units_to_judge(puzzle, not region_findings(puzzle)):
-        report, found = judge(group, values)
-        reports.append(report)
-        findings += found
-    solved = all(rep.state is GroupState.CORRECT for rep in reports)
-    return BoardReport(
-        tuple(reports),
-        cell_statuses(puzzle.cells, values, tuple(reports)),
-        tuple(findings),
-        solved,
-        wrong_entries(puzzle.cells, board.entries, solution),
-    )
+    units = _units_to_judge(puzzle, not region_findings(puzzle))
+    return board_report(board, puzzle.cells, values, [judge(u, values) for u in units], solution)

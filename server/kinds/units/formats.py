@@ -351,9 +351,11 @@ def sniff_janko(family: Family, text: str) -> str | None:
     return None
 
 
-def _janko_block(
+def janko_block(
     rows: list[str], n: int, what: str, findings: list[Finding], empty_ok: bool
 ) -> Grid:
+    """N lines of N numbers (``what`` in messages; ``-`` or ``.`` for 0 if ``empty_ok``),
+    each bad token or ragged row a finding."""
     grid = []
     for r, line in enumerate(rows):
         tokens = line.split()
@@ -412,12 +414,10 @@ def read_janko(family: Family, text: str, max_cells: int) -> Puzzle:
             ]
         )
     findings: list[Finding] = []
-    givens = _janko_block(lines[1 : n + 1], n, "given", findings, True)
+    givens = janko_block(lines[1 : n + 1], n, "given", findings, True)
     regions = None
     if family.regions:
-        regions = from_written_regions(
-            _janko_block(lines[n + 1 :], n, "region", findings, False), n
-        )
+        regions = from_written_regions(janko_block(lines[n + 1 :], n, "region", findings, False), n)
     puzzle = family.puzzle(n, givens, regions, janko_diagonals(text))
     if findings:
         raise fail(findings, puzzle)
@@ -444,7 +444,7 @@ def read_solution(text: str) -> Grid:
     if isinstance(n, str) or not 1 <= n <= 16:
         raise PuzzleError([error("bad_header", "a solution starts with 'N N', N 1-16")])
     findings: list[Finding] = []
-    grid = _janko_block(janko_lines(text)[1 : n + 1], n, "digit", findings, False)
+    grid = janko_block(janko_lines(text)[1 : n + 1], n, "digit", findings, False)
     if findings or len(grid) != n:
         raise PuzzleError(findings or [error("row_count", f"a solution has {n} rows")])
     return grid

@@ -67,6 +67,7 @@ __all__ = [
     "difficulty",
     "explain",
     "grade",
+    "graded",
     "keys",
     "last_resort",
     "next_step",
@@ -432,14 +433,21 @@ def grade(found: Explanation | Mapping[Any, int], cells: int | None = None) -> G
         final = found.final if isinstance(found, Explanation) else ()
         cells = len(final) ** 2 if final else 81
     used = [Technique(k) for k, v in counts.items() if v]
-    if Technique.TRIAL in used:
+    return graded(used, THRESHOLDS, difficulty(found) * 81 / cells, SCORE_LIMITS)
+
+
+def graded(
+    used: list[Any], thresholds: Thresholds, points: float, limits: Mapping[Grade, int]
+) -> Grade:
+    """HoDoKu's rule: the level of the hardest technique ``used`` (a TRIAL: EXTREME),
+    raised while the ``points`` (for 81 cells) pass the level's limit."""
+    if any(u.name == "TRIAL" for u in used):
         return Grade.EXTREME
     level = Grade.EXPERT
-    for g, (hardest, _) in THRESHOLDS.items():
+    for g, (hardest, _) in thresholds.items():
         if all(u <= hardest for u in used):
             level = g
             break
-    points = difficulty(found) * 81 / cells
-    while level in SCORE_LIMITS and points > SCORE_LIMITS[level]:
+    while level in limits and points > limits[level]:
         level = Grade(level + 1)
     return level
