@@ -242,8 +242,13 @@ def capital(text: str) -> str:
     return text if text[:1] == "r" and text[1:2].isdigit() else text[:1].upper() + text[1:]
 
 
-def names(cells: Iterable[Cell]) -> str:
-    return listed((cell_name(c) for c in cells), "and")
+def names(cells: Iterable[Cell], most: int | None = None) -> str:
+    """``r0c1, r2c2 and r3c0``; past ``most`` cells, the first ``most`` and how many more
+    (a message about a broken puzzle stays a sentence)."""
+    shown = list(cells)
+    if most is not None and len(shown) > most:
+        return f"{', '.join(map(cell_name, shown[:most]))} and {len(shown) - most} more"
+    return listed(map(cell_name, shown), "and")
 
 
 def outcome(

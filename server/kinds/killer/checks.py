@@ -114,7 +114,7 @@ def cage_findings(puzzle: Puzzle) -> list[Finding]:
             found.append(
                 _error(
                     "duplicate_given",
-                    f"{name} holds the given {twice[0]} twice: {names(at)}",
+                    f"{name} holds the given {twice[0]} twice: {names(at, 9)}",
                     at,
                     name,
                 )
@@ -135,7 +135,7 @@ def cage_findings(puzzle: Puzzle) -> list[Finding]:
         found.append(
             Finding(
                 "uncaged_cells",
-                f"{names(left)} {'is' if len(left) == 1 else 'are'} in no cage: JSON allows it, "
+                f"{names(left, 9)} {'is' if len(left) == 1 else 'are'} in no cage: JSON allows it, "
                 "but published Killers (the corpus text, Solo's game IDs) cage every cell",
                 left,
                 Severity.WARNING,
@@ -167,7 +167,7 @@ def judge_cage(group: CageGroup, values: Grid) -> tuple[GroupReport, list[Findin
         findings.append(
             _error(
                 "duplicate",
-                f"{group.name}: {min(twice)} appears twice ({names(at_fault)})",
+                f"{group.name}: {min(twice)} appears twice ({names(at_fault, 9)})",
                 at_fault,
                 group.name,
             )

@@ -125,14 +125,14 @@ def _sums_written(sums: Grid, numbers: Grid, findings: list[Finding]) -> None:
             findings.append(
                 error(
                     "no_sum",
-                    f"cage {k} ({names(cells)}) has no sum: write it at one of its cells",
+                    f"cage {k} ({names(cells, 9)}) has no sum: write it at one of its cells",
                     *cells,
                 )
             )
         elif len(at) > 1:
             shown = ", ".join(f"{sums[r][c]} at {cell_name((r, c))}" for r, c in at)
             findings.append(
-                error("two_sums", f"cage {k} ({names(cells)}) has {len(at)} sums: {shown}", *at)
+                error("two_sums", f"cage {k} ({names(cells, 9)}) has {len(at)} sums: {shown}", *at)
             )
 
 
@@ -173,7 +173,7 @@ def _no_givens(puzzle: Puzzle, where: str) -> None:
             [
                 error(
                     "no_givens_here",
-                    f"{where} has no place for givens ({names(given)}): write the puzzle as "
+                    f"{where} has no place for givens ({names(given, 9)}): write the puzzle as "
                     "JSON or a Solo game ID",
                     *given,
                 )
@@ -191,7 +191,7 @@ def _covering(puzzle: Puzzle, where: str) -> None:
     left = [(r, c) for r in range(n) for c in range(n) if (r, c) not in count]
     twice = sorted(cell for cell, k in count.items() if k > 1)
     if left or twice:
-        what = f"{names(left)} in no cage" if left else f"{names(twice)} in two cages"
+        what = f"{names(left, 9)} in no cage" if left else f"{names(twice, 9)} in two cages"
         raise PuzzleError(
             [error("not_covered", f"{where} puts every cell in one cage: {what}", *(left or twice))]
         )
@@ -311,14 +311,14 @@ def _json_cage(i: int, raw: Any, n: int, findings: list[Finding]) -> Cage | None
     repeated = sorted({cell for cell in cells if cells.count(cell) > 1})
     if repeated:
         findings.append(
-            error("duplicate_cell", f"{what}: lists {names(repeated)} more than once", *repeated)
+            error("duplicate_cell", f"{what}: lists {names(repeated, 9)} more than once", *repeated)
         )
     outside = [(r, c) for r, c in cells if not (0 <= r < n and 0 <= c < n)]
     if outside:
         findings.append(
             error(
                 "cell_outside_grid",
-                f"{what}: {names(outside)} outside the {n}x{n} grid",
+                f"{what}: {names(outside, 9)} outside the {n}x{n} grid",
                 *[(r, c) for r, c in outside if 0 <= r < n and 0 <= c < n],
             )
         )

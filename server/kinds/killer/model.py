@@ -49,9 +49,10 @@ class Puzzle(units.Puzzle):
         return hash(self._key())
 
     def cage_name(self, k: int) -> str:
-        """``cage 3 (17: r0c0 and r0c1)``: its number from 1, its sum and its cells."""
+        """``cage 3 (17: r0c0 and r0c1)``: its number from 1, its sum and its cells (no
+        more than nine of them: a broken puzzle's message stays a sentence)."""
         cage = self.cages[k]
-        return f"cage {k + 1} ({cage.sum}: {names(cage.cells)})"
+        return f"cage {k + 1} ({cage.sum}: {names(cage.cells, 9)})"
 
     @cached_property
     def cage_at(self) -> dict[Cell, int]:
