@@ -54,12 +54,14 @@ SIZES = {
     "kakurasu": ["6", "8"],
     "sudoku": ["9"],
     "jigsaw": ["9"],
+    "killer": ["9"],
 }
 PEERS = {
     "kenken": "sgt-keen",
     "skyscraper": "sgt-towers",
     "sudoku": "sgt-solo",
     "jigsaw": "sgt-solo",
+    "killer": "sgt-solo",
 }
 TIERS = {
     "sgt-keen": {"EASY": "e", "MEDIUM": "n", "HARD": "h", "EXPERT": "x", "EXTREME": "u"},
@@ -67,13 +69,15 @@ TIERS = {
     "sgt-solo": {"EASY": "b", "MEDIUM": "a", "HARD": "e", "EXPERT": "u", "EXTREME": "u"},
 }
 SOLO_BOXES = {4: "2x2", 6: "2x3", 9: "3x3", 16: "4x4"}  # Solo's parameters by size
+SOLO_VARIANTS = {"jigsaw": "j", "killer": "k"}
 
 
 def peer_params(kind: str, size: int, tier: str) -> str:
-    """The peer's game parameters for a size and tier: ``6dh``, ``3x3de``, ``3x3jdu``."""
+    """The peer's game parameters for a size and tier: ``6dh``, ``3x3de``, ``3x3jdu``,
+    ``3x3kdb``."""
     if PEERS[kind] != "sgt-solo":
         return f"{size}d{tier}"
-    return f"{SOLO_BOXES[size]}{'j' if kind == 'jigsaw' else ''}d{tier}"
+    return f"{SOLO_BOXES[size]}{SOLO_VARIANTS.get(kind, '')}d{tier}"
 
 
 _TIME = re.compile(r"#\d+: ([0-9.]+)\s*$")
