@@ -28,6 +28,73 @@ def digit_text(value: int, marked: bool, width: int) -> str:
     return text.center(width)
 
 
+def caged_cells(
+    size: int, cages: Sequence[Any], label: Callable[[Any], str]
+) -> tuple[dict[Cell, int], dict[Cell, str]]:
+    """Each cell's cage (its index in ``cages``, messages with ``cells`` of row and
+    column) and each cage's ``label``, in its first cell."""
+    regions: dict[Cell, int] = {}
+    labels: dict[Cell, str] = {}
+    for i, cage in enumerate(cages):
+        cells = sorted((ref.row, ref.column) for ref in cage.cells)
+        for r, c in cells:
+            if 0 <= r < size and 0 <= c < size:
+                regions[(r, c)] = i
+        if cells:
+            labels[cells[0]] = label(cage)
+    return regions, labels
+
+
+def caged_text(
+    cage: Sequence[Sequence[int]],
+    labels: Mapping[Cell, str],
+    values: Grid,
+    marks: set[Cell],
+    head: Sequence[str] = (),
+) -> str:
+    """Cells drawn as text with walls (``+--+``, ``|``) around the groups of ``cage``
+    (per cell its group's number), none between cells of one group; each label in its
+    cell's top line, the value below it; ``head`` lines first."""
+    n = len(cage)
+    w = max(5, *(len(text) for text in labels.values())) if labels else 5
+
+    def of(r: int, c: int) -> int | None:
+        return cage[r][c] if 0 <= r < n and 0 <= c < n else None
+
+    def wall(a: int | None, b: int | None) -> bool:
+        return a is None or b is None or a != b
+
+    def across(r: int, c: int) -> bool:  # the border above cell (r, c)
+        return wall(of(r - 1, c), of(r, c)) if 0 <= c < n else False
+
+    def down(r: int, c: int) -> bool:  # the border left of cell (r, c)
+        return wall(of(r, c - 1), of(r, c)) if 0 <= r < n else False
+
+    def border(r: int) -> str:
+        out = []
+        for c in range(n + 1):
+            corner = across(r, c - 1) or across(r, c) or down(r - 1, c) or down(r, c)
+            out.append("+" if corner else " ")
+            if c < n:
+                out.append(("-" if across(r, c) else " ") * w)
+        return "".join(out)
+
+    lines = list(head)
+    for r in range(n):
+        lines.append(border(r))
+        top, bottom = [], []
+        for c in range(n + 1):
+            bar = "|" if down(r, c) else " "
+            top.append(bar)
+            bottom.append(bar)
+            if c < n:
+                top.append(labels.get((r, c), "").ljust(w))
+                bottom.append(digit_text(values[r][c], (r, c) in marks, w))
+        lines.extend(("".join(top), "".join(bottom)))
+    lines.append(border(n))
+    return "\n".join(line.rstrip() for line in lines) + "\n"
+
+
 def grid_of(message: puzzle_pb2.Grid, rows: int, columns: int) -> Grid:
     """A ``Grid`` message's values, all 0 when it has none."""
     if not message.rows:

@@ -13,20 +13,8 @@ from numgrid.server.kinds.units.shape import shape
 
 
 def _loop_hidden(t: native.Tables, pos: int) -> int:
-    found = 0
     regions = tuple((t.digits, offs, pattern) for offs, pattern in t.regions)
-    for orig, offs, pattern in (*t.classes, *regions):
-        o = tw = 0
-        for off in offs:
-            x = (pos >> off) & orig
-            tw |= o & x
-            o |= x
-        if o != orig:
-            return -1
-        ex = o & ~tw
-        if ex:
-            found |= (ex * pattern) & pos
-    return found
+    return native._looped_folds((*t.classes, *regions))(pos)
 
 
 # Four irregular regions of a 4x4 grid.
