@@ -524,7 +524,7 @@ class PuzzleFailure(_message.Message):
     def __init__(self, message: _Optional[str] = ...) -> None: ...
 
 class GenerateRequest(_message.Message):
-    __slots__ = ("kind", "rows", "columns", "grade", "count", "seed", "density", "single_cell_runs", "diagonals")
+    __slots__ = ("kind", "rows", "columns", "grade", "count", "seed", "density", "single_cell_runs", "diagonals", "formats")
     KIND_FIELD_NUMBER: _ClassVar[int]
     ROWS_FIELD_NUMBER: _ClassVar[int]
     COLUMNS_FIELD_NUMBER: _ClassVar[int]
@@ -534,6 +534,7 @@ class GenerateRequest(_message.Message):
     DENSITY_FIELD_NUMBER: _ClassVar[int]
     SINGLE_CELL_RUNS_FIELD_NUMBER: _ClassVar[int]
     DIAGONALS_FIELD_NUMBER: _ClassVar[int]
+    FORMATS_FIELD_NUMBER: _ClassVar[int]
     kind: _puzzle_pb2.PuzzleKind
     rows: int
     columns: int
@@ -543,7 +544,8 @@ class GenerateRequest(_message.Message):
     density: float
     single_cell_runs: bool
     diagonals: bool
-    def __init__(self, kind: _Optional[_Union[_puzzle_pb2.PuzzleKind, str]] = ..., rows: _Optional[int] = ..., columns: _Optional[int] = ..., grade: _Optional[_Union[Grade, str]] = ..., count: _Optional[int] = ..., seed: _Optional[int] = ..., density: _Optional[float] = ..., single_cell_runs: _Optional[bool] = ..., diagonals: _Optional[bool] = ...) -> None: ...
+    formats: _containers.RepeatedScalarFieldContainer[_puzzle_pb2.PuzzleFormat]
+    def __init__(self, kind: _Optional[_Union[_puzzle_pb2.PuzzleKind, str]] = ..., rows: _Optional[int] = ..., columns: _Optional[int] = ..., grade: _Optional[_Union[Grade, str]] = ..., count: _Optional[int] = ..., seed: _Optional[int] = ..., density: _Optional[float] = ..., single_cell_runs: _Optional[bool] = ..., diagonals: _Optional[bool] = ..., formats: _Optional[_Iterable[_Union[_puzzle_pb2.PuzzleFormat, str]]] = ...) -> None: ...
 
 class GenerateResponse(_message.Message):
     __slots__ = ("puzzle", "texts", "solution", "solution_text", "difficulty", "seed", "index", "attempts", "repairs", "elapsed", "stats")
@@ -570,3 +572,19 @@ class GenerateResponse(_message.Message):
     elapsed: _duration_pb2.Duration
     stats: _containers.RepeatedCompositeFieldContainer[_puzzle_pb2.EngineStats]
     def __init__(self, puzzle: _Optional[_Union[_puzzle_pb2.Puzzle, _Mapping]] = ..., texts: _Optional[_Iterable[_Union[_puzzle_pb2.PuzzleText, _Mapping]]] = ..., solution: _Optional[_Union[_puzzle_pb2.Grid, _Mapping]] = ..., solution_text: _Optional[str] = ..., difficulty: _Optional[_Union[Difficulty, _Mapping]] = ..., seed: _Optional[int] = ..., index: _Optional[int] = ..., attempts: _Optional[int] = ..., repairs: _Optional[int] = ..., elapsed: _Optional[_Union[datetime.timedelta, _duration_pb2.Duration, _Mapping]] = ..., stats: _Optional[_Iterable[_Union[_puzzle_pb2.EngineStats, _Mapping]]] = ...) -> None: ...
+
+class ConvertPuzzleRequest(_message.Message):
+    __slots__ = ("puzzle", "format")
+    PUZZLE_FIELD_NUMBER: _ClassVar[int]
+    FORMAT_FIELD_NUMBER: _ClassVar[int]
+    puzzle: _puzzle_pb2.PuzzleInput
+    format: _puzzle_pb2.PuzzleFormat
+    def __init__(self, puzzle: _Optional[_Union[_puzzle_pb2.PuzzleInput, _Mapping]] = ..., format: _Optional[_Union[_puzzle_pb2.PuzzleFormat, str]] = ...) -> None: ...
+
+class ConvertPuzzleResponse(_message.Message):
+    __slots__ = ("text", "puzzle")
+    TEXT_FIELD_NUMBER: _ClassVar[int]
+    PUZZLE_FIELD_NUMBER: _ClassVar[int]
+    text: _puzzle_pb2.PuzzleText
+    puzzle: _puzzle_pb2.Puzzle
+    def __init__(self, text: _Optional[_Union[_puzzle_pb2.PuzzleText, _Mapping]] = ..., puzzle: _Optional[_Union[_puzzle_pb2.Puzzle, _Mapping]] = ...) -> None: ...

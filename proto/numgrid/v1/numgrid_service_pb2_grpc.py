@@ -80,6 +80,11 @@ class NumgridServiceStub:
                 request_serializer=numgrid_dot_v1_dot_numgrid__service__pb2.GenerateRequest.SerializeToString,
                 response_deserializer=numgrid_dot_v1_dot_numgrid__service__pb2.GenerateResponse.FromString,
                 _registered_method=True)
+        self.ConvertPuzzle = channel.unary_unary(
+                '/numgrid.v1.NumgridService/ConvertPuzzle',
+                request_serializer=numgrid_dot_v1_dot_numgrid__service__pb2.ConvertPuzzleRequest.SerializeToString,
+                response_deserializer=numgrid_dot_v1_dot_numgrid__service__pb2.ConvertPuzzleResponse.FromString,
+                _registered_method=True)
 
 
 class NumgridServiceServicer:
@@ -156,6 +161,15 @@ class NumgridServiceServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def ConvertPuzzle(self, request, context):
+        """The puzzle written in another format: a text format of its kind or a link
+        (puzz.link, penpa-edit, f-puzzles, SudokuWiki, a Tatham game ID). A format the
+        kind cannot be written in is INVALID_ARGUMENT, naming the formats it can.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_NumgridServiceServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -198,6 +212,11 @@ def add_NumgridServiceServicer_to_server(servicer, server):
                     servicer.Generate,
                     request_deserializer=numgrid_dot_v1_dot_numgrid__service__pb2.GenerateRequest.FromString,
                     response_serializer=numgrid_dot_v1_dot_numgrid__service__pb2.GenerateResponse.SerializeToString,
+            ),
+            'ConvertPuzzle': grpc.unary_unary_rpc_method_handler(
+                    servicer.ConvertPuzzle,
+                    request_deserializer=numgrid_dot_v1_dot_numgrid__service__pb2.ConvertPuzzleRequest.FromString,
+                    response_serializer=numgrid_dot_v1_dot_numgrid__service__pb2.ConvertPuzzleResponse.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -422,6 +441,33 @@ class NumgridService:
             '/numgrid.v1.NumgridService/Generate',
             numgrid_dot_v1_dot_numgrid__service__pb2.GenerateRequest.SerializeToString,
             numgrid_dot_v1_dot_numgrid__service__pb2.GenerateResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def ConvertPuzzle(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/numgrid.v1.NumgridService/ConvertPuzzle',
+            numgrid_dot_v1_dot_numgrid__service__pb2.ConvertPuzzleRequest.SerializeToString,
+            numgrid_dot_v1_dot_numgrid__service__pb2.ConvertPuzzleResponse.FromString,
             options,
             channel_credentials,
             insecure,

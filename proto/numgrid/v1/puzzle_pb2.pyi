@@ -38,6 +38,10 @@ class PuzzleFormat(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     PUZZLE_FORMAT_TATHAM: _ClassVar[PuzzleFormat]
     PUZZLE_FORMAT_LINE: _ClassVar[PuzzleFormat]
     PUZZLE_FORMAT_GRID: _ClassVar[PuzzleFormat]
+    PUZZLE_FORMAT_PUZZLINK: _ClassVar[PuzzleFormat]
+    PUZZLE_FORMAT_PENPA: _ClassVar[PuzzleFormat]
+    PUZZLE_FORMAT_FPUZZLES: _ClassVar[PuzzleFormat]
+    PUZZLE_FORMAT_SUDOKUWIKI: _ClassVar[PuzzleFormat]
 
 class Severity(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     __slots__ = ()
@@ -80,6 +84,10 @@ PUZZLE_FORMAT_JSON: PuzzleFormat
 PUZZLE_FORMAT_TATHAM: PuzzleFormat
 PUZZLE_FORMAT_LINE: PuzzleFormat
 PUZZLE_FORMAT_GRID: PuzzleFormat
+PUZZLE_FORMAT_PUZZLINK: PuzzleFormat
+PUZZLE_FORMAT_PENPA: PuzzleFormat
+PUZZLE_FORMAT_FPUZZLES: PuzzleFormat
+PUZZLE_FORMAT_SUDOKUWIKI: PuzzleFormat
 SEVERITY_UNSPECIFIED: Severity
 SEVERITY_ERROR: Severity
 SEVERITY_WARNING: Severity
