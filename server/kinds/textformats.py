@@ -158,6 +158,10 @@ class Formats(dict[str, Format]):
     def write(self, board: Any, fmt: str) -> str:
         return self.get_format(fmt).write(board)
 
+    def plus(self, *formats: Format) -> Formats:
+        """These formats and ``formats`` after them (a kind's links, each its own module)."""
+        return Formats(self.title, self.default_max_cells, *self.values(), *formats)
+
 
 # ---------------------------------------------------------------- Tatham's game IDs
 
