@@ -51,6 +51,7 @@ from .client import Call
 from .client import channel_options
 from .client import check_uniqueness_call
 from .client import client_method
+from .client import convert_call
 from .client import error_from_rpc
 from .client import explain_call
 from .client import generate_call
@@ -156,6 +157,7 @@ class AsyncNumgridClient:
     check_uniqueness = unary(check_uniqueness_call)
     render = unary(render_call)
     generate = streamed(generate_call)
+    convert = unary(convert_call)
     health = unary(health_call)
 
     # ------------------------------------------------------------ a batch

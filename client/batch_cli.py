@@ -163,7 +163,8 @@ class _Source:
     path: str
     kind: str  # "file", "stdin", "jsonl", "dataset", "lines"
     count: int
-    data: dict[str, Any] = field(default_factory=dict)  # a dataset's puzzles; lines: {"N": line}
+    # a dataset's puzzles; lines: {"N": line}; stdin: {"text": its text}
+    data: dict[str, Any] = field(default_factory=dict)
     name: str | None = None  # a dataset's name: the kind of its puzzles
 
 
@@ -180,7 +181,13 @@ def _jsonl_count(path: str) -> int:
 
 
 def _classify(path: str, stdin: dict) -> _Source:
-    if path == STDIN:
+    if path == STDIN:  # read once, here: its text goes with the source
+        with contextlib.suppress(UsageError):
+            text = read_input(path, stdin)[1]
+            lines = puzzle_lines(text)
+            if lines is not None:
+                return _Source(STDIN_SOURCE, "lines", len(lines), lines)
+            return _Source(path, "stdin", 1, {"text": text})
         return _Source(path, "stdin", 1)
     if path.endswith(".jsonl"):
         return _Source(path, "jsonl", _jsonl_count(path))
@@ -201,24 +208,29 @@ def _classify(path: str, stdin: dict) -> _Source:
 
 
 _LINE = re.compile(r"^[0-9A-Za-z._-]{16,}$")
+# A link (puz.link, penpa-edit, f-puzzles, SudokuWiki: any URL) or a Tatham game ID
+# ("3x3:...", "6dh:...", "5:2/3/..."), on a line of its own.
+_LINK = re.compile(r"^(?:[A-Za-z][A-Za-z0-9+.-]*://|www\.)\S+$|^\d+(?:x\d+)?[a-z]*[:#]\S+$")
 
 
 def puzzle_lines(text: str) -> dict[str, str] | None:
-    """A text of puzzles one a line (the benchmark files: two or more lines of one token
-    each, of digits, letters, ``.``, ``-`` or ``_``, half or more as long as a square
-    grid's cells; blank lines and ``#`` comments aside) as ``{"N": line}`` by line number,
-    a line of another length kept (it is answered, as the bad puzzle it is, by its
-    number); None for any other text, and for a square grid written a row a line (as many
+    """A text of puzzles one a line as ``{"N": line}`` by line number (blank lines and
+    ``#`` comments aside), or None for any other text. Two kinds of such texts: links
+    and game IDs, two or more, every line one; and the benchmark files, two or more lines
+    of one token each, of digits, letters, ``.``, ``-`` or ``_``, half or more as long as
+    a square grid's cells, a line of another length kept (it is answered, as the bad
+    puzzle it is, by its number), but not a square grid written a row a line (as many
     rows as each is long)."""
     found: dict[str, str] = {}
     for number, line in enumerate(text.splitlines(), 1):
         body = line.strip()
-        if not body or body.startswith("#"):
-            continue
-        if not _LINE.match(body):
-            return None
-        found[str(number)] = body
+        if body and not body.startswith("#"):
+            found[str(number)] = body
     if len(found) < 2:
+        return None
+    if all(_LINK.match(body) for body in found.values()):
+        return found
+    if not all(_LINE.match(body) for body in found.values()):
         return None
     lengths = Counter(len(body) for body in found.values())
     usual, count = lengths.most_common(1)[0]
@@ -417,7 +429,7 @@ def items(
             if not fresh(name):
                 continue
             try:
-                _, text = read_input(source.path, stdin)
+                text = source.data.get("text") or read_input(source.path, stdin)[1]
             except UsageError as e:
                 problems.add(name, str(e))
                 continue

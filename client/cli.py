@@ -34,6 +34,7 @@ from .cli_output import FAILURE
 from .cli_output import PROG
 from .cli_output import NoServer
 from .cli_output import UsageError
+from .commands import convert
 from .commands import explain
 from .commands import generate
 from .commands import health
@@ -60,6 +61,7 @@ COMMANDS: dict[str, Command] = {
         render.COMMAND,
         print_sheet.COMMAND,
         generate.COMMAND,
+        convert.COMMAND,
         health.COMMAND,
         play.COMMAND,
     )

@@ -20,6 +20,7 @@ import json
 from collections.abc import Callable
 from collections.abc import Iterator
 from collections.abc import Mapping
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any
@@ -43,6 +44,7 @@ from .channels import PLAINTEXT
 from .channels import Credentials
 from .channels import open_channel
 from .types import Cell
+from .types import Converted
 from .types import Difficulty
 from .types import EngineStat
 from .types import Explanation
@@ -605,6 +607,7 @@ def generate_call(
     density: float = 0.0,
     single_cell_runs: bool = False,
     diagonals: bool = False,
+    formats: Sequence[str] = (),
     timeout: float | None = None,
 ) -> Call[GeneratedPuzzle]:
     """New puzzles, each as soon as the server has made it: unique (proven by both
@@ -613,7 +616,7 @@ def generate_call(
     iterator cancels the call. ``rows`` and ``columns`` count what the kind counts (a
     clue row and column, e.g.); ``density`` is the share of white cells, for the kinds
     that take it (0: the default); ``diagonals`` asks for the X variant, for the kinds
-    that have one."""
+    that have one; ``formats`` names the texts wanted (empty: every one of the kind)."""
     if kind not in KINDS or kind in (None, "auto"):
         known = ", ".join(sorted(str(k) for k in KINDS if k and k != "auto"))
         raise ValueError(f"unknown kind {kind!r}; known: {known}")
@@ -631,10 +634,44 @@ def generate_call(
         density=density,
         single_cell_runs=single_cell_runs,
         diagonals=diagonals,
+        formats=[format_value(name) for name in formats],
     )
     if seed is not None:
         request.seed = seed
     return Call("Generate", request, generated_from, timeout)
+
+
+def format_value(name: str) -> puzzle_pb2.PuzzleFormat:
+    """A format's PuzzleFormat value; ValueError naming the known ones."""
+    if name in (None, "auto") or name not in FORMATS:
+        known = ", ".join(str(k) for k in FORMATS if k and k != "auto")
+        raise ValueError(f"unknown format {name!r}; known: {known}")
+    return FORMATS[name]
+
+
+def convert_call(
+    puzzle: PuzzleLike,
+    to: str,
+    *,
+    format: str | None = None,
+    kind: str | None = None,
+    timeout: float | None = None,
+) -> Call[Converted]:
+    """The puzzle written in format ``to``: a link (``puzzlink``, ``penpa``,
+    ``fpuzzles``, ``sudokuwiki``), a Tatham game ID (``tatham``) or a text format."""
+    request = service_pb2.ConvertPuzzleRequest(
+        puzzle=puzzle_input(puzzle, format=format, kind=kind), format=format_value(to)
+    )
+    return Call("ConvertPuzzle", request, converted_from, timeout)
+
+
+def converted_from(r: service_pb2.ConvertPuzzleResponse) -> Converted:
+    return Converted(
+        text=r.text.content,
+        format=(_name(puzzle_pb2.PuzzleFormat, r.text.format, "PUZZLE_FORMAT_") or "").lower(),
+        kind=r.puzzle.WhichOneof("kind") or "",
+        puzzle=r.puzzle,
+    )
 
 
 def generated_from(r: service_pb2.GenerateResponse) -> GeneratedPuzzle:
@@ -739,4 +776,5 @@ class NumgridClient:
     check_uniqueness = unary(check_uniqueness_call)
     render = unary(render_call)
     generate = streamed(generate_call)
+    convert = unary(convert_call)
     health = unary(health_call)

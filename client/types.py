@@ -20,6 +20,7 @@ from numgrid.v1 import puzzle_pb2
 # What ``numgrid.client`` exports of this module (besides the two clients).
 __all__ = [
     "Cell",
+    "Converted",
     "Difficulty",
     "EngineStat",
     "Explanation",
@@ -199,6 +200,16 @@ class Picture:
     height: int
     puzzle: puzzle_pb2.Puzzle = field(repr=False, compare=False)
     solution: Grid | None = None  # with show_solution: the solution drawn
+
+
+@dataclass(frozen=True)
+class Converted:
+    """A puzzle written in another format (ConvertPuzzle)."""
+
+    text: str  # the puzzle in ``format``: a link, a game ID or a text
+    format: str  # "puzzlink", "penpa", "janko", ...
+    kind: str  # the kind the server read it as
+    puzzle: puzzle_pb2.Puzzle = field(repr=False, compare=False)
 
 
 @dataclass(frozen=True)

@@ -6,6 +6,7 @@ and read by the same parser as a text puzzle, so both pass exactly the same chec
 
 from __future__ import annotations
 
+import contextlib
 import enum
 from collections.abc import Callable
 from collections.abc import Iterable
@@ -225,7 +226,7 @@ def _read_text(text: puzzle_pb2.PuzzleText, field: str, max_cells: int) -> Read:
             kind, found = detect_format(text.content, fmt)
             fmt = fmt or found
         if fmt is not None and fmt not in kind.formats.FORMATS:
-            raise _invalid(f"{field}.format", f"{kind.name} has no {fmt} format")
+            raise _invalid(f"{field}.format", kind.formats.FORMATS.missing(fmt))
         board, warnings = operations.read_board(kind, text.content, fmt, max_cells)
     except PuzzleError as e:
         violations = _text_violations(e.findings, f"{field}.content")
@@ -576,6 +577,7 @@ class GenerateParams:
     spec: Spec
     count: int
     seed: int  # the first puzzle's
+    formats: tuple[str, ...] | None  # of the texts; None: every one that holds the puzzle
 
     @property
     def size(self) -> str:
@@ -621,6 +623,12 @@ def generate_request(message: service_pb2.GenerateRequest, max_cells: int) -> Ge
     )
     kind = KINDS[kind_name]
     violations = []
+    formats = _format_names(message.formats, "formats")
+    violations += [
+        Violation("formats", kind.formats.FORMATS.missing(fmt))
+        for fmt in formats
+        if fmt not in kind.formats.FORMATS
+    ]
     if rows <= 0 or cols <= 0:
         violations.append(Violation("rows", f"the size must be positive, not {rows}x{cols}"))
     elif rows * cols > max_cells:
@@ -634,7 +642,7 @@ def generate_request(message: service_pb2.GenerateRequest, max_cells: int) -> Ge
         violations = [Violation(_SPEC_FIELDS.get(f, f), text) for f, text in problems]
     if violations:
         raise InvalidRequest(violations, reason="UNREACHABLE_SPEC")
-    return GenerateParams(kind, spec, count, seed)
+    return GenerateParams(kind, spec, count, seed, tuple(formats) or None)
 
 
 def _duration(seconds: float) -> Duration:
@@ -644,18 +652,18 @@ def _duration(seconds: float) -> Duration:
 
 
 def generate_response(
-    kind: Kind, made: generate.Generated, index: int
+    kind: Kind, made: generate.Generated, index: int, formats: tuple[str, ...] | None = None
 ) -> service_pb2.GenerateResponse:
+    """Puzzle ``index`` as made, its texts in ``formats`` (None: every format of its kind
+    that holds it; one asked for that cannot is INVALID_ARGUMENT)."""
     board = Board.empty(made.puzzle)
-    kind_value = _enum_value(puzzle_pb2.PuzzleKind, f"PUZZLE_KIND_{kind.name.upper()}")
-    texts = [
-        puzzle_pb2.PuzzleText(
-            content=kind.formats.write(board, fmt),
-            format=_enum_value(puzzle_pb2.PuzzleFormat, f"PUZZLE_FORMAT_{fmt.upper()}"),
-            kind=kind_value,
-        )
-        for fmt in kind.formats.FORMATS
-    ]
+    if formats is None:
+        texts = []
+        for fmt in kind.formats.FORMATS:
+            with contextlib.suppress(InvalidRequest):  # e.g. a line holds no X rule
+                texts.append(written(kind, board, fmt, "formats"))
+    else:
+        texts = [written(kind, board, fmt, "formats") for fmt in formats]
     return service_pb2.GenerateResponse(
         puzzle=kind.wire.to_proto(board),
         texts=texts,
@@ -668,4 +676,49 @@ def generate_response(
         repairs=made.repairs,
         elapsed=_duration(made.seconds),
         stats=stats(made.stats),
+    )
+
+
+# ---------------------------------------------------------------- ConvertPuzzle
+
+
+def _format_names(values: Iterable[int], field: str) -> list[str]:
+    """The names of PuzzleFormat values a request asks for; InvalidRequest for an unknown
+    or unspecified one."""
+    names = []
+    for value in values:
+        try:
+            name = _enum_name(puzzle_pb2.PuzzleFormat, value, "PUZZLE_FORMAT_")
+        except ValueError:
+            raise _invalid(field, f"unknown puzzle format {value}") from None
+        if name is None:
+            raise _invalid(field, "say which format to write: PUZZLE_FORMAT_UNSPECIFIED is none")
+        names.append(name)
+    return names
+
+
+def written(kind: Kind, board: Board, fmt: str, field: str) -> puzzle_pb2.PuzzleText:
+    """The board written in ``fmt``; InvalidRequest (on ``field``) when the kind has no
+    such format or the format cannot hold this puzzle (a variant, a size), with why."""
+    if fmt not in kind.formats.FORMATS:
+        raise _invalid(field, kind.formats.FORMATS.missing(fmt))
+    try:
+        content = kind.formats.write(board, fmt)
+    except PuzzleError as e:
+        violations = [Violation(field, f"{fmt}: {f.message}") for f in e.findings]
+        raise InvalidRequest(violations, findings=e.findings, reason="FORMAT_CANNOT_HOLD") from None
+    return puzzle_pb2.PuzzleText(
+        content=content,
+        format=_enum_value(puzzle_pb2.PuzzleFormat, f"PUZZLE_FORMAT_{fmt.upper()}"),
+        kind=_enum_value(puzzle_pb2.PuzzleKind, f"PUZZLE_KIND_{kind.name.upper()}"),
+    )
+
+
+def convert_response(
+    read: Read, message: service_pb2.ConvertPuzzleRequest
+) -> service_pb2.ConvertPuzzleResponse:
+    """The puzzle read, written in the format the request asks for."""
+    (fmt,) = _format_names([message.format], "format")
+    return service_pb2.ConvertPuzzleResponse(
+        text=written(read.kind, read.board, fmt, "format"), puzzle=puzzle(read)
     )

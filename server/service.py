@@ -345,6 +345,10 @@ class NumgridServicer(numgrid_service_pb2_grpc.NumgridServiceServicer):
             raise convert.no_unique_solution(rendered.verdict)
         return convert.render_response(read, rendered)
 
+    @_rpc
+    def ConvertPuzzle(self, request, context, call):
+        return convert.convert_response(self._read(request.puzzle, call), request)
+
     def Generate(self, request, context):
         """Puzzles one after the other (:mod:`~numgrid.server.generate`), each sent when
         made. Each gets the server's time cap, within the call's deadline; a puzzle not
@@ -358,7 +362,7 @@ class NumgridServicer(numgrid_service_pb2_grpc.NumgridServiceServicer):
             with self.admission.slot(context.is_active):
                 for index in range(params.count):
                     made = self._generate_one(params, index, context)
-                    response = convert.generate_response(params.kind, made, index)
+                    response = convert.generate_response(params.kind, made, index, params.formats)
                     call.verdict = Verdict.UNIQUE.value
                     call.answered(response)  # the cross-check's engines
                     try:

@@ -42,6 +42,7 @@ COMMANDS = [
     "render",
     "print",
     "generate",
+    "convert",
     "health",
     "play",
 ]

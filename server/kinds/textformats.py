@@ -103,6 +103,16 @@ def json_writer(
     return write_json
 
 
+# The sites whose links or game IDs are formats: named when a kind has none of theirs.
+SITES = {
+    "puzzlink": "puzz.link (pzprjs)",
+    "penpa": "penpa-edit",
+    "fpuzzles": "f-puzzles",
+    "sudokuwiki": "SudokuWiki",
+    "tatham": "Simon Tatham's collection",
+}
+
+
 class Formats(dict[str, Format]):
     """The formats of one kind by name, tried in this order when detecting."""
 
@@ -157,6 +167,13 @@ class Formats(dict[str, Format]):
 
     def write(self, board: Any, fmt: str) -> str:
         return self.get_format(fmt).write(board)
+
+    def missing(self, fmt: str) -> str:
+        """The sentence saying this kind cannot be written in ``fmt``, and what it can."""
+        can = f"write it as one of {', '.join(self)}"
+        if fmt in SITES:
+            return f"{SITES[fmt]} has no {self.title}: {can}"
+        return f"{self.title} has no {fmt} format: {can}"
 
     def plus(self, *formats: Format) -> Formats:
         """These formats and ``formats`` after them (a kind's links, each its own module)."""

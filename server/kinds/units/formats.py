@@ -206,7 +206,15 @@ def read_line(family: Family, text: str, max_cells: int) -> Puzzle:
     return read_line_body(family, lines[0][1], "", max_cells)
 
 
+def _no_diagonals(puzzle: Puzzle, what: str) -> None:
+    """A text of givens alone cannot say the X rule: refused, never dropped."""
+    if puzzle.diagonals:
+        message = f"{what} holds no X rule (both diagonals): write it as json, janko or tatham"
+        raise PuzzleError([error("cannot_hold", message)])
+
+
 def write_line(puzzle: Puzzle) -> str:
+    _no_diagonals(puzzle, "a line of digits")
     return "".join(digit_char(v) for row in puzzle.givens for v in row) + "\n"
 
 
@@ -285,6 +293,7 @@ def read_grid(family: Family, text: str, max_cells: int) -> Puzzle:
 
 
 def write_grid(puzzle: Puzzle) -> str:
+    _no_diagonals(puzzle, "a grid of digits")
     n = puzzle.size
     wide = n > 9
     lines = []
