@@ -224,6 +224,12 @@ class SearchTimeout(Exception):
     """Raised inside an engine when its budget runs out or the caller cancels."""
 
 
+class BeyondLogic(Exception):
+    """A puzzle the kind's logical techniques cannot take on (its message says why, in
+    one sentence): the engines still solve it, but a hint reveals a cell instead of a
+    step, it gets no grade, and Explain refuses it."""
+
+
 @dataclass
 class Budget:
     """Wall-clock deadline plus a cancel flag. ``None`` deadline means no limit."""

@@ -21,6 +21,7 @@ from typing import Any
 
 from numgrid.server import engines
 from numgrid.server.chain import Explanation
+from numgrid.server.core import BeyondLogic
 from numgrid.server.core import Board
 from numgrid.server.core import BoardReport
 from numgrid.server.core import Budget
@@ -232,7 +233,7 @@ def difficulty(
         found = difficulty_of(
             kind.logic.explain(board.puzzle, entries, max(kind.logic.Technique), budget=limited)
         )
-    except SearchTimeout:
+    except (SearchTimeout, BeyondLogic):
         return None
     _difficulties.put(key, found)
     return found
@@ -255,10 +256,14 @@ def explain(
     is full, the techniques up to ``max_technique`` (None: all, trial included) are
     stuck, or the entries turn out to have no completion (the steps up to there).
 
-    Raises PuzzleError when the entries break a rule, SearchTimeout past the budget."""
+    Raises PuzzleError when the entries break a rule or the techniques cannot take the
+    puzzle on (:class:`BeyondLogic`), SearchTimeout past the budget."""
     entries = board.entries if board.has_entries else None
     limit = max(kind.logic.Technique) if max_technique is None else max_technique
-    explanation = kind.logic.explain(board.puzzle, entries, limit, budget=budget)
+    try:
+        explanation = kind.logic.explain(board.puzzle, entries, limit, budget=budget)
+    except BeyondLogic as e:
+        raise PuzzleError([Finding("beyond_logic", str(e))]) from None
     return Explained(explanation.steps, explanation.solved, difficulty_of(explanation))
 
 
@@ -360,6 +365,8 @@ def hint(
         )
     except SearchTimeout:
         return _no_step(kind, board, found, None, "the time ran out before a step was found")
+    except BeyondLogic as e:
+        return _no_step(kind, board, found, None, str(e))
     if step is None:
         return _stuck(kind, board, found, allowed, logic_budget)
     acted = [c for c, _ in step.placements] or [c for c, _ in step.eliminations]
@@ -387,6 +394,8 @@ def _stuck(
             trial = kind.logic.last_resort(board.puzzle, stalled.candidates, budget=budget)
     except SearchTimeout:
         return _no_step(kind, board, found, None, why)
+    except BeyondLogic as e:
+        return _no_step(kind, board, found, None, str(e))
     open_cells = {c: len(ds) for c, ds in stalled.candidates.items() if len(ds) > 1}
     if trial is not None:
         reveal = (trial.placements or trial.eliminations)[0][0]

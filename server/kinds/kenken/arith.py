@@ -25,6 +25,18 @@ from .model import Cage
 
 Layout = tuple[int, ...]
 
+# A cage kind's layouts are listed up to this many, and its listing takes at most
+# MAX_STEPS steps (digits and conflicts looked at): the corpus's largest has 83,824
+# layouts. A cage past either (an 81-cell ``405+`` is legal arithmetic) has too many:
+# its rule is then applied by arithmetic, never by its layouts (:class:`TooManyLayouts`).
+MAX_LAYOUTS = 1 << 18
+MAX_STEPS = 600_000  # three times the corpus's largest listing, about 0.2 s
+
+
+class TooManyLayouts(Exception):
+    """A cage has more layouts than :data:`MAX_LAYOUTS` (or listing them would take
+    more than :data:`MAX_STEPS`): whoever asked for them must do without."""
+
 
 def operations_of(operation: str, cells: int) -> tuple[str, ...]:
     """The operations a cage may use: its own, or for a multi-cell cage whose operation
@@ -105,8 +117,43 @@ def digit_sets(column: bytes, size: int) -> tuple[int, ...]:
 
 def listed(target: int, operation: str, shape: tuple[Cell, ...], size: int) -> bytes:
     """:func:`packed` for a cage kind, listed anew and not cached: for a caller that
-    keeps tables of its own (the native engine), which need no tuples."""
-    return _as_packed(_layouts(target, operation, conflicts_of(shape), size))
+    keeps tables of its own (the native engine), which need no tuples. A kind found to
+    have too many is remembered as such, and not listed again."""
+    key = (target, operation, conflicts_of(shape), size)
+    if key in _too_many:
+        raise TooManyLayouts
+    try:
+        return _as_packed(_layouts(*key))
+    except TooManyLayouts:
+        with _packed_lock:
+            _too_many[key] = None
+            while len(_too_many) > RECENT_KINDS:
+                _too_many.popitem(last=False)
+        raise
+
+
+def may_complete(cage: Cage, size: int, digits) -> bool:
+    """:func:`completes`, or for a cage with too many layouts to list, whether the digits
+    placed (0 for open) leave the target within reach of what the open cells can add or
+    multiply (the repeat rule aside)."""
+    try:
+        return completes(cage, size, digits)
+    except TooManyLayouts:
+        placed = [d for d in digits if d]
+        left = len(digits) - len(placed)
+        return any(
+            _within_reach(op, cage.target, placed, left, size)
+            for op in operations_of(cage.operation, len(digits))
+        )
+
+
+def _within_reach(operation: str, target: int, placed: list[int], left: int, size: int) -> bool:
+    if operation == ADD:
+        return sum(placed) + left <= target <= sum(placed) + left * size
+    if operation == MULTIPLY:
+        made = math.prod(placed)
+        return target % made == 0 and target // made <= size**left
+    return True  # - and / have two cells: never too many
 
 
 def layouts_as(cage: Cage, size: int, table) -> tuple[tuple, ...]:
@@ -145,12 +192,14 @@ PACKED_BYTES = 8 << 20
 # each time making the layouts anew.
 RECENT_KINDS = 4096
 _packed: OrderedDict[tuple, bytes] = OrderedDict()
+_too_many: OrderedDict[tuple, None] = OrderedDict()  # kinds listed (by listed) past the limits
 
 
 _packed_lock = threading.Lock()
 
 
 def _cached(target: int, operation: str, shape: tuple[Cell, ...], size: int) -> tuple | bytes:
+    """The layouts of a cage kind, listed once; TooManyLayouts when it has too many."""
     conflicts = conflicts_of(shape)
     key = (target, operation, conflicts, size)
     with _packed_lock:
@@ -159,6 +208,8 @@ def _cached(target: int, operation: str, shape: tuple[Cell, ...], size: int) -> 
             _packed.move_to_end(key)
             return packed
     found = _recent(target, operation, conflicts, size)
+    if found is _TOO_MANY:
+        raise TooManyLayouts
     if isinstance(found, bytes):
         with _packed_lock:
             _packed[key] = found
@@ -167,9 +218,16 @@ def _cached(target: int, operation: str, shape: tuple[Cell, ...], size: int) -> 
     return found
 
 
+# What _recent keeps for a cage kind with too many layouts: it is not listed again.
+_TOO_MANY = b"too many"
+
+
 @functools.lru_cache(maxsize=RECENT_KINDS)
 def _recent(target: int, operation: str, conflicts: Conflicts, size: int) -> tuple | bytes:
-    found = _layouts(target, operation, conflicts, size)
+    try:
+        found = _layouts(target, operation, conflicts, size)
+    except TooManyLayouts:
+        return _TOO_MANY
     n = len(conflicts)
     if isinstance(found, bytes):
         return found if len(found) > PACK_OVER * n else unpacked(found, n)
@@ -230,6 +288,7 @@ def _sum_or_product(target: int, adding: bool, conflicts: Conflicts, size: int):
     divisors: dict[int, list[int]] = {}  # what is left to make -> its divisors up to size
     last = n - 1
     meets_last = set(conflicts[last])
+    steps = [MAX_STEPS]
 
     def grow(i: int, acc: int) -> None:  # cells before i hold digits making acc
         used = 0  # the digits of the earlier cells this one meets, as bits
@@ -245,6 +304,9 @@ def _sum_or_product(target: int, adding: bool, conflicts: Conflicts, size: int):
             if choices is None:
                 choices = divisors[rest] = [d for d in range(1, size + 1) if not rest % d]
             least = -(-rest // size**left)
+        steps[0] -= len(conflicts[i]) + len(choices)  # the work of this cell
+        if steps[0] < 0 or len(found) > MAX_LAYOUTS * n:
+            raise TooManyLayouts
         if left > 1:
             for d in choices:
                 if not used >> d & 1 and (adding or d >= least):

@@ -89,12 +89,21 @@ def _why_impossible(cage: Cage, n: int) -> str:
         return f"{cage.name}: {cage.target} cannot be made by {making} (possible {low}-{high})"
     # The same cage on a diagonal has no two cells in one line: may the digits repeat?
     apart = Cage(cage.target, cage.operation, tuple((i, i) for i in range(k)))
-    if arith.count(apart, n):
+    if _possible(apart, n):
         return (
             f"{cage.name}: {cage.target} can only be made by {making} "
             "with a digit repeated in a row or column"
         )
     return f"{cage.name}: {cage.target} cannot be made by {making}"
+
+
+def _possible(cage: Cage, n: int) -> bool:
+    """Has the cage a layout? Listed up to :data:`.arith.MAX_LAYOUTS`; a cage with more
+    is possible as far as its target is within reach (the engines decide the rest)."""
+    try:
+        return bool(arith.count(cage, n))
+    except arith.TooManyLayouts:
+        return arith.may_complete(cage, n, [0] * len(cage.cells))
 
 
 def _cage_findings(index: int, cage: Cage, n: int) -> list[Finding]:
@@ -186,7 +195,7 @@ def _cage_findings(index: int, cage: Cage, n: int) -> list[Finding]:
                 cage,
             )
         )
-    elif sound and not arith.count(cage, n):
+    elif sound and not _possible(cage, n):
         found.append(finding("impossible_target", _why_impossible(cage, n), cage.cells, cage))
     return found
 
@@ -336,7 +345,7 @@ def _judge_cage(cage: Cage, entries: Grid, n: int) -> tuple[GroupReport, list[Fi
         if state is GroupState.WRONG:
             message = _complete_message(cage, digits, value)
             findings.append(finding("wrong_cage", message, cage.cells, cage))
-    elif filled and not arith.completes(cage, n, digits):
+    elif filled and not arith.may_complete(cage, n, digits):
         state = GroupState.OVER
         message = _over_message(cage, filled, len(digits) - len(filled), n)
         filled_cells = [cell for cell, d in zip(cage.cells, digits, strict=True) if d]

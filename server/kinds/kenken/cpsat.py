@@ -1,6 +1,8 @@
 """KenKen as a CP-SAT model: an IntVar per cell (1..N), AllDifferent per row and column,
 a sum cage of three cells or more as a linear equality, every other cage as a table of its
-layouts (:func:`.arith.layouts`, which also covers a cage whose operation is not given).
+layouts (:func:`.arith.layouts`, which also covers a cage whose operation is not given);
+a cage with too many layouts to list (:class:`.arith.TooManyLayouts`) as arithmetic
+(:func:`_too_many`: its sum, and its product by each prime's exponents).
 
 Of the ways of writing cages measured (every cage a table; arithmetic constraints for
 every operation; arithmetic for ``+`` and ``x`` of three cells or more; linear sums
@@ -76,5 +78,44 @@ def build(
         if cages == SUMS and cage.operation == ADD and len(variables) >= SUM_CELLS:
             model.add(cp_model.LinearExpr.sum(variables) == cage.target)
             continue
-        model.add_allowed_assignments(variables, arith.layouts(cage, n))
+        try:
+            model.add_allowed_assignments(variables, arith.layouts(cage, n))
+        except arith.TooManyLayouts:
+            _too_many(model, cage, variables, n)
     return model, cells
+
+
+def _too_many(model: cp_model.CpModel, cage, variables, size: int) -> None:
+    """A cage of many cells as arithmetic: its sum, or its product, or (no operation
+    given) either. A product of many digits overflows any integer variable, so it is
+    written by its primes: for each prime up to ``size``, the exponents of the cells'
+    digits add up to the target's (a target with a larger prime has no layout)."""
+    ways = []
+    for op in arith.operations_of(cage.operation, len(variables)):
+        chosen = model.new_bool_var("")
+        ways.append(chosen)
+        if op == ADD:
+            model.add(cp_model.LinearExpr.sum(variables) == cage.target).only_enforce_if(chosen)
+            continue
+        rest = cage.target
+        for p in (p for p in range(2, size + 1) if all(p % q for q in range(2, p))):
+            power = 0
+            while rest % p == 0:
+                rest, power = rest // p, power + 1
+            exponents = []
+            for v in variables:
+                e = model.new_int_var(0, size.bit_length(), "")
+                model.add_element(v, [0, *(_exponent(d, p) for d in range(1, size + 1))], e)
+                exponents.append(e)
+            model.add(cp_model.LinearExpr.sum(exponents) == power).only_enforce_if(chosen)
+        if rest != 1:
+            model.add_bool_or([~chosen])
+    model.add_bool_or(ways)
+
+
+def _exponent(d: int, p: int) -> int:
+    """How many times the prime ``p`` divides ``d``."""
+    e = 0
+    while d % p == 0:
+        d, e = d // p, e + 1
+    return e

@@ -50,6 +50,7 @@ from numgrid.server.kinds.branching import depth_first
 
 from . import arith
 from .model import ADD
+from .model import Cage
 from .model import Puzzle
 
 BAND = 2  # adjacent lines whose digits' sum is checked together (:class:`_Band`)
@@ -355,6 +356,62 @@ class _Sum:
         return tuple(new), ()
 
 
+class _Arithmetic:
+    """A cage with too many layouts to list (:class:`.arith.TooManyLayouts`), propagated
+    by arithmetic: a sum by reachable partial sums (:class:`_Sum`), a product by keeping
+    the digits that divide what the placed ones leave to make, either of them for a cage
+    without an operation. Weaker than layouts, exact once all is placed."""
+
+    __slots__ = ("memo", "operations", "size", "target")
+    parts = ()
+
+    def __init__(self, target: int, operation: str, size: int):
+        self.target, self.size = target, size
+        self.operations = arith.operations_of(operation, 3)  # + or x (many cells)
+        self.memo: dict[tuple[int, ...], Revision] = {}
+
+    def revise(self, masks: tuple[int, ...], required: tuple[int, ...] = ()) -> Revision:
+        kept: list[int] | None = None
+        for op in self.operations:
+            found = _Sum(self.target).revise(masks) if op == ADD else self._product(masks)
+            if found is not None:
+                new = found[0]
+                kept = (
+                    list(new) if kept is None else [a | b for a, b in zip(kept, new, strict=True)]
+                )
+        return None if kept is None else (tuple(kept), ())
+
+    def _product(self, masks: tuple[int, ...]) -> Revision:
+        made, open_masks = 1, 0
+        for m in masks:
+            if m & (m - 1):
+                open_masks += 1
+            else:
+                made *= m.bit_length()
+        if self.target % made:
+            return None
+        rest = self.target // made
+        if not open_masks:
+            return (masks, ()) if rest == 1 else None
+        n = self.size
+        if rest > n**open_masks:
+            return None
+        divides = sum(1 << (d - 1) for d in range(1, n + 1) if not rest % d)
+        new = tuple(m & divides if m & (m - 1) else m for m in masks)
+        return None if not all(new) else (new, ())
+
+
+def _rule(cage: Cage, where: _Where, n: int) -> _Layouts | _Few | _Sum | _Arithmetic:
+    """How the engine propagates a cage: a large sum by partial sums, most by layouts,
+    one with too many layouts to list by arithmetic."""
+    if cage.operation == ADD and len(where.cells) >= DP_SUM_CELLS:
+        return _Sum(cage.target)
+    try:
+        return _layouts_of(cage.target, cage.operation, where.shape, n)
+    except arith.TooManyLayouts:
+        return _Arithmetic(cage.target, cage.operation, n)
+
+
 class _PartSums:
     """What the digits of one cage kind at some of its positions (those inside a band,
     :class:`_Band`) add up to: per sum, the layouts giving it (built from the layout
@@ -482,14 +539,14 @@ def _where(cells: tuple[tuple[int, int], ...], n: int) -> _Where:
 
 class _Cage:
     """A cage of the compiled puzzle: its cells (:class:`_Where`) and how it is revised
-    (a shared :class:`_Layouts` or :class:`_Few`, or its own :class:`_Sum`, which looks
-    at no line)."""
+    (a shared :class:`_Layouts` or :class:`_Few`, or its own :class:`_Sum` or
+    :class:`_Arithmetic`, which look at no line)."""
 
     __slots__ = ("cells", "gather", "others", "pick", "rule")
 
-    def __init__(self, where: _Where, rule: _Layouts | _Few | _Sum):
+    def __init__(self, where: _Where, rule: _Layouts | _Few | _Sum | _Arithmetic):
         self.cells, self.pick, self.rule = where.cells, where.pick, rule
-        lines = not isinstance(rule, _Sum)
+        lines = isinstance(rule, (_Layouts, _Few))
         self.others = where.others if lines else ()
         self.gather = where.gather if lines else ()
 
@@ -520,11 +577,9 @@ class Compiled:
         line_depth = [0] * (2 * n)
         for k, cage in enumerate(puzzle.cages):
             where = _where(cage.cells, n)
-            if cage.operation == ADD and len(where.cells) >= DP_SUM_CELLS:
-                cages.append(_Cage(where, _Sum(cage.target)))
-            else:
-                rule = _layouts_of(cage.target, cage.operation, where.shape, n)
-                cages.append(_Cage(where, rule))
+            rule = _rule(cage, where, n)
+            cages.append(_Cage(where, rule))
+            if isinstance(rule, (_Layouts, _Few)):  # by layouts: its parts in lines count
                 for line, depth in where.parts:
                     line_cages[line].append(k)
                     line_depth[line] = max(line_depth[line], depth)
@@ -602,6 +657,7 @@ def _bands(puzzle: Puzzle, cages: tuple[_Cage, ...]) -> tuple[_Band, ...]:
         r0, c0 = cage.cells[0]
         shape = tuple((r - r0, c - c0) for r, c in cage.cells)
         large_sum = isinstance(compiled.rule, _Sum)
+        unlisted = large_sum or isinstance(compiled.rule, _Arithmetic)  # no part sums
         for axis in (0, 1):
             lines = [cell[axis] for cell in cage.cells]
             for first in range(max(min(lines) - BAND + 1, 0), min(max(lines) + 1, count)):
@@ -610,7 +666,7 @@ def _bands(puzzle: Puzzle, cages: tuple[_Cage, ...]) -> tuple[_Band, ...]:
                 at = tuple(lines[j] - first for j in inner)
                 if large_sum and len(inner) == len(lines) and len(set(at)) == 1:
                     totals[b] -= cage.target * weights[at[0]]
-                elif large_sum or len(inner) == 1:
+                elif unlisted or len(inner) == 1:
                     for j, k in zip(inner, at, strict=True):
                         cells[b][k].append(compiled.cells[j])
                 else:

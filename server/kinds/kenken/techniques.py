@@ -41,6 +41,7 @@ from dataclasses import field
 from numgrid.server.chain import Contradiction
 from numgrid.server.chain import capital
 from numgrid.server.chain import listed
+from numgrid.server.core import BeyondLogic
 from numgrid.server.core import Cell
 from numgrid.server.core import Group
 from numgrid.server.core import PuzzleError
@@ -141,8 +142,17 @@ KEPT_LAYOUTS = 1 << 15
 def layout_of(puzzle: Puzzle) -> Layout:
     """Compile ``puzzle``; raise :class:`PuzzleError` if it is not well formed (every
     cell in exactly one cage, every cage with at least one layout). The last few are
-    kept (a player's hints come one by one), unless huge."""
-    weight = sum(arith.count(cage, puzzle.size) for cage in puzzle.cages if cage.cells)
+    kept (a player's hints come one by one), unless huge. Raise :class:`BeyondLogic`
+    for a cage with too many layouts to list (:class:`.arith.TooManyLayouts`)."""
+    weight = 0
+    for cage in puzzle.cages:
+        try:
+            weight += arith.count(cage, puzzle.size) if cage.cells else 0
+        except arith.TooManyLayouts:
+            raise BeyondLogic(
+                f"{cage.name}: its {len(cage.cells)} cells have more than "
+                f"{arith.MAX_LAYOUTS:,} layouts, too many for the logical techniques"
+            ) from None
     if weight > KEPT_LAYOUTS:
         return _compiled(puzzle)
     return _kept(puzzle)
