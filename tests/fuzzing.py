@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import functools
 import json
+import math
 import random
 import re
 from dataclasses import dataclass
@@ -502,9 +503,21 @@ def _mutate_kakuro(rng: random.Random, k: pb.KakuroPuzzle) -> None:
 
 
 def _mutate_kenken(rng: random.Random, k: pb.KenKenPuzzle) -> None:
-    how = rng.randrange(10)
+    how = rng.randrange(11)
     n = k.size
-    if how == 0:
+    if how == 10 and 1 <= n <= SIDE:  # bands of rows as single cages: too many layouts
+        rows = rng.choice((1, 2, 3, n))
+        adding = rng.random() < 0.5
+        whole = n * (n + 1) // 2 if adding else math.factorial(n)
+        del k.cages[:]
+        for top in range(0, n, rows):
+            band = range(top, min(top + rows, n))
+            k.cages.add(
+                target=min(whole * len(band) if adding else whole ** len(band), INT32_MAX),
+                operation=pb.CAGE_OPERATION_ADD if adding else pb.CAGE_OPERATION_MULTIPLY,
+                cells=[pb.CellRef(row=r, column=c) for r in band for c in range(n)],
+            )
+    elif how == 0:
         k.size = rng.choice((0, -1, 1, 2, 3, 9, 16, 17, 100, 5000, INT32_MAX, INT32_MIN))
     elif how == 1 or not k.cages:
         k.cages.add(
