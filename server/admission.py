@@ -10,16 +10,24 @@ The RPC thread pool is sized so that every admitted call has a thread of its own
 (:func:`thread_count`) and gRPC is told to refuse anything beyond that, so no call ever
 sits in the pool's queue: such a call has no handler running yet, and on shutdown gRPC
 would cancel it at once instead of letting it finish within the grace period.
+
+Request streams (BatchCheckUniqueness, server reflection) hold a thread each for as long
+as they are open: :class:`StreamGuard` ends one that sends nothing for a while, and
+refuses one client (an address) more than its share of them, so that streams left idle
+neither lock other clients out of batches nor take the threads health checks need.
 """
 
 from __future__ import annotations
 
 import threading
+from collections import Counter
 from collections import namedtuple
 from collections.abc import Callable
+from collections.abc import Iterable
 from collections.abc import Iterator
 from contextlib import contextmanager
 from datetime import timedelta
+from typing import Any
 
 import grpc
 from google.rpc import code_pb2
@@ -98,3 +106,82 @@ class Admission:
         finally:
             with self._lock:
                 self._admitted -= 1
+
+
+def client_of(peer: str) -> str:
+    """A call's client, as its address without the port: ``ipv4:10.0.0.7:52144`` ->
+    ``ipv4:10.0.0.7``; a Unix socket's peer as it is."""
+    if peer.startswith(("ipv4:", "ipv6:")):
+        return peer.rsplit(":", 1)[0]
+    return peer
+
+
+class _Idle:
+    """A request stream that ends its call when it waits ``seconds`` for a message."""
+
+    def __init__(self, requests: Iterable[Any], context: grpc.ServicerContext, seconds: float):
+        self.requests, self.context, self.seconds = iter(requests), context, seconds
+
+    def __iter__(self) -> _Idle:
+        return self
+
+    def __next__(self) -> Any:
+        timer = threading.Timer(self.seconds, self._expire)
+        timer.daemon = True
+        timer.start()
+        try:
+            return next(self.requests)
+        finally:
+            timer.cancel()
+
+    def _expire(self) -> None:
+        self.context.set_details(f"no message for {self.seconds:g} s: the stream was ended")
+        self.context.cancel()
+
+
+class StreamGuard(grpc.ServerInterceptor):
+    """Request streams that send nothing for ``idle`` seconds are ended; a client holding
+    ``per_client`` of them is refused another at once (RESOURCE_EXHAUSTED, with a retry
+    hint)."""
+
+    def __init__(self, idle: float, per_client: int, retry_after: float = 1.0):
+        self.idle, self.per_client, self.retry_after = idle, per_client, retry_after
+        self._lock = threading.Lock()
+        self._open: Counter[str] = Counter()
+
+    def intercept_service(
+        self,
+        continuation: Callable[[grpc.HandlerCallDetails], Any],
+        details: grpc.HandlerCallDetails,
+    ) -> Any:  # the method's handler (grpc's stubs type it loosely)
+        handler = continuation(details)
+        if handler is None or not handler.request_streaming:
+            return handler
+        inner: Any = handler.stream_stream or handler.stream_unary
+        streaming = handler.stream_stream is not None
+
+        def guarded(requests: Iterable[Any], context: grpc.ServicerContext) -> Any:
+            client = client_of(context.peer())
+            with self._lock:
+                full = self._open[client] >= self.per_client
+                if not full:
+                    self._open[client] += 1
+            if full:
+                refusal = Overloaded(
+                    f"this client has {self.per_client} streams open, its share: close one, "
+                    f"or retry in {self.retry_after:g} s",
+                    self.retry_after,
+                )
+                context.abort_with_status(refusal.status())
+            if not context.add_callback(lambda: self._closed(client)):
+                self._closed(client)
+            return inner(_Idle(requests, context, self.idle), context)
+
+        field = "stream_stream" if streaming else "stream_unary"
+        return handler._replace(**{field: guarded})
+
+    def _closed(self, client: str) -> None:
+        with self._lock:
+            self._open[client] -= 1
+            if self._open[client] <= 0:
+                del self._open[client]

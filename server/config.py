@@ -23,6 +23,11 @@ class ServerConfig:
     port: int = 50051  # 0 picks a free port
     threads: int = 8  # calls worked on at once (batch streams: two fewer)
     max_queued: int = 32  # calls waiting for one of those; more: RESOURCE_EXHAUSTED
+    # A request stream (a batch, reflection) that sends nothing for this long is ended.
+    stream_idle_seconds: float = 10.0
+    # Request streams one client (address) may hold open at once; 0: half the batch
+    # streams (threads - 2), at least one, so that no client takes them all.
+    client_streams: int = 0
     workers: int = 1  # processes checking batch puzzles; 1: in the RPC's own thread
     max_message_bytes: int = 16 * MIB  # requests and responses
     max_cells: int = 20_000  # rows x columns, clue cells included; 124x90 = 11,160
@@ -83,6 +88,20 @@ _FLAGS = (
         "NUMGRID_MAX_QUEUED",
         _non_negative(int),
         "calls that may wait for a thread; beyond them RESOURCE_EXHAUSTED",
+    ),
+    (
+        "--stream-idle",
+        "stream_idle_seconds",
+        "NUMGRID_STREAM_IDLE",
+        _positive(float),
+        "seconds a request stream may send nothing before it is ended",
+    ),
+    (
+        "--client-streams",
+        "client_streams",
+        "NUMGRID_CLIENT_STREAMS",
+        _non_negative(int),
+        "request streams one client address may hold at once (0: half the batch streams)",
     ),
     (
         "--workers",

@@ -104,7 +104,9 @@ def build_server(
     executor = ThreadPoolExecutor(max_workers=threads, thread_name_prefix="numgrid-rpc")
     grants = security.read_grants(config.tokens_file)
     intake = shutdown.Intake()
-    interceptors: list[grpc.ServerInterceptor] = [intake]
+    per_client = config.client_streams or max(1, servicer.batch_streams // 2)
+    guard = admission.StreamGuard(config.stream_idle_seconds, per_client)
+    interceptors: list[grpc.ServerInterceptor] = [intake, guard]
     if grants:
         interceptors.append(security.TokenCheck(grants))
     server = grpc.server(

@@ -236,6 +236,7 @@ def test_reflection_lists_and_describes_the_service(channel):
         "BatchCheckUniqueness",
         "Render",
         "Generate",
+        "ConvertPuzzle",
     }
 
 

@@ -567,14 +567,21 @@ def test_a_long_clients_calls_reach_a_server_started_after_it():
                 built.stop(1)
 
 
-def test_sigterm_ends_a_server_whose_handler_never_returns(launch_server):
-    """A search that does not stop at its budget (a 9x9 KenKen of one 81-cell 405+ cage:
-    issue 29, item 1) must not keep the process alive: SIGTERM ends it within its grace
-    and a margin, saying why."""
-    lines = ["9 9", "405+ " + " ".join(["."] * 8), *[" ".join(["."] * 9)] * 8]
-    lines += [" ".join(["1"] * 9)] * 9
-    server = launch_server("--grace", "1")
-    request = service_pb2.ValidateRequest(puzzle=text_input("\n".join(lines) + "\n"))
+def test_sigterm_ends_a_server_whose_handler_never_returns(launch_server, tmp_path):
+    """A handler that does not stop at its budget (once, a 9x9 KenKen of one 81-cell
+    405+ cage: issue 29, item 1; here a Validate made to sleep for ever, through a
+    ``sitecustomize`` on the server's path) must not keep the process alive: SIGTERM
+    ends it within its grace and a margin, saying why."""
+    (tmp_path / "sitecustomize.py").write_text(
+        "import time\n"
+        "from numgrid.server import operations\n"
+        "def never_returns(*args, **kwargs):\n"
+        "    while True:\n"
+        "        time.sleep(1)\n"
+        "operations.validate = never_returns\n"
+    )
+    server = launch_server("--grace", "1", env={"PYTHONPATH": str(tmp_path)})
+    request = service_pb2.ValidateRequest(puzzle=text_input(KENKEN.read_text()))
 
     def call() -> None:
         with grpc.insecure_channel(server.target) as channel:
