@@ -390,8 +390,8 @@ def write_json(board: Board) -> str:
     return json.dumps(to_dict(board.puzzle, board.entries), separators=(",", ":")) + "\n"
 
 
-FORMATS = Formats.of(
-    "Killer Sudoku", DEFAULT_MAX_CELLS, globals(), "json", "tatham", "janko"
-).plus(penpa.FORMAT)
+FORMATS = Formats.of("Killer Sudoku", DEFAULT_MAX_CELLS, globals(), "json", "tatham", "janko").plus(
+    penpa.FORMAT
+)
 detect, sniff, read, write = FORMATS.detect, FORMATS.sniff, FORMATS.read, FORMATS.write
 write_solution, read_solution = units.write_solution, units.read_solution

@@ -85,9 +85,7 @@ def read(text: str, max_cells: int = 9 * 9) -> Board:
     findings: list[Finding] = formats.FAMILY.size_errors(n, max_cells)
     givens = units.givens(sheet, findings)
     cages = [_cage(sheet, points, findings) for points in _cage_lists(sheet) or []]
-    puzzle = formats._puzzle(
-        n, givens, sheet.has_diagonals(), [c for c in cages if c is not None]
-    )
+    puzzle = formats._puzzle(n, givens, sheet.has_diagonals(), [c for c in cages if c is not None])
     if findings:
         raise formats.fail(findings, puzzle)
     return Board.empty(puzzle)

@@ -14,6 +14,7 @@ from __future__ import annotations
 import base64
 import binascii
 import functools
+import itertools
 import json
 import re
 import urllib.parse
@@ -306,7 +307,7 @@ class Frame:
     def centerlist(self) -> list[int]:
         """The puzzle's cell centres in reading order, delta-encoded as penpa saves them."""
         cells = [self.cell(r, c) for r in range(self.rows) for c in range(self.cols)]
-        return cells[:1] + [b - a for a, b in zip(cells, cells[1:], strict=False)]
+        return cells[:1] + [b - a for a, b in itertools.pairwise(cells)]
 
 
 @dataclass(frozen=True)
@@ -351,10 +352,10 @@ class Sheet:
                         ((r, c - 1), f.right_edge(r, c - 1)),
                         ((r - 1, c), f.bottom_edge(r - 1, c)),
                     ):
-                        if 0 <= nr < f.rows and 0 <= nc < f.cols and out[nr][nc] < 0:
-                            if edge not in walls:
-                                out[nr][nc] = count
-                                todo.append((nr, nc))
+                        inside = 0 <= nr < f.rows and 0 <= nc < f.cols
+                        if inside and out[nr][nc] < 0 and edge not in walls:
+                            out[nr][nc] = count
+                            todo.append((nr, nc))
                 count += 1
         return tuple(map(tuple, out))
 
