@@ -4,6 +4,8 @@ as penpa tags it. A grid whose regions are the usual boxes is read here only whe
 
 from __future__ import annotations
 
+from typing import Any
+
 from numgrid.server.core import Board
 from numgrid.server.core import Finding
 from numgrid.server.kinds.links import penpa
@@ -13,7 +15,7 @@ from numgrid.server.kinds.units import penpa as units
 from . import formats  # its family; formats lists this format, so it is read at call time
 
 TAG = "irregular"  # penpa's genre tag
-WORDS = {"tags": (TAG,), "tabs": ("Surface", "Number Normal")}
+WORDS: dict[str, Any] = {"tags": (TAG,), "tabs": ("Surface", "Number Normal")}
 
 
 def _why_not(sheet: penpa.Sheet) -> str | None:

@@ -6,6 +6,7 @@ as big numbers, the X rule as both long diagonals."""
 from __future__ import annotations
 
 import re
+from typing import Any
 
 from numgrid.server.core import Board
 from numgrid.server.core import Cell
@@ -22,7 +23,7 @@ from .model import Cage
 
 LAYER = "killercages"
 penpa.name_layer("6", LAYER)  # penpa abbreviates the layer "z6"
-WORDS = {"tags": ("killer",), "tabs": ("Surface", "Number Normal")}
+WORDS: dict[str, Any] = {"tags": ("killer",), "tabs": ("Surface", "Number Normal")}
 _SUM = re.compile(r"^\d{1,3}$")
 
 

@@ -90,7 +90,7 @@ NOT_SQUARE = (
     "penrose_P3",
 )
 THICK = frozenset({2, 21, 4})  # solid black lineE styles of width >= 2: region borders
-_STACK = {"__a": []}
+_STACK: dict[str, list[Any]] = {"__a": []}
 _EMPTY_LAYERS: dict[str, Any] = {
     "command_redo": _STACK,
     "command_undo": _STACK,

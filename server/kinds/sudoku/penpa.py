@@ -4,6 +4,8 @@ rule as both long diagonals; written to open in penpa's Sudoku entry mode."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from numgrid.server.core import Board
 from numgrid.server.core import Finding
 from numgrid.server.kinds.links import penpa
@@ -12,7 +14,7 @@ from numgrid.server.kinds.units import penpa as units
 
 from . import formats  # its family; formats lists this format, so it is read at call time
 
-WORDS = {
+WORDS: dict[str, Any] = {
     "gridtype": "sudoku",
     "tags": ("classic",),
     "edit_mode": "sudoku",
