@@ -31,7 +31,7 @@ def _why_not(sheet: penpa.Sheet) -> str | None:
 
 def sniff(text: str) -> str | None:
     found = penpa.sniffed(text)
-    return found if isinstance(found, str) else _why_not(found)
+    return _why_not(found) if isinstance(found, penpa.Sheet) else found
 
 
 def read(text: str, max_cells: int = 9 * 9) -> Board:

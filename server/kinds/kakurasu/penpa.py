@@ -32,8 +32,6 @@ WORDS: dict[str, Any] = {
 
 
 def _why_not(sheet: penpa.Sheet) -> str | None:
-    if sheet.rule_layers:
-        return f"the penpa link draws {', '.join(sheet.rule_layers)}, rules numgrid does not read"
     if sheet.frame.space not in (BEFORE, AFTER):
         return "a Kakurasu has one row and one column of clues (penpa's margins [1,0,1,0])"
     if sheet.corners or sheet.symbols:
@@ -43,7 +41,7 @@ def _why_not(sheet: penpa.Sheet) -> str | None:
 
 def sniff(text: str) -> str | None:
     found = penpa.sniffed(text)
-    return found if isinstance(found, str) else _why_not(found)
+    return _why_not(found) if isinstance(found, penpa.Sheet) else found
 
 
 def _clue(sheet: penpa.Sheet, cell: Cell, findings: list[Finding]) -> int | None:

@@ -25,8 +25,6 @@ WHITE_TEXT = 4  # penpa's style of white text
 
 
 def _why_not(sheet: penpa.Sheet) -> str | None:
-    if sheet.rule_layers:
-        return f"the penpa link draws {', '.join(sheet.rule_layers)}, rules numgrid does not read"
     if SYMBOL not in sheet.symbols.values() and sheet.gridtype != SYMBOL:
         return "the penpa link draws no Kakuro cells (penpa's kakuro symbol or grid)"
     return None
@@ -34,7 +32,7 @@ def _why_not(sheet: penpa.Sheet) -> str | None:
 
 def sniff(text: str) -> str | None:
     found = penpa.sniffed(text)
-    return found if isinstance(found, str) else _why_not(found)
+    return _why_not(found) if isinstance(found, penpa.Sheet) else found
 
 
 def _sum(sheet: penpa.Sheet, cell: Cell, q: int, findings: list[Finding]) -> int | None:

@@ -54,8 +54,6 @@ WORDS: dict[str, Any] = {"title": "KenKen", "tabs": ("Surface", "Number Normal")
 
 def _why_not(sheet: penpa.Sheet) -> str | None:
     f = sheet.frame
-    if sheet.rule_layers:
-        return f"the penpa link draws {', '.join(sheet.rule_layers)}, rules numgrid does not read"
     if any(f.space) or f.rows != f.cols or f.rows > MAX_SIZE:
         return f"a KenKen is a square grid of at most {MAX_SIZE} a side, with no clues outside"
     if not sheet.corners:
@@ -67,7 +65,7 @@ def _why_not(sheet: penpa.Sheet) -> str | None:
 
 def sniff(text: str) -> str | None:
     found = penpa.sniffed(text)
-    return found if isinstance(found, str) else _why_not(found)
+    return _why_not(found) if isinstance(found, penpa.Sheet) else found
 
 
 def _cage(sheet: penpa.Sheet, cells: list[Cell], findings: list[Finding]) -> Cage | None:

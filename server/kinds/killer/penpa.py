@@ -49,7 +49,7 @@ def _why_not(sheet: penpa.Sheet) -> str | None:
 
 def sniff(text: str) -> str | None:
     found = penpa.sniffed(text)
-    return found if isinstance(found, str) else _why_not(found)
+    return _why_not(found) if isinstance(found, penpa.Sheet) else found
 
 
 def _cage(sheet: penpa.Sheet, points: list[int], findings: list[Finding]) -> Cage | None:

@@ -326,11 +326,6 @@ class Sheet:
     layers: dict[str, Any] = field(repr=False)  # the whole pu_q, for a kind's own layers
 
     @cached_property
-    def rule_layers(self) -> list[str]:
-        """The layers drawn on that hold rules no kind reads (thermometers, arrows)."""
-        return [name for name in RULE_LAYERS if self.layers.get(name)]
-
-    @cached_property
     def regions(self) -> Grid:
         """The puzzle cells split along the thick cell edges, each region numbered in the
         order its first cell is read."""
@@ -481,6 +476,9 @@ def parse(text: str) -> Sheet:
     layers = _json(lines[3], "puzzle")
     if not isinstance(layers, dict):
         raise LinkError("the penpa link's puzzle is not a JSON object")
+    drawn = [name for name in RULE_LAYERS if layers.get(name)]
+    if drawn:
+        raise LinkError(f"the penpa link draws {', '.join(drawn)}: rules numgrid does not read")
     tags: tuple[str, ...] = ()
     if len(lines) > 17 and lines[17].strip():
         raw_tags = _json(lines[17], "genre tags")
@@ -522,12 +520,14 @@ def read(text: str) -> Sheet:
     return found
 
 
-def sniffed(text: str) -> Sheet | str:
-    """What a kind's sniff starts from: the sheet, or why the text is no penpa link
-    (cheaply, without decoding, for any text that is not one)."""
+def sniffed(text: str) -> Sheet | str | None:
+    """What a kind's sniff starts from: the sheet; or why the text is no penpa link
+    (cheaply, without decoding, for any text that is not one); or None for a penpa link
+    that does not decode, which every kind claims so that reading it says why."""
     if not looks_like_link(text):
         return "not a penpa-edit link (no m=edit or m=solve and p= parameters)"
-    return sheet(text)
+    found = sheet(text)
+    return None if isinstance(found, str) else found
 
 
 def refused(why: str) -> PuzzleError:

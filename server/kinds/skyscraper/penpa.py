@@ -34,10 +34,8 @@ NO_CLUE = ("", "?")  # a '?' clue (puzz.link's) says nothing
 
 def _why_not(sheet: penpa.Sheet) -> str | None:
     f = sheet.frame
-    if sheet.rule_layers:
-        return f"the penpa link draws {', '.join(sheet.rule_layers)}, rules numgrid does not read"
-    if f.space != RING or f.rows != f.cols:
-        return "a Skyscraper is a square grid in a ring of clues (penpa's margins [1,1,1,1])"
+    if f.space != RING:
+        return "a Skyscraper is a grid in a ring of clues (penpa's margins [1,1,1,1])"
     if sheet.corners or sheet.symbols:
         return "the penpa link draws small numbers or symbols: not a Skyscraper"
     return None
@@ -45,7 +43,7 @@ def _why_not(sheet: penpa.Sheet) -> str | None:
 
 def sniff(text: str) -> str | None:
     found = penpa.sniffed(text)
-    return found if isinstance(found, str) else _why_not(found)
+    return _why_not(found) if isinstance(found, penpa.Sheet) else found
 
 
 def _value(sheet: penpa.Sheet, cell: Cell, what: str, findings: list[Finding]) -> int:
@@ -66,6 +64,9 @@ def read(text: str, max_cells: int = MAX_SIZE * MAX_SIZE) -> Board:
     if why is not None:
         raise penpa.refused(why)
     n = sheet.frame.rows
+    if sheet.frame.cols != n:
+        shape = f"{n}x{sheet.frame.cols}"
+        raise penpa.refused(f"the penpa link's grid is {shape}: a Skyscraper is square")
     findings = square_size_errors(n, max_cells, MAX_SIZE)
     if findings:
         raise PuzzleError(findings)

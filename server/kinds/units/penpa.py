@@ -23,8 +23,6 @@ __all__ = ["boxes", "drawing", "fail", "givens", "has_boxes", "why_not"]
 def why_not(sheet: penpa.Sheet, sizes: tuple[int, ...]) -> str | None:
     """Why a sheet is no N x N units grid of one of ``sizes`` (None if it is one)."""
     f = sheet.frame
-    if sheet.rule_layers:
-        return f"the penpa link draws {', '.join(sheet.rule_layers)}, rules numgrid does not read"
     if any(f.space):
         return "the penpa link has clues outside the grid"
     if f.rows != f.cols or f.rows not in sizes:
