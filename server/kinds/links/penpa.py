@@ -177,12 +177,12 @@ def inflate(data: bytes, cap: int = MAX_TEXT) -> str:
     """Raw DEFLATE ``data`` as UTF-8 text of at most ``cap`` bytes."""
     inflater = zlib.decompressobj(-15)
     try:
-        out = inflater.decompress(data, cap)
+        out = inflater.decompress(data, cap + 1)  # stops one byte past the cap
     except zlib.error:
         raise LinkError(
             "the penpa link's data does not inflate (corrupt DEFLATE): the link is corrupted"
         ) from None
-    if inflater.unconsumed_tail:
+    if len(out) > cap:
         raise LinkError(f"the penpa link inflates to more than {cap} bytes: refused")
     if not inflater.eof:
         raise LinkError("the penpa link's data ends early: the link was cut short")
