@@ -525,7 +525,7 @@ def sniffed(text: str) -> Sheet | str | None:
     (cheaply, without decoding, for any text that is not one); or None for a penpa link
     that does not decode, which every kind claims so that reading it says why."""
     if not looks_like_link(text):
-        return "not a penpa-edit link (no m=edit or m=solve and p= parameters)"
+        return "not a penpa-edit link"
     found = sheet(text)
     return None if isinstance(found, str) else found
 
