@@ -182,4 +182,5 @@ def test_a_solution_text_that_is_not_one():
 def test_the_board_a_kind_write_reads_back():
     board = Board(Puzzle(2, 3, (3, None), (2, 1, None)), grid("x-. ..x"))
     for fmt in KAKURASU.formats.FORMATS:
-        assert KAKURASU.formats.read(KAKURASU.formats.write(board, fmt), None, 100) == board
+        expected = Board.empty(board.puzzle) if fmt == "penpa" else board  # a puzzle only
+        assert KAKURASU.formats.read(KAKURASU.formats.write(board, fmt), None, 100) == expected

@@ -40,7 +40,7 @@ FACTS = Facts(
     open_puzzle=lambda: JIGSAW.formats.read(OPEN_9X9, None, 100).puzzle,
     corpus_size=510,
     trials=no_trials,
-    formats_without_entries=frozenset({"janko", "tatham"}),
+    formats_without_entries=frozenset({"janko", "tatham", "penpa"}),  # penpa: an m=solve link
     corpus_step=5,
     unmarked_x=frozenset(
         f"{n}_6x6" for n in (651, 652, 654, 655, 662, 663, 664, 671, 672, 674, 675)

@@ -73,6 +73,7 @@ def random_puzzle(rows: int, cols: int, seed: int, density: float = 0.5) -> tupl
 
 FACTS = Facts(
     sample="kakurasu-5x5.txt",
+    formats_without_entries=frozenset({"penpa"}),  # an m=solve link holds the puzzle only
     corpus_key="547_10x10",
     two_solutions="3 3\n3 3 3\n3 3 3\n",  # a shaded diagonal of 3s, either way
     differing=frozenset((r, c) for r in range(3) for c in range(3)),

@@ -153,5 +153,5 @@ FACTS = Facts(
     corpus_size=322,
     trials=_trials,
     corpus_warnings=frozenset({"operation_missing"}),  # janko.at hides some operations
-    formats_without_entries=frozenset({"tatham"}),  # a Keen game ID
+    formats_without_entries=frozenset({"tatham", "penpa"}),  # a Keen game ID; an m=solve link
 )

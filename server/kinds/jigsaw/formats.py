@@ -14,8 +14,10 @@ from __future__ import annotations
 
 from numgrid.server.kinds.units import formats as units
 
+from . import penpa
+
 SIZES = (4, 5, 6, 7, 8, 9)
 FAMILY = units.Family("Jigsaw Sudoku", "jigsaw", SIZES, None)
-FORMATS = units.formats(FAMILY, 9 * 9, "json", "tatham", "janko")
+FORMATS = units.formats(FAMILY, 9 * 9, "json", "tatham", "janko").plus(penpa.FORMAT)
 detect, sniff, read, write = FORMATS.detect, FORMATS.sniff, FORMATS.read, FORMATS.write
 write_solution, read_solution = units.write_solution, units.read_solution

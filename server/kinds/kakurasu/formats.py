@@ -45,6 +45,7 @@ from numgrid.server.kinds.textformats import json_puzzle
 from numgrid.server.kinds.textformats import json_writer
 from numgrid.server.kinds.textformats import refuse
 
+from . import penpa
 from .model import MAX_SIZE
 from .model import OPEN
 from .model import SHADED
@@ -294,5 +295,5 @@ write_json = json_writer(board_to_dict)
 
 # ---------------------------------------------------------------- registry and detection
 
-FORMATS = Formats.of("Kakurasu", DEFAULT_MAX_CELLS, globals(), "json", "janko")
+FORMATS = Formats.of("Kakurasu", DEFAULT_MAX_CELLS, globals(), "json", "janko").plus(penpa.FORMAT)
 detect, sniff, read, write = FORMATS.detect, FORMATS.sniff, FORMATS.read, FORMATS.write

@@ -31,6 +31,7 @@ from numgrid.server.kinds.textformats import refuse
 from numgrid.server.kinds.textformats import unknown_fields
 from numgrid.server.kinds.textformats import without_bom
 
+from . import penpa
 from .model import WHITE
 from .model import Clue
 from .model import Puzzle
@@ -363,7 +364,9 @@ write_json = json_writer(board_to_dict)
 # ---------------------------------------------------------------- registry and detection
 
 
-FORMATS = Formats.of("Kakuro", DEFAULT_MAX_CELLS, globals(), "json", "janko", "csv")
+FORMATS = Formats.of("Kakuro", DEFAULT_MAX_CELLS, globals(), "json", "janko", "csv").plus(
+    penpa.FORMAT
+)
 detect, read, write = FORMATS.detect, FORMATS.read, FORMATS.write
 
 

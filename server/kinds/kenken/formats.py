@@ -59,6 +59,7 @@ from numgrid.server.kinds.textformats import ragged_row
 from numgrid.server.kinds.textformats import refuse
 from numgrid.server.kinds.textformats import square_size_errors
 
+from . import penpa
 from .model import ADD
 from .model import DIVIDE
 from .model import MAX_SIZE
@@ -705,5 +706,7 @@ write_json = json_writer(board_to_dict, ensure_ascii=False)
 # ---------------------------------------------------------------- registry and detection
 
 
-FORMATS = Formats.of("KenKen", DEFAULT_MAX_CELLS, globals(), "json", "tatham", "janko")
+FORMATS = Formats.of("KenKen", DEFAULT_MAX_CELLS, globals(), "json", "tatham", "janko").plus(
+    penpa.FORMAT
+)
 detect, sniff, read, write = FORMATS.detect, FORMATS.sniff, FORMATS.read, FORMATS.write

@@ -55,6 +55,7 @@ from numgrid.server.kinds.textformats import tatham_grid
 from numgrid.server.kinds.textformats import tatham_runs
 
 from . import checks
+from . import penpa
 from .model import MAX_SIZE
 from .model import SIDES
 from .model import Puzzle
@@ -392,5 +393,7 @@ write_json = json_writer(board_to_dict)
 # ---------------------------------------------------------------- registry and detection
 
 
-FORMATS = Formats.of("Skyscraper", DEFAULT_MAX_CELLS, globals(), "json", "tatham", "janko")
+FORMATS = Formats.of("Skyscraper", DEFAULT_MAX_CELLS, globals(), "json", "tatham", "janko").plus(
+    penpa.FORMAT
+)
 detect, sniff, read, write = FORMATS.detect, FORMATS.sniff, FORMATS.read, FORMATS.write

@@ -16,8 +16,12 @@ from __future__ import annotations
 from numgrid.server.kinds.units import formats as units
 from numgrid.server.kinds.units.shape import box_shape
 
+from . import penpa
+
 SIZES = (4, 6, 9, 16)
 FAMILY = units.Family("Sudoku", "sudoku", SIZES, box_shape)
-FORMATS = units.formats(FAMILY, 16 * 16, "json", "tatham", "line", "grid", "janko")
+FORMATS = units.formats(FAMILY, 16 * 16, "json", "tatham", "line", "grid", "janko").plus(
+    penpa.FORMAT
+)
 detect, sniff, read, write = FORMATS.detect, FORMATS.sniff, FORMATS.read, FORMATS.write
 write_solution, read_solution = units.write_solution, units.read_solution

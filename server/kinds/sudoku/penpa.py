@@ -1,0 +1,59 @@
+"""Sudoku as a penpa-edit link: penpa's own ``sudoku`` grid (what it makes of a
+puzz.link Sudoku) with the boxes as thick lines, the givens as big numbers, the X
+rule as both long diagonals; written to open in penpa's Sudoku entry mode."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from numgrid.server.core import Board
+from numgrid.server.core import Finding
+from numgrid.server.kinds.links import penpa
+from numgrid.server.kinds.textformats import Format
+from numgrid.server.kinds.units import penpa as units
+
+from . import formats  # its family; formats lists this format, so it is read at call time
+
+WORDS: dict[str, Any] = {
+    "gridtype": "sudoku",
+    "tags": ("classic",),
+    "edit_mode": "sudoku",
+    "submode": ("1", 9),
+    "tabs": ("Surface", "Sudoku Normal"),
+}
+
+
+def _why_not(sheet: penpa.Sheet) -> str | None:
+    why = units.why_not(sheet, formats.FAMILY.sizes)
+    if why is None and (sheet.corners or sheet.symbols):
+        why = "the penpa link draws small clues or symbols: not a plain Sudoku"
+    if why is None and "irregular" in sheet.tags:
+        why = "the penpa link is tagged irregular: its regions are not boxes"
+    if why is None and not units.has_boxes(sheet):
+        why = "the penpa link's thick lines are not the usual boxes of its grid"
+    return why
+
+
+def sniff(text: str) -> str | None:
+    found = penpa.sniffed(text)
+    return _why_not(found) if isinstance(found, penpa.Sheet) else found
+
+
+def read(text: str, max_cells: int = 16 * 16) -> Board:
+    sheet = penpa.read(text)
+    why = _why_not(sheet)
+    if why is not None:
+        raise penpa.refused(why)
+    n = sheet.frame.rows
+    findings: list[Finding] = formats.FAMILY.size_errors(n, max_cells)
+    puzzle = formats.FAMILY.puzzle(n, units.givens(sheet, findings), None, sheet.has_diagonals())
+    if findings:
+        raise units.fail(findings, puzzle)
+    return Board.empty(puzzle)
+
+
+def write(board: Board) -> str:
+    return units.drawing(board.puzzle, **WORDS).link()
+
+
+FORMAT = Format("penpa", sniff, read, write)

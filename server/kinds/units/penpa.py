@@ -1,0 +1,80 @@
+"""penpa-edit links of a units puzzle (:mod:`numgrid.server.kinds.links.penpa`): the
+pieces each kind of the family composes. The grid is N x N with no margins; givens are
+big numbers in the cells (1-9, then 10-16 written as numbers or A-G); boxes or regions
+are thick cell edges; the X rule is both long diagonals drawn."""
+
+from __future__ import annotations
+
+from numgrid.server.core import Finding
+from numgrid.server.core import Grid
+from numgrid.server.core import cell_name
+from numgrid.server.core import quoted
+from numgrid.server.kinds.links import penpa
+from numgrid.server.kinds.textformats import error
+
+from .formats import fail
+from .model import DIGITS
+from .model import Puzzle
+from .shape import box_shape
+
+__all__ = ["boxes", "drawing", "fail", "givens", "has_boxes", "why_not"]
+
+
+def why_not(sheet: penpa.Sheet, sizes: tuple[int, ...]) -> str | None:
+    """Why a sheet is no N x N units grid of one of ``sizes`` (None if it is one)."""
+    f = sheet.frame
+    if any(f.space):
+        return "the penpa link has clues outside the grid"
+    if f.rows != f.cols or f.rows not in sizes:
+        return f"the penpa link's grid is {f.rows}x{f.cols}, not one of the sizes served"
+    return None
+
+
+def boxes(n: int) -> Grid | None:
+    """The usual boxes of an N x N grid, numbered in reading order; None for a prime N."""
+    shape = box_shape(n)
+    if shape is None:
+        return None
+    h, w = shape
+    return tuple(tuple((r // h) * (n // w) + c // w for c in range(n)) for r in range(n))
+
+
+def has_boxes(sheet: penpa.Sheet) -> bool:
+    return sheet.regions == boxes(sheet.frame.rows)
+
+
+def givens(sheet: penpa.Sheet, findings: list[Finding]) -> Grid:
+    """The big numbers of the cells: 1..N (A-G also read as 10-16)."""
+    n = sheet.frame.rows
+    out = []
+    for r in range(n):
+        row = []
+        for c in range(n):
+            text = sheet.number_at((r, c))
+            value = int(text) if text.isascii() and text.isdecimal() else DIGITS.find(text) + 1
+            if text and not 1 <= value <= n:
+                where = (r, c)
+                findings.append(
+                    error("bad_given", f"{cell_name(where)}: the given {quoted(text)} is not 1-{n}")
+                )
+                value = 0
+            row.append(value if text else 0)
+        out.append(tuple(row))
+    return tuple(out)
+
+
+def drawing(puzzle: Puzzle, **options) -> penpa.Drawing:
+    """A drawing of the grid: givens as big black numbers, boxes or regions as thick
+    lines, the X rule's diagonals dashed (``options``: the kind's penpa words)."""
+    n = puzzle.size
+    out = penpa.Drawing(penpa.Frame(n, n, (0, 0, 0, 0)), **options)
+    for r, row in enumerate(puzzle.givens):
+        for c, value in enumerate(row):
+            if value:
+                out.number((r, c), str(value))
+    regions = puzzle.canonical_regions if puzzle.regions is not None else boxes(n)
+    if regions is not None:
+        out.borders(regions)
+    if puzzle.diagonals:
+        out.diagonals()
+    return out
