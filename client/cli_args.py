@@ -185,7 +185,7 @@ class Setting:
         if self.switch:
             options["action"] = "store_true"
         else:
-            options["metavar"] = braces(self.choices) if self.choices else self.metavar
+            options["metavar"] = self.metavar or (braces(self.choices) if self.choices else None)
             if self.choices:
                 options["type"] = choice(self.flag, self.dest, self.choices)
             elif self.type is not None:
@@ -241,7 +241,11 @@ GLOBALS: tuple[Setting, ...] = (
     ),
     Setting("kind", "the puzzles' kind (default: detected)", choices=_named(KINDS), default="auto"),
     Setting(
-        "format", "the files' format (default: detected)", choices=_named(FORMATS), default="auto"
+        "format",
+        "the files' format (default: auto, detected): " + ", ".join(_named(FORMATS)[1:]),
+        choices=_named(FORMATS),
+        default="auto",
+        metavar="FORMAT",
     ),
     Setting(
         "timeout",
