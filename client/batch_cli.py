@@ -208,7 +208,7 @@ def _classify(path: str, stdin: dict) -> _Source:
 
 
 _LINE = re.compile(r"^[0-9A-Za-z._-]{16,}$")
-# A link (puz.link, penpa-edit, f-puzzles, SudokuWiki: any URL) or a Tatham game ID
+# A link (puzz.link, penpa-edit, f-puzzles, SudokuWiki: any URL) or a Tatham game ID
 # ("3x3:...", "6dh:...", "5:2/3/..."), on a line of its own.
 _LINK = re.compile(r"^(?:[A-Za-z][A-Za-z0-9+.-]*://|www\.)\S+$|^\d+(?:x\d+)?[a-z]*[:#]\S+$")
 
