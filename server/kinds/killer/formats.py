@@ -45,6 +45,7 @@ from numgrid.server.kinds.textformats import tatham_runs
 from numgrid.server.kinds.units import formats as units
 from numgrid.server.kinds.units.shape import box_shape
 
+from . import fpuzzles
 from .model import Cage
 from .model import Puzzle
 from .model import cages_of
@@ -389,6 +390,8 @@ def write_json(board: Board) -> str:
     return json.dumps(to_dict(board.puzzle, board.entries), separators=(",", ":")) + "\n"
 
 
-FORMATS = Formats.of("Killer Sudoku", DEFAULT_MAX_CELLS, globals(), "json", "tatham", "janko")
+FORMATS = Formats.of("Killer Sudoku", DEFAULT_MAX_CELLS, globals(), "json", "tatham", "janko").plus(
+    fpuzzles.link_format(FAMILY)
+)
 detect, sniff, read, write = FORMATS.detect, FORMATS.sniff, FORMATS.read, FORMATS.write
 write_solution, read_solution = units.write_solution, units.read_solution
