@@ -1,12 +1,14 @@
 """Killer Sudoku as an f-puzzles link (:mod:`numgrid.server.kinds.links.fpuzzles`): the
 units family's grid (:mod:`..units.fpuzzles`, boxes only) and the ``killercage`` list,
 each cage its cells (``R1C1``, from 1) and its sum as a string. A link holding cages is
-a Killer Sudoku's (claimed here, so the kinds without cages leave it). Like the JSON
-format, it may leave cells out of every cage; a cage without a sum is a finding.
+a Killer Sudoku's (claimed when the format is built, so the kinds without cages leave
+it). Like the JSON format, it may leave cells out of every cage; a cage without a sum
+is a finding.
 """
 
 from __future__ import annotations
 
+import functools
 import re
 from typing import Any
 
@@ -26,10 +28,7 @@ from .model import Puzzle
 from .model import ordered
 
 CAGES = "killercage"
-TITLE = "Killer Sudoku"
 _SUM = re.compile(r"^\d{1,3}$")
-
-fpuzzles.claim(CAGES, TITLE)
 
 
 def sniff(text: str) -> str | None:
@@ -39,7 +38,7 @@ def sniff(text: str) -> str | None:
     return None if found.has(CAGES) else "an f-puzzles link without cages"
 
 
-def _cage(k: int, raw: Any, n: int, findings: list[Finding]) -> Cage | None:
+def _cage(k: int, raw: Any, family: Family, n: int, findings: list[Finding]) -> Cage | None:
     """Cage ``k`` (from 1 in messages) of the link, or None with a finding."""
     if not isinstance(raw, dict) or not isinstance(raw.get("cells"), list) or not raw["cells"]:
         findings.append(fpuzzles.bad(f"cage {k} of the link lists no cells"))
@@ -65,7 +64,7 @@ def _cage(k: int, raw: Any, n: int, findings: list[Finding]) -> Cage | None:
         findings.append(
             fpuzzles.bad(
                 f"cage {k} of the link ({names(sorted(set(found)), 9)}) {what}: a "
-                f"{TITLE} cage holds a sum",
+                f"{family.title} cage holds a sum",
                 *sorted(set(found)),
             )
         )
@@ -84,7 +83,7 @@ def read(family: Family, text: str, max_cells: int) -> Board:
     if len(raw) > n * n:
         findings.append(fpuzzles.bad(f"the link lists {len(raw)} cages for {n * n} cells"))
         raw = raw[: n * n]
-    cages = [_cage(k, cage, n, findings) for k, cage in enumerate(raw, 1)]
+    cages = [_cage(k, cage, family, n, findings) for k, cage in enumerate(raw, 1)]
     kept = ordered([cage for cage in cages if cage is not None])
     puzzle = Puzzle(n, box_shape(n), None, parts.diagonals, parts.givens, kept)
     if findings:
@@ -92,13 +91,13 @@ def read(family: Family, text: str, max_cells: int) -> Board:
     return Board(puzzle, puzzle.entered(parts.entries))
 
 
-def write(board: Board) -> str:
+def write(family: Family, board: Board) -> str:
     puzzle: Puzzle = board.puzzle
     if not puzzle.cages:
         raise PuzzleError(
-            [fpuzzles.bad(f"a {TITLE} without cages: its link would read back as none")]
+            [fpuzzles.bad(f"a {family.title} without cages: its link would read back as none")]
         )
-    data = units_link.link_json(puzzle, board.entries, TITLE)
+    data = units_link.link_json(puzzle, board.entries, family.title)
     data[CAGES] = [
         {"cells": [fpuzzles.ref(cell) for cell in cage.cells], "value": str(cage.sum)}
         for cage in puzzle.cages
@@ -107,9 +106,11 @@ def write(board: Board) -> str:
 
 
 def link_format(family: Family) -> Format:
-    """The f-puzzles link of a Killer Sudoku, its size checked by ``family``."""
+    """The f-puzzles link of a Killer Sudoku (``family``: its title and sizes); links
+    with cages are claimed for it."""
+    fpuzzles.claim(CAGES, family.title)
 
     def read_board(text: str, max_cells: int = family.sizes[-1] ** 2) -> Board:
         return read(family, text, max_cells)
 
-    return Format(units_link.NAME, sniff, read_board, write)
+    return Format(units_link.NAME, sniff, read_board, functools.partial(write, family))
