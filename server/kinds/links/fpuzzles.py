@@ -67,7 +67,7 @@ _CLAIMED: dict[str, str] = {}
 
 def claim(key: str, title: str) -> None:
     """Say that a link holding ``key`` is a ``title``'s: the kind that reads it says so
-    once, when its module loads, and the other kinds' sniffs leave such links to it."""
+    once, when its format is built, and the other kinds' sniffs leave such links to it."""
     _CLAIMED[key] = title
 
 
