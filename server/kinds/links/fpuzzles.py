@@ -59,6 +59,7 @@ IGNORED = frozenset(
     }
 )
 DIAGONALS = ("diagonal+", "diagonal-")
+NOT_A_LINK = "not an f-puzzles link"  # short: a failed detection lists every format's reason
 _CELL_REF = re.compile(r"^R(\d{1,2})C(\d{1,2})$")
 
 # A key that makes a link one kind's -> that kind's title (see :func:`claim`).
@@ -206,10 +207,10 @@ def looks(text: str) -> Link | str | None:
     (a sentence); or None for an f-puzzles link that cannot be read (its reader says
     why)."""
     if len(text) > MAX_CHARS or "f-puzzles" not in text[:200].lower():
-        return "not an f-puzzles link (https://www.f-puzzles.com/?load=...)"
+        return NOT_A_LINK
     found = _decoded(text)
     if found is None:
-        return "not an f-puzzles link (https://www.f-puzzles.com/?load=...)"
+        return NOT_A_LINK
     return found if isinstance(found, Link) else None
 
 
@@ -221,7 +222,7 @@ def read(text: str) -> Link:
         )
     found = _decoded(text)
     if found is None:
-        raise PuzzleError([bad("not an f-puzzles link (https://www.f-puzzles.com/?load=...)")])
+        raise PuzzleError([bad(f"{NOT_A_LINK} ({LINK}...)")])
     if not isinstance(found, Link):
         raise PuzzleError(found)
     return found
