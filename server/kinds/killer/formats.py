@@ -45,6 +45,7 @@ from numgrid.server.kinds.textformats import tatham_runs
 from numgrid.server.kinds.units import formats as units
 from numgrid.server.kinds.units.shape import box_shape
 
+from . import fpuzzles
 from . import penpa
 from .model import Cage
 from .model import Puzzle
@@ -391,7 +392,8 @@ def write_json(board: Board) -> str:
 
 
 FORMATS = Formats.of("Killer Sudoku", DEFAULT_MAX_CELLS, globals(), "json", "tatham", "janko").plus(
-    penpa.FORMAT
+    penpa.FORMAT,
+    fpuzzles.link_format(FAMILY),
 )
 detect, sniff, read, write = FORMATS.detect, FORMATS.sniff, FORMATS.read, FORMATS.write
 write_solution, read_solution = units.write_solution, units.read_solution

@@ -14,6 +14,7 @@ Sizes: 4x4 and 6x6 (boxes 2 rows x 3 columns), 9x9, 16x16 (1-9 then A-G in text)
 from __future__ import annotations
 
 from numgrid.server.kinds.units import formats as units
+from numgrid.server.kinds.units import fpuzzles
 from numgrid.server.kinds.units.shape import box_shape
 
 from . import penpa
@@ -21,7 +22,8 @@ from . import penpa
 SIZES = (4, 6, 9, 16)
 FAMILY = units.Family("Sudoku", "sudoku", SIZES, box_shape)
 FORMATS = units.formats(FAMILY, 16 * 16, "json", "tatham", "line", "grid", "janko").plus(
-    penpa.FORMAT
+    penpa.FORMAT,
+    fpuzzles.link_format(FAMILY),
 )
 detect, sniff, read, write = FORMATS.detect, FORMATS.sniff, FORMATS.read, FORMATS.write
 write_solution, read_solution = units.write_solution, units.read_solution
