@@ -103,6 +103,14 @@ def json_writer(
     return write_json
 
 
+REASON_CHARS = 60  # of each format's reason when a text matches none: the list stays short
+
+
+def _short(reason: str) -> str:
+    """A format's reason for not reading a text, cut to :data:`REASON_CHARS`."""
+    return reason if len(reason) <= REASON_CHARS else reason[: REASON_CHARS - 3] + "..."
+
+
 # The sites whose links or game IDs are formats: named when a kind has none of theirs.
 SITES = {
     "puzzlink": "puzz.link (pzprjs)",
@@ -146,7 +154,7 @@ class Formats(dict[str, Format]):
             if reason is None:
                 return fmt
             reasons[fmt.name] = reason
-        tried = "; ".join(f"{name}: {why}" for name, why in reasons.items())
+        tried = "; ".join(f"{name}: {_short(why)}" for name, why in reasons.items())
         raise self._error(f"the text matches no known {self.title} format ({tried})")
 
     def sniff(self, text: str) -> str | None:
