@@ -128,5 +128,5 @@ FACTS = Facts(
     trials=_trials,
     picture_band=2,  # the clues around the grid
     corpus_warnings=frozenset({"variant"}),  # diagonals, empty lots
-    formats_without_entries=frozenset({"tatham"}),  # a Towers game ID holds givens only
+    formats_without_entries=frozenset({"tatham", "puzzlink"}),  # IDs and links hold givens only
 )
