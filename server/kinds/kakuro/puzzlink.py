@@ -35,10 +35,6 @@ WHITE_RUNS = "k"  # runs of white cells: k = 1 ... z = 16
 LONGEST_RUN = ord("z") - ord(WHITE_RUNS) + 1
 
 
-def sniff(text: str) -> str | None:
-    return pzpr.sniff(text, TYPES)
-
-
 class _Body:
     """The body read left to right, what cannot be read going to ``findings``."""
 
@@ -109,15 +105,18 @@ def _inner(body: _Body, cols: int, rows: int) -> list[Square] | None:
 
 
 def _frame(body: _Body, inner: list[Square], cols: int, rows: int) -> list[list[Square]]:
-    """The board: the frame's sums (read after the inner cells) around the inner cells."""
+    """The board: the frame's sums (read after the inner cells) around the inner cells;
+    the body's end, if it comes first, named once."""
     grid: list[list[Square]] = [[BLACK] * (cols + 1)]
     grid += [[BLACK, *inner[r * cols : r * cols + cols]] for r in range(rows)]
-    for c in range(1, cols + 1):
-        if grid[1][c] is WHITE and not body.ended((0, c), "the down sum above the column"):
-            grid[0][c] = Clue(down=body.sum((0, c), "down"))
-    for r in range(1, rows + 1):
-        if grid[r][1] is WHITE and not body.ended((r, 0), "the across sum left of the row"):
-            grid[r][0] = Clue(across=body.sum((r, 0), "across"))
+    slots = [((0, c), "down", "above") for c in range(1, cols + 1) if grid[1][c] is WHITE]
+    slots += [((r, 0), "across", "left of") for r in range(1, rows + 1) if grid[r][1] is WHITE]
+    for (r, c), what, where in slots:
+        line = "column" if what == "down" else "row"
+        if body.ended((r, c), f"the {what} sum {where} the {line}"):
+            break
+        value = body.sum((r, c), what)
+        grid[r][c] = Clue(down=value) if what == "down" else Clue(across=value)
     return grid
 
 
@@ -240,4 +239,4 @@ def write(board: Board) -> str:
     return pzpr.url(TYPES[0], puzzle.cols - 1, puzzle.rows - 1, body) + "\n"
 
 
-FORMAT = Format("puzzlink", sniff, read, write)
+FORMAT = Format("puzzlink", pzpr.Sniff(TYPES), read, write)

@@ -74,7 +74,7 @@ def _query(text: str) -> str | None:
     found = _PREFIX.match(text)
     if found is None:
         return None
-    query = text[found.end() :]
+    query = urllib.parse.unquote(text[found.end() :])  # a link pasted from chat: %2F
     while (option := _OPTION.match(query)) and "/" in query[option.end() :]:
         query = query[option.end() :]
     return query
@@ -92,34 +92,45 @@ def link_type(text: str) -> str | None:
     return _MODE.sub("", parts[0])
 
 
-def sniff(text: str, types: Sequence[str]) -> str | None:
-    """None when the text is a puzz.link URL of one of ``types``, else why not."""
-    found = link_type(text)
-    if found is None:
-        return f"not a {NAME} URL (https://{NAME}/p?TYPE/COLS/ROWS/...)"
-    if found not in types:
-        return f"a {NAME} URL of type {quoted(found)}, not {_listed(types)}"
-    return None
+@dataclass(frozen=True)
+class Sniff:
+    """A kind's sniff of puzz.link URLs: None for a URL of one of its ``types`` (the
+    first is the one it writes), else why not. Its types name the kind's varieties when
+    a URL of another type is pasted."""
+
+    types: tuple[str, ...]
+
+    def __call__(self, text: str) -> str | None:
+        found = link_type(text)
+        if found is None:
+            return f"not a {NAME} URL (https://{NAME}/p?TYPE/COLS/ROWS/...)"
+        if found not in self.types:
+            return f"a {NAME} URL of type {quoted(found)}, not {_listed(self.types)}"
+        return None
 
 
 def _listed(types: Sequence[str]) -> str:
     return " or ".join(quoted(t) for t in types)
 
 
-def parse(text: str, types: Sequence[str]) -> Link:
+def parse(text: str, types: tuple[str, ...]) -> Link:
     """The link's type (one of ``types``), size and body; PuzzleError naming what is
     wrong: too long, no puzz.link URL, another type, a variant (pzprjs' other types
     have some), a size that is no number (where other types have a flag)."""
     if len(text) > MAX_CHARS:
         raise PuzzleError(
-            [error("too_long", f"the text has {len(text)} characters: a {NAME} URL is shorter")]
+            [
+                error(
+                    "too_long",
+                    f"the text has {len(text)} characters, over the {MAX_CHARS} of the "
+                    f"longest {NAME} URL read",
+                )
+            ]
         )
     query = _query(text)
     if query is None:
-        raise PuzzleError([error("not_puzzlink", sniff(text, types) or "")])
-    if any(ch.isspace() for ch in query):
-        raise PuzzleError([bad(f"a {NAME} URL is one line without spaces")])
-    parts = urllib.parse.unquote(query).split("/")
+        raise PuzzleError([error("not_puzzlink", Sniff(types)(text) or "")])
+    parts = query.split("/")
     if _FILE.match(parts[0]):
         raise PuzzleError(
             [
@@ -129,6 +140,8 @@ def parse(text: str, types: Sequence[str]) -> Link:
                 )
             ]
         )
+    if any(ch.isspace() for ch in query):
+        raise PuzzleError([bad(f"a {NAME} URL is one line without spaces")])
     found = _MODE.sub("", parts[0])
     if found not in types:
         raise PuzzleError(
@@ -296,8 +309,9 @@ def trailing(body: str, end: int, what: str) -> list[Finding]:
     extra = body[end:]
     return [
         bad(
-            f"the {NAME} body goes on after {what}: {len(extra)} more characters "
-            f"({quoted(extra)}); the size and the body disagree"
+            f"the {NAME} body goes on after {what}: {len(extra)} more "
+            f"{'character' if len(extra) == 1 else 'characters'} ({quoted(extra)}); the size "
+            "and the body disagree"
         )
     ]
 

@@ -27,10 +27,6 @@ from .model import Puzzle
 TYPES = ("skyscrapers", "building", "skyscraper")  # pzprjs' name, then its aliases
 
 
-def sniff(text: str) -> str | None:
-    return pzpr.sniff(text, TYPES)
-
-
 def _clue_at(k: int, n: int) -> tuple[str, Cell]:
     side, index = SIDES[k // n], k % n
     return f"the clue {side.where} {index}", side.clue_cell(index, n)
@@ -59,8 +55,8 @@ def read(text: str, max_cells: int = MAX_SIZE * MAX_SIZE) -> Board:
             [
                 error(
                     "bad_size",
-                    f"a {link.cols}x{link.rows} {pzpr.NAME} skyscrapers grid: numgrid's grid "
-                    "is square",
+                    f"the {pzpr.NAME} skyscrapers grid is {link.cols}x{link.rows}: numgrid's "
+                    "grid is square",
                 )
             ]
         )
@@ -128,4 +124,4 @@ def write(board: Board) -> str:
     return pzpr.url(TYPES[0], n, n, body) + "\n"
 
 
-FORMAT = Format("puzzlink", sniff, read, write)
+FORMAT = Format("puzzlink", pzpr.Sniff(TYPES), read, write)

@@ -24,10 +24,6 @@ SIZES = (4, 6, 9, 16)  # the grids whose boxes pzprjs draws (sudoku.js initBoard
 MAX_SIZE = max(SIZES)
 
 
-def sniff(text: str) -> str | None:
-    return pzpr.sniff(text, TYPES)
-
-
 def _cell(k: int, n: int) -> tuple[str, Cell]:
     cell = divmod(k, n)
     return cell_name(cell), cell
@@ -41,8 +37,8 @@ def read(text: str, max_cells: int = MAX_SIZE * MAX_SIZE) -> Board:
             [
                 error(
                     "bad_size",
-                    f"a {link.cols}x{link.rows} {pzpr.NAME} sudoku: numgrid reads the 4x4, "
-                    "6x6, 9x9 and 16x16 grids whose boxes pzprjs draws",
+                    f"the {pzpr.NAME} sudoku is {link.cols}x{link.rows}: numgrid reads the "
+                    "4x4, 6x6, 9x9 and 16x16 grids, whose boxes pzprjs draws",
                 )
             ]
         )
@@ -93,4 +89,4 @@ def write(board: Board) -> str:
     return pzpr.url(TYPES[0], n, n, body) + "\n"
 
 
-FORMAT = Format("puzzlink", sniff, read, write)
+FORMAT = Format("puzzlink", pzpr.Sniff(TYPES), read, write)
