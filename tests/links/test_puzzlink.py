@@ -292,6 +292,12 @@ BAD = [
         "r1c1: '!' at character 2 of the puzz.link body is no across sum",
     ),
     (
+        "kakuro",
+        "https://puzz.link/p?kakuro/5/5/48la0.na0lh3l0Bn.0cl.c4a!",
+        ["bad_puzzlink"],
+        "r3c0: '!' at character 25 of the puzz.link body is no across sum",
+    ),
+    (
         "skyscraper",
         "https://puzz.link/p?skyscrapers/4/4/+13h4j3g",
         ["bad_puzzlink"],
@@ -352,7 +358,13 @@ BAD = [
     ),
     ("skyscraper", "https://puzz.link/p?skyscrapers/12/12/g", ["bad_size"], "size 12 is not 1"),
     ("skyscraper", "https://puzz.link/p?skyscrapers/4/x/g", ["bad_size"], "number of rows 'x'"),
-    # over-long
+    # over-long, or long where a reader could be slow
+    (
+        "sudoku",
+        "https://puzz.link/p?" + "a=b&" * 200_000 + "/4/4/",
+        ["wrong_type"],
+        "the puzz.link type '' is not 'sudoku'",
+    ),
     (
         "sudoku",
         "https://puzz.link/p?sudoku/9/9/" + "g" * pzpr.MAX_CHARS,

@@ -43,7 +43,7 @@ class _Body:
 
     def sum(self, cell: Cell, what: str) -> int | None:
         """The next character as a sum (``what``: down or across, in messages); a
-        character that is no sum is named and read as none."""
+        character that is no sum is named (the caller stops there)."""
         ch = self.text[self.at]
         self.at += 1
         if ch == pzpr.NO_SUM:
@@ -70,7 +70,9 @@ class _Body:
 
 
 def _inner(body: _Body, cols: int, rows: int) -> list[Square] | None:
-    """The inner cells in reading order, or None when the body ended before them."""
+    """The inner cells in reading order, or None when the body ended before them or
+    held something else (named in the findings: the first such thing only, as the rest
+    of a body cannot be placed once one character is misread)."""
     squares: list[Square] = []
     count = cols * rows
     while len(squares) < count:
@@ -98,15 +100,17 @@ def _inner(body: _Body, cols: int, rows: int) -> list[Square] | None:
             body.at += 1
         else:
             down = body.sum(cell, "down")
-            if body.ended(cell, "its across sum"):
+            if body.findings or body.ended(cell, "its across sum"):
                 return None
             squares.append(Clue(down, body.sum(cell, "across")))
+            if body.findings:
+                return None
     return squares
 
 
 def _frame(body: _Body, inner: list[Square], cols: int, rows: int) -> list[list[Square]]:
     """The board: the frame's sums (read after the inner cells) around the inner cells;
-    the body's end, if it comes first, named once."""
+    the body's end or a character that is no sum, if one comes first, named alone."""
     grid: list[list[Square]] = [[BLACK] * (cols + 1)]
     grid += [[BLACK, *inner[r * cols : r * cols + cols]] for r in range(rows)]
     slots = [((0, c), "down", "above") for c in range(1, cols + 1) if grid[1][c] is WHITE]
@@ -116,6 +120,8 @@ def _frame(body: _Body, inner: list[Square], cols: int, rows: int) -> list[list[
         if body.ended((r, c), f"the {what} sum {where} the {line}"):
             break
         value = body.sum((r, c), what)
+        if body.findings:
+            break
         grid[r][c] = Clue(down=value) if what == "down" else Clue(across=value)
     return grid
 

@@ -11,7 +11,6 @@ short or a body too short or too long for the size is a finding, never a guess."
 from __future__ import annotations
 
 import re
-import urllib.parse
 from collections.abc import Callable
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -29,8 +28,11 @@ _PREFIX = re.compile(
     r"(?:https?://)?(?:www\.)?(?:puzz\.link|pzv\.jp|pzprxs\.vercel\.app)/p(?:\.html)?\?",
     re.IGNORECASE,
 )
-_OPTION = re.compile(r"^\w+=\w+&")  # "type=player&" before the type
+_OPTIONS = re.compile(r"^(?:\w+=\w+&)*")  # "type=player&" before the type
 _MODE = re.compile(r"_(?:edit|play)$")
+# A percent escape: a link is ASCII, one byte a character (Number16's own "%" and 3 hex
+# digits, for numbers from 8192 on, is none of these kinds')
+_ESCAPE = re.compile(r"%([0-9A-Fa-f]{2})")
 _FILE = re.compile(r"^pzprv[0-9.]*$")  # a puzzle file in a link, not an encoded puzzle
 _SIZE = re.compile(rf"^[0-9]{{1,{_SIZE_DIGITS}}}$")
 _HEX = frozenset("0123456789abcdef")
@@ -44,10 +46,8 @@ NUMBER_RUNS = "g"  # Number16's runs of empty cells: g = 1 ... z = 20
 
 @dataclass(frozen=True)
 class Link:
-    """A puzz.link URL taken apart: its type as written (an alias, the ``_edit`` or
-    ``_play`` mode dropped), its size (columns first) and its body."""
+    """A puzz.link URL taken apart: its size (columns first) and its body."""
 
-    type: str
     cols: int
     rows: int
     body: str
@@ -67,6 +67,10 @@ def _unwrapped(text: str) -> str:
     return text
 
 
+def _unescaped(escape: re.Match[str]) -> str:
+    return chr(int(escape.group(1), 16))
+
+
 def _query(text: str) -> str | None:
     """What follows ``?`` in a puzz.link URL (of any host pzprjs runs on), ``name=value&``
     options dropped; None when the text is no such URL."""
@@ -74,10 +78,9 @@ def _query(text: str) -> str | None:
     found = _PREFIX.match(text)
     if found is None:
         return None
-    query = urllib.parse.unquote(text[found.end() :])  # a link pasted from chat: %2F
-    while (option := _OPTION.match(query)) and "/" in query[option.end() :]:
-        query = query[option.end() :]
-    return query
+    query = _ESCAPE.sub(_unescaped, text[found.end() :])  # a link pasted from chat: %2F
+    head, slash, rest = query.partition("/")
+    return _OPTIONS.sub("", head, count=1) + slash + rest if slash else query
 
 
 def link_type(text: str) -> str | None:
@@ -159,7 +162,7 @@ def parse(text: str, types: tuple[str, ...]) -> Link:
     cols, rows = _size(rest[0], "columns"), _size(rest[1], "rows")
     if rest[-1] == "" and len(rest) > 2:  # a trailing "/", as pzprjs drops it
         rest = rest[:-1]
-    return Link(found, cols, rows, "/".join(rest[2:]))
+    return Link(cols, rows, "/".join(rest[2:]))
 
 
 def _size(token: str, what: str) -> int:
