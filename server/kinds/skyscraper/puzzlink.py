@@ -27,16 +27,6 @@ from .model import Puzzle
 TYPES = ("skyscrapers", "building", "skyscraper")  # pzprjs' name, then its aliases
 
 
-def _clue_at(k: int, n: int) -> tuple[str, Cell]:
-    side, index = SIDES[k // n], k % n
-    return f"the clue {side.where} {index}", side.clue_cell(index, n)
-
-
-def _cell_at(k: int, n: int) -> tuple[str, Cell]:
-    cell = divmod(k, n)
-    return cell_name(cell), cell
-
-
 def _zeros(values: list[int | None], what: str, at: pzpr.Where) -> list[Finding]:
     """A 0 is no clue nor height in pzprjs (its numbers start at 1): named, not dropped."""
     found = []
@@ -64,14 +54,15 @@ def read(text: str, max_cells: int = MAX_SIZE * MAX_SIZE) -> Board:
     findings: list[Finding] = []
 
     def clue_at(k: int) -> tuple[str, Cell | None]:
-        return _clue_at(k, n)
+        side, index = SIDES[k // n], k % n
+        return f"the clue {side.where} {index}", side.clue_cell(index, n)
 
     def cell_at(k: int) -> tuple[str, Cell | None]:
-        return _cell_at(k, n)
+        return cell_name(divmod(k, n)), divmod(k, n)
 
     clues, end = pzpr.read_numbers(link.body, 0, 4 * n, clue_at, findings, "clues", outside=True)
     values: list[int | None] = [None] * (n * n)
-    if end < len(link.body):  # no givens: pzprjs leaves them out
+    if end < len(link.body):  # givens follow (pzprjs leaves them out when there are none)
         values, end = pzpr.read_numbers(link.body, end, n * n, cell_at, findings, "cells")
     findings += pzpr.trailing(link.body, end, f"the {4 * n} clues and {n * n} cells")
     findings += _zeros(clues, "clue", clue_at) + _zeros(values, "height", cell_at)
