@@ -643,6 +643,15 @@ def _duration(seconds: float) -> Duration:
     return out
 
 
+def _written(kind: Kind, board: Board, fmt: str) -> str | None:
+    """The board in ``fmt``, or None when the format cannot hold it (an X Sudoku in a
+    puzz.link URL): a format refuses such a puzzle rather than drop a rule."""
+    try:
+        return kind.formats.write(board, fmt)
+    except PuzzleError:
+        return None
+
+
 def generate_response(
     kind: Kind, made: generate.Generated, index: int
 ) -> service_pb2.GenerateResponse:
@@ -650,11 +659,12 @@ def generate_response(
     kind_value = _enum_value(puzzle_pb2.PuzzleKind, f"PUZZLE_KIND_{kind.name.upper()}")
     texts = [
         puzzle_pb2.PuzzleText(
-            content=kind.formats.write(board, fmt),
+            content=content,
             format=_enum_value(puzzle_pb2.PuzzleFormat, f"PUZZLE_FORMAT_{fmt.upper()}"),
             kind=kind_value,
         )
         for fmt in kind.formats.FORMATS
+        if (content := _written(kind, board, fmt)) is not None
     ]
     return service_pb2.GenerateResponse(
         puzzle=kind.wire.to_proto(board),
