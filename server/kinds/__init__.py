@@ -15,6 +15,7 @@ from numgrid.server.kinds.kakuro import KAKURO
 from numgrid.server.kinds.kakuro import formats as kakuro_formats
 from numgrid.server.kinds.kenken import KENKEN
 from numgrid.server.kinds.killer import KILLER
+from numgrid.server.kinds.links import pzpr
 from numgrid.server.kinds.skyscraper import SKYSCRAPER
 from numgrid.server.kinds.sudoku import SUDOKU
 from numgrid.server.kinds.textformats import unknown_fields
@@ -71,6 +72,22 @@ def _unsupported_json(text: str) -> Finding:
     )
 
 
+def _unsupported_link(link_type: str) -> Finding:
+    """Why a puzz.link URL is no puzzle of a kind served: the types the kinds read."""
+    types = [
+        t
+        for kind in KINDS.values()
+        for fmt in kind.formats.FORMATS.values()
+        if isinstance(fmt.sniff, pzpr.Sniff)
+        for t in fmt.sniff.types
+    ]
+    return Finding(
+        "unsupported_kind",
+        f"unsupported kind: the text is a {pzpr.NAME} URL of type {quoted(link_type)}, and "
+        f"this server reads {pzpr.NAME}'s types {', '.join(sorted(types))}",
+    )
+
+
 def unsupported(text: str) -> Finding:
     """The finding for a text no kind claims: which kinds are read, and why the text
     is none of them."""
@@ -79,6 +96,9 @@ def unsupported(text: str) -> Finding:
         return Finding("empty", f"the text is empty: no puzzle (this server reads {_served()})")
     if body[0] in "{[":
         return _unsupported_json(body)
+    link_type = pzpr.link_type(body)
+    if link_type is not None:
+        return _unsupported_link(link_type)
     first = body.splitlines()[0].strip()
     why = (
         f"its first line {quoted(first)} is not a header ('ROWS COLS', or 'N N H' for a "

@@ -270,7 +270,7 @@ def test_csv_spells_clues_as_1vvhh():
 
 def test_kind_interface_reads_and_writes():
     b = KAKURO.formats.read(sample("kakuro-10x12.csv"), None, 20_000)
-    assert tuple(KAKURO.formats.FORMATS) == ("json", "janko", "csv", "penpa")
+    assert tuple(KAKURO.formats.FORMATS) == ("json", "janko", "csv", "penpa", "puzzlink")
     assert KAKURO.formats.write(b, "janko") == sample("kakuro-10x12.txt")
     assert KAKURO.formats.write_solution(
         b.puzzle, solution_grid("kakuro-10x12.solution.txt")

@@ -127,7 +127,7 @@ def rule_violations(puzzle_: Puzzle, grid: Grid) -> list[str]:
 
 FACTS = Facts(
     sample="kakuro-10x12.txt",
-    formats_without_entries=frozenset({"penpa"}),  # an m=solve link holds the puzzle only
+    formats_without_entries=frozenset({"penpa", "puzzlink"}),  # links hold the puzzle only
     corpus_key="162_12x12",
     two_solutions="3 3\n- 4, 4,\n,4 0 0\n,4 0 0\n",  # 1 3 / 3 1 and 3 1 / 1 3
     differing=frozenset({(1, 1), (1, 2), (2, 1), (2, 2)}),

@@ -129,6 +129,6 @@ FACTS = Facts(
     picture_band=2,  # the clues around the grid
     corpus_warnings=frozenset({"variant"}),  # diagonals, empty lots
     formats_without_entries=frozenset(
-        {"tatham", "penpa"}
-    ),  # a Towers game ID holds givens only; so does an m=solve link
+        {"tatham", "penpa", "puzzlink"}
+    ),  # IDs and links: givens only
 )

@@ -1,4 +1,4 @@
-"""Reading and writing Kakuro boards in three formats, with auto-detection.
+"""Reading and writing Kakuro boards in four formats, with auto-detection.
 
 - ``janko``: ``ROWS COLS`` then one line of tokens per row: ``0`` empty white cell,
   ``1``-``9`` an entered digit, ``-`` black, ``D,A`` black with down/across clues.
@@ -6,6 +6,7 @@
   ``1VVHH`` black (``VV`` down sum, ``HH`` across sum, ``00`` = no clue).
 - ``json``: the protobuf JSON of ``numgrid.v1.Puzzle``:
   ``{"kakuro": {"rows": [{"cells": [{"black": true, "down": 16}, {}, {"digit": 5}]}]}}``.
+- ``puzzlink``: a puzz.link URL, ``https://puzz.link/p?kakuro/5/5/...`` (:mod:`.puzzlink`).
 
 Parsers collect every problem they meet and raise one :class:`PuzzleError`.
 """
@@ -32,6 +33,7 @@ from numgrid.server.kinds.textformats import unknown_fields
 from numgrid.server.kinds.textformats import without_bom
 
 from . import penpa
+from . import puzzlink
 from .model import WHITE
 from .model import Clue
 from .model import Puzzle
@@ -365,7 +367,8 @@ write_json = json_writer(board_to_dict)
 
 
 FORMATS = Formats.of("Kakuro", DEFAULT_MAX_CELLS, globals(), "json", "janko", "csv").plus(
-    penpa.FORMAT
+    penpa.FORMAT,
+    puzzlink.FORMAT,
 )
 detect, read, write = FORMATS.detect, FORMATS.read, FORMATS.write
 

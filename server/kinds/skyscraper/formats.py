@@ -1,4 +1,4 @@
-"""Reading and writing Skyscraper boards in three formats, with auto-detection.
+"""Reading and writing Skyscraper boards in four formats, with auto-detection.
 
 - ``janko``: the text of the corpus (puzzlekit's encoding of janko.at's puzzles). A header
   ``N N H``, or ``N N H D`` for the diagonal variant (H, the tallest height, below N in the
@@ -19,6 +19,8 @@
   "bottom": [...], "left": [...], "right": [...], "givens": {"rows": [{"values": [...]}]},
   "entries": {...}}}``; zero values may be left out (``maxHeight`` 0 is N, a side without
   clues an empty list).
+- ``puzzlink``: a puzz.link URL, ``https://puzz.link/p?skyscrapers/4/4/k13h4j3g``
+  (:mod:`.puzzlink`).
 
 Readers give a faithful :class:`Board`; what is wrong with its structure (a clue too
 large, a given out of range) is for :mod:`.checks`. They reject only what cannot be read,
@@ -56,6 +58,7 @@ from numgrid.server.kinds.textformats import tatham_runs
 
 from . import checks
 from . import penpa
+from . import puzzlink
 from .model import MAX_SIZE
 from .model import SIDES
 from .model import Puzzle
@@ -394,6 +397,7 @@ write_json = json_writer(board_to_dict)
 
 
 FORMATS = Formats.of("Skyscraper", DEFAULT_MAX_CELLS, globals(), "json", "tatham", "janko").plus(
-    penpa.FORMAT
+    penpa.FORMAT,
+    puzzlink.FORMAT,
 )
 detect, sniff, read, write = FORMATS.detect, FORMATS.sniff, FORMATS.read, FORMATS.write
