@@ -107,7 +107,10 @@ REASON_CHARS = 60  # of each format's reason when a text matches none: the list 
 
 
 def _short(reason: str) -> str:
-    """A format's reason for not reading a text, cut to :data:`REASON_CHARS`."""
+    """A format's reason for not reading a text, short: "not JSON", not the parser's
+    words after it; any reason cut to :data:`REASON_CHARS`."""
+    if reason.startswith("not ") and " (" in reason:
+        reason = reason[: reason.index(" (")]
     return reason if len(reason) <= REASON_CHARS else reason[: REASON_CHARS - 3] + "..."
 
 
