@@ -11,7 +11,9 @@
   (``-`` elsewhere), then N lines of cage numbers. Its plain header fits a cage puzzle
   without operations as well, so numgrid writes ``N N K`` (``N N X`` for Killer-X, the
   units family's mark; ``N N KX`` is read too): the header then tells the kind. It has
-  no place for givens.
+  no place for givens;
+- ``sudokuwiki``: a SudokuWiki solver link, ``https://www.sudokuwiki.org/killersudoku.htm?bd=``,
+  the cages' colours and totals (9x9, no givens, :mod:`.sudokuwiki`).
 
 Sizes: 4x4, 6x6 (boxes of 2 rows x 3 columns) and 9x9. Readers give a faithful puzzle;
 :mod:`.checks` says what is wrong with it.
@@ -45,6 +47,7 @@ from numgrid.server.kinds.textformats import tatham_runs
 from numgrid.server.kinds.units import formats as units
 from numgrid.server.kinds.units.shape import box_shape
 
+from . import sudokuwiki
 from .model import Cage
 from .model import Puzzle
 from .model import cages_of
@@ -389,6 +392,8 @@ def write_json(board: Board) -> str:
     return json.dumps(to_dict(board.puzzle, board.entries), separators=(",", ":")) + "\n"
 
 
-FORMATS = Formats.of("Killer Sudoku", DEFAULT_MAX_CELLS, globals(), "json", "tatham", "janko")
+FORMATS = Formats.of("Killer Sudoku", DEFAULT_MAX_CELLS, globals(), "json", "tatham", "janko").plus(
+    sudokuwiki.FORMAT
+)
 detect, sniff, read, write = FORMATS.detect, FORMATS.sniff, FORMATS.read, FORMATS.write
 write_solution, read_solution = units.write_solution, units.read_solution
