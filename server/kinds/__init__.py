@@ -15,6 +15,7 @@ from numgrid.server.kinds.kakuro import KAKURO
 from numgrid.server.kinds.kakuro import formats as kakuro_formats
 from numgrid.server.kinds.kenken import KENKEN
 from numgrid.server.kinds.killer import KILLER
+from numgrid.server.kinds.links import sudokuwiki
 from numgrid.server.kinds.skyscraper import SKYSCRAPER
 from numgrid.server.kinds.sudoku import SUDOKU
 from numgrid.server.kinds.textformats import unknown_fields
@@ -79,6 +80,9 @@ def unsupported(text: str) -> Finding:
         return Finding("empty", f"the text is empty: no puzzle (this server reads {_served()})")
     if body[0] in "{[":
         return _unsupported_json(body)
+    link = sudokuwiki.unread(body)
+    if link is not None:
+        return Finding("unsupported_kind", link)
     first = body.splitlines()[0].strip()
     why = (
         f"its first line {quoted(first)} is not a header ('ROWS COLS', or 'N N H' for a "

@@ -42,6 +42,7 @@ from numgrid.server.kinds.textformats import json_int
 from numgrid.server.kinds.textformats import json_list
 from numgrid.server.kinds.textformats import json_object
 from numgrid.server.kinds.textformats import json_puzzle
+from numgrid.server.kinds.textformats import random_seed
 from numgrid.server.kinds.textformats import tatham_grid
 from numgrid.server.kinds.textformats import tatham_runs
 from numgrid.server.kinds.units import formats as units
@@ -220,23 +221,44 @@ def write_janko(board: Board) -> str:
 
 # ---------------------------------------------------------------- Tatham's Solo
 
-_SOLO = re.compile(r"^(\d)x(\d)([a-z0-9]*):([a-z_0-9]*),([a-z_]*),([a-z_0-9]*)$")
+_SOLO_DESC = re.compile(r"^([a-z_0-9]*),([a-z_]*),([a-z_0-9]*)$")
+
+
+def _solo_killer(text: str) -> tuple[units.SoloId, re.Match[str] | None] | str:
+    """A Solo game ID with cages and the parts of its description (None: a random-seed
+    ID), or why the text is none."""
+    found = units.solo_id(text)
+    if found is None or "k" not in found.flags:
+        return "not a Solo game ID of a Killer Sudoku ('3x3k:GIVENS,CAGES,SUMS')"
+    desc = _SOLO_DESC.match(found.desc)
+    if desc is None and not found.seed:
+        return "not a Solo game ID of a Killer Sudoku ('3x3k:GIVENS,CAGES,SUMS')"
+    return found, desc
 
 
 def sniff_tatham(text: str) -> str | None:
-    found = _SOLO.match(text.strip())
-    if found is None or "k" not in units._flags(found.group(3)):
-        return "not a Solo game ID of a Killer Sudoku ('3x3k:GIVENS,CAGES,SUMS')"
-    return None
+    found = _solo_killer(text)
+    return found if isinstance(found, str) else None
 
 
 def read_tatham(text: str, max_cells: int = DEFAULT_MAX_CELLS) -> Board:
-    found = _SOLO.match(text.strip())
-    if found is None or "k" not in units._flags(found.group(3)):
+    found = _solo_killer(text)
+    if isinstance(found, str):
+        raise PuzzleError([error("bad_tatham_id", found)])
+    solo, desc = found
+    if desc is None:
+        raise PuzzleError([random_seed(text, "Solo")])
+    if solo.regions:
         raise PuzzleError(
-            [error("bad_tatham_id", "not a Solo game ID of a Killer ('3x3k:GIVENS,CAGES,SUMS')")]
+            [
+                error(
+                    "bad_tatham_id",
+                    "a Solo game ID of a Killer with irregular regions ('j'): numgrid's "
+                    "Killer Sudoku has boxes",
+                )
+            ]
         )
-    a, b = int(found.group(1)), int(found.group(2))
+    a, b = solo.c, solo.r or solo.c
     n = a * b
     errors = FAMILY.size_errors(n, max_cells)
     if errors:
@@ -251,12 +273,12 @@ def read_tatham(text: str, max_cells: int = DEFAULT_MAX_CELLS) -> Board:
                 f"{expected[0]} rows x {expected[1]} columns",
             )
         )
-    givens = tatham_grid(found.group(4), n, findings)
-    numbers = units._solo_regions(found.group(5), n, findings)
-    sums = tatham_grid(found.group(6), n, findings)
+    givens = tatham_grid(desc.group(1), n, findings)
+    numbers = units._solo_regions(desc.group(2), n, findings)
+    sums = tatham_grid(desc.group(3), n, findings)
     if not findings:
         _sums_written(sums, tuple(tuple(k + 1 for k in row) for row in numbers), findings)
-    puzzle = _puzzle(n, givens, "x" in units._flags(found.group(3)), cages_of(sums, numbers))
+    puzzle = _puzzle(n, givens, "x" in solo.flags, cages_of(sums, numbers))
     if findings:
         raise fail(findings, puzzle)
     return Board(puzzle, _empty(n))

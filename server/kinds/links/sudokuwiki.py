@@ -28,6 +28,7 @@ _LINK = re.compile(
     re.IGNORECASE,
 )
 _WRAPPERS = ("<>", '""', "''")
+PAGES: list[str] = []  # the pages some kind reads, as each kind's format is made
 
 
 def _unwrapped(text: str) -> str:
@@ -44,10 +45,10 @@ def _page(text: str) -> tuple[str, str] | str:
     """The page and query of a SudokuWiki link, or why the text is none."""
     body = _unwrapped(text)
     if len(body) > MAX_LENGTH:
-        return f"a text of {len(body)} characters is no SudokuWiki link (at most {MAX_LENGTH})"
+        return f"not a SudokuWiki link (over {MAX_LENGTH} characters)"
     found = _LINK.match(body)
     if found is None:
-        return "not a SudokuWiki link ('https://www.sudokuwiki.org/PAGE?bd=...')"
+        return "not a SudokuWiki link"
     return (found.group(1) or "/").lstrip("/"), found.group(2) or ""
 
 
@@ -57,8 +58,20 @@ def sniff(text: str, page: str) -> str | None:
     if isinstance(found, str):
         return found
     if found[0].lower() != page:
-        return f"a SudokuWiki link to {quoted(found[0])}, not to {page!r}"
+        return f"a SudokuWiki link to {quoted(found[0], 16)}, not {page!r}"
     return None
+
+
+def unread(text: str) -> str | None:
+    """Why no kind reads a SudokuWiki link (a page none of them reads), or None when the
+    text is no SudokuWiki link or a link some kind reads."""
+    found = _page(text)
+    if isinstance(found, str) or found[0].lower() in PAGES:
+        return None
+    return (
+        f"unsupported kind: a SudokuWiki link to {quoted(found[0] or '/')}; numgrid reads "
+        f"SudokuWiki's {' and '.join(PAGES)} links"
+    )
 
 
 def board_text(text: str, page: str) -> str:
@@ -66,7 +79,8 @@ def board_text(text: str, page: str) -> str:
     text is no such link or has no board numgrid reads."""
     found = _page(text)
     if isinstance(found, str):
-        raise PuzzleError([error("not_sudokuwiki", found)])
+        shape = f"'{SITE}/{page}?bd=...'"
+        raise PuzzleError([error("not_sudokuwiki", f"{found}: a link is {shape}")])
     if found[0].lower() != page:
         raise PuzzleError(
             [
@@ -141,6 +155,7 @@ def link_format(
     """The ``sudokuwiki`` format of the kind whose puzzles SudokuWiki's ``page`` holds:
     ``read_board`` makes a board of the ``bd`` text (PuzzleError with every finding),
     ``write_board`` the ``bd`` text of a board (PuzzleError when the page cannot hold it)."""
+    PAGES.append(page)
 
     def read(text: str, max_cells: int = 81) -> Board:
         if max_cells < 81:
