@@ -643,6 +643,16 @@ def _duration(seconds: float) -> Duration:
     return out
 
 
+def _written(kind: Kind, board: Board) -> Iterable[tuple[str, str]]:
+    """The board in each format of its kind that can hold it (SudokuWiki's page holds a
+    9x9 only, Tatham's games have their sizes)."""
+    for fmt in kind.formats.FORMATS:
+        try:
+            yield fmt, kind.formats.write(board, fmt)
+        except PuzzleError:
+            continue
+
+
 def generate_response(
     kind: Kind, made: generate.Generated, index: int
 ) -> service_pb2.GenerateResponse:
@@ -650,11 +660,11 @@ def generate_response(
     kind_value = _enum_value(puzzle_pb2.PuzzleKind, f"PUZZLE_KIND_{kind.name.upper()}")
     texts = [
         puzzle_pb2.PuzzleText(
-            content=kind.formats.write(board, fmt),
+            content=content,
             format=_enum_value(puzzle_pb2.PuzzleFormat, f"PUZZLE_FORMAT_{fmt.upper()}"),
             kind=kind_value,
         )
-        for fmt in kind.formats.FORMATS
+        for fmt, content in _written(kind, board)
     ]
     return service_pb2.GenerateResponse(
         puzzle=kind.wire.to_proto(board),
