@@ -119,19 +119,22 @@ SPLIT = [
     *({"sum": 45, "cells": [{"row": r, "column": c} for c in range(9)]} for r in range(1, 9)),
 ]
 
+NO_SUM = [{"cells": [{"column": c} for c in range(9)]}, *SPLIT[2:]]
+
 
 @pytest.mark.parametrize(
     ("kind", "text", "code", "words"),
     [
-        (SUDOKU, "4 4\n1 - - -\n- - - -\n- - - -\n- - - -\n", "not_sudokuwiki", "not a 4x4"),
-        (SUDOKU, "9 9 X\n" + "- " * 9 + "\n" + ("- " * 9 + "\n") * 8, "not_sudokuwiki", "no X"),
-        (KILLER, _killer_json(size=6), "not_sudokuwiki", "not a 6x6"),
-        (KILLER, _killer_json(diagonals=True), "not_sudokuwiki", "no X rule"),
+        (SUDOKU, "4 4\n1 - - -\n- - - -\n- - - -\n- - - -\n", "sudokuwiki_size", "not a 4x4"),
+        (SUDOKU, "9 9 X\n" + "- " * 9 + "\n" + ("- " * 9 + "\n") * 8, "sudokuwiki_x", "no X"),
+        (KILLER, _killer_json(size=6), "sudokuwiki_size", "not a 6x6"),
+        (KILLER, _killer_json(diagonals=True), "sudokuwiki_x", "no X rule"),
         (KILLER, _killer_json(givens=ROW_GIVEN), "no_givens_here", "no place for givens"),
         (KILLER, _killer_json(cages=[]), "not_covered", "in no cage"),
-        (KILLER, _killer_json(cages=SPLIT), "not_sudokuwiki", "is not connected"),
+        (KILLER, _killer_json(cages=SPLIT), "sudokuwiki_cage", "is not connected"),
+        (KILLER, _killer_json(cages=NO_SUM), "sudokuwiki_total", "in two digits, 01-99"),
     ],
-    ids=["6x6", "sudoku-x", "killer-6x6", "killer-x", "givens", "uncaged", "split-cage"],
+    ids=["6x6", "sudoku-x", "killer-6x6", "killer-x", "givens", "uncaged", "split", "no-sum"],
 )
 def test_what_a_page_cannot_hold_is_refused_in_one_sentence(kind, text, code, words):
     board = kind.formats.read(text, None, 10_000)

@@ -121,8 +121,8 @@ def read_board(text: str) -> Board:
     return Board.empty(Puzzle(N, (3, 3), None, False, empty, ordered(cages)))
 
 
-def _refused(message: str, *cells: Cell) -> PuzzleError:
-    return PuzzleError([error("not_sudokuwiki", f"SudokuWiki's {PAGE} {message}", *cells)])
+def _refused(code: str, message: str, *cells: Cell) -> PuzzleError:
+    return PuzzleError([error(f"sudokuwiki_{code}", f"SudokuWiki's {PAGE} {message}", *cells)])
 
 
 def _coloured(touching: list[list[int]], most: int) -> list[int] | None:
@@ -164,7 +164,7 @@ def _colouring(cages: list[list[int]]) -> list[int]:
         colour = _coloured(touching, most)
         if colour is not None:
             return colour
-    raise _refused("needs more than nine colours for these cages")
+    raise _refused("colours", "needs more than nine colours for these cages")
 
 
 def write_board(board: Board) -> str:
@@ -173,15 +173,16 @@ def write_board(board: Board) -> str:
 
     puzzle: Puzzle = board.puzzle
     if puzzle.size != N:
-        raise _refused(f"holds a 9x9 Killer Sudoku, not a {puzzle.size}x{puzzle.size}")
+        raise _refused("size", f"holds a 9x9 Killer Sudoku, not a {puzzle.size}x{puzzle.size}")
     if puzzle.diagonals:
-        raise _refused("has no X rule (both diagonals): write the puzzle in another format")
+        raise _refused("x", "has no X rule (both diagonals): write the puzzle in another format")
     _no_givens(puzzle, f"SudokuWiki's {PAGE}")
     _covering(puzzle, f"SudokuWiki's {PAGE}")
     labels = [0] * (N * N)
     for k, cage in enumerate(puzzle.cages):
         if not 1 <= cage.sum <= 99:
             raise _refused(
+                "total",
                 f"writes a cage's total in two digits, 01-99: not {puzzle.cage_name(k)}",
                 *cage.cells,
             )
@@ -192,6 +193,7 @@ def write_board(board: Board) -> str:
     if split:
         k = split[0]
         raise _refused(
+            "cage",
             f"draws a cage as a patch of one colour: {puzzle.cage_name(k)} is not connected",
             *puzzle.cages[k].cells,
         )

@@ -27,7 +27,7 @@ _LINK = re.compile(
     r"^(?:https?://)?(?:www\.)?sudokuwiki\.org(?::\d+)?(/[^?#\s]*)?(?:\?([^#\s]*))?(?:#\S*)?$",
     re.IGNORECASE,
 )
-_WRAPPERS = ("<>", '""', "''")
+_WRAPPERS = (("<", ">"), ('"', '"'), ("'", "'"))
 PAGES: list[str] = []  # the pages some kind reads, as each kind's format is made
 
 

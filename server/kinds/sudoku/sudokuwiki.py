@@ -30,7 +30,7 @@ def write_board(board: Board) -> str:
         raise PuzzleError(
             [
                 error(
-                    "not_sudokuwiki",
+                    "sudokuwiki_size",
                     f"SudokuWiki's {PAGE} holds a 9x9 Sudoku, not a {puzzle.size}x{puzzle.size}",
                 )
             ]
@@ -39,7 +39,7 @@ def write_board(board: Board) -> str:
         raise PuzzleError(
             [
                 error(
-                    "not_sudokuwiki",
+                    "sudokuwiki_x",
                     f"SudokuWiki's {PAGE} has no X rule (both diagonals): write the puzzle "
                     "in another format",
                 )
