@@ -202,7 +202,7 @@ def main() -> int:
         if formats:
             plan.append((kind, formats, corpus(kind)[: args.limit]))
     results: dict[str, dict[str, Tally]] = {}
-    with progress_bar("{task.description}", console) as progress:
+    with progress_bar("{task.description}", console, transient=True) as progress:
         task = progress.add_task("puzzles", total=sum(len(f) * len(p) for _, f, p in plan))
         for kind, formats, puzzles in plan:
             solver = Solver(kind)
