@@ -147,6 +147,38 @@ def test_sgt_expands_each_fixture_seed_to_the_id_beside_it(seed, expanded):
     assert done.returncode == 0 and done.stdout.strip() == expanded, done.stderr
 
 
+@pytest.mark.skipif(SGT["solo"] is None, reason="sgt-solo is not installed")
+@pytest.mark.parametrize(
+    ("name", "params", "x"),
+    [
+        ("sudoku", "2x2", False),
+        ("sudoku", "2x3", False),
+        ("sudoku", "3x3x", True),
+        ("sudoku", "4x4dt", False),
+        ("jigsaw", "6j", False),
+        ("jigsaw", "9jx", True),
+        ("killer", "2x3xk", True),
+        ("killer", "3x3xk", True),
+    ],
+)
+def test_solo_ids_of_every_shape_are_read_and_written_back_byte_for_byte(name, params, x):
+    """What sgt-solo makes: a UNIQUE puzzle of the kind, written back as the same ID (its
+    params as Solo writes them: size, ``j``, ``x``, ``k``; no difficulty)."""
+    game = SGT["solo"]
+    assert game is not None
+    done = subprocess.run([game, "--generate", "2", params], capture_output=True, text=True)
+    ids = done.stdout.split()
+    assert len(ids) == 2, done.stderr
+    run_native, _, _ = searches(KINDS[name])
+    for game_id in ids:
+        kind, fmt = detect_format(game_id)
+        assert (kind.name, fmt) == (name, "tatham")
+        board = kind.formats.read(game_id)
+        assert board.puzzle.diagonals == x
+        assert run_native(board.puzzle).verdict().value == "UNIQUE"
+        assert kind.formats.write(board, "tatham").strip() == game_id
+
+
 # ---------------------------------------------------------------- what numgrid writes
 
 
