@@ -184,7 +184,7 @@ def random_seed(text: str, game: str) -> Finding:
     )
 
 
-TATHAM_SIZES = range(3, 10)  # what Keen and Towers play (keen.c, towers.c validate_params)
+TATHAM_SIZES = range(3, 10)  # the grids his Latin-square games take (their validate_params)
 
 
 def tatham_size(n: int, game: str) -> list[Finding]:
