@@ -18,11 +18,15 @@ REGISTRY_FILE = ROOT / "server" / "kinds" / "__init__.py"
 
 
 def _names() -> dict[str, set[str]]:
-    """Each kind's words: its name, its title, its proto message (``KenKenPuzzle``) and
-    the names its peers give it (Tatham's game, its other common name)."""
+    """Each kind's words: its name, its title (also as one word: a site's page
+    ``killersudoku.htm``), its proto message (``KenKenPuzzle``) and the names its peers
+    give it (Tatham's game, its other common name)."""
     oneof = puzzle_pb2.Puzzle.DESCRIPTOR.oneofs_by_name["kind"]
     messages = {field.name: field.message_type.name for field in oneof.fields}
-    words = {kind.name: {kind.name, kind.title, messages[kind.name]} for kind in REGISTRY}
+    words = {
+        kind.name: {kind.name, kind.title, kind.title.replace(" ", ""), messages[kind.name]}
+        for kind in REGISTRY
+    }
     also = {"kenken": {"keen", "calcudoku"}, "skyscraper": {"towers"}}
     for name, more in also.items():
         words.get(name, set()).update(more)

@@ -16,6 +16,7 @@ from numgrid.server.kinds.kakuro import formats as kakuro_formats
 from numgrid.server.kinds.kenken import KENKEN
 from numgrid.server.kinds.killer import KILLER
 from numgrid.server.kinds.links import pzpr
+from numgrid.server.kinds.links import sudokuwiki
 from numgrid.server.kinds.skyscraper import SKYSCRAPER
 from numgrid.server.kinds.sudoku import SUDOKU
 from numgrid.server.kinds.textformats import unknown_fields
@@ -99,6 +100,9 @@ def unsupported(text: str) -> Finding:
     link_type = pzpr.link_type(body)
     if link_type is not None:
         return _unsupported_link(link_type)
+    link = sudokuwiki.unread(body)
+    if link is not None:
+        return Finding("unsupported_kind", link)
     first = body.splitlines()[0].strip()
     why = (
         f"its first line {quoted(first)} is not a header ('ROWS COLS', or 'N N H' for a "

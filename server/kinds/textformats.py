@@ -194,6 +194,37 @@ class Formats(dict[str, Format]):
 # ---------------------------------------------------------------- Tatham's game IDs
 
 _RUN = re.compile(r"[a-z]|_|\d+|.")
+_SEED = re.compile(r"^\d[0-9a-z]*#")
+
+
+def is_random_seed(text: str) -> bool:
+    """Is the text a random-seed game ID of Tatham's (``6dh#12345``, ``3x3#951...``)?"""
+    return _SEED.match(text.strip()) is not None
+
+
+def random_seed(text: str, game: str) -> Finding:
+    """Why a random-seed game ID of Tatham's ``game`` is not read: a seed names a puzzle
+    only through that version of the game's own generator."""
+    return error(
+        "random_seed_id",
+        "a random-seed ID cannot be read: paste the game ID with ':' (in "
+        f"{game}: Game > Specific...; {quoted(text.strip())} only says how to make one)",
+    )
+
+
+TATHAM_SIZES = range(3, 10)  # the grids his Latin-square games take (their validate_params)
+
+
+def tatham_size(n: int, game: str) -> list[Finding]:
+    """Why Tatham's ``game`` cannot play an N x N grid (empty: it can)."""
+    if n in TATHAM_SIZES:
+        return []
+    return [
+        error(
+            "tatham_size",
+            f"Tatham's {game} plays 3x3 to 9x9 grids: a {n}x{n} grid has no {game} game ID",
+        )
+    ]
 
 
 def tatham_grid(text: str, n: int, findings: list[Finding]) -> Grid:

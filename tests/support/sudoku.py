@@ -68,6 +68,8 @@ FACTS = Facts(
     open_puzzle=lambda: SUDOKU.formats.read("." * 81, None, 100).puzzle,
     corpus_size=92,
     trials=no_trials,  # the published 16x16 puzzles
-    formats_without_entries=frozenset({"line", "grid", "janko", "tatham", "penpa", "puzzlink"}),
+    formats_without_entries=frozenset(
+        {"line", "grid", "janko", "tatham", "penpa", "puzzlink", "sudokuwiki"}
+    ),
     corpus_step=4,
 )

@@ -19,7 +19,8 @@
   the comma, one clue per cage, in the order of their first cell: ``a`` add, ``s``
   subtract, ``m`` multiply, ``d`` divide, then the target; a one-cell cage is ``a`` (or
   ``m``) and its digit (Keen never makes one). An ID holds no entries; a random-seed ID
-  (``6dh#12345``) names no puzzle and cannot be read.
+  (``6dh#12345``) names no puzzle and cannot be read. Keen's grids are 3x3 to 9x9: an ID
+  of another size is read, but none is written.
 - ``json``: the protobuf JSON of ``numgrid.v1.Puzzle`` with its ``kenken`` field:
   ``{"kenken": {"size": 4, "cages": [{"target": 7, "operation": "CAGE_OPERATION_ADD",
   "cells": [{"column": 1}, {"row": 1, "column": 1}]}], "entries": {"rows": [...]}}}``;
@@ -47,6 +48,7 @@ from numgrid.server.kinds.textformats import Formats
 from numgrid.server.kinds.textformats import JsonShape
 from numgrid.server.kinds.textformats import error
 from numgrid.server.kinds.textformats import header_of
+from numgrid.server.kinds.textformats import is_random_seed
 from numgrid.server.kinds.textformats import json_body
 from numgrid.server.kinds.textformats import json_cells
 from numgrid.server.kinds.textformats import json_grid
@@ -56,8 +58,10 @@ from numgrid.server.kinds.textformats import json_object
 from numgrid.server.kinds.textformats import json_puzzle
 from numgrid.server.kinds.textformats import json_writer
 from numgrid.server.kinds.textformats import ragged_row
+from numgrid.server.kinds.textformats import random_seed
 from numgrid.server.kinds.textformats import refuse
 from numgrid.server.kinds.textformats import square_size_errors
+from numgrid.server.kinds.textformats import tatham_size
 
 from . import penpa
 from .model import ADD
@@ -415,16 +419,8 @@ def _keen_blocks(desc: str, w: int) -> list[int] | Finding:
 
 def read_tatham(text: str, max_cells: int = DEFAULT_MAX_CELLS) -> Board:
     text = text.strip()
-    if "#" in text and ":" not in text:
-        raise PuzzleError(
-            [
-                error(
-                    "random_seed_id",
-                    "a random-seed ID cannot be read: paste the game ID with ':' "
-                    f"(in Keen: Game > Specific...; {quoted(text)} only says how to make one)",
-                )
-            ]
-        )
+    if is_random_seed(text):
+        raise PuzzleError([random_seed(text, "Keen")])
     params, colon, desc = text.partition(":")
     m = _KEEN_PARAMS.match(params)
     if not colon or m is None:
@@ -537,6 +533,7 @@ def write_tatham(board: Board) -> str:
     """The puzzle's Keen game ID (entries are not part of one). One-cell cages are written
     ``a`` (or ``m``) and their digit, and read back without an operation."""
     p = board.puzzle
+    refuse(tatham_size(p.size, "Keen"))
     label = _cage_labels(p)
     findings = []
     for cage in p.cages:

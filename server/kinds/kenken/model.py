@@ -28,7 +28,7 @@ from numgrid.server.kinds.latin import Line
 
 ADD, SUBTRACT, MULTIPLY, DIVIDE, NONE = "+", "-", "x", "/", ""
 OPERATIONS = (ADD, SUBTRACT, MULTIPLY, DIVIDE, NONE)
-MAX_SIZE = 16  # digits beyond 9 are written as numbers; Tatham's Keen goes to 16
+MAX_SIZE = 16  # digits beyond 9 are written as numbers (Tatham's Keen goes to 9)
 
 
 @dataclass(frozen=True)

@@ -11,7 +11,9 @@
   (``-`` elsewhere), then N lines of cage numbers. Its plain header fits a cage puzzle
   without operations as well, so numgrid writes ``N N K`` (``N N X`` for Killer-X, the
   units family's mark; ``N N KX`` is read too): the header then tells the kind. It has
-  no place for givens.
+  no place for givens;
+- ``sudokuwiki``: a SudokuWiki solver link, ``https://www.sudokuwiki.org/killersudoku.htm?bd=``,
+  the cages' colours and totals (9x9, no givens, :mod:`.sudokuwiki`).
 
 Sizes: 4x4, 6x6 (boxes of 2 rows x 3 columns) and 9x9. Readers give a faithful puzzle;
 :mod:`.checks` says what is wrong with it.
@@ -40,6 +42,7 @@ from numgrid.server.kinds.textformats import json_int
 from numgrid.server.kinds.textformats import json_list
 from numgrid.server.kinds.textformats import json_object
 from numgrid.server.kinds.textformats import json_puzzle
+from numgrid.server.kinds.textformats import random_seed
 from numgrid.server.kinds.textformats import tatham_grid
 from numgrid.server.kinds.textformats import tatham_runs
 from numgrid.server.kinds.units import formats as units
@@ -47,6 +50,7 @@ from numgrid.server.kinds.units.shape import box_shape
 
 from . import fpuzzles
 from . import penpa
+from . import sudokuwiki
 from .model import Cage
 from .model import Puzzle
 from .model import cages_of
@@ -219,23 +223,44 @@ def write_janko(board: Board) -> str:
 
 # ---------------------------------------------------------------- Tatham's Solo
 
-_SOLO = re.compile(r"^(\d)x(\d)([a-z0-9]*):([a-z_0-9]*),([a-z_]*),([a-z_0-9]*)$")
+_SOLO_DESC = re.compile(r"^([a-z_0-9]*),([a-z_]*),([a-z_0-9]*)$")
+
+
+def _solo_killer(text: str) -> tuple[units.SoloId, re.Match[str] | None] | str:
+    """A Solo game ID with cages and the parts of its description (None: a random-seed
+    ID), or why the text is none."""
+    found = units.solo_id(text)
+    if found is None or "k" not in found.flags:
+        return "not a Solo game ID of a Killer Sudoku ('3x3k:GIVENS,CAGES,SUMS')"
+    desc = _SOLO_DESC.match(found.desc)
+    if desc is None and not found.seed:
+        return "not a Solo game ID of a Killer Sudoku ('3x3k:GIVENS,CAGES,SUMS')"
+    return found, desc
 
 
 def sniff_tatham(text: str) -> str | None:
-    found = _SOLO.match(text.strip())
-    if found is None or "k" not in units._flags(found.group(3)):
-        return "not a Solo game ID of a Killer Sudoku ('3x3k:GIVENS,CAGES,SUMS')"
-    return None
+    found = _solo_killer(text)
+    return found if isinstance(found, str) else None
 
 
 def read_tatham(text: str, max_cells: int = DEFAULT_MAX_CELLS) -> Board:
-    found = _SOLO.match(text.strip())
-    if found is None or "k" not in units._flags(found.group(3)):
+    found = _solo_killer(text)
+    if isinstance(found, str):
+        raise PuzzleError([error("bad_tatham_id", found)])
+    solo, desc = found
+    if desc is None:
+        raise PuzzleError([random_seed(text, "Solo")])
+    if solo.regions:
         raise PuzzleError(
-            [error("bad_tatham_id", "not a Solo game ID of a Killer ('3x3k:GIVENS,CAGES,SUMS')")]
+            [
+                error(
+                    "bad_tatham_id",
+                    "a Solo game ID of a Killer with irregular regions ('j'): numgrid's "
+                    "Killer Sudoku has boxes",
+                )
+            ]
         )
-    a, b = int(found.group(1)), int(found.group(2))
+    a, b = solo.c, solo.r or solo.c
     n = a * b
     errors = FAMILY.size_errors(n, max_cells)
     if errors:
@@ -250,12 +275,12 @@ def read_tatham(text: str, max_cells: int = DEFAULT_MAX_CELLS) -> Board:
                 f"{expected[0]} rows x {expected[1]} columns",
             )
         )
-    givens = tatham_grid(found.group(4), n, findings)
-    numbers = units._solo_regions(found.group(5), n, findings)
-    sums = tatham_grid(found.group(6), n, findings)
+    givens = tatham_grid(desc.group(1), n, findings)
+    numbers = units._solo_regions(desc.group(2), n, findings)
+    sums = tatham_grid(desc.group(3), n, findings)
     if not findings:
         _sums_written(sums, tuple(tuple(k + 1 for k in row) for row in numbers), findings)
-    puzzle = _puzzle(n, givens, "x" in units._flags(found.group(3)), cages_of(sums, numbers))
+    puzzle = _puzzle(n, givens, "x" in solo.flags, cages_of(sums, numbers))
     if findings:
         raise fail(findings, puzzle)
     return Board(puzzle, _empty(n))
@@ -394,6 +419,7 @@ def write_json(board: Board) -> str:
 FORMATS = Formats.of("Killer Sudoku", DEFAULT_MAX_CELLS, globals(), "json", "tatham", "janko").plus(
     penpa.FORMAT,
     fpuzzles.link_format(FAMILY),
+    sudokuwiki.FORMAT,
 )
 detect, sniff, read, write = FORMATS.detect, FORMATS.sniff, FORMATS.read, FORMATS.write
 write_solution, read_solution = units.write_solution, units.read_solution

@@ -13,7 +13,8 @@
   ``/``-separated and empty for none; then, after a comma, the givens in reading order,
   run-length encoded as ``towers.c`` writes them: ``a``-``z`` for 1-26 empty cells, a
   number for a given height, ``_`` between two numbers (``,h2k4o``). Towers has no empty
-  lots and no diagonals, and an ID holds no entries.
+  lots and no diagonals, its grids are 3x3 to 9x9, an ID holds no entries, and a
+  random-seed ID (``6dh#12345``) names no puzzle.
 - ``json``: the protobuf JSON of ``numgrid.v1.Puzzle`` with its ``skyscraper`` field:
   ``{"skyscraper": {"size": 5, "maxHeight": 4, "diagonals": true, "top": [2, 0, ...],
   "bottom": [...], "left": [...], "right": [...], "givens": {"rows": [{"values": [...]}]},
@@ -43,6 +44,7 @@ from numgrid.server.kinds.textformats import Formats
 from numgrid.server.kinds.textformats import JsonShape
 from numgrid.server.kinds.textformats import error
 from numgrid.server.kinds.textformats import header_of
+from numgrid.server.kinds.textformats import is_random_seed
 from numgrid.server.kinds.textformats import json_body
 from numgrid.server.kinds.textformats import json_bool
 from numgrid.server.kinds.textformats import json_grid
@@ -51,10 +53,12 @@ from numgrid.server.kinds.textformats import json_list
 from numgrid.server.kinds.textformats import json_puzzle
 from numgrid.server.kinds.textformats import json_writer
 from numgrid.server.kinds.textformats import ragged_row
+from numgrid.server.kinds.textformats import random_seed
 from numgrid.server.kinds.textformats import refuse
 from numgrid.server.kinds.textformats import square_size_errors
 from numgrid.server.kinds.textformats import tatham_grid
 from numgrid.server.kinds.textformats import tatham_runs
+from numgrid.server.kinds.textformats import tatham_size
 
 from . import checks
 from . import penpa
@@ -283,6 +287,8 @@ def _tatham_clues(text: str, n: int, findings: list[Finding]) -> list[tuple[int,
 
 
 def read_tatham(text: str, max_cells: int = DEFAULT_MAX_CELLS) -> Board:
+    if is_random_seed(text):
+        raise PuzzleError([random_seed(text, "Towers")])
     found = _TOWERS.match(text.strip())
     if found is None:
         raise PuzzleError([error("bad_tatham_id", sniff_tatham(text) or "not a Towers game ID")])
@@ -304,7 +310,7 @@ def read_tatham(text: str, max_cells: int = DEFAULT_MAX_CELLS) -> Board:
 def write_tatham(board: Board) -> str:
     """The puzzle's Towers game ID (entries are not part of one)."""
     p = board.puzzle
-    findings = []
+    findings = tatham_size(p.size, "Towers")
     if p.height != p.size:
         findings.append(
             error(

@@ -8,6 +8,8 @@ family's, :mod:`numgrid.server.kinds.units.formats`):
 - ``grid``: N rows of N digits, ``.`` empty, any frame;
 - ``janko``: the corpus text, ``N N`` then N lines of givens (``-`` empty);
 - ``puzzlink``: a puzz.link URL, ``https://puzz.link/p?sudoku/9/9/...`` (:mod:`.puzzlink`).
+- ``sudokuwiki``: a SudokuWiki solver link, ``https://www.sudokuwiki.org/sudoku.htm?bd=``
+  and 81 digits (9x9 only, :mod:`.sudokuwiki`).
 
 Sizes: 4x4 and 6x6 (boxes 2 rows x 3 columns), 9x9, 16x16 (1-9 then A-G in text).
 """
@@ -20,6 +22,7 @@ from numgrid.server.kinds.units.shape import box_shape
 
 from . import penpa
 from . import puzzlink
+from . import sudokuwiki
 
 SIZES = (4, 6, 9, 16)
 FAMILY = units.Family("Sudoku", "sudoku", SIZES, box_shape)
@@ -27,6 +30,7 @@ FORMATS = units.formats(FAMILY, 16 * 16, "json", "tatham", "line", "grid", "jank
     penpa.FORMAT,
     fpuzzles.link_format(FAMILY),
     puzzlink.FORMAT,
+    sudokuwiki.FORMAT,
 )
 detect, sniff, read, write = FORMATS.detect, FORMATS.sniff, FORMATS.read, FORMATS.write
 write_solution, read_solution = units.write_solution, units.read_solution

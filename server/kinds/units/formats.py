@@ -15,7 +15,8 @@
   columns), ``2x3:`` (2 rows x 3 columns), ``9j:`` (irregular regions), ``x`` after
   the size for the X variant; then the givens run-length encoded (``a``-``z``: 1-26
   empty cells, a number for a given, ``_`` between two numbers); with regions, a comma
-  and the walls between cells, as ``solo.c`` encodes them.
+  and the walls between cells, as ``solo.c``'s parser reads them (``z``: 26 cells joined
+  and no wall). A random-seed ID (``3x3#12345``) names no puzzle and is refused.
 
 Readers give a faithful puzzle; :mod:`.checks` says what is wrong with it.
 """
@@ -46,6 +47,7 @@ from numgrid.server.kinds.textformats import json_grid
 from numgrid.server.kinds.textformats import json_int
 from numgrid.server.kinds.textformats import json_puzzle
 from numgrid.server.kinds.textformats import ragged_row
+from numgrid.server.kinds.textformats import random_seed
 from numgrid.server.kinds.textformats import square_size_errors
 from numgrid.server.kinds.textformats import tatham_grid
 from numgrid.server.kinds.textformats import tatham_runs
@@ -462,25 +464,62 @@ def read_solution(text: str) -> Grid:
 # ---------------------------------------------------------------- Tatham's Solo
 
 
-_SOLO = re.compile(r"^(\d{1,2})(?:x(\d{1,2})|(j))?([a-z0-9]*):([a-z_0-9]*)(?:,([a-z_]*))?$")
+_SOLO_PARAMS = re.compile(r"^(\d{1,2})(?:x(\d{1,2}))?([a-z0-9]*)$")
+_SOLO_DESC = re.compile(r"^([a-z_0-9]*)(?:,([a-z_]*))?$")
+
+
+@dataclass(frozen=True)
+class SoloId:
+    """A Solo game ID cut as ``solo.c`` reads it: ``C`` or ``CxR`` (a box of C rows and R
+    columns), the flags after them, then ``:`` and the description, or ``#`` and a
+    random seed."""
+
+    c: int
+    r: int | None  # None: no ``xR`` written
+    flags: str  # the letters that change the rules (:func:`_flags`)
+    seed: bool
+    desc: str
+
+    @property
+    def regions(self) -> bool:
+        return "j" in self.flags
+
+    @property
+    def size(self) -> int:
+        """N: the boxes' C x R cells, or (``Nj``) N itself; ``3x3j`` means ``9j``."""
+        return self.c * (self.r or 1)
+
+
+def solo_id(text: str) -> SoloId | None:
+    """The parts of a Solo game ID, or None when the text is none."""
+    body = text.strip()
+    cut = min((i for i in (body.find(":"), body.find("#")) if i >= 0), default=-1)
+    params = _SOLO_PARAMS.match(body[:cut]) if cut > 0 else None
+    if params is None:
+        return None
+    r = int(params.group(2)) if params.group(2) else None
+    return SoloId(
+        int(params.group(1)), r, _flags(params.group(3)), body[cut] == "#", body[cut + 1 :]
+    )
 
 
 def sniff_tatham(family: Family, text: str) -> str | None:
-    found = _SOLO.match(text.strip())
+    found = solo_id(text)
     why = f"not a Solo game ID of a {family.title}"
-    if found is None:
+    if found is None or not (found.seed or _SOLO_DESC.match(found.desc)):
         return why
-    if "k" in _flags(found.group(4)):
+    if "k" in found.flags:
         return "a Solo game ID with cages ('k')"
-    if (found.group(2) is None) != family.regions:
+    if found.regions != family.regions or (found.r is None and not found.regions):
         return why
     return None
 
 
 def _flags(text: str) -> str:
-    """The letters of Solo's parameters that change the rules (``x``, ``k``), without
-    its symmetry (``a``, ``m``, ``r2``) and difficulty (``dt`` ... ``du``)."""
-    return re.sub(r"d[a-z]|[amr]\d*", "", text)
+    """The letters of Solo's parameters that change the rules (``j``, ``x``, ``k``),
+    without its difficulty (``dt`` ... ``du``) and symmetry (``a``, ``m2`` ... ``md4``,
+    ``r2``, ``r4``)."""
+    return re.sub(r"d[tbiaeu]?|md?\d*|r\d*|a", "", text)
 
 
 def _solo_walls(n: int) -> list[tuple[int, int]]:
@@ -504,8 +543,8 @@ def _solo_regions(text: str, n: int, findings: list[Finding]) -> Grid:
     for ch in text:
         if ch == "_":
             run, wall = 0, True
-        elif ch == "z":
-            run, wall = 25, False
+        elif ch == "z":  # 26 non-walls and no wall, as solo.c's parser reads it
+            run, wall = 26, False
         else:
             run, wall = ord(ch) - ord("a") + 1, True
         k += run
@@ -534,31 +573,34 @@ def _solo_regions(text: str, n: int, findings: list[Finding]) -> Grid:
 
 
 def read_tatham(family: Family, text: str, max_cells: int) -> Puzzle:
-    found = _SOLO.match(text.strip())
-    if found is None:
+    found = solo_id(text)
+    if found is not None and found.seed:
+        raise PuzzleError([random_seed(text, "Solo")])
+    desc = _SOLO_DESC.match(found.desc) if found is not None else None
+    if found is None or desc is None:
         raise PuzzleError([error("bad_tatham_id", "not a Solo game ID ('3x3:...', '9j:...,...')")])
-    a = int(found.group(1))
-    b = int(found.group(2)) if found.group(2) else 1
-    n = a * b
+    n = found.size
     errors = family.size_errors(n, max_cells)
     if errors:
         raise PuzzleError(errors)
-    flags = found.group(4)
     findings: list[Finding] = []
-    givens = tatham_grid(found.group(5), n, findings)
+    givens = tatham_grid(desc.group(1), n, findings)
     regions = None
     if family.regions:
-        if found.group(6) is None:
+        if desc.group(2) is None:
             findings.append(
                 error("bad_tatham_id", "a game ID with regions lists them after a comma")
             )
             regions = empty_grid(n)
         else:
-            regions = _solo_regions(found.group(6), n, findings)
-    diagonals = "x" in _flags(flags)
+            regions = _solo_regions(desc.group(2), n, findings)
+    elif desc.group(2) is not None:
+        findings.append(error("bad_tatham_id", "a game ID with boxes has nothing after a comma"))
+    diagonals = "x" in found.flags
     if family.regions:
         puzzle = family.puzzle(n, givens, regions, diagonals)
     else:
+        a, b = found.c, found.r or 1
         puzzle = Puzzle(n, (a, b), None, diagonals, givens)
         expected = family.boxes(n) if family.boxes is not None else None
         if expected is not None and (a, b) != expected:
@@ -582,9 +624,9 @@ def _walls_text(regions: Grid, n: int) -> str:
     for k in range(len(walls) + 1):
         edge = k == len(walls) or flat[walls[k][0]] != flat[walls[k][1]]
         if edge:
-            while run > 25:
+            while run >= 26:  # z: 26 non-walls and no wall (solo.c's parser)
                 out.append("z")
-                run -= 25
+                run -= 26
             out.append(chr(ord("a") - 1 + run) if run else "_")
             run = 0
         else:
