@@ -45,6 +45,7 @@ from .batch import check_many
 from .cli_args import positive_int
 from .cli_args import positive_seconds
 from .cli_output import FAILURE
+from .cli_output import LINK
 from .cli_output import MAX_ERRORS
 from .cli_output import NOT_HAPPY
 from .cli_output import OK
@@ -199,7 +200,7 @@ def _classify(path: str, stdin: dict) -> _Source:
                 name = value.get("name")
                 named = name if isinstance(name, str) else None
                 return _Source(path, "dataset", len(value["data"]), value["data"], named)
-    if path.endswith(".txt"):
+    if path.endswith((".txt", ".links")):
         with contextlib.suppress(UsageError):
             lines = puzzle_lines(read_input(path, stdin)[1])
             if lines is not None:
@@ -208,9 +209,6 @@ def _classify(path: str, stdin: dict) -> _Source:
 
 
 _LINE = re.compile(r"^[0-9A-Za-z._-]{16,}$")
-# A link (puzz.link, penpa-edit, f-puzzles, SudokuWiki: any URL) or a Tatham game ID
-# ("3x3:...", "6dh:...", "5:2/3/..."), on a line of its own.
-_LINK = re.compile(r"^(?:[A-Za-z][A-Za-z0-9+.-]*://|www\.)\S+$|^\d+(?:x\d+)?[a-z]*[:#]\S+$")
 
 
 def puzzle_lines(text: str) -> dict[str, str] | None:
@@ -228,7 +226,7 @@ def puzzle_lines(text: str) -> dict[str, str] | None:
             found[str(number)] = body
     if len(found) < 2:
         return None
-    if all(_LINK.match(body) for body in found.values()):
+    if all(LINK.match(body) for body in found.values()):
         return found
     if not all(_LINE.match(body) for body in found.values()):
         return None

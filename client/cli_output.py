@@ -10,6 +10,8 @@ module.
 
 from __future__ import annotations
 
+import os
+import re
 import sys
 import textwrap
 from collections.abc import Sequence
@@ -252,8 +254,16 @@ def rejected(command: str, source: str, refusal: NumgridError, width: int) -> Ou
 # ---------------------------------------------------------------- input and output
 
 
+# A link (puzz.link, penpa-edit, f-puzzles, SudokuWiki: any URL) or a Tatham game ID
+# ("3x3:...", "6dh:...", "5:2/3/..."): on a line of a file, or pasted for a FILE.
+LINK = re.compile(r"^(?:[A-Za-z][A-Za-z0-9+.-]*://|www\.)\S+$|^\d+(?:x\d+)?[a-z]*[:#]\S+$")
+
+
 def read_input(path: str, stdin_cache: dict) -> tuple[str, str]:
-    """``(source, text)`` of a file, or of stdin for ``-``; UsageError if unreadable."""
+    """``(source, text)`` of a file, of stdin for ``-``, or of a link or game ID pasted
+    in a file's place (no such file); UsageError if unreadable."""
+    if path != STDIN and LINK.match(path) and not os.path.exists(path):
+        return path, path
     if path == STDIN:
         if "text" not in stdin_cache:
             try:

@@ -164,3 +164,15 @@ def test_numgrid_convert_refuses_an_unknown_target_in_one_sentence():
     assert done.returncode == 2
     assert "--to: unknown format 'puzzlnk'" in done.stderr
     assert "Traceback" not in done.stderr
+
+
+def test_a_link_pasted_for_a_file_and_a_file_of_links_are_read(server_process):
+    server = ("--server", server_process.target)
+    link = "https://puzz.link/p?sudoku/9/9/4i3m6h8p1j5h9h8j6i7g2n1g27h5g3j4g9n"
+    done = numgrid(*server, "solve", link)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith(f"{link}: UNIQUE")
+    every = numgrid(*server, "--json", "unique", "puzzles/links.links")
+    records = [json.loads(line) for line in every.stdout.splitlines()]
+    assert len(records) == 12 and {r["status"] for r in records} == {"UNIQUE"}
+    assert {r["source"].split(":")[0] for r in records} == {"puzzles/links.links"}
