@@ -116,6 +116,21 @@ EXPECTED = [
     ("killer", "MULTIPLE"),  # 2 cages only: a decoder test
     ("sudoku", "MULTIPLE"),  # 2 givens only: a decoder test
     ("jigsaw", ["bad_fpuzzles"] * 9),  # two cells swap regions; nine constraints not served
+    ("sudoku", "UNIQUE"),  # "Ripples", 25 givens
+    ("sudoku", "UNIQUE"),  # untitled, 23 givens
+    ("sudoku", "UNIQUE"),  # untitled, 27 givens
+    ("sudoku", "UNIQUE"),  # "Valtari", 25 givens
+    ("sudoku", "UNIQUE"),  # "Classic Sudoku #4", 24 givens
+]
+
+# The solutions dclamage/SudokuSolver's SudokuTests/Puzzles.cs pairs with its five
+# uniqueClassicFPuzzles (fixture links 5 to 9), row by row.
+CLASSIC_SOLUTIONS = [
+    "913548762678192435452637189137965248295874316864213597749326851521489673386751924",
+    "823915674741362958569874213657438129138296745492157386385729461216543897974681532",
+    "392785146146932587785461392518294673473516829269873451654327918937158264821649735",
+    "483971652675382941129645837948517326561293478732468519814739265296154783357826194",
+    "765189243182437695934256178857623914346591827291748356679814532518372469423965781",
 ]
 
 
@@ -140,6 +155,17 @@ def test_every_real_link_reads_as_its_source_says(index, kind_name, expected):
     run_native, run_cpsat, _ = searches(kind)
     for search in (run_native, run_cpsat):
         assert search(board.puzzle).verdict().value == expected, (source, search.__name__)
+
+
+@pytest.mark.parametrize("index", range(len(CLASSIC_SOLUTIONS)))
+def test_the_classic_links_solve_to_the_solutions_their_source_gives(index):
+    source, link = fixture_links()[5 + index]
+    assert "uniqueClassicFPuzzles" in source
+    puzzle = SUDOKU.formats.read(link, None, MAX_CELLS).puzzle
+    run_native, run_cpsat, _ = searches(SUDOKU)
+    for search in (run_native, run_cpsat):
+        (solution,) = search(puzzle).solutions
+        assert "".join(str(v) for row in solution for v in row) == CLASSIC_SOLUTIONS[index]
 
 
 def test_the_x_link_holds_the_givens_and_diagonals_its_source_asserts():
