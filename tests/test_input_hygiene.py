@@ -150,3 +150,15 @@ def test_janko_text_is_read_no_further_than_its_header_promises():
     assert codes == ["row_count", "ragged_row", "ragged_row"]
     assert "header says 2 rows but 12000 follow" in caught.value.findings[0].message
     assert "row 0 has 200 cells, expected 2" in caught.value.findings[1].message
+
+
+def test_a_structured_cell_at_a_negative_row_is_named_not_crashed_on():
+    """Found by the fuzzer: a Killer cage listing r-2147483648c2 twice; naming that
+    cell's field indexed the givens' rows from the end (IndexError: INTERNAL)."""
+    far = pb.CellRef(row=-(2**31), column=2)
+    givens = pb.Grid(rows=[pb.GridRow(values=[1, 0, 0, 0])])
+    killer = pb.KillerPuzzle(size=4, givens=givens, cages=[pb.KillerCage(sum=3, cells=[far, far])])
+    with pytest.raises(convert.InvalidRequest) as caught:
+        convert.read_input(pb.PuzzleInput(puzzle=pb.Puzzle(killer=killer)), 20_000)
+    fields = [v.field for v in caught.value.violations]
+    assert "puzzle.puzzle.killer.cages[0].cells[0]" in fields, fields

@@ -138,6 +138,17 @@ def square_shape(message: Message) -> tuple[int, int]:
     return message.size, message.size
 
 
+def given_field(message: Message, cell: Cell) -> str | None:
+    """A Wire's ``cell_field`` for a cell the message's ``givens`` hold (a digit at that
+    row and column, which may lie outside the grid or be negative): its field, else
+    None."""
+    r, c = cell
+    rows = message.givens.rows
+    if 0 <= r < len(rows) and 0 <= c < len(rows[r].values) and rows[r].values[c]:
+        return f"givens.rows[{r}].values[{c}]"
+    return None
+
+
 def counted(outer: int, inner: Callable[[], int], limit: int) -> int:
     """A Wire's ``parts``: the ``outer`` elements, and the ``inner`` ones too when the
     outer ones are within ``limit`` (so a message is never walked far past it)."""

@@ -10,6 +10,7 @@ from numgrid.server.core import Board
 from numgrid.server.core import Cell
 from numgrid.server.kinds.base import Wire
 from numgrid.server.kinds.base import counted
+from numgrid.server.kinds.base import given_field
 from numgrid.server.kinds.base import message_json
 from numgrid.server.kinds.base import square_shape
 from numgrid.v1 import puzzle_pb2
@@ -31,10 +32,10 @@ def _parts(message: Any, limit: int) -> int:
 
 
 def _cell_field(message: Any, cell: Cell) -> str:
+    given = given_field(message, cell)
+    if given is not None:
+        return given
     r, c = cell
-    rows = message.givens.rows
-    if r < len(rows) and c < len(rows[r].values) and rows[r].values[c]:
-        return f"givens.rows[{r}].values[{c}]"
     if not message.entries.rows:
         for k, cage in enumerate(message.cages):
             for j, ref in enumerate(cage.cells):

@@ -8,6 +8,7 @@ from numgrid.server.core import Board
 from numgrid.server.core import Cell
 from numgrid.server.kinds.base import Wire
 from numgrid.server.kinds.base import counted
+from numgrid.server.kinds.base import given_field
 from numgrid.server.kinds.base import message_json
 from numgrid.server.kinds.base import square_shape
 from numgrid.v1 import puzzle_pb2
@@ -34,9 +35,9 @@ def cell_field(message: puzzle_pb2.SkyscraperPuzzle, cell: Cell) -> str:
         return f"{'top' if r < 0 else 'bottom'}[{c}]"
     if c in (-1, n) and 0 <= r < n:
         return f"{'left' if c < 0 else 'right'}[{r}]"
-    rows = message.givens.rows
-    if r < len(rows) and c < len(rows[r].values) and rows[r].values[c]:
-        return f"givens.rows[{r}].values[{c}]"
+    given = given_field(message, cell)
+    if given is not None:
+        return given
     return f"entries.rows[{r}].values[{c}]"
 
 

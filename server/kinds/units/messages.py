@@ -11,6 +11,7 @@ from numgrid.server.core import Board
 from numgrid.server.core import Cell
 from numgrid.server.kinds.base import Wire
 from numgrid.server.kinds.base import counted
+from numgrid.server.kinds.base import given_field
 from numgrid.server.kinds.base import message_json
 from numgrid.server.kinds.base import square_shape
 from numgrid.v1 import puzzle_pb2
@@ -31,10 +32,10 @@ def wire(family: Family) -> Wire:
         return counted(outer, lambda: sum(len(row.values) for g in grids for row in g.rows), limit)
 
     def cell_field(message: Any, cell: Cell) -> str:
+        given = given_field(message, cell)
+        if given is not None:
+            return given
         r, c = cell
-        rows = message.givens.rows
-        if r < len(rows) and c < len(rows[r].values) and rows[r].values[c]:
-            return f"givens.rows[{r}].values[{c}]"
         if hasattr(message, "regions") and not message.entries.rows:
             return f"regions.rows[{r}].values[{c}]"
         return f"entries.rows[{r}].values[{c}]"
