@@ -18,7 +18,7 @@ from numgrid.server.kinds.units import fpuzzles
 from . import penpa
 
 SIZES = (4, 5, 6, 7, 8, 9)
-FAMILY = units.Family("Jigsaw Sudoku", "jigsaw", SIZES, None)
+FAMILY: units.Family = units.Family("Jigsaw Sudoku", "jigsaw", SIZES, None)
 FORMATS = units.formats(FAMILY, 9 * 9, "json", "tatham", "janko").plus(
     penpa.FORMAT, fpuzzles.link_format(FAMILY)
 )

@@ -39,11 +39,6 @@ def _why_not(sheet: penpa.Sheet) -> str | None:
     return None
 
 
-def sniff(text: str) -> str | None:
-    found = penpa.sniffed(text)
-    return _why_not(found) if isinstance(found, penpa.Sheet) else found
-
-
 def _clue(sheet: penpa.Sheet, cell: Cell, findings: list[Finding]) -> int | None:
     text = sheet.number_at(cell)
     if not text:
@@ -55,10 +50,7 @@ def _clue(sheet: penpa.Sheet, cell: Cell, findings: list[Finding]) -> int | None
 
 
 def read(text: str, max_cells: int = MAX_SIZE * MAX_SIZE) -> Board:
-    sheet = penpa.read(text)
-    why = _why_not(sheet)
-    if why is not None:
-        raise penpa.refused(why)
+    sheet = penpa.sheet_of(text, _why_not)
     f = sheet.frame
     refuse(formats.size_errors(f.rows, f.cols, max_cells))
     findings: list[Finding] = []
@@ -87,4 +79,4 @@ def write(board: Board) -> str:
     return drawing.link()
 
 
-FORMAT = Format("penpa", sniff, read, write)
+FORMAT = Format("penpa", penpa.sniffer(_why_not), read, write)

@@ -30,11 +30,6 @@ def _why_not(sheet: penpa.Sheet) -> str | None:
     return None
 
 
-def sniff(text: str) -> str | None:
-    found = penpa.sniffed(text)
-    return _why_not(found) if isinstance(found, penpa.Sheet) else found
-
-
 def _sum(sheet: penpa.Sheet, cell: Cell, q: int, findings: list[Finding]) -> int | None:
     text = sheet.corner_at(cell, q)
     if not text:
@@ -46,10 +41,7 @@ def _sum(sheet: penpa.Sheet, cell: Cell, q: int, findings: list[Finding]) -> int
 
 
 def read(text: str, max_cells: int = 20_000) -> Board:
-    sheet = penpa.read(text)
-    why = _why_not(sheet)
-    if why is not None:
-        raise penpa.refused(why)
+    sheet = penpa.sheet_of(text, _why_not)
     f = sheet.frame
     if f.rows * f.cols > max_cells:
         raise penpa.refused(f"grid of {f.rows}x{f.cols} is over the limit of {max_cells} cells")
@@ -91,4 +83,4 @@ def write(board: Board) -> str:
     return drawing.link()
 
 
-FORMAT = Format("penpa", sniff, read, write)
+FORMAT = Format("penpa", penpa.sniffer(_why_not), read, write)

@@ -63,11 +63,6 @@ def _why_not(sheet: penpa.Sheet) -> str | None:
     return None
 
 
-def sniff(text: str) -> str | None:
-    found = penpa.sniffed(text)
-    return _why_not(found) if isinstance(found, penpa.Sheet) else found
-
-
 def _cage(sheet: penpa.Sheet, cells: list[Cell], findings: list[Finding]) -> Cage | None:
     clues = [(cell, sheet.corner_at(cell, 0)) for cell in cells if sheet.corner_at(cell, 0)]
     where = cell_name(cells[0])
@@ -84,10 +79,7 @@ def _cage(sheet: penpa.Sheet, cells: list[Cell], findings: list[Finding]) -> Cag
 
 
 def read(text: str, max_cells: int = MAX_SIZE * MAX_SIZE) -> Board:
-    sheet = penpa.read(text)
-    why = _why_not(sheet)
-    if why is not None:
-        raise penpa.refused(why)
+    sheet = penpa.sheet_of(text, _why_not)
     n = sheet.frame.rows
     findings = square_size_errors(n, max_cells, MAX_SIZE)
     if findings:
@@ -120,4 +112,4 @@ def write(board: Board) -> str:
     return drawing.link()
 
 
-FORMAT = Format("penpa", sniff, read, write)
+FORMAT = Format("penpa", penpa.sniffer(_why_not), read, write)

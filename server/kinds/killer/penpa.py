@@ -47,11 +47,6 @@ def _why_not(sheet: penpa.Sheet) -> str | None:
     return why
 
 
-def sniff(text: str) -> str | None:
-    found = penpa.sniffed(text)
-    return _why_not(found) if isinstance(found, penpa.Sheet) else found
-
-
 def _cage(sheet: penpa.Sheet, points: list[int], findings: list[Finding]) -> Cage | None:
     n = sheet.frame.rows
     cells: list[Cell] = []
@@ -78,10 +73,7 @@ def _cage(sheet: penpa.Sheet, points: list[int], findings: list[Finding]) -> Cag
 
 
 def read(text: str, max_cells: int = 9 * 9) -> Board:
-    sheet = penpa.read(text)
-    why = _why_not(sheet)
-    if why is not None:
-        raise penpa.refused(why)
+    sheet = penpa.sheet_of(text, _why_not)
     n = sheet.frame.rows
     findings: list[Finding] = formats.FAMILY.size_errors(n, max_cells)
     givens = units.givens(sheet, findings)
@@ -104,4 +96,4 @@ def write(board: Board) -> str:
     return drawing.link()
 
 
-FORMAT = Format("penpa", sniff, read, write)
+FORMAT = Format("penpa", penpa.sniffer(_why_not), read, write)

@@ -25,6 +25,7 @@ from numgrid.server.core import Grid
 from numgrid.server.core import PuzzleError
 from numgrid.server.core import cell_name
 from numgrid.server.core import quoted
+from numgrid.server.kinds.links import unwrapped
 from numgrid.server.kinds.textformats import error
 from numgrid.server.kinds.units.shape import box_shape
 
@@ -97,18 +98,9 @@ class Link:
 # ---------------------------------------------------------------- the link
 
 
-def _unwrapped(text: str) -> str:
-    """The text without surrounding space and one pair of ``<>`` or quotes (as a link
-    is often pasted from chat or mail)."""
-    text = text.strip()
-    if len(text) >= 2 and (text[0], text[-1]) in (("<", ">"), ('"', '"'), ("'", "'")):
-        text = text[1:-1].strip()
-    return text
-
-
 def _query(text: str) -> str | None:
     """What follows ``?`` in an f-puzzles URL; None when the text is no such URL."""
-    text = _unwrapped(text)
+    text = unwrapped(text)
     found = _PREFIX.match(text)
     if found is None or "\n" in text or "\r" in text:  # several lines: several links
         return None

@@ -19,6 +19,7 @@ import json
 import re
 import urllib.parse
 import zlib
+from collections.abc import Callable
 from collections.abc import Iterable
 from dataclasses import dataclass
 from dataclasses import field
@@ -29,6 +30,7 @@ from numgrid.server.core import Cell
 from numgrid.server.core import Grid
 from numgrid.server.core import PuzzleError
 from numgrid.server.core import quoted
+from numgrid.server.kinds.links import unwrapped
 from numgrid.server.kinds.textformats import error
 
 MAX_LINK = 1 << 20  # characters of a pasted link; the largest real one seen is ~20 KB
@@ -130,16 +132,9 @@ class LinkError(ValueError):
 _PARAMS = re.compile(r"(?:^|[#?&])m=(edit|solve)(?:&|$)")
 
 
-def _strip(text: str) -> str:
-    body = text.strip()
-    if len(body) >= 2 and (body[0], body[-1]) in (("<", ">"), ('"', '"'), ("'", "'")):
-        body = body[1:-1].strip()
-    return body
-
-
 def looks_like_link(text: str) -> bool:
     """A cheap look: one line naming penpa-edit's parameters ``m=edit|solve`` and ``p=``."""
-    body = _strip(text)
+    body = unwrapped(text)
     return "\n" not in body and "p=" in body and _PARAMS.search(body) is not None
 
 
@@ -456,7 +451,7 @@ def _space(line: str, nx: int, ny: int) -> tuple[int, int, int, int]:
 
 def parse(text: str) -> Sheet:
     """The sheet of a penpa link; :class:`LinkError` says why there is none."""
-    body = _strip(text)
+    body = unwrapped(text)
     if len(body) > MAX_LINK:
         raise LinkError(f"the penpa link is over {MAX_LINK} characters: refused")
     if not looks_like_link(body):
@@ -528,6 +523,26 @@ def sniffed(text: str) -> Sheet | str | None:
         return "not a penpa-edit link"
     found = sheet(text)
     return None if isinstance(found, str) else found
+
+
+def sniffer(why_not: Callable[[Sheet], str | None]) -> Callable[[str], str | None]:
+    """A kind's sniff: None for a link whose sheet the kind reads (``why_not`` says
+    None) or one that does not decode, else why not."""
+
+    def sniff(text: str) -> str | None:
+        found = sniffed(text)
+        return why_not(found) if isinstance(found, Sheet) else found
+
+    return sniff
+
+
+def sheet_of(text: str, why_not: Callable[[Sheet], str | None]) -> Sheet:
+    """The sheet of a link a kind reads; PuzzleError saying why when it is none of its."""
+    sheet = read(text)
+    why = why_not(sheet)
+    if why is not None:
+        raise refused(why)
+    return sheet
 
 
 def refused(why: str) -> PuzzleError:

@@ -19,6 +19,7 @@ from numgrid.server.core import Cell
 from numgrid.server.core import Finding
 from numgrid.server.core import PuzzleError
 from numgrid.server.core import quoted
+from numgrid.server.kinds.links import unwrapped
 from numgrid.server.kinds.textformats import error
 
 NAME = "puzz.link"
@@ -58,15 +59,6 @@ def bad(message: str, *cells: Cell) -> Finding:
     return error("bad_puzzlink", message, *cells)
 
 
-def _unwrapped(text: str) -> str:
-    """The text without surrounding space and one pair of ``<>`` or quotes (as a link
-    is often pasted from chat or mail)."""
-    text = text.strip()
-    if len(text) >= 2 and (text[0], text[-1]) in (("<", ">"), ('"', '"'), ("'", "'")):
-        text = text[1:-1].strip()
-    return text
-
-
 def _unescaped(escape: re.Match[str]) -> str:
     return chr(int(escape.group(1), 16))
 
@@ -74,7 +66,7 @@ def _unescaped(escape: re.Match[str]) -> str:
 def _query(text: str) -> str | None:
     """What follows ``?`` in a puzz.link URL (of any host pzprjs runs on), ``name=value&``
     options dropped; None when the text is no such URL."""
-    text = _unwrapped(text)
+    text = unwrapped(text)
     found = _PREFIX.match(text)
     if found is None:
         return None

@@ -15,9 +15,9 @@ from numgrid.server.core import Finding
 from numgrid.server.core import PuzzleError
 from numgrid.server.core import cell_name
 from numgrid.server.core import quoted
+from numgrid.server.kinds.links import unwrapped
 from numgrid.server.kinds.textformats import Format
 from numgrid.server.kinds.textformats import error
-from numgrid.server.kinds.textformats import without_bom
 
 SITE = "https://www.sudokuwiki.org"
 # A link's characters: the longest board SudokuWiki writes is 244, and a link may carry
@@ -27,23 +27,12 @@ _LINK = re.compile(
     r"^(?:https?://)?(?:www\.)?sudokuwiki\.org(?::\d+)?(/[^?#\s]*)?(?:\?([^#\s]*))?(?:#\S*)?$",
     re.IGNORECASE,
 )
-_WRAPPERS = (("<", ">"), ('"', '"'), ("'", "'"))
 PAGES: list[str] = []  # the pages some kind reads, as each kind's format is made
-
-
-def _unwrapped(text: str) -> str:
-    """The text without its surrounding space and one pair of ``<...>`` or quotes (as
-    mail and chat wrap a pasted link)."""
-    body = without_bom(text).strip()
-    for opening, closing in _WRAPPERS:
-        if len(body) >= 2 and body[0] == opening and body[-1] == closing:
-            return body[1:-1].strip()
-    return body
 
 
 def _page(text: str) -> tuple[str, str] | str:
     """The page and query of a SudokuWiki link, or why the text is none."""
-    body = _unwrapped(text)
+    body = unwrapped(text)
     if len(body) > MAX_LENGTH:
         return f"not a SudokuWiki link (over {MAX_LENGTH} characters)"
     found = _LINK.match(body)

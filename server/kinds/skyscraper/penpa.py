@@ -41,11 +41,6 @@ def _why_not(sheet: penpa.Sheet) -> str | None:
     return None
 
 
-def sniff(text: str) -> str | None:
-    found = penpa.sniffed(text)
-    return _why_not(found) if isinstance(found, penpa.Sheet) else found
-
-
 def _value(sheet: penpa.Sheet, cell: Cell, what: str, findings: list[Finding]) -> int:
     text = sheet.number_at(cell)
     if text in NO_CLUE:
@@ -59,10 +54,7 @@ def _value(sheet: penpa.Sheet, cell: Cell, what: str, findings: list[Finding]) -
 
 
 def read(text: str, max_cells: int = MAX_SIZE * MAX_SIZE) -> Board:
-    sheet = penpa.read(text)
-    why = _why_not(sheet)
-    if why is not None:
-        raise penpa.refused(why)
+    sheet = penpa.sheet_of(text, _why_not)
     n = sheet.frame.rows
     if sheet.frame.cols != n:
         shape = f"{n}x{sheet.frame.cols}"
@@ -114,4 +106,4 @@ def write(board: Board) -> str:
     return drawing.link()
 
 
-FORMAT = Format("penpa", sniff, read, write)
+FORMAT = Format("penpa", penpa.sniffer(_why_not), read, write)

@@ -25,7 +25,7 @@ from . import puzzlink
 from . import sudokuwiki
 
 SIZES = (4, 6, 9, 16)
-FAMILY = units.Family("Sudoku", "sudoku", SIZES, box_shape)
+FAMILY: units.Family = units.Family("Sudoku", "sudoku", SIZES, box_shape)
 FORMATS = units.formats(FAMILY, 16 * 16, "json", "tatham", "line", "grid", "janko").plus(
     penpa.FORMAT,
     fpuzzles.link_format(FAMILY),

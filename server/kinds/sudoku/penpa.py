@@ -6,10 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from numgrid.server.core import Board
-from numgrid.server.core import Finding
 from numgrid.server.kinds.links import penpa
-from numgrid.server.kinds.textformats import Format
 from numgrid.server.kinds.units import penpa as units
 
 from . import formats  # its family; formats lists this format, so it is read at call time
@@ -34,26 +31,4 @@ def _why_not(sheet: penpa.Sheet) -> str | None:
     return why
 
 
-def sniff(text: str) -> str | None:
-    found = penpa.sniffed(text)
-    return _why_not(found) if isinstance(found, penpa.Sheet) else found
-
-
-def read(text: str, max_cells: int = 16 * 16) -> Board:
-    sheet = penpa.read(text)
-    why = _why_not(sheet)
-    if why is not None:
-        raise penpa.refused(why)
-    n = sheet.frame.rows
-    findings: list[Finding] = formats.FAMILY.size_errors(n, max_cells)
-    puzzle = formats.FAMILY.puzzle(n, units.givens(sheet, findings), None, sheet.has_diagonals())
-    if findings:
-        raise units.fail(findings, puzzle)
-    return Board.empty(puzzle)
-
-
-def write(board: Board) -> str:
-    return units.drawing(board.puzzle, **WORDS).link()
-
-
-FORMAT = Format("penpa", sniff, read, write)
+FORMAT = units.link_format(lambda: formats.FAMILY, _why_not, WORDS, regions=False)

@@ -5,13 +5,19 @@ are thick cell edges; the X rule is both long diagonals drawn."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
+from numgrid.server.core import Board
 from numgrid.server.core import Finding
 from numgrid.server.core import Grid
 from numgrid.server.core import cell_name
 from numgrid.server.core import quoted
 from numgrid.server.kinds.links import penpa
+from numgrid.server.kinds.textformats import Format
 from numgrid.server.kinds.textformats import error
 
+from .formats import Family
 from .formats import fail
 from .model import DIGITS
 from .model import Puzzle
@@ -78,3 +84,31 @@ def drawing(puzzle: Puzzle, **options) -> penpa.Drawing:
     if puzzle.diagonals:
         out.diagonals()
     return out
+
+
+def link_format(
+    family: Callable[[], Family],
+    why_not: Callable[[penpa.Sheet], str | None],
+    words: dict[str, Any],
+    *,
+    regions: bool,
+) -> Format:
+    """The penpa format of a kind of the family: links ``why_not`` does not refuse,
+    read as the ``family()``'s puzzle (the regions the thick lines cut when
+    ``regions``, else its boxes), written drawn with ``words``. The family is asked for
+    when reading: the kind's formats module, which lists this format, defines it."""
+
+    def read(text: str, max_cells: int = 16 * 16) -> Board:
+        sheet = penpa.sheet_of(text, why_not)
+        n = sheet.frame.rows
+        findings: list[Finding] = family().size_errors(n, max_cells)
+        cut = sheet.regions if regions else None
+        puzzle = family().puzzle(n, givens(sheet, findings), cut, sheet.has_diagonals())
+        if findings:
+            raise fail(findings, puzzle)
+        return Board.empty(puzzle)
+
+    def write(board: Board) -> str:
+        return drawing(board.puzzle, **words).link()
+
+    return Format("penpa", penpa.sniffer(why_not), read, write)
