@@ -17,7 +17,9 @@ from dataclasses import dataclass
 
 from numgrid.server.core import Cell
 from numgrid.server.core import Finding
+from numgrid.server.core import Grid
 from numgrid.server.core import PuzzleError
+from numgrid.server.core import cell_name
 from numgrid.server.core import quoted
 from numgrid.server.kinds.links import unwrapped
 from numgrid.server.kinds.textformats import error
@@ -181,6 +183,34 @@ def url(type_: str, cols: int, rows: int, body: str) -> str:
 # Where the item ``k`` of a list sits, for messages: its words (``r2c3``, ``the clue
 # above column 1``) and its cell, if it has one.
 Where = Callable[[int], tuple[str, Cell | None]]
+
+
+def cell_at(n: int) -> Where:
+    """Where the k-th cell of an n x n grid, in reading order, is: its name and cell."""
+
+    def at(k: int) -> tuple[str, Cell | None]:
+        cell = divmod(k, n)
+        return cell_name(cell), cell
+
+    return at
+
+
+def zeros(values: Sequence[int | None], what: str, at: Where, zero: str = "0") -> list[Finding]:
+    """A 0 is no clue nor digit in pzprjs (its numbers start at 1): each named (``zero``
+    is no ``what``), not dropped."""
+    message = f"{zero} is no {what}"
+    return [_finding(at, k, message) for k, value in enumerate(values) if value == 0]
+
+
+def rows_of(values: Sequence[int | None], n: int) -> Grid:
+    """Numbers read cell by cell (None: none) as n rows of n, 0 where there is none."""
+    flat = [value or 0 for value in values]
+    return tuple(tuple(flat[r * n : r * n + n]) for r in range(n))
+
+
+def bad_size(message: str) -> PuzzleError:
+    """A link whose size the kind does not read (read no further)."""
+    return PuzzleError([error("bad_size", message)])
 
 
 def _finding(where: Where, k: int, message: str) -> Finding:

@@ -27,28 +27,12 @@ from .model import Puzzle
 TYPES = ("skyscrapers", "building", "skyscraper")  # pzprjs' name, then its aliases
 
 
-def _zeros(values: list[int | None], what: str, at: pzpr.Where) -> list[Finding]:
-    """A 0 is no clue nor height in pzprjs (its numbers start at 1): named, not dropped."""
-    found = []
-    for k, value in enumerate(values):
-        if value == 0:
-            words, cell = at(k)
-            found.append(pzpr.bad(f"{words}: 0 is no {what}", *([cell] if cell else [])))
-    return found
-
-
 def read(text: str, max_cells: int = MAX_SIZE * MAX_SIZE) -> Board:
     link = pzpr.parse(text, TYPES)
     n = link.cols
     if link.rows != n:
-        raise PuzzleError(
-            [
-                error(
-                    "bad_size",
-                    f"the {pzpr.NAME} skyscrapers grid is {link.cols}x{link.rows}: numgrid's "
-                    "grid is square",
-                )
-            ]
+        raise pzpr.bad_size(
+            f"the {pzpr.NAME} skyscrapers grid is {link.cols}x{link.rows}: numgrid's grid is square"
         )
     refuse(square_size_errors(n, max_cells, MAX_SIZE))
     findings: list[Finding] = []
@@ -57,20 +41,16 @@ def read(text: str, max_cells: int = MAX_SIZE * MAX_SIZE) -> Board:
         side, index = SIDES[k // n], k % n
         return f"the clue {side.where} {index}", side.clue_cell(index, n)
 
-    def cell_at(k: int) -> tuple[str, Cell | None]:
-        return cell_name(divmod(k, n)), divmod(k, n)
-
+    cell_at = pzpr.cell_at(n)
     clues, end = pzpr.read_numbers(link.body, 0, 4 * n, clue_at, findings, "clues", outside=True)
     values: list[int | None] = [None] * (n * n)
     if end < len(link.body):  # givens follow (pzprjs leaves them out when there are none)
         values, end = pzpr.read_numbers(link.body, end, n * n, cell_at, findings, "cells")
     findings += pzpr.trailing(link.body, end, f"the {4 * n} clues and {n * n} cells")
-    findings += _zeros(clues, "clue", clue_at) + _zeros(values, "height", cell_at)
+    findings += pzpr.zeros(clues, "clue", clue_at) + pzpr.zeros(values, "height", cell_at)
     sides = [tuple(v or 0 for v in clues[k * n : k * n + n]) for k in range(len(SIDES))]
-    flat = [v or 0 for v in values]
-    givens = tuple(tuple(flat[r * n : r * n + n]) for r in range(n))
     top, bottom, left, right = sides  # the four SIDES
-    puzzle = Puzzle(n, n, False, top, bottom, left, right, givens)
+    puzzle = Puzzle(n, n, False, top, bottom, left, right, pzpr.rows_of(values, n))
     if findings:
         found = findings + [f for f in checks.check_puzzle(puzzle) if f.is_error]
         raise PuzzleError(found)

@@ -6,9 +6,7 @@ its grids are the 4x4, 6x6, 9x9 and 16x16 numgrid serves; it has no X variant.""
 from __future__ import annotations
 
 from numgrid.server.core import Board
-from numgrid.server.core import Cell
 from numgrid.server.core import Finding
-from numgrid.server.core import PuzzleError
 from numgrid.server.core import cell_name
 from numgrid.server.kinds.links import pzpr
 from numgrid.server.kinds.textformats import Format
@@ -24,35 +22,21 @@ SIZES = (4, 6, 9, 16)  # the grids whose boxes pzprjs draws (sudoku.js initBoard
 MAX_SIZE = max(SIZES)
 
 
-def _cell(k: int, n: int) -> tuple[str, Cell]:
-    cell = divmod(k, n)
-    return cell_name(cell), cell
-
-
 def read(text: str, max_cells: int = MAX_SIZE * MAX_SIZE) -> Board:
     link = pzpr.parse(text, TYPES)
     n = link.cols
     if link.rows != n or n not in SIZES:
-        raise PuzzleError(
-            [
-                error(
-                    "bad_size",
-                    f"the {pzpr.NAME} sudoku is {link.cols}x{link.rows}: numgrid reads the "
-                    "4x4, 6x6, 9x9 and 16x16 grids, whose boxes pzprjs draws",
-                )
-            ]
+        raise pzpr.bad_size(
+            f"the {pzpr.NAME} sudoku is {link.cols}x{link.rows}: numgrid reads the "
+            "4x4, 6x6, 9x9 and 16x16 grids, whose boxes pzprjs draws"
         )
     refuse(square_size_errors(n, max_cells, MAX_SIZE))
     findings: list[Finding] = []
-    values, end = pzpr.read_numbers(link.body, 0, n * n, lambda k: _cell(k, n), findings, "cells")
+    at = pzpr.cell_at(n)
+    values, end = pzpr.read_numbers(link.body, 0, n * n, at, findings, "cells")
     findings += pzpr.trailing(link.body, end, f"the {n * n} cells")
-    for k, value in enumerate(values):
-        if value == 0:
-            name, cell = _cell(k, n)
-            findings.append(pzpr.bad(f"{name}: a given 0 is no digit", cell))
-    flat = [value or 0 for value in values]
-    givens = tuple(tuple(flat[r * n : r * n + n]) for r in range(n))
-    puzzle = Puzzle(n, box_shape(n), None, False, givens)
+    findings += pzpr.zeros(values, "digit", at, zero="a given 0")
+    puzzle = Puzzle(n, box_shape(n), None, False, pzpr.rows_of(values, n))
     if findings:
         raise fail(findings, puzzle)
     return Board(puzzle, puzzle.empty_grid())
