@@ -20,6 +20,7 @@ neither lock other clients out of batches nor take the threads health checks nee
 from __future__ import annotations
 
 import threading
+import time
 from collections import Counter
 from collections import namedtuple
 from collections.abc import Callable
@@ -117,30 +118,27 @@ def client_of(peer: str) -> str:
 
 
 class _Idle:
-    """A request stream that ends its call when it waits ``seconds`` for a message."""
+    """A request stream, and since when it has been waiting for a message (None: it is
+    not waiting): :class:`StreamGuard`'s watchdog ends the call of one waiting too long."""
 
-    def __init__(self, requests: Iterable[Any], context: grpc.ServicerContext, seconds: float):
-        self.requests, self.context, self.seconds = iter(requests), context, seconds
+    def __init__(self, requests: Iterable[Any], context: grpc.ServicerContext):
+        self.requests, self.context = iter(requests), context
+        self.waiting_since: float | None = None
 
     def __iter__(self) -> _Idle:
         return self
 
     def __next__(self) -> Any:
-        timer = threading.Timer(self.seconds, self._expire)
-        timer.daemon = True
-        timer.start()
+        self.waiting_since = time.monotonic()
         try:
             return next(self.requests)
         finally:
-            timer.cancel()
-
-    def _expire(self) -> None:
-        self.context.set_details(f"no message for {self.seconds:g} s: the stream was ended")
-        self.context.cancel()
+            self.waiting_since = None
 
 
 class StreamGuard(grpc.ServerInterceptor):
-    """Request streams that send nothing for ``idle`` seconds are ended; a client holding
+    """Request streams that send nothing for ``idle`` seconds are ended (by one watchdog
+    thread, not one per message); a client holding
     ``per_client`` of them is refused another at once (RESOURCE_EXHAUSTED, with a retry
     hint)."""
 
@@ -148,6 +146,26 @@ class StreamGuard(grpc.ServerInterceptor):
         self.idle, self.per_client, self.retry_after = idle, per_client, retry_after
         self._lock = threading.Lock()
         self._open: Counter[str] = Counter()
+        self._streams: set[_Idle] = set()
+        self._watchdog: threading.Thread | None = None
+
+    def _watch(self) -> None:
+        """One thread for every stream: a few times per ``idle`` period, end the calls
+        of the streams that have waited longer than it for a message."""
+        while True:
+            time.sleep(max(self.idle / 4, 0.05))
+            now = time.monotonic()
+            with self._lock:
+                late = [
+                    s
+                    for s in self._streams
+                    if s.waiting_since is not None and now - s.waiting_since > self.idle
+                ]
+                self._streams.difference_update(late)
+            for stream in late:
+                message = f"no message for {self.idle:g} s: the stream was ended"
+                stream.context.set_details(message)
+                stream.context.cancel()
 
     def intercept_service(
         self,
@@ -173,15 +191,24 @@ class StreamGuard(grpc.ServerInterceptor):
                     self.retry_after,
                 )
                 context.abort_with_status(refusal.status())
-            if not context.add_callback(lambda: self._closed(client)):
-                self._closed(client)
-            return inner(_Idle(requests, context, self.idle), context)
+            stream = _Idle(requests, context)
+            with self._lock:
+                self._streams.add(stream)
+                if self._watchdog is None:
+                    self._watchdog = threading.Thread(
+                        target=self._watch, name="numgrid-stream-idle", daemon=True
+                    )
+                    self._watchdog.start()
+            if not context.add_callback(lambda: self._closed(client, stream)):
+                self._closed(client, stream)
+            return inner(stream, context)
 
         field = "stream_stream" if streaming else "stream_unary"
         return handler._replace(**{field: guarded})
 
-    def _closed(self, client: str) -> None:
+    def _closed(self, client: str, stream: _Idle) -> None:
         with self._lock:
+            self._streams.discard(stream)
             self._open[client] -= 1
             if self._open[client] <= 0:
                 del self._open[client]

@@ -362,18 +362,18 @@ class _Arithmetic:
     the digits that divide what the placed ones leave to make, either of them for a cage
     without an operation. Weaker than layouts, exact once all is placed."""
 
-    __slots__ = ("memo", "operations", "size", "target")
+    __slots__ = ("memo", "operations", "size", "sum", "target")
     parts = ()
 
     def __init__(self, target: int, operation: str, size: int):
-        self.target, self.size = target, size
+        self.target, self.size, self.sum = target, size, _Sum(target)
         self.operations = arith.operations_of(operation, 3)  # + or x (many cells)
         self.memo: dict[tuple[int, ...], Revision] = {}
 
     def revise(self, masks: tuple[int, ...], required: tuple[int, ...] = ()) -> Revision:
         kept: list[int] | None = None
         for op in self.operations:
-            found = _Sum(self.target).revise(masks) if op == ADD else self._product(masks)
+            found = self.sum.revise(masks) if op == ADD else self._product(masks)
             if found is not None:
                 new = found[0]
                 kept = (
