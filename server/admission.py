@@ -36,7 +36,11 @@ from google.rpc import error_details_pb2
 from google.rpc import status_pb2
 from grpc_status import rpc_status
 
-HEADROOM = 4  # threads beyond the admitted calls: health checks, reflection, refusals
+# Threads beyond the admitted calls, for health checks, reflection and refusals: each holds
+# one for a moment, but under a burst hundreds arrive at once, and a call past gRPC's own
+# limit would be refused by gRPC ("Concurrent RPC limit exceeded!", no retry hint) and a
+# health check with it. Idle threads cost little (threads are made as calls need them).
+HEADROOM = 256
 POLL_SECONDS = 0.25  # how often a waiting call looks whether its client still waits
 
 

@@ -11,6 +11,7 @@ import os
 import signal
 import sys
 import threading
+import time
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
@@ -42,6 +43,9 @@ log = logging.getLogger("numgrid.server")
 MIN_PING_INTERVAL_MS = 4000  # the most often a client may ping while no data flows
 SWITCH_INTERVAL = 0.001  # seconds a thread may hold the GIL while others wait
 STOP_MARGIN = 2.0  # seconds past the grace before a stop stops waiting for handlers
+# How often the main thread wakes: a signal taken by another thread has its handler run
+# only then.
+POLL_SECONDS = 0.1
 
 
 @dataclass
@@ -211,13 +215,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     except OSError as e:
         print(f"numgrid-server: {e}", file=sys.stderr)
         return 1
-    stopping = threading.Event()
+    # The signals received. A handler runs in the main thread between two of its steps,
+    # maybe while that thread holds a lock: it appends to a list, and sets no Event.
+    signals: list[int] = []
 
     def on_signal(signum: int, _frame: FrameType | None) -> None:
-        if stopping.is_set():  # a second signal: stop now
-            built.server.stop(0)
+        signals.append(signum)
+        if len(signals) > 1:  # a second signal: stop now (the main thread holds none of
+            built.server.stop(0)  # these locks once it is waiting for the stopper)
             built.intake.closed.set()  # no need to wait for the marker any more
-        stopping.set()
 
     signal.signal(signal.SIGTERM, on_signal)
     signal.signal(signal.SIGINT, on_signal)
@@ -241,14 +247,16 @@ def main(argv: Sequence[str] | None = None) -> int:
         config.time_cap_seconds,
         config.grace_seconds,
     )
-    while not stopping.wait(1.0):
-        pass
+    while not signals:
+        time.sleep(POLL_SECONDS)
     log.info("shutting down: in-flight calls get up to %gs", config.grace_seconds)
     # A handler that never returns (a search that stopped checking its budget) must not
     # keep the process alive: past the grace and a margin, it ends without waiting.
     stopper = threading.Thread(target=built.stop, args=(config.grace_seconds,), daemon=True)
     stopper.start()
-    stopper.join(config.grace_seconds + STOP_MARGIN)
+    give_up = time.monotonic() + config.grace_seconds + STOP_MARGIN
+    while stopper.is_alive() and time.monotonic() < give_up:
+        stopper.join(POLL_SECONDS)
     if stopper.is_alive():
         log.error("calls still running %gs after the grace: stopping without them", STOP_MARGIN)
         logging.shutdown()

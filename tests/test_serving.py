@@ -167,6 +167,31 @@ def test_a_full_server_sheds_calls_with_a_retry_hint(launch_server):
     assert log.count("status=RESOURCE_EXHAUSTED") == 3
 
 
+def test_a_burst_is_refused_by_numgrid_with_a_retry_hint_and_health_answers(launch_server):
+    """Sixty heavy calls at once on a server with room for one (issue 29): each one
+    refused carries numgrid's sentence and retry hint, none gRPC's own "Concurrent RPC
+    limit exceeded!", and health checks sent in the middle of the burst are answered."""
+    server = launch_server("--threads", "1", "--max-queued", "0")
+    request = slow_request("native", time_limit={"seconds": 2})
+    try:
+        with grpc.insecure_channel(server.target, options=NO_RETRIES) as channel:
+            stub = numgrid_service_pb2_grpc.NumgridServiceStub(channel)
+            health = health_pb2_grpc.HealthStub(channel).Check.future
+            burst = [stub.CheckUniqueness.future(request, timeout=30) for _ in range(60)]
+            checks = [health(health_pb2.HealthCheckRequest(), timeout=10) for _ in range(5)]
+            burst += [stub.CheckUniqueness.future(request, timeout=30) for _ in range(60)]
+            serving = health_pb2.HealthCheckResponse.SERVING
+            assert [c.result().status for c in checks] == [serving] * 5
+            refused = [f.exception() for f in burst if code_of(f) != grpc.StatusCode.OK]
+            assert len(refused) >= len(burst) - 2
+            for error in refused:
+                assert error.code() == grpc.StatusCode.RESOURCE_EXHAUSTED, error
+                assert "busy" in error.details(), error.details()
+                assert ("grpc-retry-pushback-ms", "1000") in error.trailing_metadata()
+    finally:
+        assert server.stop() == 0
+
+
 def test_a_call_waiting_past_its_deadline_gives_up(launch_server):
     server = launch_server("--threads", "1", "--max-queued", "4")
     try:
