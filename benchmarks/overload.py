@@ -38,8 +38,6 @@ from grpc_health.v1 import health_pb2_grpc
 from numgrid.v1 import numgrid_service_pb2 as service_pb2
 from numgrid.v1 import numgrid_service_pb2_grpc
 from numgrid.v1 import puzzle_pb2 as pb
-
-sys.path.insert(0, str(Path(__file__).parent))
 from servers import start_server
 
 HEAVY = (Path(__file__).parents[1] / "tests" / "data" / "slow_30x30.txt").read_text()
