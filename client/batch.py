@@ -49,7 +49,7 @@ from numgrid.v1 import puzzle_pb2
 from .channels import PLAINTEXT
 from .channels import Credentials
 from .channels import open_channel
-from .client import SIZE_OPTIONS
+from .client import CHANNEL_OPTIONS
 from .client import PuzzleLike
 from .client import _cells
 from .client import _difficulty
@@ -271,7 +271,7 @@ def batch_channel_options(keepalive: float | None = KEEPALIVE) -> list[tuple[str
         *pings,
         ("grpc.service_config", json.dumps(config)),
         ("grpc.enable_retries", 0),
-        *SIZE_OPTIONS,
+        *CHANNEL_OPTIONS,
         # a server that went away is noticed within seconds, even without a reset
         ("grpc.initial_reconnect_backoff_ms", 200),
         ("grpc.max_reconnect_backoff_ms", 2000),

@@ -67,13 +67,18 @@ HEALTH_SERVICE = "grpc.health.v1.Health"
 DEFAULT_RETRIES = 4  # gRPC caps attempts at 5: the first try and four retries
 MAX_METADATA_BYTES = 4 * 1024 * 1024
 MAX_MESSAGE_BYTES = 16 * 1024 * 1024  # the server's default limit too
-# Room for big answers, and for big error details: a BadRequest with one violation per
-# bad cell travels in the trailing metadata, which gRPC's default (16 KiB) would drop.
-SIZE_OPTIONS = [
+# Every channel's: room for big answers and for big error details (a BadRequest with one
+# violation per bad cell travels in the trailing metadata, which gRPC's default, 16 KiB,
+# would drop), and flow control as the caller reads.
+CHANNEL_OPTIONS = [
     ("grpc.max_metadata_size", MAX_METADATA_BYTES),
     ("grpc.absolute_max_metadata_size", MAX_METADATA_BYTES),
     ("grpc.max_receive_message_length", MAX_MESSAGE_BYTES),
     ("grpc.max_send_message_length", MAX_MESSAGE_BYTES),
+    # HTTP/2 flow control as the caller reads: gRPC otherwise grows the window it gives
+    # the server (BDP probing) whether or not the caller takes the messages, and a
+    # Generate stream left unread would keep the server making puzzles into it.
+    ("grpc.http2.bdp_probe", 0),
 ]
 
 ENGINES = {
@@ -141,13 +146,13 @@ def service_config(retries: int) -> str:
 
 
 def channel_options(retries: int) -> list[tuple[str, object]]:
-    """Retries (0 turns them off), and room for big error details and answers."""
+    """Retries (0 turns them off), and :data:`CHANNEL_OPTIONS`."""
     if retries < 0 or retries > DEFAULT_RETRIES:
         raise ValueError(f"retries must be 0 to {DEFAULT_RETRIES} (gRPC allows 5 attempts)")
     if retries == 0:
-        return [("grpc.enable_retries", 0), *SIZE_OPTIONS]
+        return [("grpc.enable_retries", 0), *CHANNEL_OPTIONS]
     retry = [("grpc.enable_retries", 1), ("grpc.service_config", service_config(retries))]
-    return retry + SIZE_OPTIONS
+    return retry + CHANNEL_OPTIONS
 
 
 # ---------------------------------------------------------------- proto -> Python values

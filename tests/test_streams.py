@@ -2,10 +2,12 @@
 BatchCheckUniqueness or reflection stream is ended after ``--stream-idle`` seconds, so it
 does not hold a batch place or a thread; one client may hold only its share of streams
 (``--client-streams``), a further one refused at once with a retry hint, so sixty idle
-reflection streams leave batches and health checks answered."""
+reflection streams leave batches and health checks answered. A Generate stream goes only
+as far ahead as a numgrid client reads (item 4)."""
 
 from __future__ import annotations
 
+import os
 import threading
 import time
 from pathlib import Path
@@ -14,6 +16,7 @@ import grpc
 from grpc_health.v1 import health_pb2
 from grpc_health.v1 import health_pb2_grpc
 from grpc_reflection.v1alpha import reflection_pb2_grpc
+from numgrid.client.client import NumgridClient
 from numgrid.v1 import numgrid_service_pb2 as service_pb2
 from numgrid.v1 import numgrid_service_pb2_grpc
 from support.client import numgrid
@@ -121,4 +124,30 @@ def test_sixty_idle_reflection_streams_leave_health_answered(launch_server):
     finally:
         for stop in stops:
             stop.set()
+        assert server.stop() == 0
+
+
+def _cpu_seconds(pid: int) -> float:
+    """The CPU time (user + system) a process has used so far."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def test_generate_goes_only_as_far_ahead_as_a_numgrid_client_reads(launch_server):
+    """Issue 29, item 4: a Generate stream whose caller took one puzzle and reads no more
+    stops the server's work once the flow-control window is full (a few dozen small
+    puzzles), where gRPC's growing window used to keep it generating for minutes."""
+    server = launch_server()
+    try:
+        with NumgridClient(server.target) as client:
+            stream = client.generate("kenken", 4, count=10_000, seed=1, timeout=120)
+            first = next(iter(stream))
+            assert first.index == 0
+            time.sleep(6)  # the window fills and the server blocks sending
+            before = _cpu_seconds(server.process.pid)
+            time.sleep(3)
+            used = _cpu_seconds(server.process.pid) - before
+            assert used < 0.3, f"the server used {used:.2f} s of CPU for a stream not read"
+            stream.close()
+    finally:
         assert server.stop() == 0
