@@ -346,6 +346,7 @@ class Ladder:
             try:
                 step = memo[key]
             except KeyError:
+                pos.poll()  # a large grid has thousands of keys: the budget is checked at each
                 step = memo[key] = function(pos, key)
             if step is not None:
                 rank = (len(step.placements), len(step.eliminations))
