@@ -10,11 +10,15 @@ captured to a file, and stops it with SIGTERM at the end. Every try draws from
 whatever the concurrency) one of: a unary request (66 %) with text in every kind's
 formats or a structured puzzle, mostly mutated from ``puzzles/`` and ``tests/data/``; a
 BatchCheckUniqueness stream of such puzzles (12 %); a Generate request (4 %); or raw
-bytes through ``unary_unary`` / ``stream_stream`` (18 %: random, cut short, changed, not
-UTF-8). The inputs are those of ``tests/test_fuzz.py`` (``tests/fuzzing.py``). Each call
-has a deadline drawn from 0.2-2 s. Prints the count of each status, and exits 1 if any of:
+bytes through ``unary_unary`` / ``stream_stream`` (15 %: random, cut short, changed, not
+UTF-8); or a stream left hanging (3 %): a BatchCheckUniqueness that sends nothing, or a
+Generate of many puzzles whose client reads none. The inputs are those of
+``tests/test_fuzz.py`` (``tests/fuzzing.py``). Each call has a deadline drawn from
+0.2-2 s and its try as its ``x-request-id``, so the server's log line of each call tells
+when the server ended it. Prints the count of each status, and exits 1 if any of:
 
-- a call ended INTERNAL or UNKNOWN, or ran past its deadline + 200 ms;
+- a call ended INTERNAL or UNKNOWN, or ended past its deadline + 200 ms, on the client or
+  on the server (its log line);
 - an error's trailers were too large for the client, or an INVALID_ARGUMENT came
   without a message;
 - a batch result was a PuzzleFailure (the server's fault, not the puzzle's);
@@ -50,7 +54,9 @@ from pathlib import Path
 import grpc
 from common import progress_bar
 from google.protobuf import text_format
+from numgrid.v1 import numgrid_service_pb2 as service_pb2
 from numgrid.v1 import numgrid_service_pb2_grpc
+from numgrid.v1 import puzzle_pb2 as pb
 from rich.console import Console
 from rich.progress import TextColumn
 from rich.table import Table
@@ -60,20 +66,22 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
 import fuzzing  # tests/fuzzing.py: the inputs, shared with the tests
 
 SERVICE = "/numgrid.v1.NumgridService"
+REQUEST_ID = "x-request-id"  # the server logs each call under it
 DEADLINE = (0.2, 2.0)  # seconds, drawn uniformly per call
 OVERRUN = 0.2  # seconds past its deadline a call may take, measured client-side
 SERVER_OVERRUN = 1.0  # seconds past the longest deadline a handler may log
 BATCH = "BatchCheckUniqueness"
 # (what, weight): unary requests of each method, batch streams, raw bytes
 GENERATE = "Generate"
-MIX = (("request", 66), ("batch", 12), ("generate", 4), ("raw", 15), ("raw-batch", 3))
-_LOGGED_MS = re.compile(r"method=(\w+) .*status=(\w+).* ms=([\d.]+)")
+MIX = (("request", 66), ("batch", 12), ("generate", 4), ("raw", 12), ("raw-batch", 3))
+MIX += (("idle-batch", 1.5), ("unread-generate", 1.5))
+_LOGGED_MS = re.compile(r"\[fuzz-(\d+)\]: method=(\w+) .*status=(\w+).* ms=([\d.]+)")
 
 
 @dataclass
 class Try:
     index: int
-    what: str  # "request", "batch", "raw", "raw-batch"
+    what: str  # "request", "batch", "raw", "raw-batch", "idle-batch", "unread-generate"
     method: str
     payload: object  # a request, a list of batch messages, or bytes
     deadline: float
@@ -95,8 +103,21 @@ def draw(seed: int, index: int) -> Try:
                 index, "raw-generate", GENERATE, fuzzing.raw_payload(rng, GENERATE), deadline
             )
         return Try(index, what, GENERATE, fuzzing.generate_request(rng), deadline)
+    if what == "idle-batch":
+        return Try(index, what, BATCH, None, deadline)
+    if what == "unread-generate":
+        kind = rng.choice([v for v in pb.PuzzleKind.values() if v])  # 4 rows: some refuse
+        request = service_pb2.GenerateRequest(kind=kind, rows=4, count=10_000, seed=index)
+        return Try(index, what, GENERATE, request, deadline)
     method = BATCH if what == "raw-batch" else rng.choice(fuzzing.METHODS)
     return Try(index, what, method, fuzzing.raw_payload(rng, method), deadline)
+
+
+def _silent(seconds: float):
+    """A request stream that sends nothing for ``seconds``."""
+    time.sleep(seconds)
+    return
+    yield  # a generator
 
 
 @dataclass
@@ -119,23 +140,32 @@ def classify(error: grpc.RpcError) -> tuple[str, str]:
 def call(channel: grpc.Channel, stub, t: Try) -> Outcome:
     batch = Counter()
     start = time.monotonic()
+    given = {"timeout": t.deadline, "metadata": ((REQUEST_ID, f"fuzz-{t.index}"),)}
     try:
         if t.what == "request":
-            getattr(stub, t.method)(t.payload, timeout=t.deadline)
+            getattr(stub, t.method)(t.payload, **given)
         elif t.what == "batch":
-            for response in stub.BatchCheckUniqueness(iter(t.payload), timeout=t.deadline):
+            for response in stub.BatchCheckUniqueness(iter(t.payload), **given):
                 batch.update(r.WhichOneof("outcome") for r in response.results)
+        elif t.what == "idle-batch":
+            for _ in stub.BatchCheckUniqueness(_silent(t.deadline + 1), **given):
+                pass
         elif t.what == "generate":
-            for _ in stub.Generate(t.payload, timeout=t.deadline):
+            for _ in stub.Generate(t.payload, **given):
+                pass
+        elif t.what == "unread-generate":  # opened, then never read until the deadline
+            stream = stub.Generate(t.payload, **given)
+            time.sleep(t.deadline + 0.05)
+            for _ in stream:
                 pass
         elif t.what == "raw-generate":
-            for _ in channel.unary_stream(f"{SERVICE}/{GENERATE}")(t.payload, timeout=t.deadline):
+            for _ in channel.unary_stream(f"{SERVICE}/{GENERATE}")(t.payload, **given):
                 pass
         elif t.what == "raw":
-            channel.unary_unary(f"{SERVICE}/{t.method}")(t.payload, timeout=t.deadline)
+            channel.unary_unary(f"{SERVICE}/{t.method}")(t.payload, **given)
         else:
             stream = channel.stream_stream(f"{SERVICE}/{BATCH}")
-            for _ in stream(iter([t.payload]), timeout=t.deadline):
+            for _ in stream(iter([t.payload]), **given):
                 pass
         code, details = "OK", ""
     except grpc.RpcError as e:
@@ -155,7 +185,7 @@ class Tally:
 
     def add(self, t: Try, o: Outcome) -> None:
         self.done += 1
-        label = t.method if t.what in ("request", "batch") else f"raw {t.method}"
+        label = t.method if t.what in ("request", "batch") else f"{t.what} {t.method}"
         self.by_method[label][o.code] += 1
         self.codes[o.code] += 1
         self.batch.update(o.batch)
@@ -216,27 +246,36 @@ def run(
     return tally
 
 
-def server_log_figures(path: Path, longest: float) -> dict:
-    """Tracebacks, INTERNAL/UNKNOWN lines and handlers slower than ``longest`` seconds."""
+def server_log_figures(path: Path, longest: float, seed: int) -> dict:
+    """Tracebacks, INTERNAL/UNKNOWN lines, handlers slower than ``longest`` seconds, and
+    the calls the server ended past their try's deadline + :data:`OVERRUN`."""
     tracebacks = logged_bad = slow = 0
-    slowest = 0.0
+    slowest = worst_late = 0.0
+    late: list[tuple[int, str, str, float]] = []
     with path.open(errors="replace") as log:
         for line in log:
             if "Traceback" in line:
                 tracebacks += 1
             match = _LOGGED_MS.search(line)
             if match:
-                if match.group(2) in ("INTERNAL", "UNKNOWN"):
+                index, method, status, ms = match.groups()
+                if status in ("INTERNAL", "UNKNOWN"):
                     logged_bad += 1
-                ms = float(match.group(3))
-                slowest = max(slowest, ms)
-                if ms > longest * 1000:
-                    slow += 1
+                seconds = float(ms) / 1000
+                slowest = max(slowest, seconds)
+                slow += seconds > longest
+                past = seconds - draw(seed, int(index)).deadline
+                worst_late = max(worst_late, past)
+                if past > OVERRUN:
+                    late.append((int(index), method, status, round(past, 3)))
     return {
         "tracebacks": tracebacks,
         "logged_internal_or_unknown": logged_bad,
         "handlers_past_longest_deadline": slow,
-        "slowest_handler_ms": slowest,
+        "slowest_handler_ms": round(slowest * 1000, 1),
+        "server_overruns": len(late),
+        "server_worst_overrun_ms": round(worst_late * 1000, 1),
+        "server_overrun_examples": late[:10],
     }
 
 
@@ -350,7 +389,7 @@ def main(argv=None) -> int:
     }
     if log_path is not None:
         figures["server_log"] = str(log_path)
-        figures.update(server_log_figures(log_path, DEADLINE[1] + SERVER_OVERRUN))
+        figures.update(server_log_figures(log_path, DEADLINE[1] + SERVER_OVERRUN, seed))
         figures["server_alive_at_end"] = server_alive
         figures["server_exit_code"] = exit_code
     failed = (
@@ -362,6 +401,7 @@ def main(argv=None) -> int:
         or figures.get("tracebacks")
         or figures.get("logged_internal_or_unknown")
         or figures.get("handlers_past_longest_deadline")
+        or figures.get("server_overruns")
         or figures.get("server_alive_at_end") is False
         or figures.get("server_exit_code") not in (None, 0)
     )
@@ -398,6 +438,11 @@ def main(argv=None) -> int:
                 figures["handlers_past_longest_deadline"],
             ),
             ("slowest handler (ms, server log)", figures["slowest_handler_ms"]),
+            (
+                f"calls the server ended past deadline + {OVERRUN * 1000:.0f} ms",
+                figures["server_overruns"],
+            ),
+            ("worst past its deadline on the server (ms)", figures["server_worst_overrun_ms"]),
             ("server alive at the end / exit code", f"{server_alive} / {exit_code}"),
         ]
     for name, value in rows:
@@ -408,6 +453,8 @@ def main(argv=None) -> int:
             out.print(f"{code} {method} try {index}: {details}", markup=False)
     for index, method, took, deadline in tally.overruns[:10]:
         out.print(f"overrun {method} try {index}: {took}s on a {deadline}s deadline")
+    for index, method, status, past in figures.get("server_overrun_examples", []):
+        out.print(f"server overrun {method} try {index}: {status}, {past}s past its deadline")
     if failed:
         out.print(f"replay one: python benchmarks/fuzz.py --seed {seed} --replay TRY")
     return code
