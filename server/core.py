@@ -12,11 +12,14 @@
 
 from __future__ import annotations
 
+import contextvars
 import enum
 import threading
 import time
 from collections.abc import Callable
 from collections.abc import Iterable
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from dataclasses import field
 from typing import Any
@@ -268,6 +271,31 @@ class Budget:
         self._on_cancel.append(callback)
         if self.cancelled.is_set():
             callback()
+
+
+# The budget of the call the current thread is handling (see :func:`call_budget`).
+_CALL_BUDGET: contextvars.ContextVar[Budget | None] = contextvars.ContextVar(
+    "numgrid_call_budget", default=None
+)
+
+
+@contextmanager
+def call_budget(budget: Budget) -> Iterator[None]:
+    """``budget`` as the current call's for :func:`poll_call`, in this thread, for the body."""
+    token = _CALL_BUDGET.set(budget)
+    try:
+        yield
+    finally:
+        _CALL_BUDGET.reset(token)
+
+
+def poll_call() -> None:
+    """Raise :class:`SearchTimeout` if the budget of the call this thread handles has run
+    out: for the work no search budget is handed to, reading and checking a puzzle and
+    the tables they build, which a large cage can make take seconds."""
+    budget = _CALL_BUDGET.get()
+    if budget is not None and budget.expired():
+        raise SearchTimeout("the call ran out of time")
 
 
 class Verdict(enum.Enum):

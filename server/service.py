@@ -26,6 +26,7 @@ import threading
 import time
 from collections.abc import Callable
 from collections.abc import Iterator
+from contextlib import AbstractContextManager
 from contextlib import contextmanager
 from dataclasses import dataclass
 
@@ -42,6 +43,7 @@ from numgrid.server.core import Budget
 from numgrid.server.core import PuzzleError
 from numgrid.server.core import SearchTimeout
 from numgrid.server.core import Verdict
+from numgrid.server.core import call_budget
 from numgrid.server.engines import EngineDisagreement
 from numgrid.v1 import numgrid_service_pb2 as service_pb2
 from numgrid.v1 import numgrid_service_pb2_grpc
@@ -123,7 +125,7 @@ def _rpc(method):
         with self._observed(name, context) as call, self._statuses(name, call, context):
             if isinstance(request, convert.Undecodable):
                 raise request.invalid()
-            with self.admission.slot(context.is_active):
+            with self.admission.slot(context.is_active), self._call_budget(context):
                 response = method(self, request, context, call)
             call.answered(response)
             if not context.is_active():
@@ -191,6 +193,11 @@ class NumgridServicer(numgrid_service_pb2_grpc.NumgridServiceServicer):
         except admission.GaveUp:
             call.code = _ended_status(context)
             context.abort(call.code, "the call ended while it waited for a free thread")
+        except SearchTimeout:  # out of time outside a search: reading, checking
+            call.code = (
+                grpc.StatusCode.DEADLINE_EXCEEDED if context.is_active() else _ended_status(context)
+            )
+            context.abort(call.code, "the call ran out of time before an answer")
         except (EngineDisagreement, generate.GenerationBug) as e:
             call.code = grpc.StatusCode.INTERNAL
             log.error("%s: %s", name, e)
@@ -220,6 +227,11 @@ class NumgridServicer(numgrid_service_pb2_grpc.NumgridServiceServicer):
         if not context.add_callback(budget.cancel):
             budget.cancel()  # the call has already ended
         return _Bound(budget, binding, limits[binding])
+
+    def _call_budget(self, context) -> AbstractContextManager[None]:
+        """The call's deadline (or the server's time cap) for the work no search budget
+        is handed to (:func:`~numgrid.server.core.poll_call`)."""
+        return call_budget(self._bound(context, None).budget)
 
     def _check_time(self, verdict: Verdict | None, bound: _Bound, context) -> None:
         """Past the request's own time limit, TIMEOUT is the answer; otherwise fail."""
@@ -322,9 +334,9 @@ class NumgridServicer(numgrid_service_pb2_grpc.NumgridServiceServicer):
 
     @_rpc
     def Render(self, request, context, call):
+        convert.picture_format(request.format)  # before the puzzle is read: cheap first
         options, read, bound = self._start(request, context, call)
         highlights = convert.highlights(request.highlights, read)
-        convert.picture_format(request.format)
         rendered = operations.render(
             read.kind,
             read.board,
@@ -359,7 +371,7 @@ class NumgridServicer(numgrid_service_pb2_grpc.NumgridServiceServicer):
             call.kind = convert.served_kind(request.kind) or call.kind  # logged if refused
             params = convert.generate_request(request, self.config.max_cells)
             call.size = params.size
-            with self.admission.slot(context.is_active):
+            with self.admission.slot(context.is_active), self._call_budget(context):
                 for index in range(params.count):
                     made = self._generate_one(params, index, context)
                     response = convert.generate_response(params.kind, made, index, params.formats)

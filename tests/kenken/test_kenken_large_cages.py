@@ -16,8 +16,12 @@ import grpc
 import pytest
 from numgrid.client import NumgridClient
 from numgrid.client import NumgridError
+from numgrid.server import convert
 from numgrid.server.core import BeyondLogic
 from numgrid.server.core import Board
+from numgrid.server.core import Budget
+from numgrid.server.core import SearchTimeout
+from numgrid.server.core import call_budget
 from numgrid.server.kinds.kenken import arith
 from numgrid.server.kinds.kenken import native
 from numgrid.server.kinds.kenken import techniques
@@ -25,6 +29,8 @@ from numgrid.server.kinds.kenken.model import ADD
 from numgrid.server.kinds.kenken.model import MULTIPLY
 from numgrid.server.kinds.kenken.model import Cage
 from numgrid.server.kinds.kenken.model import Puzzle
+from numgrid.v1 import puzzle_pb2 as pb
+from support import DATA
 from support.client import numgrid
 from support.corpus import corpus_ids
 from support.corpus import corpus_puzzle
@@ -183,3 +189,17 @@ def test_the_cli_answers_an_11x11_of_row_cages_within_its_timeout(tmp_path):
     done = numgrid("--timeout", "2", "validate", str(path), timeout=30)
     assert done.returncode == 0, done.stderr
     assert done.stdout.startswith(f"{path}: VALID")
+
+
+@pytest.mark.parametrize("sample", ["kenken-product-rows.txt", "kenken-27-cell-cages.txt"])
+def test_reading_large_cages_keeps_the_calls_budget(sample):
+    """Issue 29, item 2: listing a large cage's layouts to check it takes up to
+    :data:`.arith.MAX_STEPS` steps (0.1-0.2 s, ten times that beside seven other calls);
+    the call's budget is looked at along the way, so reading stops when it runs out."""
+    text = (DATA / sample).read_text()
+    arith._recent.cache_clear()
+    arith._packed.clear()
+    source = pb.PuzzleInput(text=pb.PuzzleText(content=text))
+    with call_budget(Budget.seconds(0.0)), pytest.raises(SearchTimeout):
+        convert.read_input(source, 20_000)
+    assert convert.read_input(source, 20_000).kind is KENKEN  # no budget: read in full

@@ -15,6 +15,7 @@ from collections import OrderedDict
 from collections.abc import Sequence
 
 from numgrid.server.core import Cell
+from numgrid.server.core import poll_call
 
 from .model import ADD
 from .model import DIVIDE
@@ -31,6 +32,7 @@ Layout = tuple[int, ...]
 # its rule is then applied by arithmetic, never by its layouts (:class:`TooManyLayouts`).
 MAX_LAYOUTS = 1 << 18
 MAX_STEPS = 600_000  # three times the corpus's largest listing, about 0.2 s
+POLL_STEPS = 20_000  # steps between two looks at the call's budget (about 7 ms)
 
 
 class TooManyLayouts(Exception):
@@ -289,6 +291,7 @@ def _sum_or_product(target: int, adding: bool, conflicts: Conflicts, size: int):
     last = n - 1
     meets_last = set(conflicts[last])
     steps = [MAX_STEPS]
+    poll_at = [MAX_STEPS - POLL_STEPS]  # where the call's budget is next looked at
 
     def grow(i: int, acc: int) -> None:  # cells before i hold digits making acc
         used = 0  # the digits of the earlier cells this one meets, as bits
@@ -307,6 +310,9 @@ def _sum_or_product(target: int, adding: bool, conflicts: Conflicts, size: int):
         steps[0] -= len(conflicts[i]) + len(choices)  # the work of this cell
         if steps[0] < 0 or len(found) > MAX_LAYOUTS * n:
             raise TooManyLayouts
+        if steps[0] < poll_at[0]:
+            poll_at[0] -= POLL_STEPS
+            poll_call()
         if left > 1:
             for d in choices:
                 if not used >> d & 1 and (adding or d >= least):
