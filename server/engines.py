@@ -9,6 +9,8 @@ the CP-SAT model and runs its native search.
 from __future__ import annotations
 
 import enum
+import time
+from collections.abc import Callable
 from concurrent.futures import FIRST_COMPLETED
 from concurrent.futures import ThreadPoolExecutor
 from concurrent.futures import TimeoutError as FuturesTimeout
@@ -20,8 +22,10 @@ from numgrid.server.core import Budget
 from numgrid.server.core import Cell
 from numgrid.server.core import Grid
 from numgrid.server.core import SearchResult
+from numgrid.server.core import SearchTimeout
 from numgrid.server.core import Stats
 from numgrid.server.core import Verdict
+from numgrid.server.core import call_budget
 from numgrid.server.core import differing_cells
 from numgrid.server.kinds.base import Kind
 
@@ -48,19 +52,39 @@ class EngineDisagreement(RuntimeError):
         )
 
 
+def _within(engine: str, budget: Budget, search: Callable[[], SearchResult]) -> SearchResult:
+    """``search()`` with ``budget`` as the call's (:func:`~numgrid.server.core.poll_call`)
+    for the tables an engine builds before it searches (a large cage's layouts): out of
+    time there, the engine timed out."""
+    start = time.perf_counter()
+    try:
+        with call_budget(budget):
+            return search()
+    except SearchTimeout:
+        return SearchResult((), False, Stats(engine, time.perf_counter() - start, 0))
+
+
 def cpsat_search(
     kind: Kind[P], puzzle: P, *, limit: int, fixed: Grid | None, budget: Budget
 ) -> SearchResult:
     """CP-SAT; imported on first use (OR-Tools costs half a second to import)."""
     from numgrid.server import cpsat_runner
 
-    return cpsat_runner.search(kind, puzzle, limit=limit, fixed=fixed, budget=budget)
+    return _within(
+        "cpsat",
+        budget,
+        lambda: cpsat_runner.search(kind, puzzle, limit=limit, fixed=fixed, budget=budget),
+    )
 
 
 def native_search(
     kind: Kind[P], puzzle: P, *, limit: int, fixed: Grid | None, budget: Budget
 ) -> SearchResult:
-    return kind.native.search(puzzle, limit=limit, fixed=fixed, budget=budget)
+    return _within(
+        "native",
+        budget,
+        lambda: kind.native.search(puzzle, limit=limit, fixed=fixed, budget=budget),
+    )
 
 
 def _same_answer(a: SearchResult, b: SearchResult, limit: int) -> bool:
