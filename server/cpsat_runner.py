@@ -68,7 +68,7 @@ _solving = threading.BoundedSemaphore(SOLVES_AT_ONCE or 1)
 _WAIT_STEP = 0.05  # seconds: how often a waiting solve looks at its budget
 LARGE_MODEL = 5_000  # cells: past this, presolve does not probe (see _search)
 # Seconds per cell a solve takes, whatever its limit, to load its model and to let it go
-# (140x140 Kakuro, 15,876 cells: about 0.6-0.9 s and 0.25 s on the 2-core machine).
+# (a 140x140 grid, 15,876 cells: about 0.6-0.9 s and 0.25 s on the 2-core machine).
 LOAD_SECONDS_PER_CELL = 60e-6
 RELEASE_SECONDS_PER_CELL = 25e-6
 
@@ -141,7 +141,7 @@ def _search(
     # main thread (std::bad_function_call); the budget stops it instead.
     solver.parameters.catch_sigint_signal = False
     if len(cells) > LARGE_MODEL:
-        # Presolve's probing runs to its end past the time limit: on a 140x140 Kakuro
+        # Presolve's probing runs to its end past the time limit: on a 140x140 grid
         # (15,876 cells) 0.5 s of it, the solve ending 0.7 s past its limit.
         solver.parameters.cp_model_probing_level = 0
     remaining = budget.remaining()
