@@ -16,6 +16,7 @@ from concurrent.futures import ThreadPoolExecutor
 from concurrent.futures import TimeoutError as FuturesTimeout
 from concurrent.futures import wait
 from dataclasses import dataclass
+from functools import partial
 from typing import TypeVar
 
 from numgrid.server.core import Budget
@@ -70,21 +71,15 @@ def cpsat_search(
     """CP-SAT; imported on first use (OR-Tools costs half a second to import)."""
     from numgrid.server import cpsat_runner
 
-    return _within(
-        "cpsat",
-        budget,
-        lambda: cpsat_runner.search(kind, puzzle, limit=limit, fixed=fixed, budget=budget),
-    )
+    search = partial(cpsat_runner.search, kind, puzzle, limit=limit, fixed=fixed, budget=budget)
+    return _within("cpsat", budget, search)
 
 
 def native_search(
     kind: Kind[P], puzzle: P, *, limit: int, fixed: Grid | None, budget: Budget
 ) -> SearchResult:
-    return _within(
-        "native",
-        budget,
-        lambda: kind.native.search(puzzle, limit=limit, fixed=fixed, budget=budget),
-    )
+    search = partial(kind.native.search, puzzle, limit=limit, fixed=fixed, budget=budget)
+    return _within("native", budget, search)
 
 
 def _same_answer(a: SearchResult, b: SearchResult, limit: int) -> bool:
