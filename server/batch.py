@@ -46,6 +46,8 @@ from numgrid.server import convert
 from numgrid.server import metrics
 from numgrid.server import operations
 from numgrid.server.core import Budget
+from numgrid.server.core import SearchTimeout
+from numgrid.server.core import call_budget
 from numgrid.server.engines import EngineDisagreement
 from numgrid.v1 import numgrid_service_pb2 as service_pb2
 from numgrid.v1 import puzzle_pb2
@@ -126,10 +128,13 @@ def _check(request, limits, deadline, track) -> tuple[service_pb2.BatchPuzzleRes
     out = service_pb2.BatchPuzzleResult(id=request.id)
     try:
         options = convert.options(request.options)
-        read = convert.read_input(request.puzzle, limits.max_cells)
+        with call_budget(Budget(deadline)):  # reading a large cage's layouts takes long
+            read = convert.read_input(request.puzzle, limits.max_cells)
     except convert.InvalidRequest as e:
         out.rejection.CopyFrom(_invalid(e))
         return out, metrics.UNKNOWN
+    except SearchTimeout:  # the call is over: no one reads this
+        return failure(request.id, "the call's deadline ran out while it was read"), metrics.UNKNOWN
     except Exception as e:  # a bug: this puzzle's failure, not the whole stream's
         log.exception("BatchCheckUniqueness %s failed", request.id)
         return failure(request.id, f"internal error: {type(e).__name__}: {e}"), metrics.UNKNOWN

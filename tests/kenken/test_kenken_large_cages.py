@@ -11,11 +11,13 @@ engines still find each published solution, alone."""
 from __future__ import annotations
 
 import dataclasses
+import time
 
 import grpc
 import pytest
 from numgrid.client import NumgridClient
 from numgrid.client import NumgridError
+from numgrid.server import batch
 from numgrid.server import convert
 from numgrid.server.core import BeyondLogic
 from numgrid.server.core import Board
@@ -29,6 +31,7 @@ from numgrid.server.kinds.kenken.model import ADD
 from numgrid.server.kinds.kenken.model import MULTIPLY
 from numgrid.server.kinds.kenken.model import Cage
 from numgrid.server.kinds.kenken.model import Puzzle
+from numgrid.v1 import numgrid_service_pb2 as service_pb2
 from numgrid.v1 import puzzle_pb2 as pb
 from support import DATA
 from support.client import numgrid
@@ -203,3 +206,18 @@ def test_reading_large_cages_keeps_the_calls_budget(sample):
     with call_budget(Budget.seconds(0.0)), pytest.raises(SearchTimeout):
         convert.read_input(source, 20_000)
     assert convert.read_input(source, 20_000).kind is KENKEN  # no budget: read in full
+
+
+def test_a_batch_puzzle_still_being_read_at_the_calls_deadline_is_given_up():
+    """The same in a batch stream: its puzzles are read under the call's deadline."""
+    arith._recent.cache_clear()
+    arith._packed.clear()
+    text = (DATA / "kenken-product-rows.txt").read_text()
+    request = service_pb2.BatchPuzzle(
+        id="rows", puzzle=pb.PuzzleInput(text=pb.PuzzleText(content=text))
+    )
+    result = batch.check_one(request, batch.Limits(20_000, 30.0), deadline=time.monotonic())
+    assert result.WhichOneof("outcome") == "failure"
+    assert "deadline" in result.failure.message
+    result = batch.check_one(request, batch.Limits(20_000, 30.0))
+    assert result.WhichOneof("outcome") == "result"
