@@ -176,8 +176,7 @@ def _unwritable(puzzle: Puzzle) -> list[Finding]:
             if square is WHITE:
                 if r == 0 or c == 0:
                     found.append(
-                        error(
-                            "not_puzzlink",
+                        pzpr.cannot(
                             f"{name} is white: a {pzpr.NAME} Kakuro's top row and left column "
                             "are clue cells",
                             cell,
@@ -190,8 +189,7 @@ def _unwritable(puzzle: Puzzle) -> list[Finding]:
                     continue
                 if not allowed:
                     found.append(
-                        error(
-                            "not_puzzlink",
+                        pzpr.cannot(
                             f"{name}: a {pzpr.NAME} Kakuro has no place for the {what} sum "
                             f"{value} here (it heads no run)",
                             cell,
@@ -199,8 +197,7 @@ def _unwritable(puzzle: Puzzle) -> list[Finding]:
                     )
                 elif not 1 <= value <= pzpr.SUM_MAX:
                     found.append(
-                        error(
-                            "not_puzzlink",
+                        pzpr.cannot(
                             f"{name}: the {what} sum {value} is not 1 to {pzpr.SUM_MAX}",
                             cell,
                         )
@@ -229,9 +226,7 @@ def write(board: Board) -> str:
     """The puzzle's URL (entries are not part of one)."""
     puzzle: Puzzle = board.puzzle
     if puzzle.rows < 2 or puzzle.cols < 2:
-        raise PuzzleError(
-            [error("not_puzzlink", f"a {pzpr.NAME} Kakuro has a frame and at least one cell")]
-        )
+        raise PuzzleError([pzpr.cannot(f"a {pzpr.NAME} Kakuro has a frame and at least one cell")])
     refuse(_unwritable(puzzle))
     squares = puzzle.squares
     inner = [_square_text(square) for row in squares[1:] for square in row[1:]]

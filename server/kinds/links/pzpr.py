@@ -61,6 +61,24 @@ def bad(message: str, *cells: Cell) -> Finding:
     return error("bad_puzzlink", message, *cells)
 
 
+def cannot(message: str, *cells: Cell) -> Finding:
+    """Why a puzzle cannot be written as a link (code ``not_puzzlink``)."""
+    return error("not_puzzlink", message, *cells)
+
+
+def givens_beyond(
+    givens: Grid, n: int, given: Callable[[int], str] = "the given {}".format
+) -> list[Finding]:
+    """A refusal for each given a link has no place for (not 1 to ``n``; 0 is none);
+    ``given`` says the value in the sentence."""
+    return [
+        cannot(f"{cell_name((r, c))}: {given(v)} is not 1 to {n}", (r, c))
+        for r, row in enumerate(givens)
+        for c, v in enumerate(row)
+        if not 0 <= v <= n
+    ]
+
+
 def _unescaped(escape: re.Match[str]) -> str:
     return chr(int(escape.group(1), 16))
 
@@ -126,7 +144,7 @@ def parse(text: str, types: tuple[str, ...]) -> Link:
         )
     query = _query(text)
     if query is None:
-        raise PuzzleError([error("not_puzzlink", Sniff(types)(text) or "")])
+        raise PuzzleError([cannot(Sniff(types)(text) or "")])
     parts = query.split("/")
     if _FILE.match(parts[0]):
         raise PuzzleError(

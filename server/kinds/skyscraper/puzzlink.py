@@ -12,10 +12,8 @@ from numgrid.server.core import Board
 from numgrid.server.core import Cell
 from numgrid.server.core import Finding
 from numgrid.server.core import PuzzleError
-from numgrid.server.core import cell_name
 from numgrid.server.kinds.links import pzpr
 from numgrid.server.kinds.textformats import Format
-from numgrid.server.kinds.textformats import error
 from numgrid.server.kinds.textformats import refuse
 from numgrid.server.kinds.textformats import square_size_errors
 
@@ -68,25 +66,17 @@ def write(board: Board) -> str:
     refused = []
     if p.height != n:
         refused.append(
-            error(
-                "not_puzzlink",
+            pzpr.cannot(
                 f"{pzpr.NAME}'s skyscrapers have no empty lots (the tallest height is "
                 f"{p.height}, not {n})",
             )
         )
     if p.diagonals:
-        refused.append(error("not_puzzlink", f"{pzpr.NAME}'s skyscrapers have no diagonal rule"))
+        refused.append(pzpr.cannot(f"{pzpr.NAME}'s skyscrapers have no diagonal rule"))
     for side in SIDES:
         if len(p.clues(side)) != n or not all(0 <= c <= n for c in p.clues(side)):
-            refused.append(
-                error("not_puzzlink", f"the clues {side.where}s are not {n} clues 0 to {n}")
-            )
-    refused += [
-        error("not_puzzlink", f"{cell_name((r, c))}: {_given_text(v)} is not 1 to {n}", (r, c))
-        for r, row in enumerate(p.givens)
-        for c, v in enumerate(row)
-        if not 0 <= v <= n
-    ]
+            refused.append(pzpr.cannot(f"the clues {side.where}s are not {n} clues 0 to {n}"))
+    refused += pzpr.givens_beyond(p.givens, n, _given_text)
     refuse(refused)
     body = pzpr.write_numbers([c or None for side in SIDES for c in p.clues(side)])
     givens = [v or None for row in p.givens for v in row]

@@ -7,10 +7,8 @@ from __future__ import annotations
 
 from numgrid.server.core import Board
 from numgrid.server.core import Finding
-from numgrid.server.core import cell_name
 from numgrid.server.kinds.links import pzpr
 from numgrid.server.kinds.textformats import Format
-from numgrid.server.kinds.textformats import error
 from numgrid.server.kinds.textformats import refuse
 from numgrid.server.kinds.textformats import square_size_errors
 from numgrid.server.kinds.units.formats import fail
@@ -49,25 +47,18 @@ def write(board: Board) -> str:
     refused = []
     if puzzle.diagonals:
         refused.append(
-            error(
-                "not_puzzlink",
+            pzpr.cannot(
                 f"{pzpr.NAME}'s sudoku has no X variant (both main diagonals): write this "
                 "puzzle in another format (tatham holds it)",
             )
         )
     if n not in SIZES or puzzle.boxes != box_shape(n):
         refused.append(
-            error(
-                "not_puzzlink",
+            pzpr.cannot(
                 f"{pzpr.NAME}'s sudoku has the boxes of a 4x4, 6x6, 9x9 or 16x16 grid only",
             )
         )
-    refused += [
-        error("not_puzzlink", f"{cell_name((r, c))}: the given {v} is not 1 to {n}", (r, c))
-        for r, row in enumerate(puzzle.givens)
-        for c, v in enumerate(row)
-        if not 0 <= v <= n
-    ]
+    refused += pzpr.givens_beyond(puzzle.givens, n)
     refuse(refused)
     body = pzpr.write_numbers([v or None for row in puzzle.givens for v in row])
     return pzpr.url(TYPES[0], n, n, body) + "\n"
