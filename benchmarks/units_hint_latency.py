@@ -105,10 +105,11 @@ def corpus_boards(kind_name: str, count: int, rng: random.Random) -> list[str]:
     from support.corpus import corpus_puzzle
 
     kind = KINDS[kind_name]
-    ids = [key for key in corpus_ids(kind_name) if corpus_puzzle(kind_name, key)[0].rows == 9]
+    read = (corpus_puzzle(kind_name, key)[0] for key in corpus_ids(kind_name))
+    nines = [puzzle for puzzle in read if puzzle.rows == 9]
     out: list[str] = []
     while len(out) < count:
-        puzzle, _ = corpus_puzzle(kind_name, rng.choice(ids))
+        puzzle = rng.choice(nines)
         steps = operations.explain(kind, Board.empty(puzzle), budget=Budget()).steps
         placed: dict = {}
         for step in steps[: int(len(steps) * rng.uniform(0.05, 0.95))]:

@@ -322,6 +322,12 @@ class SearchResult:
     complete: bool  # True when the search space was exhausted or the limit reached
     stats: Stats
 
+    @classmethod
+    def out_of_time(cls, engine: str, started: float) -> SearchResult:
+        """A search that ran out of time before it found anything; ``started`` is when
+        it began, on the ``time.perf_counter()`` clock."""
+        return cls((), False, Stats(engine, time.perf_counter() - started, 0))
+
     @property
     def timed_out(self) -> bool:
         return not self.complete

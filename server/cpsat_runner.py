@@ -123,7 +123,7 @@ def search(
     start = time.perf_counter()
     with _turn(budget) as turn:
         if not turn:
-            return SearchResult((), False, Stats("cpsat", time.perf_counter() - start, 0))
+            return SearchResult.out_of_time("cpsat", start)
         return _search(kind, puzzle, limit, fixed, budget, start)
 
 
@@ -150,7 +150,7 @@ def _search(
         # about in proportion to the cells: a solve that could not load in the time
         # left is not started, and one that does stops early enough to let go in time.
         if remaining < len(cells) * LOAD_SECONDS_PER_CELL:
-            return SearchResult((), False, Stats("cpsat", time.perf_counter() - start, 0))
+            return SearchResult.out_of_time("cpsat", start)
         limit_seconds = remaining - len(cells) * RELEASE_SECONDS_PER_CELL
         solver.parameters.max_time_in_seconds = max(limit_seconds, 0.001)
     budget.on_cancel(solver.stop_search)

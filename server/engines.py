@@ -62,7 +62,7 @@ def _within(engine: str, budget: Budget, search: Callable[[], SearchResult]) -> 
         with call_budget(budget):
             return search()
     except SearchTimeout:
-        return SearchResult((), False, Stats(engine, time.perf_counter() - start, 0))
+        return SearchResult.out_of_time(engine, start)
 
 
 def cpsat_search(
