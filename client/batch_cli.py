@@ -200,7 +200,7 @@ def _classify(path: str, stdin: dict) -> _Source:
                 name = value.get("name")
                 named = name if isinstance(name, str) else None
                 return _Source(path, "dataset", len(value["data"]), value["data"], named)
-    if path.endswith((".txt", ".links")):
+    if path.endswith((".txt", ".links", ".lines")):
         with contextlib.suppress(UsageError):
             lines = puzzle_lines(read_input(path, stdin)[1])
             if lines is not None:
@@ -208,17 +208,17 @@ def _classify(path: str, stdin: dict) -> _Source:
     return _Source(path, "file", 1)
 
 
-_LINE = re.compile(r"^[0-9A-Za-z._-]{16,}$")
+_LINE = re.compile(r"^(?P<cells>[0-9A-Za-z._-]{16,})(?:\s*[:\s]\s*[0-9][0-9,;\s]*)?$")
 
 
 def puzzle_lines(text: str) -> dict[str, str] | None:
     """A text of puzzles one a line as ``{"N": line}`` by line number (blank lines and
     ``#`` comments aside), or None for any other text. Two kinds of such texts: links
     and game IDs, two or more, every line one; and the benchmark files, two or more lines
-    of one token each, of digits, letters, ``.``, ``-`` or ``_``, half or more as long as
-    a square grid's cells, a line of another length kept (it is answered, as the bad
-    puzzle it is, by its number), but not a square grid written a row a line (as many
-    rows as each is long)."""
+    of one token each, of digits, letters, ``.``, ``-`` or ``_`` (a Killer's cage map
+    followed by its sums), half or more of them as long as a square grid's cells, any
+    other line kept (it is answered, as the bad puzzle it is, by its number), but not a
+    square grid written a row a line (as many rows as each is long)."""
     found: dict[str, str] = {}
     for number, line in enumerate(text.splitlines(), 1):
         body = line.strip()
@@ -228,11 +228,11 @@ def puzzle_lines(text: str) -> dict[str, str] | None:
         return None
     if all(LINK.match(body) for body in found.values()):
         return found
-    if not all(_LINE.match(body) for body in found.values()):
-        return None
-    lengths = Counter(len(body) for body in found.values())
-    usual, count = lengths.most_common(1)[0]
-    if math.isqrt(usual) ** 2 != usual or 2 * count < len(found):
+    lengths = Counter(
+        len(match["cells"]) if match else 0 for match in map(_LINE.match, found.values())
+    )
+    usual, count = max(lengths.items(), key=lambda item: (item[0] > 0, item[1]))
+    if not usual or math.isqrt(usual) ** 2 != usual or 2 * count < len(found):
         return None
     if len(lengths) == 1 and len(found) == usual:
         return None  # a grid: N rows of N cells

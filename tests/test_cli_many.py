@@ -337,6 +337,26 @@ def test_a_bad_line_among_puzzles_one_a_line_is_answered_by_its_number(server, t
     assert done.returncode == 1
 
 
+def test_killer_cage_map_lines_are_puzzles_one_a_line_and_a_bad_one_is_named(server, tmp_path):
+    """A Killer's cage map and sums, one a line: a short line and a line missing a sum
+    are INVALID by their numbers (the missing sum's cage named), the others answered."""
+    good = [line for line in sample("killer.lines").splitlines() if not line.startswith("#")]
+    lines = tmp_path / "killers.lines"
+    missing = good[0].rsplit(",", 1)[0]
+    lines.write_text(f"{good[0]}\naabb 3 4\n{missing}\n{good[3]}\n")
+    done = numgrid("unique", *server, "--json", str(lines))
+    found = {record["source"]: record for record in records(done)}
+    assert {source: record["status"] for source, record in found.items()} == {
+        f"{lines}:1": "UNIQUE",
+        f"{lines}:2": "INVALID",
+        f"{lines}:3": "INVALID",
+        f"{lines}:4": "UNIQUE",
+    }
+    message = found[f"{lines}:3"]["errors"][0]["message"]
+    assert "34 cages and 33 sums: no sum for cage H (r8c4 and r8c5)" in message
+    assert done.returncode == 1
+
+
 def test_a_square_grid_a_row_a_line_is_one_puzzle(server, tmp_path):
     """16 rows of 16 cells are one 16x16 grid, not 16 lines of 4x4 puzzles."""
     grid = tmp_path / "grid.txt"

@@ -95,6 +95,19 @@ REFUSED = {
         ),
         ('{"skyscraper": {"size": 2, "top": [1, "x"]}}', ["bad_value"], "must be an integer"),
     ],
+    ("killer", "line"): [
+        ("aabbccdd 3 7 7 3", ["bad_length"], "the cage map has 8 letters"),
+        ("aabbccddeeffgghh 3 7 7 3 3 7 7", ["no_sum"], "no sum for cage h (r3c2 and r3c3)"),
+        ("aabbccddeeffgghh 3 7 7 3 3 7 7 3 9", ["extra_sums"], "after the 8th (9)"),
+        (
+            "aabb.cddeeffgghh 3 7 7 3 3 7 7 3",
+            ["bad_label", "impossible_sum"],
+            "r1c0: '.' is no cage letter",
+        ),
+        ("abbaccddeeffgghh 3 7 7 3 3 7 7 3", ["cage_split"], "cage 1 (3: r0c0 and r0c3)"),
+        ("aabbccddeeffgghh 9 1 7 3 3 7 7 3", ["impossible_sum"] * 2, "they make 3 to 7"),
+        ("aabbccddeeffgghh:3 7 7 3 3 7 7 3\n" * 2, ["many_puzzles"], "2 puzzles"),
+    ],
     ("kakurasu", "janko"): [
         ("5\n1 2 3 4 5\n1 2 3 4 5\n", ["bad_header"], None),
         ("0 5\n1 2 3 4 5\n\n", ["bad_size"], None),

@@ -68,7 +68,7 @@ FACTS = Facts(
     open_puzzle=lambda: KILLER.formats.read(OPEN, None, 100).puzzle,
     corpus_size=607,
     trials=trials,
-    formats_without_entries=frozenset({"janko", "tatham", "penpa", "sudokuwiki"}),
+    formats_without_entries=frozenset({"janko", "line", "tatham", "penpa", "sudokuwiki"}),
     corpus_step=5,
     unmarked_x=frozenset(f"{n}_9x9" for n in (196, 198, 248, 716, 718, 719, 720, 726, 727, 728)),
 )

@@ -83,11 +83,16 @@ def cage_findings(puzzle: Puzzle) -> list[Finding]:
             )
         elif not cagesums.combos(cage.sum, size, n):
             low, high = cagesums.sum_range(size, n)
+            made = (
+                f"a cell holds 1 to {n}, not {cage.sum}"
+                if size == 1
+                else f"no {cells_text(size)} of different digits 1-{n} add up to {cage.sum}; "
+                f"they make {low} to {high}"
+            )
             found.append(
                 _error(
                     "impossible_sum",
-                    f"{name}: no {cells_text(size)} of different digits 1-{n} add up to "
-                    f"{cage.sum}; they make {low} to {high}",
+                    f"{name}: {made}",
                     cage.cells,
                     name,
                 )

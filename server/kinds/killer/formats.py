@@ -12,6 +12,12 @@
   without operations as well, so numgrid writes ``N N K`` (``N N X`` for Killer-X, the
   units family's mark; ``N N KX`` is read too): the header then tells the kind. It has
   no place for givens;
+- ``line``: the cage map on one line, as solvers and puzzle sites exchange it: the cage
+  letter of every cell in reading order (``a-z``, ``A-Z``, ``0-9``; one letter a cage),
+  then the cages' sums in the order their letters first appear, e.g.
+  ``aabbccdde...CADDBEEFF 15,13,...`` (spaces or commas between sums, a space or ``:``
+  before them). Every cell in a cage, no givens, no X rule. A file of such lines is a
+  file of puzzles, one a line, like Sudoku's benchmark files;
 - ``sudokuwiki``: a SudokuWiki solver link, ``https://www.sudokuwiki.org/killersudoku.htm?bd=``,
   the cages' colours and totals (9x9, no givens, :mod:`.sudokuwiki`).
 
@@ -22,7 +28,9 @@ Sizes: 4x4, 6x6 (boxes of 2 rows x 3 columns) and 9x9. Readers give a faithful p
 from __future__ import annotations
 
 import json
+import math
 import re
+import string
 from typing import Any
 
 from numgrid.server.chain import names
@@ -221,6 +229,113 @@ def write_janko(board: Board) -> str:
     return "\n".join(lines) + "\n"
 
 
+# ---------------------------------------------------------------- line (the cage map)
+
+LABELS = string.ascii_lowercase + string.ascii_uppercase + string.digits
+_CAGE_LINE = re.compile(r"^(?P<map>[^\s:]+)\s*[:\s]\s*(?P<sums>[0-9][0-9,;\s]*)$")
+_LINE_SHAPE = (
+    "a cage-map line is every cell's cage letter in reading order, then the cages' sums "
+    "in the order their letters first appear ('aabbc...  15 13 8 ...')"
+)
+
+
+def sniff_line(text: str) -> str | None:
+    matches = [_CAGE_LINE.match(body) for _, body in units.puzzle_lines(text)]
+    if not matches or not all(matches):
+        return _LINE_SHAPE
+    if any(len(match["map"]) < 16 for match in matches if match):
+        return "a cage map has a letter for each of 16, 36 or 81 cells"
+    return None
+
+
+def _map_size(cells: str, max_cells: int) -> int:
+    n = math.isqrt(len(cells))
+    if n * n != len(cells) or n not in SIZES:
+        raise PuzzleError(
+            [
+                error(
+                    "bad_length",
+                    f"the cage map has {len(cells)} letters: a Killer Sudoku's has one a cell, "
+                    "16, 36 or 81 (4x4, 6x6 or 9x9)",
+                )
+            ]
+        )
+    errors = FAMILY.size_errors(n, max_cells)
+    if errors:
+        raise PuzzleError(errors)
+    return n
+
+
+def read_line(text: str, max_cells: int = DEFAULT_MAX_CELLS) -> Board:
+    found = _CAGE_LINE.match(units.single_line(text))
+    if found is None:
+        raise PuzzleError([error("bad_line", _LINE_SHAPE)])
+    n = _map_size(found["map"], max_cells)
+    findings: list[Finding] = []
+    letters: dict[str, list[Cell]] = {}
+    for i, letter in enumerate(found["map"]):
+        cell = divmod(i, n)
+        if letter in LABELS:
+            letters.setdefault(letter, []).append(cell)
+        else:
+            message = f"{cell_name(cell)}: {quoted(letter)} is no cage letter (a-z, A-Z, 0-9)"
+            findings.append(error("bad_label", message + ": every cell is in a cage", cell))
+    sums = [int(t) for t in re.split(r"[\s,;]+", found["sums"].strip())]
+    groups = list(letters.items())
+    if len(sums) < len(groups):
+        missing = [f"{letter} ({names(cells, 9)})" for letter, cells in groups[len(sums) :]]
+        findings.append(
+            error(
+                "no_sum",
+                f"{len(groups)} cages and {len(sums)} sums: no sum for cage "
+                + ", ".join(missing[:3])
+                + (f" and {len(missing) - 3} more" if len(missing) > 3 else ""),
+                *groups[len(sums)][1],
+            )
+        )
+    elif len(sums) > len(groups):
+        extra = " ".join(map(str, sums[len(groups) :][:5]))
+        findings.append(
+            error(
+                "extra_sums",
+                f"{len(groups)} cages and {len(sums)} sums: no cage for the sums after the "
+                f"{len(groups)}th ({extra}{' ...' if len(sums) - len(groups) > 5 else ''})",
+            )
+        )
+    if len(sums) != len(groups):
+        raise PuzzleError(findings)  # the sums are not the cages': nothing more to check
+    cages = [Cage(total, tuple(cells)) for total, (_, cells) in zip(sums, groups, strict=True)]
+    puzzle = _puzzle(n, _empty(n), False, cages)
+    if findings:
+        raise fail(findings, puzzle)
+    return Board(puzzle, _empty(n))
+
+
+def write_line(board: Board) -> str:
+    puzzle: Puzzle = board.puzzle
+    if puzzle.diagonals:
+        raise PuzzleError(
+            [error("cannot_hold", "a cage-map line holds no X rule: write it as json or tatham")]
+        )
+    _no_givens(puzzle, "a cage-map line")
+    _covering(puzzle, "a cage-map line")
+    if len(puzzle.cages) > len(LABELS):
+        raise PuzzleError(
+            [
+                error(
+                    "too_many_cages",
+                    f"a cage-map line has {len(LABELS)} letters, for {len(puzzle.cages)} cages",
+                )
+            ]
+        )
+    n = puzzle.size
+    cells = [""] * (n * n)
+    for k, cage in enumerate(puzzle.cages):
+        for r, c in cage.cells:
+            cells[r * n + c] = LABELS[k]
+    return "".join(cells) + " " + ",".join(str(cage.sum) for cage in puzzle.cages) + "\n"
+
+
 # ---------------------------------------------------------------- Tatham's Solo
 
 _SOLO_DESC = re.compile(r"^([a-z_0-9]*),([a-z_]*),([a-z_0-9]*)$")
@@ -416,7 +531,9 @@ def write_json(board: Board) -> str:
     return json.dumps(to_dict(board.puzzle, board.entries), separators=(",", ":")) + "\n"
 
 
-FORMATS = Formats.of("Killer Sudoku", DEFAULT_MAX_CELLS, globals(), "json", "tatham", "janko").plus(
+FORMATS = Formats.of(
+    "Killer Sudoku", DEFAULT_MAX_CELLS, globals(), "json", "tatham", "janko", "line"
+).plus(
     penpa.FORMAT,
     fpuzzles.link_format(FAMILY),
     sudokuwiki.FORMAT,

@@ -193,7 +193,9 @@ def read_line_body(family: Family, body: str, where: str, max_cells: int) -> Puz
     return puzzle
 
 
-def read_line(family: Family, text: str, max_cells: int) -> Puzzle:
+def single_line(text: str) -> str:
+    """The one puzzle line of a text (a text of several is a file of puzzles, read by the
+    client line by line)."""
     lines = puzzle_lines(text)
     if len(lines) != 1:
         raise PuzzleError(
@@ -205,7 +207,11 @@ def read_line(family: Family, text: str, max_cells: int) -> Puzzle:
                 )
             ]
         )
-    return read_line_body(family, lines[0][1], "", max_cells)
+    return lines[0][1]
+
+
+def read_line(family: Family, text: str, max_cells: int) -> Puzzle:
+    return read_line_body(family, single_line(text), "", max_cells)
 
 
 def _no_diagonals(puzzle: Puzzle, what: str) -> None:
