@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 from numgrid.client.batch_cli import dataset_kind
+from numgrid.server.chain import Grade
 from numgrid.server.core import Board
 from numgrid.server.core import Budget
 from numgrid.server.core import PuzzleError
@@ -20,6 +21,7 @@ from numgrid.server.kinds import cagesums
 from numgrid.server.kinds import detect_format
 from numgrid.server.kinds.base import Spec
 from numgrid.server.kinds.kakuro import sums as kakuro_sums
+from support import PUZZLES
 from support.facts import errors
 from support.sudoku import SGT_SOLO
 
@@ -170,6 +172,39 @@ def test_the_maker_is_seeded_and_cages_every_cell_in_two_or_more():
     assert solution in KILLER.native.search(puzzle, limit=50).solutions
     assert [f for f in KILLER.checks.check_puzzle(puzzle, None, None) if f.is_error] == []
     assert KILLER.maker.problems(Spec(5, 5, None))
+
+
+def test_an_easy_target_is_drawn_as_small_cages_that_few_digit_sets_make():
+    """Solo's easiest killers are two-cell cages: an EASY candidate's cages are two
+    cells (three where a lone cell joins one), leaning to sums few sets of digits make;
+    the same seed for MEDIUM draws larger cages."""
+
+    def drawn(grade):
+        puzzle, _ = KILLER.maker.candidate(
+            Spec(9, 9, grade), random.Random(7), 0.0, Budget.seconds(30)
+        )
+        sets = [len(cagesums.combos(c.sum, len(c.cells))) for c in puzzle.cages]
+        return max(len(c.cells) for c in puzzle.cages), sum(sets) / len(sets)
+
+    easy, medium = drawn(Grade.EASY), drawn(Grade.MEDIUM)
+    assert easy[0] <= 3 < medium[0]
+    assert easy[1] < medium[1]
+
+
+def test_a_change_forgets_the_cage_and_area_findings_that_read_its_cell_only():
+    from numgrid.server.kinds.killer import logic
+
+    puzzle = KILLER.formats.read((PUZZLES / "killer-9x9.txt").read_text(), None, None).puzzle
+    ladder = logic._ladder(puzzle)
+    pos = ladder.position(puzzle, None)
+    for technique in (logic.Technique.COMBINATIONS, logic.Technique.REGION_SUM):
+        ladder.find(pos, technique)
+    cages, areas = (pos.memo(t) for t in (logic.Technique.COMBINATIONS, logic.Technique.REGION_SUM))
+    assert len(cages) == len(puzzle.cages) and len(areas) == len(pos.frames.areas)
+    i = next(i for i in range(81) if pos.frames.reads["REGION_SUM"][i])
+    pos.set(i, pos.masks[i] & (pos.masks[i] - 1))  # one candidate fewer
+    assert set(range(len(puzzle.cages))) - set(cages) == set(pos.frames.reads["COMBINATIONS"][i])
+    assert set(range(len(pos.frames.areas))) - set(areas) == set(pos.frames.reads["REGION_SUM"][i])
 
 
 def test_written_board_holds_entries_as_json():

@@ -3,16 +3,24 @@ random over it (each a connected group of different digits, two to four cells, a
 larger when the target is hard), each cage's sum read off the grid. Where a second
 solution differs, the cage of a differing cell is split (or, when it cannot be, merged
 with a neighbour whose digits it does not share), so that the second solution no longer
-fits."""
+fits.
+
+How hard a layout is follows from its cages: small cages whose sums few sets of digits
+make (3 in two cells: 1+2) give an easy puzzle, as Tatham's Solo makes its easiest
+killers of two-cell cages. The *lean* (the target grade's place, moved by the driver's
+pressure) sets the largest cage and how often a cage grows into the neighbour that
+leaves it the fewest combinations rather than into any neighbour."""
 
 from __future__ import annotations
 
 import random
 
+from numgrid.server.chain import Grade
 from numgrid.server.core import Budget
 from numgrid.server.core import Cell
 from numgrid.server.core import Grid
 from numgrid.server.core import SearchTimeout
+from numgrid.server.kinds import cagesums
 from numgrid.server.kinds.base import Spec
 from numgrid.server.kinds.judging import connected_parts
 from numgrid.server.kinds.units import maker as units
@@ -37,10 +45,13 @@ def _near(cell: Cell, n: int) -> list[Cell]:
     ]
 
 
-def grow_cages(solution: Grid, rng: random.Random, largest: int) -> list[tuple[Cell, ...]] | None:
+def grow_cages(
+    solution: Grid, rng: random.Random, largest: int, tight: float = 0.0
+) -> list[tuple[Cell, ...]] | None:
     """Connected cages of different digits covering the grid, 2 to ``largest`` cells
     (a cell left alone joins a neighbour's cage that lacks its digit); None when one
-    cannot."""
+    cannot. With probability ``tight`` a cage grows into the neighbour that leaves its
+    sum the fewest combinations (an easier cage), else into any."""
     n = len(solution)
     free = {(r, c) for r in range(n) for c in range(n)}
     cages: list[list[Cell]] = []
@@ -62,7 +73,17 @@ def grow_cages(solution: Grid, rng: random.Random, largest: int) -> list[tuple[C
             ]
             if not options:
                 break
-            pick = rng.choice(options)
+            if rng.random() < tight:
+                total, size = sum(digits), len(cage) + 1
+                pick = min(
+                    options,
+                    key=lambda x: (
+                        len(cagesums.combos(total + solution[x[0]][x[1]], size, n)),
+                        rng.random(),
+                    ),
+                )
+            else:
+                pick = rng.choice(options)
             cage.append(pick)
             free.discard(pick)
             digits.add(solution[pick[0]][pick[1]])
@@ -102,6 +123,9 @@ def _puzzle(
     )
 
 
+LEAN = {Grade.EASY: -1.0}  # where a target grade starts (the driver's pressure moves it)
+
+
 class KillerMaker:
     """The :class:`~numgrid.server.kinds.base.Maker` of Killer Sudoku."""
 
@@ -122,11 +146,15 @@ class KillerMaker:
             solution = units._solution(blank, rng, budget)
             if solution is not None:
                 break
-        largest = (
-            3 if n == 4 or pressure < -0.3 else 4 + (pressure > 0.3) + (n == 9 and pressure > 0.6)
-        )
+        lean = max(-1.0, min(1.0, pressure + LEAN.get(spec.grade, 0.0)))
+        if lean <= -0.75:
+            largest = 2
+        elif n == 4 or lean < -0.3:
+            largest = 3
+        else:
+            largest = 4 + (lean > 0.3) + (n == 9 and lean > 0.6)
         while True:
-            cages = grow_cages(solution, rng, largest)
+            cages = grow_cages(solution, rng, largest, max(0.0, -lean))
             if cages is not None:
                 return _puzzle(n, cages, solution, spec.diagonals), solution
             if budget.expired():

@@ -21,6 +21,7 @@ from __future__ import annotations
 import enum
 import functools
 from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any
 
 from numgrid.server.chain import WHOLE
@@ -99,21 +100,35 @@ SCORE_LIMITS = units.SCORE_LIMITS
 
 
 class KillerPosition(Position):
-    """A units position that knows the puzzle's cages (kept through copies)."""
+    """A units position that knows the puzzle's cages and the rule of 45's areas (kept
+    through copies). The cage and area findings are memoised per cage and per area, and
+    a change of a cell forgets only those that read it."""
 
     puzzle: Puzzle
+    frames: Frames
 
     def copy(self) -> KillerPosition:
         other = super().copy()
         other.__class__ = KillerPosition
         assert isinstance(other, KillerPosition)
-        other.puzzle = self.puzzle
+        other.puzzle, other.frames = self.puzzle, self.frames
         return other
+
+    def _forget_extra(self, i: int) -> None:
+        for name, found in self.extra.items():
+            if found:
+                for key in self.frames.reads[name][i]:
+                    found.pop(key, None)
 
 
 def _cages(pos: Position) -> Puzzle:
     assert isinstance(pos, KillerPosition)
     return pos.puzzle
+
+
+def _frames_of(pos: Position) -> Frames:
+    assert isinstance(pos, KillerPosition)
+    return pos.frames
 
 
 def _sum_text(combo: int) -> str:
@@ -183,21 +198,6 @@ def _cage_step(pos: Position, k: int) -> Step | None:
     return make_step(pos, Technique.COMBINATIONS, removals, (), ids, reason)
 
 
-def combinations(pos: Position) -> Step | None:
-    """The best cage-combination step of the grid: most placements, then most
-    eliminations, then the first cage."""
-    best: Step | None = None
-    for k in range(len(_cages(pos).cages)):
-        step = _cage_step(pos, k)
-        if step is not None and (
-            best is None
-            or (len(step.placements), len(step.eliminations))
-            > (len(best.placements), len(best.eliminations))
-        ):
-            best = step
-    return best
-
-
 # ---------------------------------------------------------------- the rule of 45
 
 
@@ -250,41 +250,96 @@ def _bounded(pos: Position, ids: list[int], total: int) -> dict[int, int]:
     return removals
 
 
-def _region_step(pos: Position, name: str, area: frozenset[int]) -> Step | None:
-    puzzle = _cages(pos)
-    p = pos.plan
-    n = p.n
+@dataclass(frozen=True)
+class Innies:
+    """What the rule of 45 adds up in an area: the ``cells`` outside the ``cages``
+    inside it (``how`` = inside), or the cells outside it of the cages inside it or
+    reaching into it (the outies), adding up to ``total``; the cages add up to ``caged``."""
+
+    cells: tuple[int, ...]
+    total: int
+    cages: tuple[int, ...]
+    how: str
+    caged: int
+
+
+@dataclass(frozen=True)
+class Area:
+    """A row, column, box, or rows or columns side by side, and its innies and outies
+    (of up to three cells; none when a cell of the grid is in no cage)."""
+
+    name: str
+    units_in: int
+    area_sum: int
+    sums: tuple[Innies, ...]
+
+
+@dataclass(frozen=True)
+class Frames:
+    """The rule of 45's areas of a puzzle, and per technique added on top and per cell,
+    the keys (cages, areas) whose findings read that cell."""
+
+    areas: tuple[Area, ...]
+    reads: Mapping[str, tuple[tuple[int, ...], ...]]
+
+
+def _area(puzzle: Puzzle, name: str, area: frozenset[int], complete: bool) -> Area:
+    n = puzzle.size
     units_in = len(area) // n
     area_sum = units_in * n * (n + 1) // 2
-    index = {(r * n + c): k for k, cage in enumerate(puzzle.cages) for r, c in cage.cells}
-    if len(index) != n * n:
-        return None  # the rule needs every cell caged
-    inside, reaching = [], []
-    for k, cage in enumerate(puzzle.cages):
-        own = {r * n + c for r, c in cage.cells}
-        if own <= area:
-            inside.append(k)
-        elif own & area:
-            reaching.append(k)
-    found: list[tuple[list[int], int, list[int], str, int]] = []
-    # innies: the area's cells outside the cages inside it
-    innies = sorted(area - {r * n + c for k in inside for r, c in puzzle.cages[k].cells})
+    if not complete:
+        return Area(name, units_in, area_sum, ())  # the rule needs every cell caged
+    own = [frozenset(r * n + c for r, c in cage.cells) for cage in puzzle.cages]
+    inside = tuple(k for k, cells in enumerate(own) if cells <= area)
+    reaching = tuple(k for k, cells in enumerate(own) if cells & area and not cells <= area)
+    found = []
+    innies = tuple(sorted(area.difference(*(own[k] for k in inside))))
     if 0 < len(innies) <= 3:
         caged = sum(puzzle.cages[k].sum for k in inside)
-        total = area_sum - caged
-        found.append((innies, total, inside, "inside", caged))
-    # outies: the reaching cages' cells outside the area
-    outies = sorted({r * n + c for k in reaching for r, c in puzzle.cages[k].cells} - area)
+        found.append(Innies(innies, area_sum - caged, inside, "inside", caged))
+    outies = tuple(sorted(frozenset().union(*(own[k] for k in reaching)) - area))
     if reaching and 0 < len(outies) <= 3:
         caged = sum(puzzle.cages[k].sum for k in inside + reaching)
-        total = caged - area_sum
-        found.append((outies, total, inside + reaching, "inside it or reaching into", caged))
+        found.append(
+            Innies(outies, caged - area_sum, inside + reaching, "inside it or reaching into", caged)
+        )
+    return Area(name, units_in, area_sum, tuple(found))
+
+
+def frames(puzzle: Puzzle, p: Plan) -> Frames:
+    n = p.n
+    complete = len(puzzle.cage_at) == n * n
+    areas = tuple(_area(puzzle, name, area, complete) for name, area in _regions(p))
+    cage_reads: list[list[int]] = [[] for _ in range(n * n)]
+    for k, cage in enumerate(puzzle.cages):
+        for r, c in cage.cells:
+            cage_reads[r * n + c].append(k)
+    area_reads: list[list[int]] = [[] for _ in range(n * n)]
+    for k, area in enumerate(areas):
+        for i in sorted({i for innies in area.sums for i in innies.cells}):
+            area_reads[i].append(k)
+    return Frames(
+        areas,
+        {
+            Technique.COMBINATIONS.name: tuple(map(tuple, cage_reads)),
+            Technique.REGION_SUM.name: tuple(map(tuple, area_reads)),
+        },
+    )
+
+
+def _region_step(pos: Position, key: int) -> Step | None:
+    """The best rule-of-45 step of one area: its innies or its outies."""
+    p = pos.plan
+    n = p.n
+    area = _frames_of(pos).areas[key]
+    name, units_in, area_sum = area.name, area.units_in, area.area_sum
     best: Step | None = None
-    for cells, total, cages, how, caged in found:
+    for innies in area.sums:
+        cells, total, how, caged = innies.cells, innies.total, innies.how, innies.caged
         if all(pos.placed[i] for i in cells):
             continue
         holds = f"the digits 1 to {n}" if units_in == 1 else f"{units_in} x the digits 1 to {n}"
-        cage_names = listed([f"cage {k + 1}" for k in sorted(cages)], "and") or "none"
+        cage_names = listed([f"cage {k + 1}" for k in sorted(innies.cages)], "and") or "none"
         head = (
             f"Rule of 45: {name} holds {holds}, "
             f"adding up to {area_sum}; the cages {how} it ({cage_names}) add up to {caged}"
@@ -303,7 +358,7 @@ def _region_step(pos: Position, name: str, area: frozenset[int]) -> Step | None:
                 raise Contradiction(f"{sentence}, which {p.cell(i)} cannot hold", [], [p.coords[i]])
             step = make_step(pos, Technique.REGION_SUM, {}, (), cells, sentence, {i: total})
         else:
-            removals = _bounded(pos, cells, total)
+            removals = _bounded(pos, list(cells), total)
             if not removals:
                 continue
             step = make_step(pos, Technique.REGION_SUM, removals, (), cells, sentence)
@@ -312,22 +367,6 @@ def _region_step(pos: Position, name: str, area: frozenset[int]) -> Step | None:
             len(best.eliminations),
         ):
             best = step
-    return best
-
-
-def region_sum(pos: Position) -> Step | None:
-    """The best rule-of-45 step of the grid."""
-    best: Step | None = None
-    for name, area in _regions(pos.plan):
-        step = _region_step(pos, name, area)
-        if step is not None and (
-            best is None
-            or (len(step.placements), len(step.eliminations))
-            > (len(best.placements), len(best.eliminations))
-        ):
-            best = step
-            if step.placements:
-                break
     return best
 
 
@@ -368,9 +407,11 @@ def trial(pos: Position) -> Step | None:
 
 # ---------------------------------------------------------------- the ladder
 
+CAGE, AREA = "cage", "area"  # what a cage technique looks at (or the units' scopes)
+
 TABLE: dict[Technique, tuple[str, Any]] = {
-    Technique.COMBINATIONS: (WHOLE, combinations),
-    Technique.REGION_SUM: (WHOLE, region_sum),
+    Technique.COMBINATIONS: (CAGE, _cage_step),
+    Technique.REGION_SUM: (AREA, _region_step),
     Technique.TRIAL: (WHOLE, trial),
     **{
         Technique[t.name]: entry
@@ -386,8 +427,18 @@ def _position(puzzle: Puzzle, given: Any) -> KillerPosition:
     pos.__class__ = KillerPosition
     assert isinstance(pos, KillerPosition)
     pos.puzzle = puzzle
+    pos.frames = frames(puzzle, pos.plan)
     pos.techniques = Technique
     return pos
+
+
+def keys(pos: Position, scope: str) -> int:
+    """How many keys (cages, areas, or the units' cells, units, digits) a scope has."""
+    if scope == CAGE:
+        return len(_cages(pos).cages)
+    if scope == AREA:
+        return len(_frames_of(pos).areas)
+    return units.keys(pos, scope)
 
 
 def _ladder(puzzle: Puzzle) -> Ladder:
@@ -400,7 +451,7 @@ def _ladders(shape: Any) -> Ladder:
     return Ladder(
         techniques=Technique,
         table=TABLE,
-        keys=units.keys,
+        keys=keys,
         position=_position,
         thresholds=THRESHOLDS,
         relevant=functools.partial(units.relevant, shape=shape),

@@ -345,6 +345,11 @@ class Position(Memos):
             memo[CELLS_SLOT].pop(d, None)
         for slot in WHOLE_SLOTS:
             memo[slot].clear()
+        self._forget_extra(i)
+
+    def _forget_extra(self, i: int) -> None:
+        """Forget what the techniques added on top found: all of it, as they may read
+        any cell (a ladder that knows what each of its keys reads forgets less)."""
         for found in self.extra.values():
             found.clear()
 
