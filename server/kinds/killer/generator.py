@@ -123,7 +123,9 @@ def _puzzle(
     )
 
 
-LEAN = {Grade.EASY: -1.0}  # where a target grade starts (the driver's pressure moves it)
+LEAN: dict[Grade, float] = {
+    Grade.EASY: -1.0
+}  # where a target grade starts (the driver's pressure moves it)
 
 
 class KillerMaker:
@@ -146,7 +148,7 @@ class KillerMaker:
             solution = units._solution(blank, rng, budget)
             if solution is not None:
                 break
-        lean = max(-1.0, min(1.0, pressure + LEAN.get(spec.grade, 0.0)))
+        lean = max(-1.0, min(1.0, pressure + (LEAN.get(spec.grade, 0.0) if spec.grade else 0.0)))
         if lean <= -0.75:
             largest = 2
         elif n == 4 or lean < -0.3:
