@@ -218,6 +218,12 @@ def _regions(p: Plan) -> tuple[tuple[str, frozenset[int]], ...]:
     return tuple(out)
 
 
+@functools.lru_cache(maxsize=64)
+def _region_bits(p: Plan) -> tuple[tuple[str, int], ...]:
+    """:func:`_regions` with each area's cells as bits of cell indices."""
+    return tuple((name, sum(1 << i for i in area)) for name, area in _regions(p))
+
+
 def _bounded(pos: Position, ids: list[int], total: int) -> dict[int, int]:
     """The digits each open cell of ``ids`` (adding up to ``total``) cannot hold: below
     what the others' largest leave, above what their smallest leave; different digits
@@ -283,33 +289,61 @@ class Frames:
     reads: Mapping[str, tuple[tuple[int, ...], ...]]
 
 
-def _area(puzzle: Puzzle, name: str, area: frozenset[int], complete: bool) -> Area:
+def _cells_of(bits: int) -> tuple[int, ...]:
+    out = []
+    while bits:
+        low = bits & -bits
+        out.append(low.bit_length() - 1)
+        bits ^= low
+    return tuple(out)
+
+
+def _area(puzzle: Puzzle, own: list[int], name: str, area: int, complete: bool) -> Area:
+    """``own``, ``area``: each cage's cells and the area's, as bits of cell indices."""
     n = puzzle.size
-    units_in = len(area) // n
+    units_in = area.bit_count() // n
     area_sum = units_in * n * (n + 1) // 2
     if not complete:
         return Area(name, units_in, area_sum, ())  # the rule needs every cell caged
-    own = [frozenset(r * n + c for r, c in cage.cells) for cage in puzzle.cages]
-    inside = tuple(k for k, cells in enumerate(own) if cells <= area)
-    reaching = tuple(k for k, cells in enumerate(own) if cells & area and not cells <= area)
+    inside_list, reaching_list = [], []
+    for k, cells in enumerate(own):
+        if cells & area:
+            (reaching_list if cells & ~area else inside_list).append(k)
+    inside, reaching = tuple(inside_list), tuple(reaching_list)
     found = []
-    innies = tuple(sorted(area.difference(*(own[k] for k in inside))))
-    if 0 < len(innies) <= 3:
+    innies = area
+    for k in inside:
+        innies &= ~own[k]
+    if 0 < innies.bit_count() <= 3:
         caged = sum(puzzle.cages[k].sum for k in inside)
-        found.append(Innies(innies, area_sum - caged, inside, "inside", caged))
-    outies = tuple(sorted(frozenset().union(*(own[k] for k in reaching)) - area))
-    if reaching and 0 < len(outies) <= 3:
+        found.append(Innies(_cells_of(innies), area_sum - caged, inside, "inside", caged))
+    outies = 0
+    for k in reaching:
+        outies |= own[k] & ~area
+    if reaching and 0 < outies.bit_count() <= 3:
         caged = sum(puzzle.cages[k].sum for k in inside + reaching)
         found.append(
-            Innies(outies, caged - area_sum, inside + reaching, "inside it or reaching into", caged)
+            Innies(
+                _cells_of(outies),
+                caged - area_sum,
+                inside + reaching,
+                "inside it or reaching into",
+                caged,
+            )
         )
     return Area(name, units_in, area_sum, tuple(found))
 
 
+@functools.lru_cache(maxsize=64)
 def frames(puzzle: Puzzle, p: Plan) -> Frames:
+    """The puzzle's areas and what reads each cell (remembered: a player's hints ask
+    of one puzzle again and again)."""
     n = p.n
     complete = len(puzzle.cage_at) == n * n
-    areas = tuple(_area(puzzle, name, area, complete) for name, area in _regions(p))
+    own = [sum(1 << (r * n + c) for r, c in cage.cells) for cage in puzzle.cages]
+    areas = tuple(
+        _area(puzzle, own, name, sum(1 << i for i in area), complete) for name, area in _regions(p)
+    )
     cage_reads: list[list[int]] = [[] for _ in range(n * n)]
     for k, cage in enumerate(puzzle.cages):
         for r, c in cage.cells:
