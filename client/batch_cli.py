@@ -215,7 +215,7 @@ def puzzle_lines(text: str) -> dict[str, str] | None:
     """A text of puzzles one a line as ``{"N": line}`` by line number (blank lines and
     ``#`` comments aside), or None for any other text. Two kinds of such texts: links
     and game IDs, two or more, every line one; and the benchmark files, two or more lines
-    of one token each, of digits, letters, ``.``, ``-`` or ``_`` (a Killer's cage map
+    of one token each, of digits, letters, ``.``, ``-`` or ``_`` (a cage map
     followed by its sums), half or more of them as long as a square grid's cells, any
     other line kept (it is answered, as the bad puzzle it is, by its number), but not a
     square grid written a row a line (as many rows as each is long)."""

@@ -152,6 +152,45 @@ def test_cage_techniques_say_their_numbers():
     assert all(step.explanation.endswith(".") for step in steps)
 
 
+@pytest.mark.parametrize(
+    ("key", "technique", "words"),
+    [
+        (
+            "134_9x9",
+            "CAGE_SPLITTING",
+            "the part of cage 23 (35: r6c3, r6c5, r7c3, r7c4, r7c5, r8c3 and r8c5) inside it, "
+            "r8c3 and r8c5, adds up to 45 - 39 = 6, and its part outside, r6c3, r6c5, r7c3, "
+            "r7c4 and r7c5, to 35 - 6 = 29",
+        ),
+        (
+            "142_9x9",
+            "CAGE_UNIT_OVERLAP",
+            "Cage 15 (6: r3c7 and r3c8) must hold 4 (every set of digits still making 6 "
+            "does: 2+4), and only r3c7 and r3c8 can take it, all in row 3 and box 5",
+        ),
+        (
+            "146_9x9",
+            "CAGE_UNIT_OVERLAP",
+            "Box 0 can take 8 only in r0c0, r0c1 and r1c1, cells of cage 1 (11: r0c0, r0c1 "
+            "and r1c1): so the cage holds 8, and of the sets making 11 only 1+2+8 do",
+        ),
+    ],
+)
+def test_cage_splitting_and_cage_unit_overlap_say_their_numbers_and_are_right(
+    key, technique, words
+):
+    entry = corpus()[key]
+    puzzle = KILLER.formats.read(entry["problem"], "janko").puzzle
+    solution = KILLER.formats.read_solution(entry["solution"])
+    steps = KILLER.logic.explain(puzzle, None, None, None).steps
+    found = [s for s in steps if s.technique.name == technique and words in s.explanation]
+    assert found, [s.explanation for s in steps if s.technique.name == technique]
+    for step in found:
+        assert step.eliminations or step.placements
+        assert all(solution[r][c] != d for (r, c), d in step.eliminations)
+        assert all(solution[r][c] == d for (r, c), d in step.placements)
+
+
 def test_the_rule_of_45_places_an_innie():
     # 9x9: row 0 is a cage of eight cells (36) and r0c8 sits in a cage with r1c8
     text = corpus()["196_9x9"]["problem"]

@@ -52,6 +52,8 @@ class Technique(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     TECHNIQUE_AIC: _ClassVar[Technique]
     TECHNIQUE_UNIQUE_RECTANGLE: _ClassVar[Technique]
     TECHNIQUE_FORCING_CHAIN: _ClassVar[Technique]
+    TECHNIQUE_CAGE_SPLITTING: _ClassVar[Technique]
+    TECHNIQUE_CAGE_UNIT_OVERLAP: _ClassVar[Technique]
 
 class Grade(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     __slots__ = ()
@@ -152,6 +154,8 @@ TECHNIQUE_XY_CHAIN: Technique
 TECHNIQUE_AIC: Technique
 TECHNIQUE_UNIQUE_RECTANGLE: Technique
 TECHNIQUE_FORCING_CHAIN: Technique
+TECHNIQUE_CAGE_SPLITTING: Technique
+TECHNIQUE_CAGE_UNIT_OVERLAP: Technique
 GRADE_UNSPECIFIED: Grade
 GRADE_EASY: Grade
 GRADE_MEDIUM: Grade

@@ -17,7 +17,7 @@
   then the cages' sums in the order their letters first appear, e.g.
   ``aabbccdde...CADDBEEFF 15,13,...`` (spaces or commas between sums, a space or ``:``
   before them). Every cell in a cage, no givens, no X rule. A file of such lines is a
-  file of puzzles, one a line, like Sudoku's benchmark files;
+  file of puzzles, one a line, like the benchmark files of digits;
 - ``sudokuwiki``: a SudokuWiki solver link, ``https://www.sudokuwiki.org/killersudoku.htm?bd=``,
   the cages' colours and totals (9x9, no givens, :mod:`.sudokuwiki`).
 

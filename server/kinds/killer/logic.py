@@ -11,6 +11,12 @@ each a sentence with its numbers:
   their sums, so its cells outside them (the *innies*) add up to the rest; and the cages
   reaching into it add up to their sums, so their cells outside it (the *outies*) add up
   to the excess. One such cell is placed; two or three get the digits their sum allows.
+- ``CAGE_SPLITTING``: where one cage alone reaches into such an area, the rule of 45
+  splits it: its cells inside add up to what the area's own cages leave, its cells
+  outside to the rest of its sum, each part of different digits.
+- ``CAGE_UNIT_OVERLAP``: a digit every set still making a cage's sum holds, whose
+  cells that can take it all see some other cells, leaves those; and a unit whose only
+  places for a digit lie in one cage makes the cage hold it (its sets without it go).
 
 Unique rectangles are left out: the cages' sums may tell apart what the units alone cannot. The
 trial searches with the cages (the units ladder's own knows only the units).
@@ -59,31 +65,35 @@ class Technique(enum.IntEnum):
     HIDDEN_SINGLE = 3
     COMBINATIONS = 4  # a cage's sum over its cells: the digit sets that make it
     REGION_SUM = 5  # the rule of 45: innies and outies of rows, columns and boxes
-    POINTING = 6
-    CLAIMING = 7
-    NAKED_SUBSET = 8
-    HIDDEN_SUBSET = 9
-    NAKED_QUAD = 10
-    HIDDEN_QUAD = 11
-    X_WING = 12
-    SWORDFISH = 13
-    REMOTE_PAIRS = 14
-    TURBOT_FISH = 15
-    W_WING = 16
-    XY_WING = 17
-    XYZ_WING = 18
-    SIMPLE_COLOURING = 19
-    JELLYFISH = 20
-    X_CHAIN = 21
-    XY_CHAIN = 22
-    AIC = 23
-    FORCING_CHAIN = 24
-    TRIAL = 25
+    CAGE_SPLITTING = 6  # the rule of 45 cutting the one cage reaching into an area
+    POINTING = 7
+    CLAIMING = 8
+    CAGE_UNIT_OVERLAP = 9  # a digit a cage must hold, and a unit's digit held by a cage
+    NAKED_SUBSET = 10
+    HIDDEN_SUBSET = 11
+    NAKED_QUAD = 12
+    HIDDEN_QUAD = 13
+    X_WING = 14
+    SWORDFISH = 15
+    REMOTE_PAIRS = 16
+    TURBOT_FISH = 17
+    W_WING = 18
+    XY_WING = 19
+    XYZ_WING = 20
+    SIMPLE_COLOURING = 21
+    JELLYFISH = 22
+    X_CHAIN = 23
+    XY_CHAIN = 24
+    AIC = 25
+    FORCING_CHAIN = 26
+    TRIAL = 27
 
 
 WEIGHTS: dict[Technique, int] = {
     Technique.COMBINATIONS: 4,
     Technique.REGION_SUM: 20,
+    Technique.CAGE_SPLITTING: 30,
+    Technique.CAGE_UNIT_OVERLAP: 50,  # as locked candidates
     **{Technique[t.name]: w for t, w in units.WEIGHTS.items() if t.name in Technique.__members__},
 }
 
@@ -224,16 +234,16 @@ def _region_bits(p: Plan) -> tuple[tuple[str, int], ...]:
     return tuple((name, sum(1 << i for i in area)) for name, area in _regions(p))
 
 
-def _bounded(pos: Position, ids: list[int], total: int) -> dict[int, int]:
+def _bounded(pos: Position, ids: list[int], total: int, distinct: bool = False) -> dict[int, int]:
     """The digits each open cell of ``ids`` (adding up to ``total``) cannot hold: below
     what the others' largest leave, above what their smallest leave; different digits
-    when the cells all see each other."""
+    when the cells all see each other or are ``distinct`` (parts of one cage)."""
     p = pos.plan
     open_ = [i for i in ids if not pos.placed[i]]
     left = total - sum(pos.placed[i] for i in ids if pos.placed[i])
     if not open_:
         return {}
-    distinct = all(j in p.peers[i] for i in open_ for j in open_ if i != j)
+    distinct = distinct or all(j in p.peers[i] for i in open_ for j in open_ if i != j)
     removals = {}
     if distinct and len(open_) <= 4:
         masks = [pos.masks[i] for i in open_]
@@ -270,14 +280,30 @@ class Innies:
 
 
 @dataclass(frozen=True)
+class Split:
+    """The one cage ``cage`` reaching into an area, cut by it: its ``inside`` cells add
+    up to ``total`` (the area's sum less its ``cages`` inside it, adding up to
+    ``caged``), its ``outside`` cells to the rest of its sum."""
+
+    cage: int
+    inside: tuple[int, ...]
+    outside: tuple[int, ...]
+    total: int
+    cages: tuple[int, ...]
+    caged: int
+
+
+@dataclass(frozen=True)
 class Area:
     """A row, column, box, or rows or columns side by side, and its innies and outies
-    (of up to three cells; none when a cell of the grid is in no cage)."""
+    (of up to three cells), and the cage it splits (none of these when a cell of the
+    grid is in no cage)."""
 
     name: str
     units_in: int
     area_sum: int
     sums: tuple[Innies, ...]
+    split: Split | None = None
 
 
 @dataclass(frozen=True)
@@ -305,7 +331,8 @@ def _area(puzzle: Puzzle, own: list[int], name: str, area: int, complete: bool) 
     area_sum = units_in * n * (n + 1) // 2
     if not complete:
         return Area(name, units_in, area_sum, ())  # the rule needs every cell caged
-    inside_list, reaching_list = [], []
+    inside_list: list[int] = []
+    reaching_list: list[int] = []
     for k, cells in enumerate(own):
         if cells & area:
             (reaching_list if cells & ~area else inside_list).append(k)
@@ -331,7 +358,14 @@ def _area(puzzle: Puzzle, own: list[int], name: str, area: int, complete: bool) 
                 caged,
             )
         )
-    return Area(name, units_in, area_sum, tuple(found))
+    split = None
+    if len(reaching) == 1:
+        k = reaching[0]
+        caged = sum(puzzle.cages[j].sum for j in inside)
+        split = Split(
+            k, _cells_of(own[k] & area), _cells_of(own[k] & ~area), area_sum - caged, inside, caged
+        )
+    return Area(name, units_in, area_sum, tuple(found), split)
 
 
 @functools.lru_cache(maxsize=64)
@@ -349,14 +383,27 @@ def frames(puzzle: Puzzle, p: Plan) -> Frames:
         for r, c in cage.cells:
             cage_reads[r * n + c].append(k)
     area_reads: list[list[int]] = [[] for _ in range(n * n)]
+    split_reads: list[list[int]] = [[] for _ in range(n * n)]
     for k, area in enumerate(areas):
         for i in sorted({i for innies in area.sums for i in innies.cells}):
             area_reads[i].append(k)
+        if area.split is not None:
+            for i in area.split.inside + area.split.outside:
+                split_reads[i].append(k)
+    overlap_reads: list[list[int]] = [[] for _ in range(n * n)]
+    for k, cells in enumerate(own):
+        seen = cells  # the cage's cells and every cell that sees one of them
+        for i in _cells_of(cells):
+            seen |= p.peer_sets[i]
+        for i in _cells_of(seen):
+            overlap_reads[i].append(k)
     return Frames(
         areas,
         {
             Technique.COMBINATIONS.name: tuple(map(tuple, cage_reads)),
             Technique.REGION_SUM.name: tuple(map(tuple, area_reads)),
+            Technique.CAGE_SPLITTING.name: tuple(map(tuple, split_reads)),
+            Technique.CAGE_UNIT_OVERLAP.name: tuple(map(tuple, overlap_reads)),
         },
     )
 
@@ -404,6 +451,143 @@ def _region_step(pos: Position, key: int) -> Step | None:
     return best
 
 
+def _split_step(pos: Position, key: int) -> Step | None:
+    """Cage splitting in one area: the cage it cuts, each part narrowed by its sum."""
+    puzzle = _cages(pos)
+    p = pos.plan
+    n = p.n
+    area = _frames_of(pos).areas[key]
+    split = area.split
+    if split is None:
+        return None
+    cage = puzzle.cages[split.cage]
+    parts = ((split.inside, split.total), (split.outside, cage.sum - split.total))
+    if all(pos.placed[i] for cells, _ in parts for i in cells):
+        return None
+    removals: dict[int, int] = {}
+    place: dict[int, int] = {}
+    for cells, total in parts:
+        if len(cells) == 1:
+            i = cells[0]
+            if not pos.placed[i]:
+                place[i] = total
+        else:
+            removals.update(_bounded(pos, list(cells), total, distinct=True))
+    if not removals and not place:
+        return None
+    holds = (
+        f"the digits 1 to {n}" if area.units_in == 1 else f"{area.units_in} x the digits 1 to {n}"
+    )
+    inside_names = listed([f"cage {k + 1}" for k in split.cages], "and") or "no cage"
+    outside = cage.sum - split.total
+    sentence = (
+        f"Cage splitting: {area.name} holds {holds}, adding up to {area.area_sum}; the cages "
+        f"inside it ({inside_names}) add up to {split.caged}, so the part of "
+        f"{puzzle.cage_name(split.cage)} inside it, {names(p.coords[i] for i in split.inside)}, "
+        f"adds up to {area.area_sum} - {split.caged} = {split.total}, and its part outside, "
+        f"{names(p.coords[i] for i in split.outside)}, to {cage.sum} - {split.total} = {outside}"
+    )
+    for i, digit in place.items():
+        if not 1 <= digit <= n or not pos.masks[i] & bit(digit):
+            raise Contradiction(f"{sentence}, which {p.cell(i)} cannot hold", [], [p.coords[i]])
+    both = [*split.inside, *split.outside]
+    return make_step(pos, Technique.CAGE_SPLITTING, removals, (), both, sentence, place)
+
+
+def _kept(pos: Position, k: int) -> tuple[list[int], list[int]]:
+    """A cage's cells (indices) and the sets of digits still making its sum over them."""
+    puzzle = _cages(pos)
+    n = pos.plan.n
+    cage = puzzle.cages[k]
+    ids = [r * n + c for r, c in cage.cells]
+    masks = [pos.masks[i] for i in ids]
+    combos = cagesums.combos(cage.sum, len(ids), n)
+    return ids, [combo for combo in combos if _support(masks, combo) is not None]
+
+
+def _overlap_step(pos: Position, k: int) -> Step | None:
+    """Cage-unit overlap at one cage, both ways: the step that removes the most."""
+    puzzle = _cages(pos)
+    p = pos.plan
+    cage = puzzle.cages[k]
+    if len(cage.cells) < 2:
+        return None
+    ids, kept = _kept(pos, k)
+    if not kept:
+        return None  # a cage no set makes is the combinations' contradiction
+    own = 0  # the cage's open cells, as bits
+    placed = 0  # the digits placed in it
+    for i in ids:
+        if pos.placed[i]:
+            placed |= bit(pos.placed[i])
+        else:
+            own |= 1 << i
+    if not own:
+        return None
+    name = puzzle.cage_name(k)
+    where = pos.where  # per digit, the open cells that can take it
+    best: Step | None = None
+    # a digit every set still making the sum holds leaves what sees all its cells here
+    for d in digits_of(functools.reduce(lambda a, b: a & b, kept) & ~placed):
+        holders = where[d] & own
+        seen = where[d] & ~own
+        for i in _cells_of(holders):
+            seen &= p.peer_sets[i]
+        if not holders or not seen:
+            continue
+        cells = _cells_of(holders)
+        common = set.intersection(*(set(p.cell_units[i]) for i in cells))
+        shared = listed([p.name(u) for u in sorted(common)], "and")
+        place = f", all in {shared}" if common and len(cells) > 1 else ""
+        reason = (
+            f"{name} must hold {d} (every set of digits still making {cage.sum} does: "
+            f"{listed([_sum_text(c) for c in kept], 'or')}), and only "
+            f"{names(p.coords[i] for i in cells)} can take it{place}"
+        )
+        removals = {j: bit(d) for j in _cells_of(seen)}
+        best = _better(
+            best, make_step(pos, Technique.CAGE_UNIT_OVERLAP, removals, (), cells, reason)
+        )
+    # a unit whose places for a digit all lie in the cage: the cage holds it
+    possible = 0
+    for combo in kept:
+        possible |= combo
+    for d in digits_of(possible & ~placed):
+        if all(combo & bit(d) for combo in kept):
+            continue  # the cage holds it already
+        places = where[d]
+        for u in sorted({u for i in _cells_of(own) for u in p.cell_units[i]}):
+            inside = places & p.unit_sets[u]
+            if not inside or inside & ~own:
+                continue
+            with_d = [c for c in kept if c & bit(d)]
+            allowed = functools.reduce(lambda a, b: a | b, with_d)
+            open_ = _cells_of(own)
+            removals = {i: pos.masks[i] & ~allowed for i in open_ if pos.masks[i] & ~allowed}
+            if not removals:
+                break
+            only = names(p.coords[i] for i in _cells_of(inside))
+            reason = (
+                f"{p.name(u)} can take {d} only in {only}, "
+                f"cells of {name}: so the cage holds {d}, and of the sets making {cage.sum} "
+                f"only {listed([_sum_text(c) for c in with_d], 'or')} do"
+            )
+            step = make_step(pos, Technique.CAGE_UNIT_OVERLAP, removals, (u,), open_, reason)
+            best = _better(best, step)
+            break
+    return best
+
+
+def _better(best: Step | None, step: Step) -> Step:
+    """The step that places more, then removes more (the first of equals)."""
+    if best is None or (len(step.placements), len(step.eliminations)) > (
+        len(best.placements),
+        len(best.eliminations),
+    ):
+        return step
+    return best
+
+
 # ---------------------------------------------------------------- the trial
 
 
@@ -446,6 +630,8 @@ CAGE, AREA = "cage", "area"  # what a cage technique looks at (or the units' sco
 TABLE: dict[Technique, tuple[str, Any]] = {
     Technique.COMBINATIONS: (CAGE, _cage_step),
     Technique.REGION_SUM: (AREA, _region_step),
+    Technique.CAGE_SPLITTING: (AREA, _split_step),
+    Technique.CAGE_UNIT_OVERLAP: (CAGE, _overlap_step),
     Technique.TRIAL: (WHOLE, trial),
     **{
         Technique[t.name]: entry
