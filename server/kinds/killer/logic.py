@@ -97,13 +97,18 @@ WEIGHTS: dict[Technique, int] = {
     **{Technique[t.name]: w for t, w in units.WEIGHTS.items() if t.name in Technique.__members__},
 }
 
+# The units ladder's levels, with the rule of 45 and cage splitting at EASY: Tatham's Solo
+# makes every killer of every tier, Trivial included, so that its solver needs them (its
+# killer level KINTERSECT: the units' innies as extra cages, a cage split where they are
+# part of one). A killer has no givens, so its chain places every cell and takes about
+# 60-70 cage steps: the points' limits sit 200 above the units ladder's (HoDoKu's).
 THRESHOLDS: Thresholds = {
-    Grade.EASY: (Technique.COMBINATIONS, {}),
+    Grade.EASY: (Technique.CAGE_SPLITTING, {}),
     Grade.MEDIUM: (Technique.HIDDEN_SUBSET, {}),
     Grade.HARD: (Technique.SIMPLE_COLOURING, {}),
     Grade.EXPERT: (Technique.FORCING_CHAIN, {}),
 }
-SCORE_LIMITS = units.SCORE_LIMITS
+SCORE_LIMITS: dict[Grade, int] = {grade: limit + 200 for grade, limit in units.SCORE_LIMITS.items()}
 
 
 # ---------------------------------------------------------------- the position's cages
