@@ -51,6 +51,7 @@ from numgrid.server.kinds.units.techniques import digits_of
 from numgrid.server.kinds.units.techniques import make_step
 
 from . import native as killer_native
+from .checks import cells_text
 from .model import Puzzle
 from .native import cage_rule
 
@@ -167,7 +168,7 @@ def _cage_step(pos: Position, k: int) -> Step | None:
     masks = [pos.masks[i] for i in ids]
     size = len(ids)
     name = puzzle.cage_name(k)
-    cells_word = {1: "one cell", 2: "two cells", 3: "three cells"}.get(size, f"{size} cells")
+    cells_word = cells_text(size)
     if size == 1:
         i = ids[0]
         if pos.placed[i]:
