@@ -11,8 +11,10 @@ module knows the rest, the same for every kind:
    while it finds two, the maker repairs the puzzle where the second differs from the
    candidate's solution, and the repaired puzzle is explained again. A puzzle graded
    off target, or needing more than the target allows, moves the *pressure* the maker
-   leans on for its next candidate (harder clues, bigger cages, ...): the grade is
-   steered, not only measured;
+   leans on for its next candidate (harder clues, bigger cages, ...), and a maker that
+   can (:class:`~numgrid.server.kinds.base.Nudging`) first moves that very puzzle toward
+   the grade a few times (a cage merged or split, a given added): the grade is steered,
+   not only measured;
 3. **cross-checked**: both engines must find that one solution and no other; a chain that
    completes a puzzle the engines call not unique is a bug and raises.
 
@@ -38,6 +40,7 @@ from numgrid.server.core import SearchTimeout
 from numgrid.server.core import Stats
 from numgrid.server.core import Verdict
 from numgrid.server.kinds.base import Kind
+from numgrid.server.kinds.base import Nudging
 from numgrid.server.kinds.base import Spec
 from numgrid.server.operations import Difficulty
 from numgrid.server.operations import difficulty_of
@@ -45,6 +48,7 @@ from numgrid.server.operations import difficulty_of
 MAX_COUNT = 10_000  # puzzles in one request
 MAX_SEED = 2**63 - 1
 MAX_REPAIRS = 200  # repairs of one candidate before it is dropped
+NUDGES = 4  # an off-grade candidate's moves toward the grade (by a Nudging maker)
 CANDIDATE_SECONDS = 10.0  # a candidate's chain (a trial may be slow) before it is dropped
 PRESSURE_STEP = 0.25  # how far one candidate graded off target moves the pressure
 
@@ -108,7 +112,7 @@ class _Attempt:
         self.kind, self.spec, self.budget = kind, spec, budget
         self.rng = random.Random(seed)
         self.pressure = 0.0
-        self.attempts = self.repairs = 0
+        self.attempts = self.repairs = self.nudges = 0
 
     def _steer(self, harder: bool) -> None:
         step = PRESSURE_STEP if harder else -PRESSURE_STEP
@@ -189,17 +193,39 @@ class _Attempt:
             explanation = self._explained(puzzle, limit)
         return puzzle, solution, explanation
 
+    def _toward(self, explanation: Explanation | None) -> bool | None:
+        """Whether an off-grade candidate needs a harder puzzle (True) or an easier one
+        (False: graded too hard, or needing more than the target allows); None when
+        that is not known."""
+        target = self.spec.grade
+        if explanation is None or explanation.contradiction or target is None:
+            return None
+        if not explanation.solved:
+            return False
+        assert explanation.grade is not None  # a chain that completed the grid has graded it
+        return explanation.grade < target
+
     def run(self) -> tuple[Any, Grid, Explanation]:
+        maker = self.kind.maker
         while True:
             if self.budget.expired():
                 raise SearchTimeout()
             self.attempts += 1
-            puzzle, solution = self.kind.maker.candidate(
-                self.spec, self.rng, self.pressure, self.budget
-            )
-            graded = self._graded(puzzle, solution)
-            if graded is not None and (judged := self._judged(graded[2])) is not None:
-                return graded[0], graded[1], judged
+            puzzle, solution = maker.candidate(self.spec, self.rng, self.pressure, self.budget)
+            for nudges in range(NUDGES + 1):
+                graded = self._graded(puzzle, solution)
+                if graded is None:
+                    break
+                if (judged := self._judged(graded[2])) is not None:
+                    return graded[0], graded[1], judged
+                harder = self._toward(graded[2])
+                if harder is None or nudges == NUDGES or not isinstance(maker, Nudging):
+                    break
+                nudged = maker.nudge(graded[0], graded[1], harder, self.rng)
+                if nudged is None:
+                    break
+                puzzle, solution = nudged, graded[1]
+                self.nudges += 1
 
 
 def generate_one(kind: Kind[Any], spec: Spec, seed: int, budget: Budget) -> Generated:

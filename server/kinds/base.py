@@ -30,6 +30,7 @@ from typing import Any
 from typing import Generic
 from typing import Protocol
 from typing import TypeVar
+from typing import runtime_checkable
 
 from google.protobuf import json_format
 from numgrid.server.chain import Explanation
@@ -90,6 +91,17 @@ class Maker(Protocol):
         ``solution``, so that ``solution`` still fits and ``other`` does not; or
         ``(puzzle, solution)`` when the repair changes the solution too (sum
         clues are its fill's sums); None when this maker cannot."""
+        ...
+
+
+@runtime_checkable
+class Nudging(Protocol):
+    """A maker that can also move a puzzle toward a grade (optional): the driver asks it
+    when a candidate comes out off grade, before drawing another."""
+
+    def nudge(self, puzzle: Any, solution: Grid, harder: bool, rng: random.Random) -> Any | None:
+        """``puzzle`` changed a little, toward a ``harder`` puzzle (or an easier one),
+        ``solution`` still fitting it (not yet known to be unique); None when it cannot."""
         ...
 
 

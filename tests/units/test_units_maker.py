@@ -1,15 +1,18 @@
 """The units maker's shortcuts agree with what they stand for: a pair of givens goes
 exactly when counting two solutions would let it, and a candidate set aside as below
-the target is graded below it by the chain."""
+the target is graded below it by the chain; the makers that nudge a puzzle toward a
+grade (units and Killer) move it the way asked and keep its solution."""
 
 from __future__ import annotations
 
 import random
 
 import pytest
+from numgrid.server import generate
 from numgrid.server.chain import Grade
 from numgrid.server.core import Budget
 from numgrid.server.kinds import KINDS
+from numgrid.server.kinds.base import Nudging
 from numgrid.server.kinds.base import Spec
 from numgrid.server.kinds.units import maker
 from numgrid.server.kinds.units import native
@@ -62,3 +65,45 @@ def test_a_candidate_set_aside_as_below_the_target_is_graded_below_it(name):
                 explained = kind.logic.explain(puzzle, None, max(kind.logic.Technique))
                 assert explained.grade is not None and explained.grade < grade
     assert seen
+
+
+@pytest.mark.parametrize("name", ["sudoku", "jigsaw", "killer"])
+def test_a_nudge_keeps_the_solution_and_moves_the_puzzle_the_way_asked(name):
+    """Toward easier, a units puzzle gains a given of its solution and a Killer cage is
+    cut in two; toward harder, a Killer's two cages become one (a units maker has no
+    harder nudge: its givens are already as few as stay unique)."""
+    kind = KINDS[name]
+    rng = random.Random(5)
+    puzzle, solution = kind.maker.candidate(Spec(9, 9, Grade.HARD), rng, 0.0, Budget.seconds(30))
+    assert isinstance(kind.maker, Nudging)
+    easier = kind.maker.nudge(puzzle, solution, False, rng)
+    harder = kind.maker.nudge(puzzle, solution, True, rng)
+    if name == "killer":
+        assert len(easier.cages) == len(puzzle.cages) + 1
+        assert len(harder.cages) == len(puzzle.cages) - 1
+        for nudged in (easier, harder):
+            assert [f for f in kind.checks.check_puzzle(nudged, None, None) if f.is_error] == []
+            assert all(sum(solution[r][c] for r, c in x.cells) == x.sum for x in nudged.cages)
+    else:
+        assert harder is None
+        added = [
+            (r, c) for r in range(9) for c in range(9) if easier.givens[r][c] != puzzle.givens[r][c]
+        ]
+        assert (
+            len(added) == 1
+            and easier.givens[added[0][0]][added[0][1]] == solution[added[0][0]][added[0][1]]
+        )
+
+
+def test_the_driver_nudges_an_off_grade_candidate_before_drawing_another():
+    """Killer MEDIUM is a narrow band: seeds whose first candidate is off grade are made
+    from that candidate nudged, not from another draw."""
+    made = []
+    for seed in range(1, 7):
+        attempt = generate._Attempt(
+            KINDS["killer"], Spec(9, 9, Grade.MEDIUM), seed, Budget.seconds(60)
+        )
+        _, _, explanation = attempt.run()
+        assert explanation.grade == Grade.MEDIUM
+        made.append((attempt.attempts, attempt.nudges))
+    assert any(nudges for _, nudges in made), made

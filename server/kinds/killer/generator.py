@@ -123,9 +123,9 @@ def _puzzle(
     )
 
 
-LEAN: dict[Grade, float] = {
-    Grade.EASY: -1.0
-}  # where a target grade starts (the driver's pressure moves it)
+# Where a target grade starts (the driver's pressure moves it).
+LEAN: dict[Grade, float] = {Grade.EASY: -1.0}
+MERGED = 5  # the most cells of a cage that nudge() makes of two
 
 
 class KillerMaker:
@@ -204,6 +204,41 @@ class KillerMaker:
                 cages[home].append(cell)
                 cages[k] = rest
                 return _puzzle(n, [tuple(sorted(c)) for c in cages], solution, puzzle.diagonals)
+        return None
+
+    def nudge(
+        self, puzzle: Puzzle, solution: Grid, harder: bool, rng: random.Random
+    ) -> Puzzle | None:
+        """Toward a harder puzzle, two touching cages of different digits become one (of
+        at most five cells); toward an easier one, a cage of four cells or more is cut
+        in two connected parts of two or more."""
+        n = puzzle.size
+        cages = [list(cage.cells) for cage in puzzle.cages]
+        at = {cell: k for k, cells in enumerate(cages) for cell in cells}
+        order = list(range(len(cages)))
+        rng.shuffle(order)
+        for k in order:
+            cage = cages[k]
+            if harder:
+                digits = {solution[r][c] for r, c in cage}
+                near = sorted({at[x] for cell in cage for x in _near(cell, n)} - {k})
+                rng.shuffle(near)
+                for j in near:
+                    other = cages[j]
+                    if len(cage) + len(other) <= MERGED and not digits & {
+                        solution[r][c] for r, c in other
+                    }:
+                        joined = [tuple(sorted(cage + other))]
+                        kept = [tuple(sorted(c)) for i, c in enumerate(cages) if i not in (j, k)]
+                        return _puzzle(n, joined + kept, solution, puzzle.diagonals)
+            elif len(cage) >= 4:
+                for _ in range(4):
+                    part = self._part(cage, rng.choice(cage), rng, rng.randint(2, len(cage) - 2))
+                    rest = [x for x in cage if x not in part]
+                    if part and _connected(rest):
+                        cut = [tuple(sorted(part)), tuple(sorted(rest))]
+                        others = [tuple(sorted(c)) for i, c in enumerate(cages) if i != k]
+                        return _puzzle(n, cut + others, solution, puzzle.diagonals)
         return None
 
     @staticmethod

@@ -13,6 +13,7 @@ from collections.abc import Callable
 
 from numgrid.server.chain import Grade
 from numgrid.server.core import Budget
+from numgrid.server.core import Cell
 from numgrid.server.core import Grid
 from numgrid.server.core import SearchTimeout
 from numgrid.server.kinds.base import Spec
@@ -163,6 +164,15 @@ def _singles_tables(shape: Shape) -> native.Tables:
     return dataclasses.replace(native.tables(shape), written_locked=None)
 
 
+def _given(puzzle: Puzzle, solution: Grid, cell: Cell) -> Puzzle:
+    """``puzzle`` with the solution's digit at ``cell`` given."""
+    r, c = cell
+    rows = [list(row) for row in puzzle.givens]
+    rows[r][c] = solution[r][c]
+    givens = tuple(tuple(row) for row in rows)
+    return Puzzle(puzzle.size, puzzle.boxes, puzzle.regions, puzzle.diagonals, givens)
+
+
 class UnitsMaker:
     """The :class:`~numgrid.server.kinds.base.Maker` of a units kind: ``sizes`` it
     makes, ``boxes`` per size (None: random regions), ``title`` for messages."""
@@ -255,13 +265,16 @@ class UnitsMaker:
             for c in range(n)
             if solution[r][c] != other[r][c] and not puzzle.givens[r][c]
         ]
-        if not differ:
-            return None
-        r, c = rng.choice(differ)
-        rows = [list(row) for row in puzzle.givens]
-        rows[r][c] = solution[r][c]
-        givens = tuple(tuple(row) for row in rows)
-        return Puzzle(n, puzzle.boxes, puzzle.regions, puzzle.diagonals, givens)
+        return _given(puzzle, solution, rng.choice(differ)) if differ else None
+
+    def nudge(
+        self, puzzle: Puzzle, solution: Grid, harder: bool, rng: random.Random
+    ) -> Puzzle | None:
+        """Toward an easier puzzle, one more given at random; not toward a harder one:
+        a candidate's givens are already as few as keep it unique, pair by pair."""
+        n = puzzle.size
+        empty = [(r, c) for r in range(n) for c in range(n) if not puzzle.givens[r][c]]
+        return None if harder or not empty else _given(puzzle, solution, rng.choice(empty))
 
     def __repr__(self) -> str:
         return f"UnitsMaker({self.title!r})"
