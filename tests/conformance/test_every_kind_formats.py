@@ -107,6 +107,8 @@ REFUSED = {
         ("abbaccddeeffgghh 3 7 7 3 3 7 7 3", ["cage_split"], "cage 1 (3: r0c0 and r0c3)"),
         ("aabbccddeeffgghh 9 1 7 3 3 7 7 3", ["impossible_sum"] * 2, "they make 3 to 7"),
         ("aabbccddeeffgghh:3 7 7 3 3 7 7 3\n" * 2, ["many_puzzles"], "2 puzzles"),
+        ("aabbccddeeffgghh 3 7 7 3 3 7 7 " + "9" * 5000, ["bad_sum"], "1 to 3 digits"),
+        ("0000000000000000:0,", ["cage_too_large", "sums_total"], "has 16 cells"),
     ],
     ("kakurasu", "janko"): [
         ("5\n1 2 3 4 5\n1 2 3 4 5\n", ["bad_header"], None),

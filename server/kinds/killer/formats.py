@@ -280,7 +280,12 @@ def read_line(text: str, max_cells: int = DEFAULT_MAX_CELLS) -> Board:
         else:
             message = f"{cell_name(cell)}: {quoted(letter)} is no cage letter (a-z, A-Z, 0-9)"
             findings.append(error("bad_label", message + ": every cell is in a cage", cell))
-    sums = [int(t) for t in re.split(r"[\s,;]+", found["sums"].strip())]
+    tokens = [t for t in re.split(r"[\s,;]+", found["sums"]) if t]
+    long = next((t for t in tokens if len(t) > 3), None)
+    if long is not None:
+        shown = long if len(long) <= 12 else long[:12] + "..."
+        raise PuzzleError([error("bad_sum", f"a cage sum is 1 to 3 digits, not {shown}")])
+    sums = [int(t) for t in tokens]
     groups = list(letters.items())
     if len(sums) < len(groups):
         missing = [f"{letter} ({names(cells, 9)})" for letter, cells in groups[len(sums) :]]
