@@ -132,8 +132,11 @@ class KillerPosition(Position):
 
     def _forget_extra(self, i: int) -> None:
         for name, found in self.extra.items():
-            if found:
-                for key in self.frames.reads[name][i]:
+            reads = self.frames.reads.get(name)
+            if reads is None:
+                found.clear()  # a technique whose reads are not known: all of it
+            else:
+                for key in reads[i]:
                     found.pop(key, None)
 
 
@@ -558,17 +561,18 @@ def _overlap_step(pos: Position, k: int) -> Step | None:
     possible = 0
     for combo in kept:
         possible |= combo
+    open_ = _cells_of(own)
+    units_met = sorted({u for i in open_ for u in p.cell_units[i]})
     for d in digits_of(possible & ~placed):
         if all(combo & bit(d) for combo in kept):
             continue  # the cage holds it already
         places = where[d]
-        for u in sorted({u for i in _cells_of(own) for u in p.cell_units[i]}):
+        for u in units_met:
             inside = places & p.unit_sets[u]
             if not inside or inside & ~own:
                 continue
             with_d = [c for c in kept if c & bit(d)]
             allowed = functools.reduce(lambda a, b: a | b, with_d)
-            open_ = _cells_of(own)
             removals = {i: pos.masks[i] & ~allowed for i in open_ if pos.masks[i] & ~allowed}
             if not removals:
                 break
