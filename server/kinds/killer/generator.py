@@ -128,6 +128,40 @@ LEAN: dict[Grade, float] = {Grade.EASY: -1.0}
 MERGED = 5  # the most cells of a cage that nudge() makes of two
 
 
+def _part(cage: list[Cell], cell: Cell, rng: random.Random, size: int) -> list[Cell]:
+    """A connected part of ``cage`` of ``size`` cells grown from ``cell`` (empty when it
+    cannot grow that far)."""
+    part, inside = [cell], set(cage)
+    while len(part) < size:
+        options = [
+            (r + dr, c + dc)
+            for r, c in part
+            for dr, dc in ((-1, 0), (1, 0), (0, -1), (0, 1))
+            if (r + dr, c + dc) in inside and (r + dr, c + dc) not in part
+        ]
+        if not options:
+            return []
+        part.append(rng.choice(options))
+    return part
+
+
+def _cut(
+    cage: list[Cell], rng: random.Random, tries: int, start: Cell | None = None
+) -> tuple[list[Cell], list[Cell]] | None:
+    """A cage of four cells or more cut in two connected parts of two cells or more, the
+    first grown from ``start`` (a random cell of the cage at each try when None); None
+    when ``tries`` draws find none."""
+    if len(cage) < 4:
+        return None
+    for _ in range(tries):
+        cell = rng.choice(cage) if start is None else start
+        part = _part(cage, cell, rng, rng.randint(2, len(cage) - 2))
+        rest = [x for x in cage if x not in part]
+        if part and _connected(rest):
+            return part, rest
+    return None
+
+
 class KillerMaker:
     """The :class:`~numgrid.server.kinds.base.Maker` of Killer Sudoku."""
 
@@ -177,15 +211,10 @@ class KillerMaker:
         for cell in differ:
             k = at[cell]
             cage = cages[k]
-            if len(cage) >= 4:
-                for _ in range(8):
-                    part = self._part(cage, cell, rng, rng.randint(2, len(cage) - 2))
-                    rest = [x for x in cage if x not in part]
-                    if part and _connected(rest):
-                        cages[k : k + 1] = [part, rest]
-                        return _puzzle(
-                            n, [tuple(sorted(c)) for c in cages], solution, puzzle.diagonals
-                        )
+            cut = _cut(cage, rng, 8, cell)
+            if cut is not None:
+                cages[k : k + 1] = list(cut)
+                return _puzzle(n, [tuple(sorted(c)) for c in cages], solution, puzzle.diagonals)
             rest = [x for x in cage if x != cell]
             if len(rest) < 2 or not _connected(rest):
                 continue
@@ -231,26 +260,11 @@ class KillerMaker:
                         joined = [tuple(sorted(cage + other))]
                         kept = [tuple(sorted(c)) for i, c in enumerate(cages) if i not in (j, k)]
                         return _puzzle(n, joined + kept, solution, puzzle.diagonals)
-            elif len(cage) >= 4:
-                for _ in range(4):
-                    part = self._part(cage, rng.choice(cage), rng, rng.randint(2, len(cage) - 2))
-                    rest = [x for x in cage if x not in part]
-                    if part and _connected(rest):
-                        cut = [tuple(sorted(part)), tuple(sorted(rest))]
-                        others = [tuple(sorted(c)) for i, c in enumerate(cages) if i != k]
-                        return _puzzle(n, cut + others, solution, puzzle.diagonals)
+            elif (cut := _cut(cage, rng, 4)) is not None:
+                others = [tuple(sorted(c)) for i, c in enumerate(cages) if i != k]
+                halves = [tuple(sorted(half)) for half in cut]
+                return _puzzle(n, halves + others, solution, puzzle.diagonals)
         return None
-
-    @staticmethod
-    def _part(cage: list[Cell], cell: Cell, rng: random.Random, size: int) -> list[Cell]:
-        """A connected part of ``cage`` of ``size`` cells grown from ``cell``."""
-        part, inside = [cell], set(cage)
-        while len(part) < size:
-            options = [x for y in part for x in _near(y, 9) if x in inside and x not in part]
-            if not options:
-                return []
-            part.append(rng.choice(options))
-        return part
 
     def __repr__(self) -> str:
         return "KillerMaker()"

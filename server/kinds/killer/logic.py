@@ -49,6 +49,7 @@ from numgrid.server.kinds.units.techniques import Position
 from numgrid.server.kinds.units.techniques import bit
 from numgrid.server.kinds.units.techniques import digits_of
 from numgrid.server.kinds.units.techniques import make_step
+from numgrid.server.kinds.units.techniques import members
 
 from . import native as killer_native
 from .checks import cells_text
@@ -154,12 +155,21 @@ def _sum_text(combo: int) -> str:
     return "+".join(map(str, digits_of(combo)))
 
 
-def _support(masks: list[int], combo: int) -> list[int] | None:
-    """Per cell, the digits of ``combo`` it can hold in some way of giving each cell one
-    digit of ``combo`` (each once, every one used); None when there is none (the
-    engine's exact narrowing, remembered across cages and puzzles)."""
-    found = killer_native.narrowed(tuple(masks), combo)
-    return None if found is None else list(found)
+def _fillings(masks: list[int], combos: tuple[int, ...]) -> list[tuple[int, tuple[int, ...]]]:
+    """The sets of different digits (``combos``) the cells can still hold, one digit a
+    cell, each with the digits of it every cell can hold in such a filling (the engine's
+    exact narrowing, remembered across cages and puzzles)."""
+    key = tuple(masks)
+    found = ((combo, killer_native.narrowed(key, combo)) for combo in combos)
+    return [(combo, support) for combo, support in found if support is not None]
+
+
+def _allowed(fillings: list[tuple[int, tuple[int, ...]]], cells: int) -> list[int]:
+    """Per cell, the digits some filling puts there."""
+    allowed = [0] * cells
+    for _, support in fillings:
+        allowed = [a | s for a, s in zip(allowed, support, strict=True)]
+    return allowed
 
 
 def _cage_step(pos: Position, k: int) -> Step | None:
@@ -179,13 +189,9 @@ def _cage_step(pos: Position, k: int) -> Step | None:
         reason = f"{name} is one cell: it holds its sum"
         return make_step(pos, Technique.COMBINATIONS, {}, (), [i], reason, {i: cage.sum})
     every = cagesums.combos(cage.sum, size, n)
-    allowed = [0] * size
-    kept = []
-    for combo in every:
-        support = _support(masks, combo)
-        if support is not None:
-            kept.append(combo)
-            allowed = [a | s for a, s in zip(allowed, support, strict=True)]
+    fillings = _fillings(masks, every)
+    kept = [combo for combo, _ in fillings]
+    allowed = _allowed(fillings, size)
     removals = {
         i: m & ~a
         for i, m, a in zip(ids, masks, allowed, strict=True)
@@ -221,26 +227,22 @@ def _cage_step(pos: Position, k: int) -> Step | None:
 
 
 @functools.lru_cache(maxsize=64)
-def _regions(p: Plan) -> tuple[tuple[str, frozenset[int]], ...]:
-    """The areas the rule of 45 adds up: each row, column and box, and two or three rows
-    (columns) side by side."""
+def _regions(p: Plan) -> tuple[tuple[str, int], ...]:
+    """The areas the rule of 45 adds up, each with its cells as bits of cell indices:
+    each row, column and box, and two or three rows (columns) side by side."""
     n = p.n
-    out: list[tuple[str, frozenset[int]]] = []
+    out: list[tuple[str, int]] = []
     for u, unit in enumerate(p.unit_cells):
         if len(unit) == n and p.groups[u].type.value in ("row", "column", "box"):
-            out.append((p.name(u), frozenset(unit)))
+            out.append((p.name(u), p.unit_sets[u]))
     for lines, word in ((p.rows, "rows"), (p.cols, "columns")):
         for width in (2, 3):
             for start in range(n - width + 1):
-                cells = frozenset(i for u in lines[start : start + width] for i in p.unit_cells[u])
+                cells = 0
+                for u in lines[start : start + width]:
+                    cells |= p.unit_sets[u]
                 out.append((f"{word} {start}-{start + width - 1}", cells))
     return tuple(out)
-
-
-@functools.lru_cache(maxsize=64)
-def _region_bits(p: Plan) -> tuple[tuple[str, int], ...]:
-    """:func:`_regions` with each area's cells as bits of cell indices."""
-    return tuple((name, sum(1 << i for i in area)) for name, area in _regions(p))
 
 
 def _bounded(pos: Position, ids: list[int], total: int, distinct: bool = False) -> dict[int, int]:
@@ -256,11 +258,8 @@ def _bounded(pos: Position, ids: list[int], total: int, distinct: bool = False) 
     removals = {}
     if distinct and len(open_) <= 4:
         masks = [pos.masks[i] for i in open_]
-        allowed = [0] * len(open_)
-        for combo in cagesums.combos(left, len(open_), p.n):
-            support = _support(masks, combo)
-            if support is not None:
-                allowed = [a | s for a, s in zip(allowed, support, strict=True)]
+        fillings = _fillings(masks, cagesums.combos(left, len(open_), p.n))
+        allowed = _allowed(fillings, len(open_))
         for i, m, a in zip(open_, masks, allowed, strict=True):
             if m & ~a:
                 removals[i] = m & ~a
@@ -324,15 +323,6 @@ class Frames:
     reads: Mapping[str, tuple[tuple[int, ...], ...]]
 
 
-def _cells_of(bits: int) -> tuple[int, ...]:
-    out = []
-    while bits:
-        low = bits & -bits
-        out.append(low.bit_length() - 1)
-        bits ^= low
-    return tuple(out)
-
-
 def _area(puzzle: Puzzle, own: list[int], name: str, area: int, complete: bool) -> Area:
     """``own``, ``area``: each cage's cells and the area's, as bits of cell indices."""
     n = puzzle.size
@@ -346,21 +336,23 @@ def _area(puzzle: Puzzle, own: list[int], name: str, area: int, complete: bool) 
         if cells & area:
             (reaching_list if cells & ~area else inside_list).append(k)
     inside, reaching = tuple(inside_list), tuple(reaching_list)
+    caged_inside = sum(puzzle.cages[k].sum for k in inside)
     found = []
     innies = area
     for k in inside:
         innies &= ~own[k]
     if 0 < innies.bit_count() <= 3:
-        caged = sum(puzzle.cages[k].sum for k in inside)
-        found.append(Innies(_cells_of(innies), area_sum - caged, inside, "inside", caged))
+        found.append(
+            Innies(tuple(members(innies)), area_sum - caged_inside, inside, "inside", caged_inside)
+        )
     outies = 0
     for k in reaching:
         outies |= own[k] & ~area
     if reaching and 0 < outies.bit_count() <= 3:
-        caged = sum(puzzle.cages[k].sum for k in inside + reaching)
+        caged = caged_inside + sum(puzzle.cages[k].sum for k in reaching)
         found.append(
             Innies(
-                _cells_of(outies),
+                tuple(members(outies)),
                 caged - area_sum,
                 inside + reaching,
                 "inside it or reaching into",
@@ -370,10 +362,8 @@ def _area(puzzle: Puzzle, own: list[int], name: str, area: int, complete: bool) 
     split = None
     if len(reaching) == 1:
         k = reaching[0]
-        caged = sum(puzzle.cages[j].sum for j in inside)
-        split = Split(
-            k, _cells_of(own[k] & area), _cells_of(own[k] & ~area), area_sum - caged, inside, caged
-        )
+        inner, outer = tuple(members(own[k] & area)), tuple(members(own[k] & ~area))
+        split = Split(k, inner, outer, area_sum - caged_inside, inside, caged_inside)
     return Area(name, units_in, area_sum, tuple(found), split)
 
 
@@ -384,9 +374,7 @@ def frames(puzzle: Puzzle, p: Plan) -> Frames:
     n = p.n
     complete = len(puzzle.cage_at) == n * n
     own = [sum(1 << (r * n + c) for r, c in cage.cells) for cage in puzzle.cages]
-    areas = tuple(
-        _area(puzzle, own, name, sum(1 << i for i in area), complete) for name, area in _regions(p)
-    )
+    areas = tuple(_area(puzzle, own, name, area, complete) for name, area in _regions(p))
     cage_reads: list[list[int]] = [[] for _ in range(n * n)]
     for k, cage in enumerate(puzzle.cages):
         for r, c in cage.cells:
@@ -402,9 +390,9 @@ def frames(puzzle: Puzzle, p: Plan) -> Frames:
     overlap_reads: list[list[int]] = [[] for _ in range(n * n)]
     for k, cells in enumerate(own):
         seen = cells  # the cage's cells and every cell that sees one of them
-        for i in _cells_of(cells):
+        for i in members(cells):
             seen |= p.peer_sets[i]
-        for i in _cells_of(seen):
+        for i in members(seen):
             overlap_reads[i].append(k)
     return Frames(
         areas,
@@ -417,18 +405,33 @@ def frames(puzzle: Puzzle, p: Plan) -> Frames:
     )
 
 
+def _holds(area: Area, n: int) -> str:
+    """What an area holds, in words: ``the digits 1 to 9``, ``2 x the digits 1 to 9``."""
+    return (
+        f"the digits 1 to {n}" if area.units_in == 1 else f"{area.units_in} x the digits 1 to {n}"
+    )
+
+
+def _placeable(pos: Position, i: int, digit: int, sentence: str) -> None:
+    """A sum that leaves cell ``i`` a digit it cannot hold is a contradiction."""
+    if not 1 <= digit <= pos.plan.n or not pos.masks[i] & bit(digit):
+        raise Contradiction(
+            f"{sentence}, which {pos.plan.cell(i)} cannot hold", [], [pos.plan.coords[i]]
+        )
+
+
 def _region_step(pos: Position, key: int) -> Step | None:
     """The best rule-of-45 step of one area: its innies or its outies."""
     p = pos.plan
     n = p.n
     area = _frames_of(pos).areas[key]
-    name, units_in, area_sum = area.name, area.units_in, area.area_sum
+    name, area_sum = area.name, area.area_sum
     best: Step | None = None
     for innies in area.sums:
         cells, total, how, caged = innies.cells, innies.total, innies.how, innies.caged
         if all(pos.placed[i] for i in cells):
             continue
-        holds = f"the digits 1 to {n}" if units_in == 1 else f"{units_in} x the digits 1 to {n}"
+        holds = _holds(area, n)
         cage_names = listed([f"cage {k + 1}" for k in sorted(innies.cages)], "and") or "none"
         head = (
             f"Rule of 45: {name} holds {holds}, "
@@ -444,19 +447,14 @@ def _region_step(pos: Position, key: int) -> Step | None:
             sentence = f"{head}, so {what}, {rest}, add up to {difference} = {total}"
         if len(cells) == 1:
             i = cells[0]
-            if not 1 <= total <= n or not pos.masks[i] & bit(total):
-                raise Contradiction(f"{sentence}, which {p.cell(i)} cannot hold", [], [p.coords[i]])
+            _placeable(pos, i, total, sentence)
             step = make_step(pos, Technique.REGION_SUM, {}, (), cells, sentence, {i: total})
         else:
             removals = _bounded(pos, list(cells), total)
             if not removals:
                 continue
             step = make_step(pos, Technique.REGION_SUM, removals, (), cells, sentence)
-        if best is None or (len(step.placements), len(step.eliminations)) > (
-            len(best.placements),
-            len(best.eliminations),
-        ):
-            best = step
+        best = _better(best, step)
     return best
 
 
@@ -484,9 +482,7 @@ def _split_step(pos: Position, key: int) -> Step | None:
             removals.update(_bounded(pos, list(cells), total, distinct=True))
     if not removals and not place:
         return None
-    holds = (
-        f"the digits 1 to {n}" if area.units_in == 1 else f"{area.units_in} x the digits 1 to {n}"
-    )
+    holds = _holds(area, n)
     inside_names = listed([f"cage {k + 1}" for k in split.cages], "and") or "no cage"
     outside = cage.sum - split.total
     sentence = (
@@ -497,8 +493,7 @@ def _split_step(pos: Position, key: int) -> Step | None:
         f"{names(p.coords[i] for i in split.outside)}, to {cage.sum} - {split.total} = {outside}"
     )
     for i, digit in place.items():
-        if not 1 <= digit <= n or not pos.masks[i] & bit(digit):
-            raise Contradiction(f"{sentence}, which {p.cell(i)} cannot hold", [], [p.coords[i]])
+        _placeable(pos, i, digit, sentence)
     both = [*split.inside, *split.outside]
     return make_step(pos, Technique.CAGE_SPLITTING, removals, (), both, sentence, place)
 
@@ -509,9 +504,8 @@ def _kept(pos: Position, k: int) -> tuple[list[int], list[int]]:
     n = pos.plan.n
     cage = puzzle.cages[k]
     ids = [r * n + c for r, c in cage.cells]
-    masks = [pos.masks[i] for i in ids]
-    combos = cagesums.combos(cage.sum, len(ids), n)
-    return ids, [combo for combo in combos if _support(masks, combo) is not None]
+    fillings = _fillings([pos.masks[i] for i in ids], cagesums.combos(cage.sum, len(ids), n))
+    return ids, [combo for combo, _ in fillings]
 
 
 def _overlap_step(pos: Position, k: int) -> Step | None:
@@ -540,11 +534,11 @@ def _overlap_step(pos: Position, k: int) -> Step | None:
     for d in digits_of(functools.reduce(lambda a, b: a & b, kept) & ~placed):
         holders = where[d] & own
         seen = where[d] & ~own
-        for i in _cells_of(holders):
+        for i in members(holders):
             seen &= p.peer_sets[i]
         if not holders or not seen:
             continue
-        cells = _cells_of(holders)
+        cells = tuple(members(holders))
         common = set.intersection(*(set(p.cell_units[i]) for i in cells))
         shared = listed([p.name(u) for u in sorted(common)], "and")
         place = f", all in {shared}" if common and len(cells) > 1 else ""
@@ -553,7 +547,7 @@ def _overlap_step(pos: Position, k: int) -> Step | None:
             f"{listed([_sum_text(c) for c in kept], 'or')}), and only "
             f"{names(p.coords[i] for i in cells)} can take it{place}"
         )
-        removals = {j: bit(d) for j in _cells_of(seen)}
+        removals = {j: bit(d) for j in members(seen)}
         best = _better(
             best, make_step(pos, Technique.CAGE_UNIT_OVERLAP, removals, (), cells, reason)
         )
@@ -561,7 +555,7 @@ def _overlap_step(pos: Position, k: int) -> Step | None:
     possible = 0
     for combo in kept:
         possible |= combo
-    open_ = _cells_of(own)
+    open_ = tuple(members(own))
     units_met = sorted({u for i in open_ for u in p.cell_units[i]})
     for d in digits_of(possible & ~placed):
         if all(combo & bit(d) for combo in kept):
@@ -576,7 +570,7 @@ def _overlap_step(pos: Position, k: int) -> Step | None:
             removals = {i: pos.masks[i] & ~allowed for i in open_ if pos.masks[i] & ~allowed}
             if not removals:
                 break
-            only = names(p.coords[i] for i in _cells_of(inside))
+            only = names(p.coords[i] for i in members(inside))
             reason = (
                 f"{p.name(u)} can take {d} only in {only}, "
                 f"cells of {name}: so the cage holds {d}, and of the sets making {cage.sum} "
