@@ -276,6 +276,28 @@ def test_a_text_of_no_kind_served_is_an_unsupported_kind(text, needles):
 
 
 @pytest.mark.parametrize(
+    "text, needles",
+    [
+        ("9 9 K\n", ["'9 9 K' starts a Killer Sudoku, but expected 18 lines after"]),
+        (
+            "9 9 X\n1 2\n",
+            ["starts a Sudoku, Jigsaw Sudoku or Killer Sudoku", "Sudoku: expected 9 lines"],
+        ),
+    ],
+)
+def test_a_header_only_some_kinds_write_names_them_and_what_is_missing(text, needles):
+    """A header of its own (a Killer's ``N N K``, an X variant's ``N N X``) tells the
+    kind even when the rest is wrong: the message says what, not that it is no header."""
+    with pytest.raises(PuzzleError) as caught:
+        detect_format(text)
+    (finding,) = caught.value.findings
+    assert finding.code == "unsupported_kind"
+    assert "is not a header" not in finding.message
+    for needle in needles:
+        assert needle in finding.message
+
+
+@pytest.mark.parametrize(
     "text, kind, fmt",
     [
         ("3 3\n- 4, x\n,3 0 0\n,7 0 0\n", "kakuro", "janko"),  # a bad token: still Kakuro

@@ -89,6 +89,25 @@ def _unsupported_link(link_type: str) -> Finding:
     )
 
 
+def _headed_by(text: str) -> list[tuple[Kind[Any], str]]:
+    """The kinds whose janko header the text's first line is, only if it is a header
+    some kinds do not share (``N N K``, ``N N X``), with why the rest is no such puzzle:
+    each kind's janko sniff, which says "first line must be ..." of a header it refuses."""
+    headed, refused = [], 0
+    for kind in KINDS.values():
+        janko = kind.formats.FORMATS.get("janko")
+        if janko is None:
+            continue
+        reason = janko.sniff(text)
+        if reason is None:
+            return []  # a janko text of this kind, refused later by its reader
+        if reason.startswith("first line must be"):
+            refused += 1
+        else:
+            headed.append((kind, reason))
+    return headed if refused else []
+
+
 def unsupported(text: str) -> Finding:
     """The finding for a text no kind claims: which kinds are read, and why the text
     is none of them."""
@@ -104,6 +123,18 @@ def unsupported(text: str) -> Finding:
     if link is not None:
         return Finding("unsupported_kind", link)
     first = body.splitlines()[0].strip()
+    headed = _headed_by(body)
+    if headed:
+        titles = [kind.title for kind, _ in headed]
+        kinds = " or ".join((", ".join(titles[:-1]), titles[-1])) if len(titles) > 1 else titles[0]
+        reasons = "; ".join(
+            f"{kind.title}: {reason}" if len(headed) > 1 else reason for kind, reason in headed
+        )
+        return Finding(
+            "unsupported_kind",
+            f"the text is no puzzle this server reads: its first line {quoted(first)} "
+            f"starts a {kinds}, but {reasons}",
+        )
     why = (
         f"its first line {quoted(first)} is not a header ('ROWS COLS', or 'N N H' for a "
         "skyscraper), nor is the text a Keen or Towers game ID, JSON"
