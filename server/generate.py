@@ -172,26 +172,15 @@ class _Attempt:
 
     def _graded(self, puzzle: Any, solution: Grid) -> tuple[Any, Grid, Explanation | None] | None:
         """(puzzle, solution, explanation) of a candidate made unique, explained with
-        the techniques the target allows; None when it is not (yet) the one."""
-        target = self.spec.grade
-        if target is None or target == Grade.EXTREME:
-            # A trial on a puzzle with two solutions can search long: unique first.
-            made = self._unique(puzzle, solution)
-            if made is None:
-                return None
-            puzzle, solution = made
-            return puzzle, solution, self._explained(puzzle, ceiling(self.kind, target))
-        limit = ceiling(self.kind, target)
-        explanation = self._explained(puzzle, limit)
-        if explanation is None or explanation.solved or explanation.contradiction:
-            return puzzle, solution, explanation  # a completed chain proves it unique
-        made = self._unique(puzzle, solution)  # stalled: a second solution, or too hard?
+        the techniques the target allows; None when it cannot be made unique. Unique
+        first: a candidate with a second solution is repaired before the chain, which
+        costs several native searches, is spent on it (and a trial on a puzzle with two
+        solutions can search long)."""
+        made = self._unique(puzzle, solution)
         if made is None:
             return None
-        if made[0] is not puzzle:  # repaired where a second solution differed
-            puzzle, solution = made
-            explanation = self._explained(puzzle, limit)
-        return puzzle, solution, explanation
+        puzzle, solution = made
+        return puzzle, solution, self._explained(puzzle, ceiling(self.kind, self.spec.grade))
 
     def _toward(self, explanation: Explanation | None) -> bool | None:
         """Whether an off-grade candidate needs a harder puzzle (True) or an easier one
