@@ -3,7 +3,8 @@
 tables, shared by every Killer of a size), and the cages as its ``extra`` rule: in the
 fixpoint, each cage keeps the digits each of its cells holds in some filling of its sum
 (:mod:`..cagesums`: different digits, one of the combinations; exactly, for cages of
-up to four cells; a cage of more keeps the combinations its cells can all hold). The
+up to four cells; a cage of more keeps the combinations its cells can all hold, and
+exactly once four cells or fewer are open: the generator's large cages). The
 rule of 45 adds cages of its own: in each row, column and box, the cells outside the
 cages it holds whole (the innies) add up to the rest of 45, all different.
 
@@ -205,6 +206,30 @@ def _loose(masks: tuple[int, ...], combos: tuple[int, ...]) -> tuple[int, ...] |
     return tuple([m & allowed for m in masks])
 
 
+def _open_exact(masks: tuple[int, ...], combos: tuple[int, ...]) -> tuple[int, ...] | None:
+    """For a large cage: once no more than :data:`EXACT_CELLS` of its cells are open,
+    :func:`_shared_exact` on those, with the combinations that hold the decided digits
+    less those digits (the decided cells keep theirs); before that, nothing more than
+    :func:`_loose` found."""
+    placed = 0
+    open_cells = []
+    for i, m in enumerate(masks):
+        if m & (m - 1):
+            open_cells.append(i)
+        else:
+            placed |= m
+    if len(open_cells) > EXACT_CELLS or not open_cells:
+        return masks
+    rest = tuple({c ^ placed for c in combos if c & placed == placed})
+    kept = _shared_exact(tuple([masks[i] for i in open_cells]), rest) if rest else None
+    if kept is None:
+        return None
+    out = list(masks)
+    for i, k in zip(open_cells, kept, strict=True):
+        out[i] = k
+    return tuple(out)
+
+
 def virtual_cages(n: int, boxes: tuple[int, int] | None, cages: tuple[Cage, ...]) -> list[Cage]:
     """The rule of 45 as cages the engine checks too: in each row, column and box, the
     cells outside the cages it holds whole add up to the rest of N x (N + 1) / 2, and,
@@ -259,8 +284,8 @@ def cage_rule(n: int, cages: tuple[Cage, ...], boxes: tuple[int, int] | None = N
             quick.append((bits, shifts, combos, _pair(n, cage.sum), {}))
             continue
         quick.append((bits, shifts, combos, _loose, {}))
-        if len(cage.cells) <= EXACT_CELLS:
-            thorough.append((bits, shifts, combos, _shared_exact, {}))
+        exact = _shared_exact if len(cage.cells) <= EXACT_CELLS else _open_exact
+        thorough.append((bits, shifts, combos, exact, {}))
 
     quiet_at = [-1]  # the last position every cage left as it was (-1: none yet)
 
