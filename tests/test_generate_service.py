@@ -282,3 +282,17 @@ def test_cli_makes_the_x_variant_and_its_seed_makes_it_again(server):
     assert json.loads(numgrid(*args, *server).stdout)["texts"] == line["texts"]
     refused = numgrid("generate", "kenken", "--size", "4", "--diagonals", *server)
     assert refused.returncode == 2 and "no x variant" in refused.stderr.lower()
+
+
+def test_a_grade_no_puzzle_of_the_size_reaches_is_refused_at_once(stub, server):
+    """Every 4x4 Sudoku is EASY (the maker's REACHABLE): asking for a harder one is
+    INVALID_ARGUMENT naming the grade, not a search until the time cap (which ends in
+    DEADLINE_EXCEEDED)."""
+    hard = request("sudoku", rows=4, columns=4, grade=service_pb2.GRADE_HARD)
+    with pytest.raises(grpc.RpcError) as caught:
+        list(stub.Generate(hard, timeout=30))
+    assert caught.value.code() is grpc.StatusCode.INVALID_ARGUMENT
+    assert violations(caught.value) == {"grade": "no 4x4 Sudoku is HARD: EASY ones can be made"}
+    done = numgrid("generate", "sudoku", "--size", "4", "--grade", "expert", *server)
+    assert done.returncode != 0
+    assert "no 4x4 Sudoku is EXPERT: EASY ones can be made" in done.stderr

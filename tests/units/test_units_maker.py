@@ -5,6 +5,7 @@ grade (units and Killer) move it the way asked and keep its solution."""
 
 from __future__ import annotations
 
+import dataclasses
 import random
 
 import pytest
@@ -107,3 +108,49 @@ def test_the_driver_nudges_an_off_grade_candidate_before_drawing_another():
         assert explanation.grade == Grade.MEDIUM
         made.append((attempt.attempts, attempt.nudges))
     assert any(nudges for _, nudges in made), made
+
+
+def test_random_4x4_sudokus_are_all_easy_as_the_maker_says():
+    """The claim behind Sudoku's REACHABLE (every 4x4 Sudoku is EASY; proved over all of
+    them by ``benchmarks/reachable.py --every-4x4-sudoku``), checked on random minimal
+    ones: givens taken away one by one in random order while the puzzle stays unique."""
+    kind = KINDS["sudoku"]
+    assert kind.maker.problems(Spec(4, 4, Grade.MEDIUM)) == [
+        ("grade", "no 4x4 Sudoku is MEDIUM: EASY ones can be made")
+    ]
+    rng = random.Random(4)
+    for _ in range(60):
+        blank = kind.maker._blank(4, rng, rng.random() < 0.3)
+        solution = None
+        while solution is None:  # a few random digits may admit no grid: drawn again
+            solution = maker._solution(blank, rng, Budget.seconds(30))
+        t = native.tables(blank.shape)
+        values = [v for row in solution for v in row]
+        for i in rng.sample(range(16), 16):
+            trial = [*values[:i], 0, *values[i + 1 :]]
+            if len(native.count(t, t.fresh(trial), limit=2)[0]) == 1:
+                values = trial
+        givens = tuple(tuple(values[r * 4 : r * 4 + 4]) for r in range(4))
+        puzzle = dataclasses.replace(blank, givens=givens)
+        explained = kind.logic.explain(puzzle, None, kind.logic.Technique["TRIAL"])
+        assert explained.grade is Grade.EASY, givens
+
+
+@pytest.mark.parametrize(
+    ("name", "grade", "refused"),
+    [
+        ("sudoku", Grade.MEDIUM, "no 4x4 Sudoku is MEDIUM: EASY ones can be made"),
+        ("jigsaw", Grade.MEDIUM, None),
+        ("jigsaw", Grade.HARD, "no 4x4 Jigsaw Sudoku is HARD: EASY, MEDIUM ones can be made"),
+        ("killer", Grade.EXPERT, None),
+        (
+            "killer",
+            Grade.EXTREME,
+            "no 4x4 Killer Sudoku is EXTREME: EASY, MEDIUM, HARD, EXPERT ones can be made",
+        ),
+    ],
+)
+def test_a_grade_measured_out_of_reach_at_4x4_is_refused_and_the_rest_are_not(name, grade, refused):
+    problems = KINDS[name].maker.problems(Spec(4, 4, grade))
+    assert problems == ([("grade", refused)] if refused else [])
+    assert KINDS[name].maker.problems(Spec(6, 6, grade)) == []

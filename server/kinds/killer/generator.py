@@ -162,11 +162,17 @@ def _cut(
     return None
 
 
+# No 4x4 Killer was made EXTREME: 3 seeds at 120 s each (the driver, nudges included),
+# none of 1,500 draws at every pressure (``benchmarks/reachable.py --kind killer --size
+# 4``: every unique one EASY); the other grades are made within seconds.
+REACHABLE = {4: (Grade.EASY, Grade.MEDIUM, Grade.HARD, Grade.EXPERT)}
+
+
 class KillerMaker:
     """The :class:`~numgrid.server.kinds.base.Maker` of Killer Sudoku."""
 
     def __init__(self) -> None:
-        self.units = units.UnitsMaker("Killer Sudoku", SIZES, box_shape)
+        self.units = units.UnitsMaker("Killer Sudoku", SIZES, box_shape, REACHABLE)
 
     def problems(self, spec: Spec) -> list[tuple[str, str]]:
         return self.units.problems(spec)

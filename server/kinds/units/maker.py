@@ -10,6 +10,7 @@ import dataclasses
 import functools
 import random
 from collections.abc import Callable
+from collections.abc import Mapping
 
 from numgrid.server.chain import Grade
 from numgrid.server.core import Budget
@@ -17,6 +18,7 @@ from numgrid.server.core import Cell
 from numgrid.server.core import Grid
 from numgrid.server.core import SearchTimeout
 from numgrid.server.kinds.base import Spec
+from numgrid.server.kinds.making import unreachable
 
 from . import native
 from .ladder import SCORE_LIMITS
@@ -175,15 +177,19 @@ def _given(puzzle: Puzzle, solution: Grid, cell: Cell) -> Puzzle:
 
 class UnitsMaker:
     """The :class:`~numgrid.server.kinds.base.Maker` of a units kind: ``sizes`` it
-    makes, ``boxes`` per size (None: random regions), ``title`` for messages."""
+    makes, ``boxes`` per size (None: random regions), ``title`` for messages, and the
+    grades ``reachable`` at a size where not every grade is (measured: a grade no
+    puzzle of the size reaches is refused at once, not searched for until the time cap)."""
 
     def __init__(
         self,
         title: str,
         sizes: tuple[int, ...],
         boxes: Callable[[int], tuple[int, int] | None] | None,
+        reachable: Mapping[int, tuple[Grade, ...]] | None = None,
     ) -> None:
         self.title, self.sizes, self.boxes = title, sizes, boxes
+        self.reachable = reachable or {}
 
     def problems(self, spec: Spec) -> list[tuple[str, str]]:
         n = spec.rows
@@ -192,7 +198,7 @@ class UnitsMaker:
         if n not in self.sizes:
             sizes = ", ".join(f"{k}x{k}" for k in self.sizes)
             return [("rows", f"a {self.title} is {sizes}, not {n}x{n}")]
-        return []
+        return unreachable(self.title, f"{n}x{n}", spec.grade, self.reachable.get(n, tuple(Grade)))
 
     def _blank(self, n: int, rng: random.Random, diagonals: bool) -> Puzzle:
         empty = tuple((0,) * n for _ in range(n))
