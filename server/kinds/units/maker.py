@@ -26,6 +26,7 @@ from .ladder import WEIGHTS
 from .ladder import Technique
 from .model import Puzzle
 from .shape import Shape
+from .techniques import members
 
 SWAPS = 6  # region swaps per cell when regions are drawn
 FILL_NODES = 1_000  # search nodes a fill may take before its regions are drawn again
@@ -66,16 +67,6 @@ def _solution(puzzle: Puzzle, rng: random.Random, budget: Budget) -> Grid | None
     return None
 
 
-def _bits(mask: int) -> list[int]:
-    """The cell indices of a cell set."""
-    found = []
-    while mask:
-        low = mask & -mask
-        found.append(low.bit_length() - 1)
-        mask ^= low
-    return found
-
-
 def random_regions(n: int, rng: random.Random) -> Grid:
     """N connected regions of N cells: the rows, then many swaps of a cell on a border
     for one across it, each keeping both regions connected. Cell sets are bit masks
@@ -96,23 +87,23 @@ def random_regions(n: int, rng: random.Random) -> Grid:
             seen = grown
 
     region = [i // n for i in range(n * n)]
-    members = [((1 << n) - 1) << (r * n) for r in range(n)]
+    cells = [((1 << n) - 1) << (r * n) for r in range(n)]
     for _ in range(SWAPS * n * n):
         a = rng.randrange(n * n)
         ra, a_bit = region[a], 1 << a
-        across = beside(a_bit) & ~members[ra]
+        across = beside(a_bit) & ~cells[ra]
         if not across:
             continue
-        rb = region[rng.choice(_bits(across))]
+        rb = region[rng.choice(list(members(across)))]
         # a cell of rb's that touches ra (elsewhere than at a) goes back: both keep N cells
-        back = _bits(beside(members[ra] & ~a_bit) & members[rb])
+        back = list(members(beside(cells[ra] & ~a_bit) & cells[rb]))
         rng.shuffle(back)
         for b in back[:3]:
             b_bit = 1 << b
-            new_a = members[ra] & ~a_bit | b_bit
-            new_b = members[rb] & ~b_bit | a_bit
+            new_a = cells[ra] & ~a_bit | b_bit
+            new_b = cells[rb] & ~b_bit | a_bit
             if connected(new_a) and connected(new_b):
-                members[ra], members[rb] = new_a, new_b
+                cells[ra], cells[rb] = new_a, new_b
                 region[a], region[b] = rb, ra
                 break
     return tuple(tuple(region[r * n : r * n + n]) for r in range(n))
