@@ -70,7 +70,7 @@ def sample(
         "count": count,
         "seed": seed,
         "not_made_unique": dropped,
-        "grades": {g.name: grades[g.name] for g in Grade},
+        "grades": {name: grades[name] for name in (*(g.name for g in Grade), "UNSOLVED")},
         "hardest": {g: dict(c.most_common(3)) for g, c in hardest.items()},
     }
 
@@ -115,7 +115,7 @@ def every_4x4_sudoku(diagonals: bool, console: Console) -> dict:
         "diagonals": diagonals,
         "grids": len(grids),
         "minimal_puzzles_by_givens": dict(sorted(sizes.items())),
-        "grades": {g.name: grades[g.name] for g in Grade},
+        "grades": {name: grades[name] for name in (*(g.name for g in Grade), "UNSOLVED")},
         "hardest": dict(hardest.most_common()),
     }
 

@@ -4,19 +4,18 @@ The kind's :class:`~numgrid.server.kinds.base.Maker` knows shapes: it draws a ca
 (a puzzle and a solution of it) and repairs one where a second solution differs. This
 module knows the rest, the same for every kind:
 
-1. **graded**: the kind's chain explains the candidate with the techniques the target
-   grade allows; a chain that completes the grid proves it unique on its way;
-2. **unique**: when the chain stalls (or the target allows a trial, which on a puzzle
-   with two solutions can search long), the native engine looks for two solutions;
-   while it finds two, the maker repairs the puzzle where the second differs from the
-   candidate's solution, and the repaired puzzle is explained again. A puzzle graded
-   off target, or needing more than the target allows, moves the *pressure* the maker
-   leans on for its next candidate (harder clues, bigger cages, ...), and a maker that
-   can (:class:`~numgrid.server.kinds.base.Nudging`) first moves that very puzzle toward
-   the grade a few times (a cage merged or split, a given added): the grade is steered,
-   not only measured;
-3. **cross-checked**: both engines must find that one solution and no other; a chain that
-   completes a puzzle the engines call not unique is a bug and raises.
+1. **unique**: the native engine looks for two solutions; while it finds two, the maker
+   repairs the puzzle where the second differs from the candidate's solution (the chain
+   is spent on unique puzzles only: on one with two solutions it can only stall);
+2. **graded**: the kind's chain explains it with the techniques the target grade allows.
+   A puzzle graded off target, or needing more than the target allows, moves the
+   *pressure* the maker leans on for its next candidate (harder clues, bigger cages,
+   ...), and a maker that can (:class:`~numgrid.server.kinds.base.Nudging`) first moves
+   that very puzzle toward the grade a few times (a cage merged or split, a given
+   added): the grade is steered, not only measured;
+3. **cross-checked**: both engines must find that one solution and no other. Each of
+   these is a bug and raises: CP-SAT answering otherwise, a chain finding a unique
+   puzzle contradictory, a maker's solution that does not solve its own puzzle.
 
 Every random choice comes from ``random.Random(seed)``, so a seed gives the same puzzle
 (only a candidate whose chain runs past :data:`CANDIDATE_SECONDS` is dropped for time).

@@ -278,21 +278,30 @@ def test_a_text_of_no_kind_served_is_an_unsupported_kind(text, needles):
 @pytest.mark.parametrize(
     "text, needles",
     [
-        ("9 9 K\n", ["'9 9 K' starts a Killer Sudoku, but expected 18 lines after"]),
+        ("9 9 K\n", ["'9 9 K' is the header of a Killer Sudoku, but expected 18 lines"]),
         (
             "9 9 X\n1 2\n",
-            ["starts a Sudoku, Jigsaw Sudoku or Killer Sudoku", "Sudoku: expected 9 lines"],
+            [
+                "is the header of a Sudoku, a Jigsaw Sudoku or a Killer Sudoku",
+                "as a Sudoku, expected 9 lines",
+            ],
         ),
+        ("9 9 Q\n", ["'9 9 Q' is not a header"]),  # no kind's variant: no kind named
+        ("9 9\n", None),  # a header of many kinds: a Kakuro's, whose reader says more
     ],
 )
 def test_a_header_only_some_kinds_write_names_them_and_what_is_missing(text, needles):
     """A header of its own (a Killer's ``N N K``, an X variant's ``N N X``) tells the
     kind even when the rest is wrong: the message says what, not that it is no header."""
+    if needles is None:
+        assert detect_format(text) == (KINDS["kakuro"], "janko")
+        return
     with pytest.raises(PuzzleError) as caught:
         detect_format(text)
     (finding,) = caught.value.findings
     assert finding.code == "unsupported_kind"
-    assert "is not a header" not in finding.message
+    assert finding.message.startswith("unsupported kind")
+    assert SERVED in finding.message
     for needle in needles:
         assert needle in finding.message
 

@@ -19,6 +19,7 @@ from numgrid.server.kinds.links import pzpr
 from numgrid.server.kinds.links import sudokuwiki
 from numgrid.server.kinds.skyscraper import SKYSCRAPER
 from numgrid.server.kinds.sudoku import SUDOKU
+from numgrid.server.kinds.textformats import HEADER_REFUSED
 from numgrid.server.kinds.textformats import unknown_fields
 from numgrid.server.kinds.textformats import without_bom
 
@@ -90,22 +91,22 @@ def _unsupported_link(link_type: str) -> Finding:
 
 
 def _headed_by(text: str) -> list[tuple[Kind[Any], str]]:
-    """The kinds whose janko header the text's first line is, only if it is a header
-    some kinds do not share (``N N K``, ``N N X``), with why the rest is no such puzzle:
-    each kind's janko sniff, which says "first line must be ..." of a header it refuses."""
-    headed, refused = [], 0
+    """When the text's first line is ``N N MARK`` (a variant's header: ``9 9 K``, ``9 9
+    X``), the kinds whose janko sniff takes that header, each with why the rest is no
+    such puzzle; empty otherwise. A janko sniff that refuses the header itself says so
+    in a sentence starting "first line must be" (:data:`HEADER_REFUSED`)."""
+    first = text.splitlines()[0].split() if text else []
+    if len(first) != 3 or not first[2].isalpha():
+        return []
+    headed = []
     for kind in KINDS.values():
         janko = kind.formats.FORMATS.get("janko")
-        if janko is None:
-            continue
-        reason = janko.sniff(text)
+        reason = janko.sniff(text) if janko is not None else HEADER_REFUSED
         if reason is None:
             return []  # a janko text of this kind, refused later by its reader
-        if reason.startswith("first line must be"):
-            refused += 1
-        else:
+        if not reason.startswith(HEADER_REFUSED):
             headed.append((kind, reason))
-    return headed if refused else []
+    return headed
 
 
 def unsupported(text: str) -> Finding:
@@ -125,15 +126,16 @@ def unsupported(text: str) -> Finding:
     first = body.splitlines()[0].strip()
     headed = _headed_by(body)
     if headed:
-        titles = [kind.title for kind, _ in headed]
-        kinds = " or ".join((", ".join(titles[:-1]), titles[-1])) if len(titles) > 1 else titles[0]
         reasons = "; ".join(
-            f"{kind.title}: {reason}" if len(headed) > 1 else reason for kind, reason in headed
+            f"as {listed_titles([kind.title])}, {reason}" if len(headed) > 1 else reason
+            for kind, reason in headed
         )
+        titles = listed_titles([kind.title for kind, _ in headed], "or")
         return Finding(
             "unsupported_kind",
-            f"the text is no puzzle this server reads: its first line {quoted(first)} "
-            f"starts a {kinds}, but {reasons}",
+            f"unsupported kind: the text is no puzzle of a kind this server reads "
+            f"({_served()}): its first line {quoted(first)} is the header of {titles}, "
+            f"but {reasons}",
         )
     why = (
         f"its first line {quoted(first)} is not a header ('ROWS COLS', or 'N N H' for a "
@@ -182,9 +184,11 @@ def _ambiguous(titles: list[str]) -> Finding:
     )
 
 
-def listed_titles(titles: list[str]) -> str:
+def listed_titles(titles: list[str], conjunction: str = "and") -> str:
     articles = [f"{'an' if t[0] in 'AEIOU' else 'a'} {t}" for t in titles]
-    return ", ".join(articles[:-1]) + f" and {articles[-1]}" if len(articles) > 1 else articles[0]
+    if len(articles) == 1:
+        return articles[0]
+    return ", ".join(articles[:-1]) + f" {conjunction} {articles[-1]}"
 
 
 def detect_format(text: str, fmt: str | None = None) -> tuple[Kind[Any], str | None]:

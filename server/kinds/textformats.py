@@ -31,6 +31,9 @@ class Format:
 
 _T = TypeVar("_T")
 BOM = "\ufeff"  # what Excel and Notepad put before UTF-8 text
+# How a janko sniff's reason starts when the first line is no header of its kind (any
+# other reason: the header is one, the rest is not such a puzzle).
+HEADER_REFUSED = "first line must be"
 
 
 def error(code: str, message: str, *cells: Cell) -> Finding:

@@ -41,6 +41,7 @@ from numgrid.server.core import Grid
 from numgrid.server.core import PuzzleError
 from numgrid.server.core import cell_name
 from numgrid.server.core import quoted
+from numgrid.server.kinds.textformats import HEADER_REFUSED
 from numgrid.server.kinds.textformats import Formats
 from numgrid.server.kinds.textformats import JsonShape
 from numgrid.server.kinds.textformats import error
@@ -95,10 +96,13 @@ def _header(text: str) -> tuple[int, bool, bool] | str:
     lines = units.janko_lines(text)
     first = lines[0].split() if lines else []
     mark = first[2].upper() if len(first) == 3 else ""
-    if len(first) == 3 and mark not in KILLER_MARKS:
-        return f"the header's third field is K, KX or X, not {quoted(first[2])}"
-    if len(first) not in (2, 3) or not all(t.isascii() and t.isdecimal() for t in first[:2]):
-        return "first line must be 'N N' ('N N K', or 'N N X' for Killer-X)"
+    if (
+        len(first) not in (2, 3)
+        or (len(first) == 3 and mark not in KILLER_MARKS)
+        or not all(t.isascii() and t.isdecimal() for t in first[:2])
+    ):
+        said = f", not {quoted(lines[0].strip())}" if lines else ""
+        return f"{HEADER_REFUSED} 'N N' ('N N K', or 'N N X' or 'N N KX' for Killer-X){said}"
     if first[0] != first[1] or len(first[0]) > 2:
         return f"the grid is square, 4x4, 6x6 or 9x9, not {first[0][:3]}x{first[1][:3]}"
     return int(first[0]), KILLER_MARKS.get(mark, False), mark in ("K", "KX", "XK")

@@ -216,11 +216,13 @@ def _open_exact(masks: tuple[int, ...], combos: tuple[int, ...]) -> tuple[int, .
     for i, m in enumerate(masks):
         if m & (m - 1):
             open_cells.append(i)
+        elif placed & m:
+            return None  # two decided cells alike
         else:
             placed |= m
     if len(open_cells) > EXACT_CELLS or not open_cells:
         return masks
-    rest = tuple({c ^ placed for c in combos if c & placed == placed})
+    rest = tuple([c ^ placed for c in combos if c & placed == placed])
     kept = _shared_exact(tuple([masks[i] for i in open_cells]), rest) if rest else None
     if kept is None:
         return None
@@ -273,7 +275,7 @@ def cage_rule(n: int, cages: tuple[Cage, ...], boxes: tuple[int, int] | None = N
     Narrow = Callable[[tuple[int, ...], tuple[int, ...]], tuple[int, ...] | None]
     Rule = tuple[int, tuple[int, ...], tuple[int, ...], Narrow, dict[int, int]]
     quick: list[Rule] = []  # every cage, narrowed cheaply
-    thorough: list[Rule] = []  # cages of three or four cells, exactly, once quiet
+    thorough: list[Rule] = []  # cages of three cells or more, exactly, once quiet
     for cage in (*cages, *virtual_cages(n, boxes, cages)):
         if len(cage.cells) < 2:
             continue  # a one-cell cage holds its sum: fixed at the start (:func:`search`)
