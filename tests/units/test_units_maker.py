@@ -154,3 +154,8 @@ def test_a_grade_measured_out_of_reach_at_4x4_is_refused_and_the_rest_are_not(na
     problems = KINDS[name].maker.problems(Spec(4, 4, grade))
     assert problems == ([("grade", refused)] if refused else [])
     assert KINDS[name].maker.problems(Spec(6, 6, grade)) == []
+    x_variant = KINDS[name].maker.problems(Spec(4, 4, grade, diagonals=True))
+    if name == "sudoku":  # every 4x4 X Sudoku is EASY too
+        assert x_variant == [("grade", refused.replace("Sudoku", "Sudoku (X variant)"))]
+    else:  # the X variant of a Jigsaw reaches HARD and EXPERT: not refused
+        assert x_variant == []

@@ -11,6 +11,6 @@ from .formats import SIZES
 # most, the X variant's 608 hidden singles (``benchmarks/reachable.py
 # --every-4x4-sudoku [--diagonals]``), and a puzzle with more givens holds a minimal one.
 # Tatham's Solo, too, makes its 2x2 puzzles at its easiest tier only.
-REACHABLE = {4: (Grade.EASY,)}
+REACHABLE = {(4, False): (Grade.EASY,), (4, True): (Grade.EASY,)}
 
 MAKER = UnitsMaker("Sudoku", SIZES, box_shape, REACHABLE)

@@ -169,15 +169,16 @@ def _given(puzzle: Puzzle, solution: Grid, cell: Cell) -> Puzzle:
 class UnitsMaker:
     """The :class:`~numgrid.server.kinds.base.Maker` of a units kind: ``sizes`` it
     makes, ``boxes`` per size (None: random regions), ``title`` for messages, and the
-    grades ``reachable`` at a size where not every grade is (measured: a grade no
-    puzzle of the size reaches is refused at once, not searched for until the time cap)."""
+    grades ``reachable`` by (size, X variant) where not every grade is (measured: a
+    grade no such puzzle reaches is refused at once, not searched for until the time
+    cap)."""
 
     def __init__(
         self,
         title: str,
         sizes: tuple[int, ...],
         boxes: Callable[[int], tuple[int, int] | None] | None,
-        reachable: Mapping[int, tuple[Grade, ...]] | None = None,
+        reachable: Mapping[tuple[int, bool], tuple[Grade, ...]] | None = None,
     ) -> None:
         self.title, self.sizes, self.boxes = title, sizes, boxes
         self.reachable = reachable or {}
@@ -189,7 +190,9 @@ class UnitsMaker:
         if n not in self.sizes:
             sizes = ", ".join(f"{k}x{k}" for k in self.sizes)
             return [("rows", f"a {self.title} is {sizes}, not {n}x{n}")]
-        return unreachable(self.title, f"{n}x{n}", spec.grade, self.reachable.get(n, tuple(Grade)))
+        grades = self.reachable.get((n, spec.diagonals), tuple(Grade))
+        title = f"{self.title} (X variant)" if spec.diagonals else self.title
+        return unreachable(title, f"{n}x{n}", spec.grade, grades)
 
     def _blank(self, n: int, rng: random.Random, diagonals: bool) -> Puzzle:
         empty = tuple((0,) * n for _ in range(n))
