@@ -25,6 +25,7 @@ import argparse
 import json
 import sys
 from collections import Counter
+from typing import Any
 
 from common import progress_bar
 from numgrid.server import generate
@@ -36,6 +37,15 @@ from numgrid.server.kinds.units import native
 from numgrid.server.kinds.units.model import Puzzle
 from rich.console import Console
 from rich.table import Table
+
+
+def graded(kind: Any, puzzle: Any) -> tuple[str, str]:
+    """The grade the whole chain (the trial included) gives ``puzzle`` ("UNSOLVED" if
+    none), and the hardest technique it used ("-" if none)."""
+    explanation = kind.logic.explain(puzzle, None, kind.logic.Technique["TRIAL"])
+    used = [t for t, k in explanation.technique_counts.items() if k]
+    grade = explanation.grade.name if explanation.grade is not None else "UNSOLVED"
+    return grade, max(used).name if used else "-"
 
 
 def sample(
@@ -50,18 +60,15 @@ def sample(
         task = bar.add_task(f"{kind_name} {size}x{size}", total=count)
         for i in range(count):
             pressure = -1.0 + 2.0 * i / max(1, count - 1)
-            attempt = generate._Attempt(kind, spec, seed + i, Budget.seconds(30))
+            attempt = generate.Attempt(kind, spec, seed + i, Budget.seconds(30))
             puzzle, solution = kind.maker.candidate(spec, attempt.rng, pressure, attempt.budget)
-            made = attempt._unique(puzzle, solution)
+            made = attempt.unique(puzzle, solution)
             bar.advance(task)
             if made is None:
                 dropped += 1
                 continue
-            explanation = kind.logic.explain(made[0], None, kind.logic.Technique["TRIAL"])
-            grade = explanation.grade.name if explanation.grade is not None else "UNSOLVED"
+            grade, top = graded(kind, made[0])
             grades[grade] += 1
-            used = [t for t, k in explanation.technique_counts.items() if k]
-            top = max(used).name if used else "-"
             hardest.setdefault(grade, Counter())[top] += 1
     return {
         "kind": kind_name,
@@ -104,10 +111,9 @@ def every_4x4_sudoku(diagonals: bool, console: Console) -> dict:
                     for r in range(4)
                 )
                 puzzle = Puzzle(4, (2, 2), None, diagonals, givens)
-                explanation = kind.logic.explain(puzzle, None, kind.logic.Technique["TRIAL"])
-                grades[explanation.grade.name if explanation.grade else "UNSOLVED"] += 1
-                used = [t for t, n in explanation.technique_counts.items() if n]
-                hardest[max(used).name] += 1
+                grade, top = graded(kind, puzzle)
+                grades[grade] += 1
+                hardest[top] += 1
             bar.advance(task)
     return {
         "kind": "sudoku",

@@ -104,8 +104,9 @@ def _limited(budget: Budget, seconds: float) -> Budget:
     return child
 
 
-class _Attempt:
-    """One seed's candidates, repairs and pressure, until one puzzle is accepted."""
+class Attempt:
+    """One seed's candidates, repairs and pressure, until one puzzle is accepted
+    (:meth:`unique` is also how ``benchmarks/reachable.py`` makes its draws unique)."""
 
     def __init__(self, kind: Kind[Any], spec: Spec, seed: int, budget: Budget) -> None:
         self.kind, self.spec, self.budget = kind, spec, budget
@@ -117,7 +118,7 @@ class _Attempt:
         step = PRESSURE_STEP if harder else -PRESSURE_STEP
         self.pressure = max(-1.0, min(1.0, self.pressure + step))
 
-    def _unique(self, puzzle: Any, solution: Grid) -> tuple[Any, Grid] | None:
+    def unique(self, puzzle: Any, solution: Grid) -> tuple[Any, Grid] | None:
         """(puzzle, solution) repaired until the native engine finds no second solution;
         None when the maker cannot repair it."""
         for _ in range(MAX_REPAIRS + 1):
@@ -175,7 +176,7 @@ class _Attempt:
         first: a candidate with a second solution is repaired before the chain, which
         costs several native searches, is spent on it (and a trial on a puzzle with two
         solutions can search long)."""
-        made = self._unique(puzzle, solution)
+        made = self.unique(puzzle, solution)
         if made is None:
             return None
         puzzle, solution = made
@@ -220,7 +221,7 @@ def generate_one(kind: Kind[Any], spec: Spec, seed: int, budget: Budget) -> Gene
     """One unique puzzle of ``spec`` from ``seed``. Raises SearchTimeout past ``budget``,
     EngineDisagreement or GenerationBug on a bug (loudly, with both answers)."""
     start = time.perf_counter()
-    attempt = _Attempt(kind, spec, seed, budget)
+    attempt = Attempt(kind, spec, seed, budget)
     puzzle, solution, explanation = attempt.run()
     cpsat, native = engines.cross_check(kind, puzzle, limit=2, fixed=None, budget=budget)
     if cpsat.timed_out or native.timed_out:

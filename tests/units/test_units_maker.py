@@ -101,7 +101,7 @@ def test_the_driver_nudges_an_off_grade_candidate_before_drawing_another():
     from that candidate nudged, not from another draw."""
     made = []
     for seed in range(1, 7):
-        attempt = generate._Attempt(
+        attempt = generate.Attempt(
             KINDS["killer"], Spec(9, 9, Grade.MEDIUM), seed, Budget.seconds(60)
         )
         _, _, explanation = attempt.run()

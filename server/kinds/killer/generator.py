@@ -36,13 +36,15 @@ def _connected(cells: list[Cell]) -> bool:
     return len(connected_parts(cells)) == 1
 
 
-def _near(cell: Cell, n: int) -> list[Cell]:
+def _beside(cell: Cell) -> list[Cell]:
+    """The four cells that share a side with ``cell`` (some may be off the grid)."""
     r, c = cell
-    return [
-        (a, b)
-        for a, b in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1))
-        if 0 <= a < n and 0 <= b < n
-    ]
+    return [(r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1)]
+
+
+def _near(cell: Cell, n: int) -> list[Cell]:
+    """The cells of an N x N grid that share a side with ``cell``."""
+    return [(a, b) for a, b in _beside(cell) if 0 <= a < n and 0 <= b < n]
 
 
 def grow_cages(
@@ -133,12 +135,7 @@ def _part(cage: list[Cell], cell: Cell, rng: random.Random, size: int) -> list[C
     cannot grow that far)."""
     part, inside = [cell], set(cage)
     while len(part) < size:
-        options = [
-            (r + dr, c + dc)
-            for r, c in part
-            for dr, dc in ((-1, 0), (1, 0), (0, -1), (0, 1))
-            if (r + dr, c + dc) in inside and (r + dr, c + dc) not in part
-        ]
+        options = [x for cell in part for x in _beside(cell) if x in inside and x not in part]
         if not options:
             return []
         part.append(rng.choice(options))

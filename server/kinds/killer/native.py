@@ -177,16 +177,25 @@ def narrowed(masks: tuple[int, ...], combo: int) -> tuple[int, ...] | None:
     return _shared_exact(masks, (combo,))
 
 
-def _loose(masks: tuple[int, ...], combos: tuple[int, ...]) -> tuple[int, ...] | None:
-    """For a large cage: a decided cell's digit leaves the others (two decided alike:
-    None); then each cell keeps the digits of the combinations every cell can take a
-    digit of and whose digits the cells can all hold between them."""
+def _decided(masks: tuple[int, ...]) -> int | None:
+    """The digits of a cage's decided cells (one candidate each); None when two are
+    decided alike."""
     placed = 0
     for m in masks:
         if not m & (m - 1):
             if placed & m:
                 return None
             placed |= m
+    return placed
+
+
+def _loose(masks: tuple[int, ...], combos: tuple[int, ...]) -> tuple[int, ...] | None:
+    """For a large cage: a decided cell's digit leaves the others (two decided alike:
+    None); then each cell keeps the digits of the combinations every cell can take a
+    digit of and whose digits the cells can all hold between them."""
+    placed = _decided(masks)
+    if placed is None:
+        return None
     if placed:
         masks = tuple([m if not m & (m - 1) else m & ~placed for m in masks])
     union = 0
@@ -211,15 +220,10 @@ def _open_exact(masks: tuple[int, ...], combos: tuple[int, ...]) -> tuple[int, .
     :func:`_shared_exact` on those, with the combinations that hold the decided digits
     less those digits (the decided cells keep theirs); before that, nothing more than
     :func:`_loose` found."""
-    placed = 0
-    open_cells = []
-    for i, m in enumerate(masks):
-        if m & (m - 1):
-            open_cells.append(i)
-        elif placed & m:
-            return None  # two decided cells alike
-        else:
-            placed |= m
+    placed = _decided(masks)
+    if placed is None:
+        return None
+    open_cells = [i for i, m in enumerate(masks) if m & (m - 1)]
     if len(open_cells) > EXACT_CELLS or not open_cells:
         return masks
     rest = tuple([c ^ placed for c in combos if c & placed == placed])
