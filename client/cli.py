@@ -133,7 +133,7 @@ def parse(parser: argparse.ArgumentParser, argv: Sequence[str] | None) -> argpar
 def run(args: argparse.Namespace) -> int:
     """Run the parsed command, connected as the options say."""
     command = COMMANDS[args.command]
-    with connection(args.server, command.retries, credentials(args)) as connect:
+    with connection(args.server, command.retries, credentials(args), args.timeout) as connect:
         return command.run(args, connect, terminal_width())
 
 

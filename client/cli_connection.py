@@ -45,10 +45,14 @@ def credentials(args: argparse.Namespace) -> Credentials:
 
 @contextlib.contextmanager
 def connection(
-    server: str | None, retries: int | None = None, credentials: Credentials = PLAINTEXT
+    server: str | None,
+    retries: int | None = None,
+    credentials: Credentials = PLAINTEXT,
+    time_limit: float | None = None,
 ) -> Iterator[Callable]:
     """A function returning the client: to ``server`` with ``credentials``, or to an
-    embedded server that is started on first use (once) and stopped on exit."""
+    embedded server that is started on first use (once) and stopped on exit, its time
+    cap no shorter than ``time_limit`` (the CLI's ``--timeout``)."""
     state: dict = {}
 
     def connect() -> NumgridClient:
@@ -58,7 +62,7 @@ def connection(
                     _dial(server), credentials=credentials, **_retries(retries)
                 )
             else:
-                state["embedded"] = _start_embedded()
+                state["embedded"] = _start_embedded(time_limit)
                 state["client"] = NumgridClient(state["embedded"].target, **_retries(retries))
         return state["client"]
 
@@ -85,7 +89,7 @@ def _retries(retries: int | None) -> dict:
     return {} if retries is None else {"retries": retries}
 
 
-def _start_embedded():
+def _start_embedded(time_limit: float | None):
     """The same servicer, in-process: imported here so the client never needs it. A
     client-only install (no ``server`` extra) gets one sentence naming both fixes."""
     use_server = "or pass --server HOST:PORT (or set NUMGRID_SERVER)"
@@ -96,13 +100,13 @@ def _start_embedded():
         gone = missing()
         if gone:
             raise NoServer(f"{not_installed(gone)}, {use_server}")
-        from numgrid.server.main import start_embedded
+        from numgrid.server.main import embedded_for
     except ImportError as e:  # pragma: no cover - a broken install
         raise NoServer(
             f"the numgrid server cannot be imported ({e}): pip install 'numgrid[server]', "
             f"{use_server}"
         ) from None
     try:
-        return start_embedded()
+        return embedded_for(time_limit)
     except (OSError, RuntimeError) as e:
         raise NoServer(f"it did not start ({e}); use --server") from None

@@ -46,6 +46,8 @@ STOP_MARGIN = 2.0  # seconds past the grace before a stop stops waiting for hand
 # How often the main thread wakes: a signal taken by another thread has its handler run
 # only then.
 POLL_SECONDS = 0.1
+# An embedded server's longest time cap: a month, as a client's longest deadline.
+LONGEST_CAP = 30 * 24 * 3600.0
 
 
 @dataclass
@@ -177,6 +179,17 @@ def start_embedded(config: ServerConfig | None = None) -> Embedded:
     built = build_server(config, log_requests=False)
     built.server.start()
     return Embedded(built)
+
+
+def embedded_for(time_limit: float | None) -> Embedded:
+    """The CLI's embedded server: its time cap no shorter than the caller's own time
+    limit (``--timeout``). A shared server's cap guards it from any one client; this one
+    serves its own process only, so a longer search the user asks for is run."""
+    config = ServerConfig()
+    if time_limit is not None:
+        cap = min(max(config.time_cap_seconds, time_limit), LONGEST_CAP)
+        config = replace(config, time_cap_seconds=cap)
+    return start_embedded(config)
 
 
 def start_metrics(config: ServerConfig) -> WSGIServer | None:

@@ -8,6 +8,7 @@ clear message naming the cell or run at fault, never a traceback.
 from __future__ import annotations
 
 import json
+import math
 import tempfile
 from pathlib import Path
 
@@ -419,6 +420,43 @@ def test_no_server():
     one_line_error(done, "cannot reach the server at 127.0.0.1:1")
     health = numgrid("health", "--server", "127.0.0.1:1")
     assert health.returncode == 2
+
+
+@pytest.mark.parametrize(
+    ("time_limit", "cap"),
+    [(None, None), (5.0, None), (120.0, 120.0), (math.inf, "longest")],
+)
+def test_the_embedded_servers_time_cap_is_no_shorter_than_the_timeout(time_limit, cap):
+    from numgrid.server.config import ServerConfig
+    from numgrid.server.main import LONGEST_CAP
+    from numgrid.server.main import embedded_for
+
+    expected = {None: ServerConfig().time_cap_seconds, "longest": LONGEST_CAP}.get(cap, cap)
+    with embedded_for(time_limit) as embedded:
+        assert embedded.built.servicer.config.time_cap_seconds == expected
+
+
+def test_the_cli_gives_its_timeout_to_the_embedded_server(monkeypatch, capsys):
+    """Without --timeout, a puzzle not made within the embedded server's cap is told how
+    to give it longer; with it, the embedded server is started with that limit."""
+    from numgrid.client import cli
+    from numgrid.server import main as server_main
+    from numgrid.server.config import ServerConfig
+
+    asked = []
+
+    def short_capped(time_limit):
+        asked.append(time_limit)
+        return server_main.start_embedded(ServerConfig(time_cap_seconds=0.05))
+
+    monkeypatch.setattr(server_main, "embedded_for", short_capped)
+    generate = ["generate", "sudoku", "--grade", "extreme", "--seed", "5"]
+    assert cli.main(generate) == 1
+    err = capsys.readouterr().err
+    assert "time cap of 0.05 s" in err and "--timeout SECONDS gives each puzzle longer" in err
+    assert cli.main([*generate, "--timeout", "0.2"]) == 1
+    assert asked == [None, 0.2]
+    assert "--timeout SECONDS" not in capsys.readouterr().err
 
 
 def test_a_server_past_the_deadline_is_a_timeout():

@@ -234,6 +234,8 @@ def run(args: argparse.Namespace, connect: Connect, width: int) -> int:
                     print(f"{PROG}: {line}", file=sys.stderr)
                 return FAILURE
             progress.error(f"{PROG}: {e.code}: {e.message}")
+            if e.code == "DEADLINE_EXCEEDED" and not args.server and args.timeout is None:
+                progress.error(f"{PROG}: {EMBEDDED_LONGER}")
         except OSError as e:
             print(f"{PROG}: cannot write into {args.out}: {e.strerror or e}", file=sys.stderr)
             return FAILURE
@@ -243,5 +245,7 @@ def run(args: argparse.Namespace, connect: Connect, width: int) -> int:
     return OK
 
 
+# The embedded server's time cap follows --timeout (cli_connection.connection).
+EMBEDDED_LONGER = "--timeout SECONDS gives each puzzle longer (e.g. --timeout 120)"
 HELP = "make new unique puzzles of a kind, size and grade (files with --out DIR)"
 COMMAND = Command("generate", HELP, arguments, run)
