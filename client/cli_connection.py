@@ -52,7 +52,7 @@ def connection(
 ) -> Iterator[Callable]:
     """A function returning the client: to ``server`` with ``credentials``, or to an
     embedded server that is started on first use (once) and stopped on exit, its time
-    cap no shorter than ``time_limit`` (the CLI's ``--timeout``)."""
+    cap ``time_limit`` when given (the CLI's ``--timeout``)."""
     state: dict = {}
 
     def connect() -> NumgridClient:

@@ -182,13 +182,14 @@ def start_embedded(config: ServerConfig | None = None) -> Embedded:
 
 
 def embedded_for(time_limit: float | None) -> Embedded:
-    """The CLI's embedded server: its time cap no shorter than the caller's own time
-    limit (``--timeout``). A shared server's cap guards it from any one client; this one
-    serves its own process only, so a longer search the user asks for is run."""
+    """The CLI's embedded server: its time cap the caller's own time limit
+    (``--timeout``) when one is given. A shared server's cap guards it from any one
+    client; this one serves its own process only, so the search runs as long as the user
+    asks, and it is the server that stops it, with its sentence, before the call's
+    deadline (1.1 x the limit + 1 s) ends the call without one."""
     config = ServerConfig()
     if time_limit is not None:
-        cap = min(max(config.time_cap_seconds, time_limit), LONGEST_CAP)
-        config = replace(config, time_cap_seconds=cap)
+        config = replace(config, time_cap_seconds=min(time_limit, LONGEST_CAP))
     return start_embedded(config)
 
 

@@ -25,6 +25,7 @@ from ..cli_output import NOT_HAPPY
 from ..cli_output import OK
 from ..cli_output import PROG
 from ..cli_output import NoServer
+from ..cli_output import deadline
 from ..client import GRADES
 from ..kinds import DRAWINGS
 from ..progress import ProgressBar
@@ -211,7 +212,8 @@ def run(args: argparse.Namespace, connect: Connect, width: int) -> int:
                 single_cell_runs=args.single_cell_runs,
                 diagonals=args.diagonals,
                 formats=() if fmt is None else (fmt,),
-                timeout=args.timeout,
+                # as the other commands': the server's sentence comes before gRPC's own
+                timeout=None if args.timeout is None else deadline(args.timeout),
             )
             for made in stream:
                 files = write_files(args.out, made, size, fmt) if args.out else []
@@ -245,7 +247,7 @@ def run(args: argparse.Namespace, connect: Connect, width: int) -> int:
     return OK
 
 
-# The embedded server's time cap follows --timeout (cli_connection.connection).
+# The embedded server's time cap is --timeout when given (cli_connection.connection).
 EMBEDDED_LONGER = "--timeout SECONDS gives each puzzle longer (e.g. --timeout 120)"
 HELP = "make new unique puzzles of a kind, size and grade (files with --out DIR)"
 COMMAND = Command("generate", HELP, arguments, run)
