@@ -136,26 +136,34 @@ def test_random_4x4_sudokus_are_all_easy_as_the_maker_says():
         assert explained.grade is Grade.EASY, givens
 
 
+KILLER_X = "no 4x4 Killer Sudoku (X variant) is {}: EASY, MEDIUM, HARD ones can be made"
+
+
 @pytest.mark.parametrize(
-    ("name", "grade", "refused"),
+    ("name", "grade", "refused", "x_refused"),
     [
-        ("sudoku", Grade.MEDIUM, "no 4x4 Sudoku is MEDIUM: EASY ones can be made"),
-        ("jigsaw", Grade.MEDIUM, None),
-        ("jigsaw", Grade.HARD, "no 4x4 Jigsaw Sudoku is HARD: EASY, MEDIUM ones can be made"),
-        ("killer", Grade.EXPERT, None),
+        ("sudoku", Grade.MEDIUM, "no 4x4 Sudoku is MEDIUM: EASY ones can be made", "same"),
+        ("jigsaw", Grade.MEDIUM, None, None),
+        # the X variant of a Jigsaw reaches HARD and EXPERT: not refused
+        ("jigsaw", Grade.HARD, "no 4x4 Jigsaw Sudoku is HARD: EASY, MEDIUM ones can be made", None),
+        ("killer", Grade.HARD, None, None),
+        ("killer", Grade.EXPERT, None, KILLER_X.format("EXPERT")),
         (
             "killer",
             Grade.EXTREME,
             "no 4x4 Killer Sudoku is EXTREME: EASY, MEDIUM, HARD, EXPERT ones can be made",
+            KILLER_X.format("EXTREME"),
         ),
     ],
 )
-def test_a_grade_measured_out_of_reach_at_4x4_is_refused_and_the_rest_are_not(name, grade, refused):
+def test_a_grade_measured_out_of_reach_at_4x4_is_refused_and_the_rest_are_not(
+    name, grade, refused, x_refused
+):
     problems = KINDS[name].maker.problems(Spec(4, 4, grade))
     assert problems == ([("grade", refused)] if refused else [])
     assert KINDS[name].maker.problems(Spec(6, 6, grade)) == []
+    if x_refused == "same":  # every 4x4 X Sudoku is EASY too
+        x_refused = refused.replace("Sudoku", "Sudoku (X variant)")
     x_variant = KINDS[name].maker.problems(Spec(4, 4, grade, diagonals=True))
-    if name == "sudoku":  # every 4x4 X Sudoku is EASY too
-        assert x_variant == [("grade", refused.replace("Sudoku", "Sudoku (X variant)"))]
-    else:  # the X variant of a Jigsaw reaches HARD and EXPERT: not refused
-        assert x_variant == []
+    assert x_variant == ([("grade", x_refused)] if x_refused else [])
+    assert KINDS[name].maker.problems(Spec(6, 6, grade, diagonals=True)) == []
