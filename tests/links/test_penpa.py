@@ -207,6 +207,9 @@ def _bad_inputs() -> list[tuple[str, str, str]]:
         ("hex grid", _with_line(0, "hex,5,5,38,0,1,1,228,228,40,40"), "not a square grid"),
         ("no size", _with_line(0, "square,x,9"), "no grid size"),
         ("huge size", _with_line(0, "square,9,1000"), "not 1 to 100"),
+        # past Python's 4,300 digits int() raises ValueError: never read as a number
+        ("size of 4,301 digits", _with_line(0, f"square,{'1' * 4301},1"), "not 1 to 100"),
+        ("margin of 4,300 digits", _with_line(1, f"[{'1' * 4300},0,0,0]"), "does not match"),
         ("margins", _with_line(1, "[5,5,0,0]"), "the size does not match"),
         ("margins shape", _with_line(1, "[1,1]"), "four whole numbers"),
         ("old link", link_of("9,9,38\nx\nx\nx"), "old (version 1) penpa link"),
@@ -233,6 +236,47 @@ def test_bad_input_is_one_plain_finding(name, text, words):
         with pytest.raises(PuzzleError) as again:
             kind.formats.read(text, "penpa", MAX_CELLS)
         assert again.value.findings == findings
+
+
+def _changed(kind: str, layer: str, change) -> str:
+    """The sample of ``kind`` as a penpa link, its puzzle layer ``layer`` changed."""
+    board, _ = sample(KINDS[kind])
+    lines = text_of(KINDS[kind].formats.write(board, "penpa"))
+    puzzle = json.loads(lines[3])
+    puzzle[layer] = change(puzzle[layer])
+    lines[3] = json.dumps(puzzle)
+    return link_of("\n".join(lines))
+
+
+@pytest.mark.parametrize(
+    ("kind", "layer", "change", "words"),
+    [
+        (  # a number of over 4,300 digits in a given's cell: a finding, not int()'s ValueError
+            "sudoku",
+            "number",
+            lambda numbers: {**numbers, "28": ["1" * 4301, 1, "1"]},
+            "the given '111111111111111111111111...' is not 1-9",
+        ),
+        (  # a point of 4,300 digits is shown cut short
+            "killer",
+            "killercages",
+            lambda cages: [[int("1" * 4300)], *cages[1:]],
+            "a cage holds the point '111111111111...', not a cell",
+        ),
+        (  # more cages than cells, as the f-puzzles reader refuses them
+            "killer",
+            "killercages",
+            lambda cages: cages * 100,
+            "the link draws 3700 cages for 81 cells",
+        ),
+    ],
+)
+def test_huge_numbers_and_counts_in_a_link_are_short_findings(kind, layer, change, words):
+    with pytest.raises(PuzzleError) as caught:
+        KINDS[kind].formats.read(_changed(kind, layer, change), "penpa", MAX_CELLS)
+    messages = [f.message for f in caught.value.findings]
+    assert any(words in m for m in messages), messages[:3]
+    assert all(len(m) < 200 for m in messages), messages[:3]
 
 
 def test_a_link_of_the_wrong_size_or_shape_for_the_kind_asked_is_refused():

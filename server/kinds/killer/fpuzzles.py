@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import functools
 import re
+from collections import Counter
 from typing import Any
 
 from numgrid.server.chain import names
@@ -53,7 +54,7 @@ def _cage(k: int, raw: Any, family: Family, n: int, findings: list[Finding]) -> 
         )
         return None
     found = [cell for cell in cells if cell is not None]
-    twice = sorted({cell for cell in found if found.count(cell) > 1})
+    twice = sorted(cell for cell, times in Counter(found).items() if times > 1)
     if twice:
         findings.append(fpuzzles.bad(f"cage {k} of the link lists {names(twice, 9)} twice", *twice))
     value = raw.get("value")

@@ -53,7 +53,8 @@ def _cage(sheet: penpa.Sheet, points: list[int], findings: list[Finding]) -> Cag
     for point in points:
         cell = sheet.frame.where(point)
         if cell is None or not (0 <= cell[0] < n and 0 <= cell[1] < n):
-            findings.append(error("bad_cage", f"a cage holds the point {point}, not a cell"))
+            shown = quoted(str(point), 12)
+            findings.append(error("bad_cage", f"a cage holds the point {shown}, not a cell"))
             return None
         cells.append(cell)
     cells = sorted(set(cells))
@@ -77,7 +78,11 @@ def read(text: str, max_cells: int = 9 * 9) -> Board:
     n = sheet.frame.rows
     findings: list[Finding] = formats.FAMILY.size_errors(n, max_cells)
     givens = units.givens(sheet, findings)
-    cages = [_cage(sheet, points, findings) for points in _cage_lists(sheet) or []]
+    lists = _cage_lists(sheet) or []
+    if len(lists) > n * n:  # as the f-puzzles reader: more cages than cells is refused
+        findings.append(error("bad_cage", f"the link draws {len(lists)} cages for {n * n} cells"))
+        lists = lists[: n * n]
+    cages = [_cage(sheet, points, findings) for points in lists]
     puzzle = formats._puzzle(n, givens, sheet.has_diagonals(), [c for c in cages if c is not None])
     if findings:
         raise formats.fail(findings, puzzle)

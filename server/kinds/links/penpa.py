@@ -420,7 +420,13 @@ def _header(line: str) -> tuple[str, int, int, str, str]:
         )
     if len(fields) < 3 or not (fields[1].isdecimal() and fields[2].isdecimal()):
         raise LinkError("the penpa link's header has no grid size: the link is corrupted")
-    nx, ny = int(fields[1]), int(fields[2])
+    wide, high = fields[1], fields[2]
+    if len(wide) > 6 or len(high) > 6:  # more digits than any side has: never read as a number
+        raise LinkError(
+            f"the penpa link's grid of {quoted(wide, 8)}x{quoted(high, 8)} is not 1 to "
+            f"{MAX_SIDE} a side"
+        )
+    nx, ny = int(wide), int(high)
     if not (1 <= nx <= MAX_SIDE and 1 <= ny <= MAX_SIDE):
         raise LinkError(f"the penpa link's grid of {nx}x{ny} is not 1 to {MAX_SIDE} a side")
 
@@ -443,8 +449,8 @@ def _space(line: str, nx: int, ny: int) -> tuple[int, int, int, int]:
     top, bottom, left, right = space
     if top + bottom >= ny or left + right >= nx:
         raise LinkError(
-            f"the penpa link's margins {space} leave no cells of its {nx}x{ny} grid: "
-            "the size does not match"
+            f"the penpa link's margins {quoted(str(space), 40)} leave no cells of its "
+            f"{nx}x{ny} grid: the size does not match"
         )
     return top, bottom, left, right
 

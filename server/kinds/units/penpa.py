@@ -57,7 +57,8 @@ def givens(sheet: penpa.Sheet, findings: list[Finding]) -> Grid:
         row = []
         for c in range(n):
             text = sheet.number_at((r, c))
-            value = int(text) if text.isascii() and text.isdecimal() else DIGITS.find(text) + 1
+            number = text.isascii() and text.isdecimal() and len(text) <= 3
+            value = int(text) if number else DIGITS.find(text) + 1
             if text and not 1 <= value <= n:
                 where = (r, c)
                 findings.append(
