@@ -459,6 +459,29 @@ def test_the_cli_gives_its_timeout_to_the_embedded_server(monkeypatch, capsys):
     assert "--timeout SECONDS" not in capsys.readouterr().err
 
 
+class GenerateDeadline(FakeService):
+    """Generate: notes the call's time remaining, then ends as a server past its cap."""
+
+    remaining: float | None = None
+
+    def Generate(self, request, context):
+        self.remaining = context.time_remaining()
+        context.abort(grpc.StatusCode.DEADLINE_EXCEEDED, "puzzle 0 was not made in time")
+        yield from ()
+
+
+def test_generate_gives_each_puzzle_its_timeout():
+    """--timeout is each search's limit: for three puzzles the call's deadline is three
+    times one puzzle's (1.1 x 10 s + 1 s each), not 10 s for the whole stream."""
+    service = GenerateDeadline()
+    with FakeServer(service) as fake:
+        done = numgrid(
+            "generate", "sudoku", "--count", "3", "--timeout", "10", "--server", fake.target
+        )
+    assert done.returncode == 1 and "puzzle 0 was not made in time" in done.stderr
+    assert service.remaining is not None and 30 < service.remaining <= 3 * 12
+
+
 def test_a_server_past_the_deadline_is_a_timeout():
     with FakeServer(FakeService(delay=10)) as fake:
         done = numgrid("validate", "--server", fake.target, "--json", "--timeout", "0.1", TEN)
