@@ -1,7 +1,8 @@
 """``numgrid-server``: the service with gRPC health and reflection, and graceful shutdown.
 
-:func:`start_embedded` runs the same server in-process on a free loopback port, quietly:
-the CLI uses it when no ``--server`` is given.
+:func:`start_embedded` runs the same server in-process on a free loopback port, quietly;
+the CLI starts it through :func:`embedded_for` (its time cap the CLI's ``--timeout``)
+when no ``--server`` is given.
 """
 
 from __future__ import annotations
@@ -186,7 +187,7 @@ def embedded_for(time_limit: float | None) -> Embedded:
     (``--timeout``) when one is given. A shared server's cap guards it from any one
     client; this one serves its own process only, so the search runs as long as the user
     asks, and it is the server that stops it, with its sentence, before the call's
-    deadline (1.1 x the limit + 1 s) ends the call without one."""
+    deadline (set past the limit by the CLI) ends the call without one."""
     config = ServerConfig()
     if time_limit is not None:
         config = replace(config, time_cap_seconds=min(time_limit, LONGEST_CAP))

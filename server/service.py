@@ -222,7 +222,9 @@ class NumgridServicer(numgrid_service_pb2_grpc.NumgridServiceServicer):
         if remaining is not None:
             limits["deadline"] = remaining
         limits["cap"] = self.config.time_cap_seconds
-        binding = min(limits, key=limits.__getitem__)
+        # to the microsecond: a time limit travels as a Duration of whole microseconds,
+        # so one a client asked to equal the cap (the CLI's embedded server) still ties
+        binding = min(limits, key=lambda name: round(limits[name], 6))
         budget = Budget.seconds(limits[binding])
         if not context.add_callback(budget.cancel):
             budget.cancel()  # the call has already ended
@@ -247,7 +249,7 @@ class NumgridServicer(numgrid_service_pb2_grpc.NumgridServiceServicer):
         if bound.binding == "cap":
             raise _Abort(
                 grpc.StatusCode.DEADLINE_EXCEEDED,
-                f"the server's time cap of {bound.seconds:g} s ran out before an answer",
+                f"the time cap of {bound.seconds:g} s ran out before an answer",
             )
         raise _Abort(grpc.StatusCode.DEADLINE_EXCEEDED, "the deadline ran out before an answer")
 
@@ -388,15 +390,18 @@ class NumgridServicer(numgrid_service_pb2_grpc.NumgridServiceServicer):
     def _generate_one(self, params: convert.GenerateParams, index: int, context):
         bound = self._bound(context, None)
         try:
-            return generate.generate_one(
-                params.kind, params.spec, params.seed + index, bound.budget
-            )
+            # each puzzle's own budget for the work outside its searches too: the stream's
+            # (from its start) would end a later puzzle early
+            with call_budget(bound.budget):
+                return generate.generate_one(
+                    params.kind, params.spec, params.seed + index, bound.budget
+                )
         except SearchTimeout:
             if bound.binding == "cap" and not bound.budget.cancelled.is_set():
                 raise _Abort(
                     grpc.StatusCode.DEADLINE_EXCEEDED,
                     f"puzzle {index} (seed {params.seed + index}) was not made within the"
-                    f" server's time cap of {bound.seconds:g} s: try another grade or size",
+                    f" time cap of {bound.seconds:g} s: try another grade or size",
                 ) from None
             self._check_time(Verdict.TIMEOUT, bound, context)  # the deadline: it raises
             raise

@@ -459,6 +459,15 @@ def test_the_cli_gives_its_timeout_to_the_embedded_server(monkeypatch, capsys):
     assert "--timeout SECONDS" not in capsys.readouterr().err
 
 
+def test_a_timeout_the_wire_rounds_up_is_still_the_searchs_own_limit():
+    """--timeout 0.0123456789 travels as 0.012346 s (a Duration of whole microseconds), a
+    hair over the embedded server's cap of 0.0123456789 s: the limit still binds, so the
+    answer is the search's own TIMEOUT with its stats, not a cap's error."""
+    done = numgrid("--timeout", "0.0123456789", "hint", "puzzles/no-solution-8x8-slow.txt")
+    assert done.returncode == 1
+    assert "(native" in done.stdout and "the time limit ran out" in done.stdout
+
+
 class GenerateDeadline(FakeService):
     """Generate: notes the call's time remaining, then ends as a server past its cap."""
 

@@ -9,6 +9,7 @@ error says what is wrong in a short sentence, and every search ends within its b
 
 from __future__ import annotations
 
+import json
 import time
 
 import fuzzing
@@ -32,6 +33,7 @@ from numgrid.server.kinds import KINDS
 from numgrid.server.kinds import detect_format
 from numgrid.v1 import numgrid_service_pb2 as service_pb2
 from numgrid.v1 import puzzle_pb2 as pb
+from support.facts import sample
 
 MAX_CELLS = 20_000  # the server's default
 BUDGET = 0.5  # seconds a search of the pipeline test may take
@@ -424,3 +426,31 @@ def test_a_cell_in_thousands_of_cages_is_refused_in_a_status_a_client_reads():
     with pytest.raises(convert.InvalidRequest) as caught:
         convert.read_input(pb.PuzzleInput(puzzle=puzzle), MAX_CELLS)
     assert_invalid_request(caught.value)
+
+
+def _one_cell_cage(kind: str, times: int) -> tuple[str, str]:
+    """A puzzle text of ``kind`` whose first cage lists r0c0 ``times`` times, and its format."""
+    if kind == "fpuzzles":
+        from numgrid.server.kinds.links.lzstring import compress_to_base64
+
+        grid = [[{} for _ in range(9)] for _ in range(9)]
+        cage = {"cells": ["R1C1"] * times, "value": "5"}
+        data = {"size": 9, "grid": grid, "killercage": [cage]}
+        return "https://www.f-puzzles.com/?load=" + compress_to_base64(json.dumps(data)), kind
+    board, _ = sample(KINDS[kind])
+    data = json.loads(KINDS[kind].formats.write(board, "json"))
+    data[kind]["cages"][0]["cells"] = [{}] * times
+    return json.dumps(data), "json"
+
+
+@pytest.mark.parametrize("kind", ["kenken", "killer", "fpuzzles"])
+def test_a_cage_listing_one_cell_thousands_of_times_is_refused_in_one_pass(kind):
+    """The cells listed twice were found cell by cell, each counted over the whole list:
+    60,000 references to r0c0 took a KenKen or Killer reader 48 s, past any deadline
+    (reading does not poll). A complexity guard, not a speed figure: ten times slack."""
+    text, fmt = _one_cell_cage(kind, 60_000)
+    name = "killer" if kind == "fpuzzles" else kind
+    start = time.perf_counter()
+    with pytest.raises(PuzzleError, match=r"r0c0 (more than once|twice)"):
+        KINDS[name].formats.read(text, fmt, MAX_CELLS)
+    assert time.perf_counter() - start < 5

@@ -28,6 +28,7 @@ FILES = "Solo killer game IDs (Killer Sudoku)"
 
 BOXES = {4: "2x2", 6: "2 rows x 3 columns", 9: "3x3"}
 X_NOTE = "X: both main diagonals hold each digit once too"
+GENERATE_OPTIONS = ("diagonals",)  # GenerateRequest fields it reads
 
 entries = units.entries
 with_entries = units.with_entries

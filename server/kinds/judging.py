@@ -4,10 +4,12 @@ views: each judged by the kind)."""
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Callable
 from collections.abc import Iterable
 from collections.abc import Mapping
 from typing import Any
+from typing import TypeVar
 
 from numgrid.server.core import Board
 from numgrid.server.core import BoardReport
@@ -59,6 +61,15 @@ def distinct_report(
         complete = all(values[r][c] for r, c in group.cells)
         state = GroupState.CORRECT if complete else GroupState.INCOMPLETE
     return GroupReport(group, state, 0, tuple(sorted(at_fault))), findings
+
+
+Listed = TypeVar("Listed", int, Cell)
+
+
+def listed_twice(items: Iterable[Listed]) -> list[Listed]:
+    """The cells (or digits) a list holds more than once, in order: counted in one pass
+    (a pasted cage may list a cell thousands of times)."""
+    return sorted(item for item, times in Counter(items).items() if times > 1)
 
 
 def connected_parts(cells: Iterable[Cell]) -> list[list[Cell]]:

@@ -257,6 +257,13 @@ def _changed(kind: str, layer: str, change) -> str:
             lambda numbers: {**numbers, "28": ["1" * 4301, 1, "1"]},
             "the given '111111111111111111111111...' is not 1-9",
         ),
+        (  # a number of four digits is out of range, not read as its first digit
+            "sudoku",
+            "number",
+            lambda numbers: {**numbers, "28": ["1234", 1, "1"]},
+            "the given '1234' is not 1-9",
+        ),
+        ("sudoku", "number", lambda numbers: {**numbers, "28": ["9A", 1, "1"]}, "'9A' is not 1-9"),
         (  # a point of 4,300 digits is shown cut short
             "killer",
             "killercages",

@@ -22,6 +22,7 @@ from numgrid.server.kinds.judging import board_report
 from numgrid.server.kinds.judging import cell_list
 from numgrid.server.kinds.judging import connected_parts
 from numgrid.server.kinds.judging import finding
+from numgrid.server.kinds.judging import listed_twice
 from numgrid.server.kinds.latin import duplicates
 from numgrid.server.kinds.latin import judge_line
 
@@ -121,7 +122,7 @@ def _cage_findings(index: int, cage: Cage, n: int) -> list[Finding]:
                 cage,
             )
         )
-    repeated = sorted({cell for cell in cage.cells if cage.cells.count(cell) > 1})
+    repeated = listed_twice(cage.cells)
     if repeated:
         found.append(
             finding(

@@ -44,6 +44,7 @@ from numgrid.server.core import Grid
 from numgrid.server.core import PuzzleError
 from numgrid.server.core import cell_name
 from numgrid.server.core import quoted
+from numgrid.server.kinds.judging import listed_twice
 from numgrid.server.kinds.textformats import Formats
 from numgrid.server.kinds.textformats import JsonShape
 from numgrid.server.kinds.textformats import error
@@ -619,7 +620,7 @@ def _json_cage(i: int, raw, n: int, findings: list[Finding]) -> Cage | None:
         findings.append(error("empty_cage", f"{what} ({target}{operation}) has no cells"))
         return None
     result = Cage(target, operation, tuple(sorted(set(cells))))
-    repeated = sorted({cell for cell in cells if cells.count(cell) > 1})
+    repeated = listed_twice(cells)
     if repeated:
         findings.append(
             error(

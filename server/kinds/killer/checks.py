@@ -27,6 +27,7 @@ from numgrid.server.core import Severity
 from numgrid.server.core import cell_name
 from numgrid.server.kinds import cagesums
 from numgrid.server.kinds.judging import board_report
+from numgrid.server.kinds.judging import listed_twice
 from numgrid.server.kinds.units import checks as units
 
 from .model import Puzzle
@@ -113,7 +114,7 @@ def cage_findings(puzzle: Puzzle) -> list[Finding]:
             else:
                 owner[cell] = k
         given = [puzzle.givens[r][c] for r, c in cage.cells if 0 < puzzle.givens[r][c] <= n]
-        twice = sorted({d for d in given if given.count(d) > 1})
+        twice = listed_twice(given)
         if twice:
             at = tuple(cell for cell in cage.cells if puzzle.givens[cell[0]][cell[1]] in twice)
             found.append(
@@ -164,7 +165,7 @@ def judge_cage(group: CageGroup, values: Grid) -> tuple[GroupReport, list[Findin
     digits = [values[r][c] for r, c in group.cells]
     filled = [d for d in digits if d]
     added = sum(filled)
-    twice = {d for d in filled if filled.count(d) > 1}
+    twice = set(listed_twice(filled))
     at_fault = tuple(cell for cell, d in zip(group.cells, digits, strict=True) if d in twice)
     findings = []
     if twice:

@@ -41,6 +41,7 @@ from numgrid.server.core import Grid
 from numgrid.server.core import PuzzleError
 from numgrid.server.core import cell_name
 from numgrid.server.core import quoted
+from numgrid.server.kinds.judging import listed_twice
 from numgrid.server.kinds.textformats import HEADER_REFUSED
 from numgrid.server.kinds.textformats import Formats
 from numgrid.server.kinds.textformats import JsonShape
@@ -459,7 +460,7 @@ def _json_cage(i: int, raw: Any, n: int, findings: list[Finding]) -> Cage | None
     if not cells:
         findings.append(error("empty_cage", f"{what} (sum {total}) has no cells"))
         return None
-    repeated = sorted({cell for cell in cells if cells.count(cell) > 1})
+    repeated = listed_twice(cells)
     if repeated:
         findings.append(
             error("duplicate_cell", f"{what}: lists {names(repeated, 9)} more than once", *repeated)

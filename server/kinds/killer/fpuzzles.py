@@ -10,13 +10,13 @@ from __future__ import annotations
 
 import functools
 import re
-from collections import Counter
 from typing import Any
 
 from numgrid.server.chain import names
 from numgrid.server.core import Board
 from numgrid.server.core import Finding
 from numgrid.server.core import PuzzleError
+from numgrid.server.kinds.judging import listed_twice
 from numgrid.server.kinds.links import fpuzzles
 from numgrid.server.kinds.textformats import Format
 from numgrid.server.kinds.units import fpuzzles as units_link
@@ -54,7 +54,7 @@ def _cage(k: int, raw: Any, family: Family, n: int, findings: list[Finding]) -> 
         )
         return None
     found = [cell for cell in cells if cell is not None]
-    twice = sorted(cell for cell, times in Counter(found).items() if times > 1)
+    twice = listed_twice(found)
     if twice:
         findings.append(fpuzzles.bad(f"cage {k} of the link lists {names(twice, 9)} twice", *twice))
     value = raw.get("value")

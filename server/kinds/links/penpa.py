@@ -421,7 +421,8 @@ def _header(line: str) -> tuple[str, int, int, str, str]:
     if len(fields) < 3 or not (fields[1].isdecimal() and fields[2].isdecimal()):
         raise LinkError("the penpa link's header has no grid size: the link is corrupted")
     wide, high = fields[1], fields[2]
-    if len(wide) > 6 or len(high) > 6:  # more digits than any side has: never read as a number
+    longest = len(str(MAX_SIDE))  # more digits than any side has: never read as a number
+    if len(wide) > longest or len(high) > longest:
         raise LinkError(
             f"the penpa link's grid of {quoted(wide, 8)}x{quoted(high, 8)} is not 1 to "
             f"{MAX_SIDE} a side"

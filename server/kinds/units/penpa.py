@@ -49,6 +49,14 @@ def has_boxes(sheet: penpa.Sheet) -> bool:
     return sheet.regions == boxes(sheet.frame.rows)
 
 
+def _given_value(text: str) -> int:
+    """A cell's number: its digits (at most three: a longer number is out of range and
+    never read), or one letter A-G for 10-16; 0 for anything else."""
+    if text.isascii() and text.isdecimal():
+        return int(text) if len(text) <= 3 else 0
+    return DIGITS.find(text) + 1 if len(text) == 1 else 0
+
+
 def givens(sheet: penpa.Sheet, findings: list[Finding]) -> Grid:
     """The big numbers of the cells: 1..N (A-G also read as 10-16)."""
     n = sheet.frame.rows
@@ -57,8 +65,7 @@ def givens(sheet: penpa.Sheet, findings: list[Finding]) -> Grid:
         row = []
         for c in range(n):
             text = sheet.number_at((r, c))
-            number = text.isascii() and text.isdecimal() and len(text) <= 3
-            value = int(text) if number else DIGITS.find(text) + 1
+            value = _given_value(text)
             if text and not 1 <= value <= n:
                 where = (r, c)
                 findings.append(
