@@ -613,15 +613,17 @@ def generate_call(
     single_cell_runs: bool = False,
     diagonals: bool = False,
     formats: Sequence[str] = (),
+    time_limit: float | None = None,
     timeout: float | None = None,
 ) -> Call[GeneratedPuzzle]:
     """New puzzles, each as soon as the server has made it: unique (proven by both
     engines), of ``grade`` (one of :data:`GRADES`, any case; None: any), puzzle *i*
-    reproducible from ``seed + i``. ``timeout`` bounds the whole stream; closing the
-    iterator cancels the call. ``rows`` and ``columns`` count what the kind counts (a
-    clue row and column, e.g.); ``density`` is the share of white cells, for the kinds
-    that take it (0: the default); ``diagonals`` asks for the X variant, for the kinds
-    that have one; ``formats`` names the texts wanted (empty: every one of the kind)."""
+    reproducible from ``seed + i``. ``time_limit`` bounds each puzzle (within the server's
+    time cap), ``timeout`` the whole stream; closing the iterator cancels the call.
+    ``rows`` and ``columns`` count what the kind counts (a clue row and column, e.g.);
+    ``density`` is the share of white cells, for the kinds that take it (0: the default);
+    ``diagonals`` asks for the X variant, for the kinds that have one; ``formats`` names
+    the texts wanted (empty: every one of the kind)."""
     if kind not in KINDS or kind in (None, "auto"):
         known = ", ".join(sorted(str(k) for k in KINDS if k and k != "auto"))
         raise ValueError(f"unknown kind {kind!r}; known: {known}")
@@ -643,6 +645,8 @@ def generate_call(
     )
     if seed is not None:
         request.seed = seed
+    if time_limit is not None:
+        request.time_limit.FromTimedelta(timedelta(seconds=min(time_limit, LONGEST)))
     return Call("Generate", request, generated_from, timeout)
 
 

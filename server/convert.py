@@ -292,12 +292,20 @@ class Options:
 def options(message: service_pb2.SearchOptions, field: str = "options") -> Options:
     if message.engine not in _ENGINES:
         raise _invalid(f"{field}.engine", f"unknown engine {message.engine}")
-    limit = None
-    if message.HasField("time_limit"):
-        limit = message.time_limit.ToNanoseconds() / 1e9
-        if limit <= 0:
-            raise _invalid(f"{field}.time_limit", "the time limit must be positive")
+    limit = _time_limit(message, f"{field}.time_limit")
     return Options(_ENGINES[message.engine], limit, message.hold_entries)
+
+
+def _time_limit(
+    message: service_pb2.SearchOptions | service_pb2.GenerateRequest, field: str
+) -> float | None:
+    """A request's ``time_limit`` in seconds (None: unset, the server's cap)."""
+    if not message.HasField("time_limit"):
+        return None
+    limit = message.time_limit.ToNanoseconds() / 1e9
+    if limit <= 0:
+        raise _invalid(field, "the time limit must be positive")
+    return limit
 
 
 # ---------------------------------------------------------------- answers
@@ -578,6 +586,7 @@ class GenerateParams:
     count: int
     seed: int  # the first puzzle's
     formats: tuple[str, ...] | None  # of the texts; None: every one that holds the puzzle
+    time_limit: float | None = None  # each puzzle's, seconds; None: the server's cap
 
     @property
     def size(self) -> str:
@@ -637,12 +646,13 @@ def generate_request(message: service_pb2.GenerateRequest, max_cells: int) -> Ge
         )
     if not 0 <= seed <= generate.MAX_SEED - max(count, 1):
         violations.append(Violation("seed", f"the seed must be 0 to 2^63 - count, not {seed}"))
+    time_limit = _time_limit(message, "time_limit")
     if not violations:
         problems = generate.problems(kind, spec, count)
         violations = [Violation(_SPEC_FIELDS.get(f, f), text) for f, text in problems]
     if violations:
         raise InvalidRequest(violations, reason="UNREACHABLE_SPEC")
-    return GenerateParams(kind, spec, count, seed, tuple(formats) or None)
+    return GenerateParams(kind, spec, count, seed, tuple(formats) or None, time_limit)
 
 
 def _duration(seconds: float) -> Duration:

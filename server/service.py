@@ -388,7 +388,7 @@ class NumgridServicer(numgrid_service_pb2_grpc.NumgridServiceServicer):
                 call.code = _ended_status(context)
 
     def _generate_one(self, params: convert.GenerateParams, index: int, context):
-        bound = self._bound(context, None)
+        bound = self._bound(context, params.time_limit)
         try:
             # each puzzle's own budget for the work outside its searches too: the stream's
             # (from its start) would end a later puzzle early
@@ -397,11 +397,12 @@ class NumgridServicer(numgrid_service_pb2_grpc.NumgridServiceServicer):
                     params.kind, params.spec, params.seed + index, bound.budget
                 )
         except SearchTimeout:
-            if bound.binding == "cap" and not bound.budget.cancelled.is_set():
+            if bound.binding != "deadline" and not bound.budget.cancelled.is_set():
+                what = "time cap" if bound.binding == "cap" else "time limit"
                 raise _Abort(
                     grpc.StatusCode.DEADLINE_EXCEEDED,
                     f"puzzle {index} (seed {params.seed + index}) was not made within the"
-                    f" time cap of {bound.seconds:g} s: try another grade or size",
+                    f" {what} of {bound.seconds:g} s: try another grade or size",
                 ) from None
             self._check_time(Verdict.TIMEOUT, bound, context)  # the deadline: it raises
             raise

@@ -472,16 +472,19 @@ class GenerateDeadline(FakeService):
     """Generate: notes the call's time remaining, then ends as a server past its cap."""
 
     remaining: float | None = None
+    time_limit: float | None = None
 
     def Generate(self, request, context):
         self.remaining = context.time_remaining()
+        self.time_limit = request.time_limit.ToMilliseconds() / 1000
         context.abort(grpc.StatusCode.DEADLINE_EXCEEDED, "puzzle 0 was not made in time")
         yield from ()
 
 
 def test_generate_gives_each_puzzle_its_timeout():
-    """--timeout is each search's limit: for three puzzles the call's deadline is three
-    times one puzzle's (1.1 x 10 s + 1 s each), not 10 s for the whole stream."""
+    """--timeout is each search's limit: the request's time_limit, and for three puzzles
+    a call's deadline of three times one puzzle's (1.1 x 10 s + 1 s each), not 10 s for
+    the whole stream."""
     service = GenerateDeadline()
     with FakeServer(service) as fake:
         done = numgrid(
@@ -489,6 +492,7 @@ def test_generate_gives_each_puzzle_its_timeout():
         )
     assert done.returncode == 1 and "puzzle 0 was not made in time" in done.stderr
     assert service.remaining is not None and 30 < service.remaining <= 3 * 12
+    assert service.time_limit == 10  # each puzzle's, in the request
 
 
 def test_a_server_past_the_deadline_is_a_timeout():

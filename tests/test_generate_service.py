@@ -108,6 +108,27 @@ def test_a_refused_request_is_logged_with_the_kind_it_asked_for(stub, server_pro
     assert lines and "status=INVALID_ARGUMENT kind=kakurasu" in lines[-1], lines
 
 
+def test_each_puzzle_has_the_requests_time_limit(stub):
+    """A puzzle not made within the request's time_limit ends the stream with
+    DEADLINE_EXCEEDED saying which; the call's deadline (120 s) is far off."""
+    slow = request("sudoku", rows=9, columns=9, grade=service_pb2.GRADE_EXTREME, seed=5)
+    slow.time_limit.FromMilliseconds(50)
+    start = time.monotonic()
+    with pytest.raises(grpc.RpcError) as caught:
+        list(stub.Generate(slow, timeout=120))
+    assert caught.value.code() is grpc.StatusCode.DEADLINE_EXCEEDED
+    assert caught.value.details() == (
+        "puzzle 0 (seed 5) was not made within the time limit of 0.05 s: try another grade or size"
+    )
+    assert time.monotonic() - start < 30
+    zero = request("kenken", rows=4, columns=4)
+    zero.time_limit.FromSeconds(0)
+    with pytest.raises(grpc.RpcError) as caught:
+        list(stub.Generate(zero, timeout=30))
+    assert caught.value.code() is grpc.StatusCode.INVALID_ARGUMENT
+    assert violations(caught.value) == {"time_limit": "the time limit must be positive"}
+
+
 def test_the_deadline_ends_the_stream_and_the_puzzles_sent_stand(stub, client):
     start = time.monotonic()
     stream = stub.Generate(request("kenken", rows=6, columns=6, count=10_000, seed=1), timeout=2)

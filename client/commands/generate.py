@@ -212,8 +212,9 @@ def run(args: argparse.Namespace, connect: Connect, width: int) -> int:
                 single_cell_runs=args.single_cell_runs,
                 diagonals=args.diagonals,
                 formats=() if fmt is None else (fmt,),
-                # --timeout is each puzzle's limit (the embedded server's cap); the call's
-                # deadline is past them all, so the server's sentence comes before gRPC's
+                # --timeout is each puzzle's limit; the call's deadline is past them all,
+                # so the server's sentence comes before gRPC's
+                time_limit=args.timeout,
                 timeout=None if args.timeout is None else args.count * deadline(args.timeout),
             )
             for made in stream:

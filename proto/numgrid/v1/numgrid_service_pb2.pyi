@@ -528,7 +528,7 @@ class PuzzleFailure(_message.Message):
     def __init__(self, message: _Optional[str] = ...) -> None: ...
 
 class GenerateRequest(_message.Message):
-    __slots__ = ("kind", "rows", "columns", "grade", "count", "seed", "density", "single_cell_runs", "diagonals", "formats")
+    __slots__ = ("kind", "rows", "columns", "grade", "count", "seed", "density", "single_cell_runs", "diagonals", "formats", "time_limit")
     KIND_FIELD_NUMBER: _ClassVar[int]
     ROWS_FIELD_NUMBER: _ClassVar[int]
     COLUMNS_FIELD_NUMBER: _ClassVar[int]
@@ -539,6 +539,7 @@ class GenerateRequest(_message.Message):
     SINGLE_CELL_RUNS_FIELD_NUMBER: _ClassVar[int]
     DIAGONALS_FIELD_NUMBER: _ClassVar[int]
     FORMATS_FIELD_NUMBER: _ClassVar[int]
+    TIME_LIMIT_FIELD_NUMBER: _ClassVar[int]
     kind: _puzzle_pb2.PuzzleKind
     rows: int
     columns: int
@@ -549,7 +550,8 @@ class GenerateRequest(_message.Message):
     single_cell_runs: bool
     diagonals: bool
     formats: _containers.RepeatedScalarFieldContainer[_puzzle_pb2.PuzzleFormat]
-    def __init__(self, kind: _Optional[_Union[_puzzle_pb2.PuzzleKind, str]] = ..., rows: _Optional[int] = ..., columns: _Optional[int] = ..., grade: _Optional[_Union[Grade, str]] = ..., count: _Optional[int] = ..., seed: _Optional[int] = ..., density: _Optional[float] = ..., single_cell_runs: _Optional[bool] = ..., diagonals: _Optional[bool] = ..., formats: _Optional[_Iterable[_Union[_puzzle_pb2.PuzzleFormat, str]]] = ...) -> None: ...
+    time_limit: _duration_pb2.Duration
+    def __init__(self, kind: _Optional[_Union[_puzzle_pb2.PuzzleKind, str]] = ..., rows: _Optional[int] = ..., columns: _Optional[int] = ..., grade: _Optional[_Union[Grade, str]] = ..., count: _Optional[int] = ..., seed: _Optional[int] = ..., density: _Optional[float] = ..., single_cell_runs: _Optional[bool] = ..., diagonals: _Optional[bool] = ..., formats: _Optional[_Iterable[_Union[_puzzle_pb2.PuzzleFormat, str]]] = ..., time_limit: _Optional[_Union[datetime.timedelta, _duration_pb2.Duration, _Mapping]] = ...) -> None: ...
 
 class GenerateResponse(_message.Message):
     __slots__ = ("puzzle", "texts", "solution", "solution_text", "difficulty", "seed", "index", "attempts", "repairs", "elapsed", "stats")

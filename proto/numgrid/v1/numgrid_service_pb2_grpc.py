@@ -31,7 +31,8 @@ class NumgridServiceStub:
     A puzzle that cannot be read or is not well formed gets INVALID_ARGUMENT with a
     google.rpc.BadRequest detail: one field violation per cell or group at fault.
     The client's deadline and the server's time cap stop the search
-    (DEADLINE_EXCEEDED); a request's own time_limit gives VERDICT_TIMEOUT instead.
+    (DEADLINE_EXCEEDED); a request's own time_limit gives VERDICT_TIMEOUT instead (a
+    Generate stream ends with DEADLINE_EXCEEDED: it has no verdict to give).
     """
 
     def __init__(self, channel):
@@ -93,7 +94,8 @@ class NumgridServiceServicer:
     A puzzle that cannot be read or is not well formed gets INVALID_ARGUMENT with a
     google.rpc.BadRequest detail: one field violation per cell or group at fault.
     The client's deadline and the server's time cap stop the search
-    (DEADLINE_EXCEEDED); a request's own time_limit gives VERDICT_TIMEOUT instead.
+    (DEADLINE_EXCEEDED); a request's own time_limit gives VERDICT_TIMEOUT instead (a
+    Generate stream ends with DEADLINE_EXCEEDED: it has no verdict to give).
     """
 
     def Validate(self, request, context):
@@ -232,7 +234,8 @@ class NumgridService:
     A puzzle that cannot be read or is not well formed gets INVALID_ARGUMENT with a
     google.rpc.BadRequest detail: one field violation per cell or group at fault.
     The client's deadline and the server's time cap stop the search
-    (DEADLINE_EXCEEDED); a request's own time_limit gives VERDICT_TIMEOUT instead.
+    (DEADLINE_EXCEEDED); a request's own time_limit gives VERDICT_TIMEOUT instead (a
+    Generate stream ends with DEADLINE_EXCEEDED: it has no verdict to give).
     """
 
     @staticmethod
