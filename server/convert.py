@@ -646,7 +646,11 @@ def generate_request(message: service_pb2.GenerateRequest, max_cells: int) -> Ge
         )
     if not 0 <= seed <= generate.MAX_SEED - max(count, 1):
         violations.append(Violation("seed", f"the seed must be 0 to 2^63 - count, not {seed}"))
-    time_limit = _time_limit(message, "time_limit")
+    try:
+        time_limit = _time_limit(message, "time_limit")
+    except InvalidRequest as e:  # named beside the others
+        violations += e.violations
+        time_limit = None
     if not violations:
         problems = generate.problems(kind, spec, count)
         violations = [Violation(_SPEC_FIELDS.get(f, f), text) for f, text in problems]

@@ -121,12 +121,15 @@ def test_each_puzzle_has_the_requests_time_limit(stub):
         "puzzle 0 (seed 5) was not made within the time limit of 0.05 s: try another grade or size"
     )
     assert time.monotonic() - start < 30
-    zero = request("kenken", rows=4, columns=4)
+    zero = request("kenken", rows=0, columns=4)
     zero.time_limit.FromSeconds(0)
     with pytest.raises(grpc.RpcError) as caught:
         list(stub.Generate(zero, timeout=30))
     assert caught.value.code() is grpc.StatusCode.INVALID_ARGUMENT
-    assert violations(caught.value) == {"time_limit": "the time limit must be positive"}
+    assert violations(caught.value) == {
+        "rows": "the size must be positive, not 0x4",
+        "time_limit": "the time limit must be positive",
+    }
 
 
 def test_the_deadline_ends_the_stream_and_the_puzzles_sent_stand(stub, client):
