@@ -35,17 +35,19 @@ from numgrid.server.kinds import KINDS
 from numgrid.server.kinds.base import Spec
 from numgrid.server.kinds.units import native
 from numgrid.server.kinds.units.model import Puzzle
+from numgrid.server.operations import difficulty_of
 from rich.console import Console
 from rich.table import Table
+
+GRADE_NAMES = (*(g.name for g in Grade), "UNSOLVED")  # the table's rows, in order
 
 
 def graded(kind: Any, puzzle: Any) -> tuple[str, str]:
     """The grade the whole chain (the trial included) gives ``puzzle`` ("UNSOLVED" if
     none), and the hardest technique it used ("-" if none)."""
-    explanation = kind.logic.explain(puzzle, None, kind.logic.Technique["TRIAL"])
-    used = [t for t, k in explanation.technique_counts.items() if k]
-    grade = explanation.grade.name if explanation.grade is not None else "UNSOLVED"
-    return grade, max(used).name if used else "-"
+    found = difficulty_of(kind.logic.explain(puzzle, None, kind.logic.Technique["TRIAL"]))
+    grade = found.grade.name if found.grade is not None else "UNSOLVED"
+    return grade, found.hardest.name if found.hardest is not None else "-"
 
 
 def sample(
@@ -77,7 +79,7 @@ def sample(
         "count": count,
         "seed": seed,
         "not_made_unique": dropped,
-        "grades": {name: grades[name] for name in (*(g.name for g in Grade), "UNSOLVED")},
+        "grades": {name: grades[name] for name in GRADE_NAMES},
         "hardest": {g: dict(c.most_common(3)) for g, c in hardest.items()},
     }
 
@@ -121,7 +123,7 @@ def every_4x4_sudoku(diagonals: bool, console: Console) -> dict:
         "diagonals": diagonals,
         "grids": len(grids),
         "minimal_puzzles_by_givens": dict(sorted(sizes.items())),
-        "grades": {name: grades[name] for name in (*(g.name for g in Grade), "UNSOLVED")},
+        "grades": {name: grades[name] for name in GRADE_NAMES},
         "hardest": dict(hardest.most_common()),
     }
 

@@ -328,8 +328,16 @@ def search_options(
         raise ValueError(f"unknown engine {engine!r}; known: {', '.join(ENGINES)}")
     options = service_pb2.SearchOptions(engine=ENGINES[engine], hold_entries=hold_entries)
     if time_limit is not None:
-        options.time_limit.FromTimedelta(timedelta(seconds=min(time_limit, LONGEST)))
+        _hold_limit(options, time_limit)
     return options
+
+
+def _hold_limit(
+    request: service_pb2.SearchOptions | service_pb2.GenerateRequest, seconds: float
+) -> None:
+    """``seconds`` as the request's ``time_limit``, at most :data:`LONGEST` (a larger
+    Duration overflows)."""
+    request.time_limit.FromTimedelta(timedelta(seconds=min(seconds, LONGEST)))
 
 
 # ---------------------------------------------------------------- the calls
@@ -646,7 +654,7 @@ def generate_call(
     if seed is not None:
         request.seed = seed
     if time_limit is not None:
-        request.time_limit.FromTimedelta(timedelta(seconds=min(time_limit, LONGEST)))
+        _hold_limit(request, time_limit)
     return Call("Generate", request, generated_from, timeout)
 
 

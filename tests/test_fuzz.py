@@ -31,6 +31,8 @@ from numgrid.server.core import SearchTimeout
 from numgrid.server.core import Verdict
 from numgrid.server.kinds import KINDS
 from numgrid.server.kinds import detect_format
+from numgrid.server.kinds.links import fpuzzles
+from numgrid.server.kinds.links.lzstring import compress_to_base64
 from numgrid.v1 import numgrid_service_pb2 as service_pb2
 from numgrid.v1 import puzzle_pb2 as pb
 from support.facts import sample
@@ -431,12 +433,10 @@ def test_a_cell_in_thousands_of_cages_is_refused_in_a_status_a_client_reads():
 def _one_cell_cage(kind: str, times: int) -> tuple[str, str]:
     """A puzzle text of ``kind`` whose first cage lists r0c0 ``times`` times, and its format."""
     if kind == "fpuzzles":
-        from numgrid.server.kinds.links.lzstring import compress_to_base64
-
         grid = [[{} for _ in range(9)] for _ in range(9)]
         cage = {"cells": ["R1C1"] * times, "value": "5"}
         data = {"size": 9, "grid": grid, "killercage": [cage]}
-        return "https://www.f-puzzles.com/?load=" + compress_to_base64(json.dumps(data)), kind
+        return fpuzzles.LINK + compress_to_base64(json.dumps(data)), kind
     board, _ = sample(KINDS[kind])
     data = json.loads(KINDS[kind].formats.write(board, "json"))
     data[kind]["cages"][0]["cells"] = [{}] * times
