@@ -20,6 +20,7 @@ MAX_DATA = 1_000_000  # base64 characters a decoder reads
 _NEW_BYTE, _NEW_WIDE, _END = 0, 1, 2
 # Each base64 character's six bits in the order they are read (first bit lowest).
 _READ_ORDER = {ch: int(f"{k:06b}"[::-1], 2) for k, ch in enumerate(BASE64)}
+_REVERSED = [int(f"{b:08b}"[::-1], 2) for b in range(256)]  # each byte's bits reversed
 
 
 class LzStringError(ValueError):
@@ -42,7 +43,9 @@ def _from_code_units(units: str) -> str:
 
 
 class _BitWriter:
-    """Values written first bit first, six bits to a base64 character."""
+    """Values written first bit first, six bits to a base64 character: each value's bits
+    reversed (a byte at a time, :data:`_REVERSED`) onto the end of ``current``, whose
+    oldest ``filled`` bits go out six at a time."""
 
     def __init__(self) -> None:
         self.out: list[str] = []
@@ -50,12 +53,17 @@ class _BitWriter:
         self.filled = 0
 
     def write(self, value: int, width: int) -> None:
-        for i in range(width):
-            self.current = self.current << 1 | (value >> i & 1)
-            self.filled += 1
-            if self.filled == 6:
-                self.out.append(BASE64[self.current])
-                self.current = self.filled = 0
+        reversed_bits = 0
+        for _ in range((width + 7) >> 3):
+            reversed_bits = reversed_bits << 8 | _REVERSED[value & 0xFF]
+            value >>= 8
+        filled = self.filled + width
+        current = self.current << width | reversed_bits >> (-width & 7)
+        while filled >= 6:
+            filled -= 6
+            self.out.append(BASE64[current >> filled & 63])
+        self.current = current & ((1 << filled) - 1)
+        self.filled = filled
 
     def finish(self) -> str:
         """The characters, the last one padded with zero bits (a whole zero character
