@@ -119,20 +119,18 @@ class Attempt:
         self.pressure = max(-1.0, min(1.0, self.pressure + step))
 
     def unique(self, puzzle: Any, solution: Grid) -> tuple[Any, Grid] | None:
-        """(puzzle, solution) repaired until the native engine finds no second solution;
-        None when the maker cannot repair it."""
+        """(puzzle, solution) repaired until the native engine finds no solution other
+        than the maker's; None when the maker cannot repair it. (That the maker's
+        solution is one, the cross-check of the finished puzzle proves.)"""
         for _ in range(MAX_REPAIRS + 1):
-            found = self.kind.native.search(puzzle, limit=2, fixed=None, budget=self.budget)
+            found = self.kind.native.search(
+                puzzle, limit=1, fixed=None, budget=self.budget, other_than=solution
+            )
             if not found.complete:
                 raise SearchTimeout()
-            if len(found.solutions) < 2:  # all solutions found: the maker's must be one
-                if found.solutions != (solution,):
-                    raise GenerationBug(
-                        f"the maker's solution {solution} does not solve its own puzzle: "
-                        f"the native engine found {list(found.solutions)}"
-                    )
+            if not found.solutions:
                 return puzzle, solution
-            other = next(s for s in found.solutions if s != solution)
+            (other,) = found.solutions
             repaired = self.kind.maker.repair(puzzle, solution, other, self.rng)
             if repaired is None:
                 return None

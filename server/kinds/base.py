@@ -217,7 +217,11 @@ class NativeModule(Protocol[PuzzleT_contra]):
         limit: int = ...,
         fixed: Grid | None = ...,
         budget: Budget | None = ...,
-    ) -> SearchResult: ...
+        other_than: Grid | None = ...,
+    ) -> SearchResult:
+        """Up to ``limit`` solutions; ``other_than``: a solution known already, left out
+        of them (how a maker asks for a second solution)."""
+        ...
 
 
 class LogicModule(Protocol[PuzzleT_contra]):

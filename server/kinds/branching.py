@@ -25,15 +25,23 @@ def depth_first(
     start: float,
     nodes: Callable[[], int],
     highest_first: bool = False,
+    other_than: Grid | None = None,
 ) -> SearchResult:
     """``root()`` (the first node, if any), then the branch points, last first, until
     ``limit`` solutions: each tries its cell's lowest value not yet tried (its highest,
     ``highest_first``), the rest stay on the stack, and ``visit(child, cell)`` takes the
-    child. A :class:`SearchTimeout` from either ends it with the solutions found so far,
+    child. A solution equal to ``other_than`` (one known already) is left out. A
+    :class:`SearchTimeout` from either ends it with the solutions found so far,
     ``complete=False``; ``nodes()`` is the count for the stats."""
     complete = True
+
+    def leave_out_the_known() -> None:
+        if solutions and solutions[-1] == other_than:
+            solutions.pop()
+
     try:
         root()
+        leave_out_the_known()
         while branches and len(solutions) < limit:
             cand, cell, untried = branches.pop()
             value = 1 << (untried.bit_length() - 1) if highest_first else untried & -untried
@@ -42,6 +50,7 @@ def depth_first(
             child = cand.copy()
             child[cell] = value
             visit(child, cell)
+            leave_out_the_known()
     except SearchTimeout:
         complete = False
     stats = Stats("native", time.perf_counter() - start, nodes())

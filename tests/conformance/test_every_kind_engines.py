@@ -12,6 +12,8 @@ from numgrid.server import engines
 from numgrid.server.core import Budget
 from numgrid.server.core import Verdict
 from numgrid.server.kinds import load_engines
+from support.corpus import corpus_ids
+from support.corpus import corpus_puzzle
 from support.facts import facts
 from support.facts import puzzle_of
 
@@ -84,3 +86,19 @@ def test_limit_one_finds_one_and_limit_two_both(kind, engine):
     assert first != second
     for solution in both.solutions:
         assert facts(kind).rule_violations(puzzle, solution) == []
+
+
+def test_a_known_solution_is_left_out_and_the_other_found(kind):
+    """How a maker asks for a second solution: ``other_than`` leaves the known one out,
+    and the search ends complete once it has found the rest (none, for a unique one)."""
+    puzzle = puzzle_of(kind, facts(kind).two_solutions)
+    budget = Budget.seconds(30)
+    first, second = kind.native.search(puzzle, limit=2, budget=budget).solutions
+    for known, other in ((first, second), (second, first)):
+        rest = kind.native.search(puzzle, limit=2, budget=budget, other_than=known)
+        assert rest.complete and rest.solutions == (other,)
+        one = kind.native.search(puzzle, limit=1, budget=budget, other_than=known)
+        assert one.complete and one.solutions == (other,)
+    unique, published = corpus_puzzle(kind.name, corpus_ids(kind.name)[0])
+    alone = kind.native.search(unique, limit=1, budget=budget, other_than=published)
+    assert alone.complete and alone.solutions == ()

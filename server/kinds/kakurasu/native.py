@@ -179,10 +179,16 @@ def _start(puzzle: Puzzle, fixed: Grid | None) -> State | None:
 
 
 def search(
-    puzzle: Puzzle, *, limit: int = 2, fixed: Grid | None = None, budget: Budget | None = None
+    puzzle: Puzzle,
+    *,
+    limit: int = 2,
+    fixed: Grid | None = None,
+    budget: Budget | None = None,
+    other_than: Grid | None = None,
 ) -> SearchResult:
     """Up to ``limit`` distinct solutions (1 shaded, -1 white), ``fixed`` values held,
-    within ``budget``. On timeout or cancel: the solutions found so far, complete=False."""
+    but ``other_than`` (a solution known already), within ``budget``. On timeout or
+    cancel: the solutions found so far, complete=False."""
     budget = budget or Budget()
     start = time.perf_counter()
     solutions: list[Grid] = []
@@ -200,7 +206,10 @@ def search(
             continue
         cell = branch_cell(puzzle, state)
         if cell is None:
-            solutions.append(state.grid(puzzle.rows, puzzle.cols))
+            solution = state.grid(puzzle.rows, puzzle.cols)
+            if solution == other_than:
+                continue
+            solutions.append(solution)
             if len(solutions) >= limit:
                 break
             continue

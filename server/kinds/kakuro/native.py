@@ -231,9 +231,15 @@ def fixpoint(
 
 
 def search(
-    puzzle: Puzzle, *, limit: int = 2, fixed: Grid | None = None, budget: Budget | None = None
+    puzzle: Puzzle,
+    *,
+    limit: int = 2,
+    fixed: Grid | None = None,
+    budget: Budget | None = None,
+    other_than: Grid | None = None,
 ) -> SearchResult:
-    """Find up to ``limit`` solutions (honouring ``fixed`` entries) within ``budget``.
+    """Find up to ``limit`` solutions (honouring ``fixed`` entries) within ``budget``,
+    but ``other_than`` (a solution known already).
 
     Depth-first with an explicit stack of branch points (parent candidates, cell, digits
     not yet tried), so depth is bounded by memory, not by Python's recursion limit.
@@ -265,4 +271,6 @@ def search(
         if compiled.totals_agree():
             visit(compiled.initial(fixed), -1)
 
-    return depth_first(root, visit, branches, solutions, limit, start, lambda: nodes)
+    return depth_first(
+        root, visit, branches, solutions, limit, start, lambda: nodes, other_than=other_than
+    )

@@ -971,10 +971,16 @@ def _branch_cell(cand: list[int], weights: list[int], comp: Compiled) -> int:
 
 
 def search(
-    puzzle: Puzzle, *, limit: int = 2, fixed: Grid | None = None, budget: Budget | None = None
+    puzzle: Puzzle,
+    *,
+    limit: int = 2,
+    fixed: Grid | None = None,
+    budget: Budget | None = None,
+    other_than: Grid | None = None,
 ) -> SearchResult:
     """Find up to ``limit`` distinct solutions (honouring ``fixed`` entries) within
-    ``budget``. On timeout or cancel: the solutions found so far, ``complete=False``."""
+    ``budget``, but ``other_than`` (a solution known already). On timeout or cancel: the
+    solutions found so far, ``complete=False``."""
     start = time.perf_counter()
     budget = budget or Budget()
     comp = compiled(puzzle)
@@ -1015,4 +1021,6 @@ def search(
             if all(cand[: n * n]):
                 visit(cand, -1)
 
-    return depth_first(root, visit, branches, solutions, limit, start, lambda: nodes)
+    return depth_first(
+        root, visit, branches, solutions, limit, start, lambda: nodes, other_than=other_than
+    )

@@ -354,9 +354,15 @@ def givens_with_singles(puzzle: Puzzle, fixed: Grid | None) -> list[int]:
 
 
 def search(
-    puzzle: Puzzle, *, limit: int = 2, fixed: Grid | None = None, budget: Budget | None = None
+    puzzle: Puzzle,
+    *,
+    limit: int = 2,
+    fixed: Grid | None = None,
+    budget: Budget | None = None,
+    other_than: Grid | None = None,
 ) -> SearchResult:
-    """Up to ``limit`` solutions with the givens and ``fixed`` entries held."""
+    """Up to ``limit`` solutions with the givens and ``fixed`` entries held, but
+    ``other_than``."""
     givens = givens_with_singles(puzzle, fixed)
     if any(
         len(cage.cells) > 1 and not cagesums.combos(cage.sum, len(cage.cells), puzzle.size)
@@ -364,4 +370,11 @@ def search(
     ):
         givens = [-1] * len(givens)  # a sum no digits make: no solution
     rule = cage_rule(puzzle.size, puzzle.cages, puzzle.boxes)
-    return native.search_cells(puzzle.shape, givens, limit=limit, budget=budget, extra=rule)
+    return native.search_cells(
+        puzzle.shape,
+        givens,
+        limit=limit,
+        budget=budget,
+        extra=rule,
+        other_than=native.flat(other_than),
+    )

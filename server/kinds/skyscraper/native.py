@@ -287,9 +287,11 @@ def search(
     budget: Budget | None = None,
     most: int | None = None,
     tallest_first: bool = False,
+    other_than: Grid | None = None,
 ) -> SearchResult:
     """Find up to ``limit`` distinct solutions (honouring the givens and ``fixed``
-    entries) within ``budget`` and (if given) ``most`` nodes. On timeout, cancel or past
+    entries), but ``other_than`` (a solution known already), within ``budget`` and (if
+    given) ``most`` nodes. On timeout, cancel or past
     ``most``: the solutions found so far, ``complete=False``. A branch tries its cell's
     values lowest first, or with ``tallest_first`` the other way round (the maker's
     order, which decides which two of many solutions are found)."""
@@ -328,4 +330,6 @@ def search(
         if cand is not None:
             visit(cand, -1)
 
-    return depth_first(root, visit, branches, solutions, limit, start, lambda: nodes, tallest_first)
+    return depth_first(
+        root, visit, branches, solutions, limit, start, lambda: nodes, tallest_first, other_than
+    )

@@ -10,8 +10,16 @@ from numgrid.server.kinds.units.model import Puzzle
 
 
 def search(
-    puzzle: Puzzle, *, limit: int = 2, fixed: Grid | None = None, budget: Budget | None = None
+    puzzle: Puzzle,
+    *,
+    limit: int = 2,
+    fixed: Grid | None = None,
+    budget: Budget | None = None,
+    other_than: Grid | None = None,
 ) -> SearchResult:
-    """Up to ``limit`` solutions with the givens and ``fixed`` entries held."""
+    """Up to ``limit`` solutions with the givens and ``fixed`` entries held, but
+    ``other_than``."""
     givens = native.merged(puzzle.givens, fixed)
-    return native.search_cells(puzzle.shape, givens, limit=limit, budget=budget)
+    return native.search_cells(
+        puzzle.shape, givens, limit=limit, budget=budget, other_than=native.flat(other_than)
+    )

@@ -444,10 +444,14 @@ def count(
     budget: Budget | None = None,
     extra: Extra | None = None,
     most_nodes: int | None = None,
+    other_than: int | None = None,
 ) -> tuple[list[int], bool, int]:
     """Up to ``limit`` solved positions below ``pos`` (depth first), whether the search
     ended on its own or by the limit (False: out of budget, or past ``most_nodes``), and
-    the nodes visited."""
+    the nodes visited. ``other_than``: a solved position known already, not counted; its
+    digit is tried first at every branch, so the search goes straight down to it and
+    then tries the branches nearest it, where a second solution that differs from it in
+    a few cells lies (a maker's candidate that is not yet unique)."""
     solutions: list[int] = []
     nodes = 0
     stack: list[tuple[int, int]] = [(pos, 0)]
@@ -466,14 +470,18 @@ def count(
             pos, done = settled
             i = _branch_cell(t, pos)
             if i < 0:
-                solutions.append(pos)
+                if pos != other_than:
+                    solutions.append(pos)
                 continue
             at = i * width
             group = (pos >> at) & digits
             cleared = pos & ~(digits << at)
+            known = 0 if other_than is None else (other_than >> at) & group
             for d in reversed(range(t.n)):
-                if group >> d & 1:
+                if group >> d & 1 and not known >> d & 1:
                     stack.append((cleared | 1 << (at + d), done))
+            if known:
+                stack.append((cleared | known << at, done))
     except SearchTimeout:
         return solutions, False, nodes
     return solutions, True, nodes
@@ -486,16 +494,23 @@ def search_cells(
     limit: int = 2,
     budget: Budget | None = None,
     extra: Extra | None = None,
+    other_than: Sequence[int] | None = None,
 ) -> SearchResult:
     """Up to ``limit`` solutions of a units grid with ``givens`` (per cell index, 0
-    empty); a given out of 1..N means no solution."""
+    empty); a given out of 1..N means no solution. ``other_than``: a solution known
+    already (per cell index), left out of the solutions (see :func:`count`)."""
     start = time.perf_counter()
     t = tables(shape)
     solutions: list[int] = []
     complete, nodes = True, 0
     if limit > 0 and all(0 <= g <= shape.size for g in givens):
         solutions, complete, nodes = count(
-            t, t.fresh(givens), limit=limit, budget=budget or Budget(), extra=extra
+            t,
+            t.fresh(givens),
+            limit=limit,
+            budget=budget or Budget(),
+            extra=extra,
+            other_than=None if other_than is None else t.fresh(other_than),
         )
     n = shape.size
     grids: list[Grid] = []
@@ -504,6 +519,11 @@ def search_cells(
         grids.append(tuple(tuple(values[r * n : r * n + n]) for r in range(n)))
     stats = Stats("native", time.perf_counter() - start, nodes)
     return SearchResult(tuple(grids), complete or len(grids) >= limit, stats)
+
+
+def flat(grid: Grid | None) -> list[int] | None:
+    """``grid``'s values per cell index (None stays None)."""
+    return None if grid is None else [v for row in grid for v in row]
 
 
 def merged(givens: Grid, fixed: Grid | None) -> list[int]:
