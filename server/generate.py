@@ -33,6 +33,7 @@ from typing import Any
 from numgrid.server import engines
 from numgrid.server.chain import Explanation
 from numgrid.server.chain import Grade
+from numgrid.server.core import Board
 from numgrid.server.core import Budget
 from numgrid.server.core import Grid
 from numgrid.server.core import SearchTimeout
@@ -120,8 +121,11 @@ class Attempt:
 
     def unique(self, puzzle: Any, solution: Grid) -> tuple[Any, Grid] | None:
         """(puzzle, solution) repaired until the native engine finds no solution other
-        than the maker's; None when the maker cannot repair it. (That the maker's
-        solution is one, the cross-check of the finished puzzle proves.)"""
+        than the maker's; None when the maker cannot repair it. The maker's solution is
+        first held up to the kind's rules (a GenerationBug if it breaks one); the
+        cross-check of the finished puzzle proves it the only one."""
+        if not self.kind.checks.validate_board(Board(puzzle, solution), None).solved:
+            raise GenerationBug(f"the maker's solution {solution} does not solve its own puzzle")
         for _ in range(MAX_REPAIRS + 1):
             found = self.kind.native.search(
                 puzzle, limit=1, fixed=None, budget=self.budget, other_than=solution

@@ -8,9 +8,12 @@ from __future__ import annotations
 
 import pytest
 from numgrid.client import NumgridClient
+from numgrid.server import generate
 from numgrid.server.core import Budget
 from numgrid.server.generate import generate_one
 from numgrid.server.kinds.base import Spec
+from support.corpus import corpus_ids
+from support.corpus import corpus_puzzle
 from support.facts import facts
 from support.generate import assert_made_well
 
@@ -60,3 +63,19 @@ def test_a_seed_makes_the_same_puzzle_again_alone(client, kind):
     assert again.texts == second.texts
     assert again.solution == second.solution
     assert first.texts != second.texts
+
+
+def test_a_maker_whose_solution_does_not_solve_its_candidate_is_a_bug(kind):
+    """The driver holds the maker's solution up to the kind's rules before asking for
+    another: a wrong one (here another puzzle's of the same size) is a GenerationBug."""
+    ids = corpus_ids(kind.name)
+    puzzle, published = corpus_puzzle(kind.name, ids[0])
+    for key in ids[1:]:
+        other, wrong = corpus_puzzle(kind.name, key)
+        if (other.rows, other.cols) == (puzzle.rows, puzzle.cols) and wrong != published:
+            break
+    spec = Spec(puzzle.rows, puzzle.cols, None)
+    attempt = generate.Attempt(kind, spec, 1, Budget.seconds(30))
+    with pytest.raises(generate.GenerationBug, match="does not solve its own puzzle"):
+        attempt.unique(puzzle, wrong)
+    assert attempt.unique(puzzle, published) == (puzzle, published)
