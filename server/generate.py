@@ -122,17 +122,18 @@ class Attempt:
     def unique(self, puzzle: Any, solution: Grid) -> tuple[Any, Grid] | None:
         """(puzzle, solution) repaired until the native engine finds no solution other
         than the maker's; None when the maker cannot repair it. The maker's solution is
-        first held up to the kind's rules (a GenerationBug if it breaks one); the
-        cross-check of the finished puzzle proves it the only one."""
-        if not self.kind.checks.validate_board(Board(puzzle, solution), None).solved:
-            raise GenerationBug(f"the maker's solution {solution} does not solve its own puzzle")
-        for _ in range(MAX_REPAIRS + 1):
+        held up to the kind's rules first and once repaired (a GenerationBug if it breaks
+        one); the cross-check of the finished puzzle proves it the only one."""
+        self._solves(puzzle, solution)
+        for repairs in range(MAX_REPAIRS + 1):
             found = self.kind.native.search(
                 puzzle, limit=1, fixed=None, budget=self.budget, other_than=solution
             )
             if not found.complete:
                 raise SearchTimeout()
             if not found.solutions:
+                if repairs:
+                    self._solves(puzzle, solution)  # the repairs kept it a solution
                 return puzzle, solution
             (other,) = found.solutions
             repaired = self.kind.maker.repair(puzzle, solution, other, self.rng)
@@ -142,6 +143,11 @@ class Attempt:
             puzzle, solution = repaired if isinstance(repaired, tuple) else (repaired, solution)
             self.repairs += 1
         return None
+
+    def _solves(self, puzzle: Any, solution: Grid) -> None:
+        """Raises GenerationBug unless the maker's solution keeps the kind's rules."""
+        if not self.kind.checks.validate_board(Board(puzzle, solution), None).solved:
+            raise GenerationBug(f"the maker's solution {solution} does not solve its own puzzle")
 
     def _explained(self, puzzle: Any, limit: enum.IntEnum) -> Explanation | None:
         budget = _limited(self.budget, CANDIDATE_SECONDS)

@@ -102,3 +102,14 @@ def test_a_known_solution_is_left_out_and_the_other_found(kind):
     unique, published = corpus_puzzle(kind.name, corpus_ids(kind.name)[0])
     alone = kind.native.search(unique, limit=1, budget=budget, other_than=published)
     assert alone.complete and alone.solutions == ()
+
+
+def test_a_grid_that_is_no_solution_as_the_known_one_changes_nothing(kind):
+    """``other_than`` with empty or out-of-range values (no solution can equal it): the
+    search answers as without it, and stops."""
+    puzzle = puzzle_of(kind, facts(kind).two_solutions)
+    both = kind.native.search(puzzle, limit=2, budget=Budget.seconds(30)).solutions
+    for value in (0, -1, 99):
+        grid = tuple((value,) * puzzle.cols for _ in range(puzzle.rows))
+        found = kind.native.search(puzzle, limit=2, budget=Budget.seconds(5), other_than=grid)
+        assert found.complete and found.solutions == both, value

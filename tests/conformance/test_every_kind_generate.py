@@ -70,10 +70,11 @@ def test_a_maker_whose_solution_does_not_solve_its_candidate_is_a_bug(kind):
     another: a wrong one (here another puzzle's of the same size) is a GenerationBug."""
     ids = corpus_ids(kind.name)
     puzzle, published = corpus_puzzle(kind.name, ids[0])
-    for key in ids[1:]:
-        other, wrong = corpus_puzzle(kind.name, key)
-        if (other.rows, other.cols) == (puzzle.rows, puzzle.cols) and wrong != published:
-            break
+    wrong = next(
+        solution
+        for other, solution in (corpus_puzzle(kind.name, key) for key in ids[1:])
+        if (other.rows, other.cols) == (puzzle.rows, puzzle.cols) and solution != published
+    )
     spec = Spec(puzzle.rows, puzzle.cols, None)
     attempt = generate.Attempt(kind, spec, 1, Budget.seconds(30))
     with pytest.raises(generate.GenerationBug, match="does not solve its own puzzle"):

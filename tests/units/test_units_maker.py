@@ -17,6 +17,8 @@ from numgrid.server.kinds.base import Nudging
 from numgrid.server.kinds.base import Spec
 from numgrid.server.kinds.units import maker
 from numgrid.server.kinds.units import native
+from support.facts import facts
+from support.facts import puzzle_of
 
 
 @pytest.mark.parametrize(("name", "diagonals"), [("sudoku", False), ("jigsaw", True)])
@@ -170,3 +172,28 @@ def test_a_grade_measured_out_of_reach_at_4x4_is_refused_and_the_rest_are_not(
     x_variant = KINDS[name].maker.problems(Spec(4, 4, grade, diagonals=True))
     assert x_variant == ([("grade", x_refused)] if x_refused else [])
     assert KINDS[name].maker.problems(Spec(6, 6, grade, diagonals=True)) == []
+
+
+@pytest.mark.parametrize("name", ["sudoku", "jigsaw", "killer"])
+def test_a_repair_that_leaves_no_solution_is_a_bug(name):
+    """The driver holds a repaired puzzle to the rules too: a repair that gives a
+    clashing given (no solution at all, so no second one either) is a GenerationBug,
+    not a puzzle made unique."""
+    kind = KINDS[name]
+    puzzle = puzzle_of(kind, facts(kind).two_solutions)
+    first, _ = kind.native.search(puzzle, limit=2).solutions
+    givens = [list(row) for row in puzzle.givens]
+    givens[0][0] = givens[0][1] = 1
+
+    class ClashingRepair:
+        def repair(self, *_):
+            return dataclasses.replace(puzzle, givens=tuple(map(tuple, givens)))
+
+    attempt = generate.Attempt(
+        dataclasses.replace(kind, maker=ClashingRepair()),
+        Spec(puzzle.rows, puzzle.cols, None),
+        1,
+        Budget.seconds(30),
+    )
+    with pytest.raises(generate.GenerationBug, match="does not solve its own puzzle"):
+        attempt.unique(puzzle, first)

@@ -510,7 +510,7 @@ def search_cells(
             limit=limit,
             budget=budget or Budget(),
             extra=extra,
-            other_than=None if other_than is None else t.fresh(other_than),
+            other_than=_solved(t, other_than),
         )
     n = shape.size
     grids: list[Grid] = []
@@ -519,6 +519,14 @@ def search_cells(
         grids.append(tuple(tuple(values[r * n : r * n + n]) for r in range(n)))
     stats = Stats("native", time.perf_counter() - start, nodes)
     return SearchResult(tuple(grids), complete or len(grids) >= limit, stats)
+
+
+def _solved(t: Tables, values: Sequence[int] | None) -> int | None:
+    """The solved position of ``values`` (per cell index); None unless each is a digit
+    1..N (such a grid is no solution, so a search need not leave it out)."""
+    if values is None or len(values) != t.cells or not all(1 <= v <= t.n for v in values):
+        return None
+    return t.fresh(values)
 
 
 def flat(grid: Grid | None) -> list[int] | None:
