@@ -176,30 +176,32 @@ class BoardReport:
 
 
 _BAD = (GroupState.WRONG, GroupState.OVER, GroupState.DUPLICATE)
+# A cell's status from the worst of its groups, worst last (blank cells aside).
+_BY_RANK = (
+    CellStatus.GROUP_CORRECT,
+    CellStatus.GROUP_INCOMPLETE,
+    CellStatus.GROUP_WRONG,
+    CellStatus.DUPLICATE,
+)
 
 
 def cell_statuses(
     cells: Iterable[Cell], entries: Grid, groups: tuple[GroupReport, ...]
 ) -> dict[Cell, CellStatus]:
-    """Each cell's status from the reports of the groups it is in (seed 003's statuses)."""
-    of: dict[Cell, list[GroupReport]] = {}
+    """Each cell's status from the reports of the groups it is in (seed 003's statuses):
+    a duplicate in one of them, else one of them wrong, else one incomplete, else correct."""
+    rank: dict[Cell, int] = {}
     for report in groups:
+        level = 2 if report.state in _BAD else 1 if report.state is GroupState.INCOMPLETE else 0
+        duplicates = report.duplicates
         for cell in report.group.cells:
-            of.setdefault(cell, []).append(report)
-    statuses: dict[Cell, CellStatus] = {}
-    for cell in cells:
-        mine: Iterable[GroupReport] = of.get(cell, ())
-        if not entries[cell[0]][cell[1]]:
-            statuses[cell] = CellStatus.BLANK
-        elif any(cell in rep.duplicates for rep in mine):
-            statuses[cell] = CellStatus.DUPLICATE
-        elif any(rep.state in _BAD for rep in mine):
-            statuses[cell] = CellStatus.GROUP_WRONG
-        elif any(rep.state is GroupState.INCOMPLETE for rep in mine):
-            statuses[cell] = CellStatus.GROUP_INCOMPLETE
-        else:
-            statuses[cell] = CellStatus.GROUP_CORRECT
-    return statuses
+            mine = 3 if duplicates and cell in duplicates else level
+            if mine > rank.get(cell, 0):
+                rank[cell] = mine
+    return {
+        cell: _BY_RANK[rank.get(cell, 0)] if entries[cell[0]][cell[1]] else CellStatus.BLANK
+        for cell in cells
+    }
 
 
 def wrong_entries(cells: Iterable[Cell], entries: Grid, solution: Grid | None) -> tuple[Cell, ...]:
