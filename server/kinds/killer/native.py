@@ -376,5 +376,5 @@ def search(
         limit=limit,
         budget=budget,
         extra=rule,
-        other_than=native.flat(other_than),
+        other_than=other_than,
     )

@@ -40,6 +40,7 @@ from numgrid.server.core import SearchResult
 from numgrid.server.core import SearchTimeout
 from numgrid.server.core import Stats
 
+from .model import Puzzle
 from .shape import Shape
 
 POLL_EVERY = 64  # nodes between two looks at the budget
@@ -494,11 +495,11 @@ def search_cells(
     limit: int = 2,
     budget: Budget | None = None,
     extra: Extra | None = None,
-    other_than: Sequence[int] | None = None,
+    other_than: Grid | None = None,
 ) -> SearchResult:
     """Up to ``limit`` solutions of a units grid with ``givens`` (per cell index, 0
     empty); a given out of 1..N means no solution. ``other_than``: a solution known
-    already (per cell index), left out of the solutions (see :func:`count`)."""
+    already, left out of the solutions (see :func:`count`)."""
     start = time.perf_counter()
     t = tables(shape)
     solutions: list[int] = []
@@ -521,17 +522,27 @@ def search_cells(
     return SearchResult(tuple(grids), complete or len(grids) >= limit, stats)
 
 
-def _solved(t: Tables, values: Sequence[int] | None) -> int | None:
-    """The solved position of ``values`` (per cell index); None unless each is a digit
-    1..N (such a grid is no solution, so a search need not leave it out)."""
-    if values is None or len(values) != t.cells or not all(1 <= v <= t.n for v in values):
+def _solved(t: Tables, grid: Grid | None) -> int | None:
+    """The solved position of ``grid``; None unless it holds a digit 1..N in every cell
+    (another grid is no solution, so a search need not leave it out)."""
+    values = [] if grid is None else [v for row in grid for v in row]
+    if len(values) != t.cells or not all(1 <= v <= t.n for v in values):
         return None
     return t.fresh(values)
 
 
-def flat(grid: Grid | None) -> list[int] | None:
-    """``grid``'s values per cell index (None stays None)."""
-    return None if grid is None else [v for row in grid for v in row]
+def search(
+    puzzle: Puzzle,
+    *,
+    limit: int = 2,
+    fixed: Grid | None = None,
+    budget: Budget | None = None,
+    other_than: Grid | None = None,
+) -> SearchResult:
+    """Up to ``limit`` solutions of a units puzzle whose rules are its shape's alone (no
+    sums), with the givens and ``fixed`` entries held, but ``other_than``."""
+    givens = merged(puzzle.givens, fixed)
+    return search_cells(puzzle.shape, givens, limit=limit, budget=budget, other_than=other_than)
 
 
 def merged(givens: Grid, fixed: Grid | None) -> list[int]:
