@@ -601,7 +601,7 @@ def trial(pos: Position) -> Step | None:
     puzzle = _cages(pos)
     p = pos.plan
     t = native.tables(puzzle.shape)
-    rule = cage_rule(puzzle.size, puzzle.cages, puzzle.boxes)
+    rule = cage_rule(puzzle.shape, puzzle.cages)
     width = t.width
 
     def fits(masks: list[int]) -> bool:

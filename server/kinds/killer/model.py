@@ -73,14 +73,20 @@ def cages_of(sums: Grid, numbers: Grid) -> tuple[Cage, ...]:
     """Cages from a grid of cage numbers and a grid of sums (a cage's sum at one of its
     cells, 0 elsewhere; a cage with no sum or two gets the largest, the checks say so)."""
     cells: dict[int, list[Cell]] = {}
+    totals: dict[int, int] = {}
     for r, row in enumerate(numbers):
+        written = sums[r]
         for c, k in enumerate(row):
-            cells.setdefault(k, []).append((r, c))
-    out = []
-    for group in cells.values():
-        total = max((sums[r][c] for r, c in group), default=0)
-        out.append(Cage(total, tuple(sorted(group))))
-    return ordered(out)
+            group = cells.get(k)
+            if group is None:
+                cells[k] = [(r, c)]
+                totals[k] = written[c]
+            else:
+                group.append((r, c))
+                if written[c] > totals[k]:
+                    totals[k] = written[c]
+    # each cage's cells in reading order, the cages in the order of their first cells
+    return tuple(Cage(totals[k], tuple(group)) for k, group in cells.items())
 
 
 def ordered(cages: list[Cage] | tuple[Cage, ...]) -> tuple[Cage, ...]:

@@ -19,12 +19,12 @@ import functools
 from collections.abc import Callable
 
 from numgrid.server.core import Budget
-from numgrid.server.core import Cell
 from numgrid.server.core import Grid
 from numgrid.server.core import SearchResult
 from numgrid.server.kinds import cagesums
 from numgrid.server.kinds.units import native
 from numgrid.server.kinds.units.native import Extra
+from numgrid.server.kinds.units.shape import Shape
 
 from .model import Cage
 from .model import Puzzle
@@ -92,21 +92,6 @@ def _mirrors(n: int, total: int) -> tuple[int, ...]:
     return tuple(out)
 
 
-def _pair(
-    n: int, total: int
-) -> Callable[[tuple[int, ...], tuple[int, ...]], tuple[int, ...] | None]:
-    """:func:`_exact` for a cage of two cells: each keeps the partners of the other's."""
-    mirror = _mirrors(n, total)
-
-    def narrow(masks: tuple[int, ...], _combos: tuple[int, ...]) -> tuple[int, ...] | None:
-        a, b = masks
-        a &= mirror[b]
-        b &= mirror[a]
-        return (a, b) if a and b else None
-
-    return narrow
-
-
 @functools.cache
 def _squeeze(combo: int, n: int) -> tuple[list[int], list[int]]:
     """Per mask of digits 1..N, its digits of ``combo`` as bits 0..k-1 (the combination's
@@ -125,16 +110,18 @@ def _squeeze(combo: int, n: int) -> tuple[list[int], list[int]]:
     return squeeze, spread
 
 
-_PATTERNS: dict[tuple[int, ...], tuple[int, ...] | None] = {}
+_PATTERNS: dict[tuple[int, ...], dict[int, int] | None] = {}
 
 
-def _pattern(small: tuple[int, ...]) -> tuple[int, ...] | None:
-    """:func:`_exact` of k cells over the digits 0..k-1 (bits), remembered: every
+def _pattern(small: tuple[int, ...]) -> dict[int, int] | None:
+    """:func:`_exact` of k cells over the digits 0..k-1 (bits), as what each cell's
+    candidates keep (cells of the same candidates keep the same), remembered: every
     combination of every cage of k cells comes down to one of these patterns."""
     try:
         return _PATTERNS[small]
     except KeyError:
-        found = _PATTERNS[small] = _exact(small, ((1 << len(small)) - 1,)) if all(small) else None
+        kept = _exact(small, ((1 << len(small)) - 1,)) if all(small) else None
+        found = _PATTERNS[small] = None if kept is None else dict(zip(small, kept, strict=True))
         return found
 
 
@@ -156,16 +143,21 @@ def _shared_exact(masks: tuple[int, ...], combos: tuple[int, ...]) -> tuple[int,
     out = [0] * k
     n = max(combos).bit_length() if combos else 0
     patterns = _PATTERNS
+    union = 0
+    for m in masks:
+        union |= m
     for combo in combos:
+        if combo & ~union:
+            continue  # a digit no cell can take: no filling
         squeeze, spread = _squeeze(combo, n)
         small = [squeeze[m & combo] for m in masks]
         # the cells are alike: the pattern in order, each cell's answer by its own
         ordered = tuple(sorted(small))
-        got = patterns.get(ordered, _UNKNOWN)
-        if got is _UNKNOWN:
-            got = _pattern(ordered)
-        if got is not None:
-            answer = dict(zip(ordered, got, strict=True))
+        try:
+            answer = patterns[ordered]
+        except KeyError:
+            answer = _pattern(ordered)
+        if answer is not None:
             out = [a | spread[answer[b]] for a, b in zip(out, small, strict=True)]
     result = _KEPT[key] = tuple(out) if all(out) else None
     return result
@@ -218,13 +210,14 @@ def _loose(masks: tuple[int, ...], combos: tuple[int, ...]) -> tuple[int, ...] |
 def _open_exact(masks: tuple[int, ...], combos: tuple[int, ...]) -> tuple[int, ...] | None:
     """For a large cage: once no more than :data:`EXACT_CELLS` of its cells are open,
     :func:`_shared_exact` on those, with the combinations that hold the decided digits
-    less those digits (the decided cells keep theirs); before that, nothing more than
-    :func:`_loose` found."""
+    less those digits (the decided cells keep theirs); before that, nothing."""
     placed = _decided(masks)
     if placed is None:
         return None
     open_cells = [i for i, m in enumerate(masks) if m & (m - 1)]
-    if len(open_cells) > EXACT_CELLS or not open_cells:
+    if not open_cells:
+        return masks if placed in combos else None
+    if len(open_cells) > EXACT_CELLS:
         return masks
     rest = tuple([c ^ placed for c in combos if c & placed == placed])
     kept = _shared_exact(tuple([masks[i] for i in open_cells]), rest) if rest else None
@@ -236,71 +229,161 @@ def _open_exact(masks: tuple[int, ...], combos: tuple[int, ...]) -> tuple[int, .
     return tuple(out)
 
 
+@functools.cache
+def _houses(n: int, boxes: tuple[int, int] | None) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """Per cell index, its row's, column's and box's houses (rows 0..N-1, columns N..,
+    boxes 2N..; the box -1 without boxes), and per house the bits of its cells."""
+    bh, bw = boxes if boxes is not None else (n, n)
+    of: list[int] = []
+    bits = [0] * (3 * n)
+    for r in range(n):
+        for c in range(n):
+            box = 2 * n + (r // bh) * (n // bw) + c // bw
+            of.extend((r, n + c, box if boxes is not None else -1))
+            for h in (r, n + c, box):
+                bits[h] |= 1 << (r * n + c)
+    return tuple(of), tuple(bits)
+
+
 def virtual_cages(n: int, boxes: tuple[int, int] | None, cages: tuple[Cage, ...]) -> list[Cage]:
     """The rule of 45 as cages the engine checks too: in each row, column and box, the
     cells outside the cages it holds whole add up to the rest of N x (N + 1) / 2, and,
     all in one unit, hold different digits (kept when they are two to five cells)."""
-    if (
-        sum(len(c.cells) for c in cages) != n * n
-        or len({x for c in cages for x in c.cells}) != n * n
-    ):
-        return []
-    bh, bw = boxes if boxes is not None else (n, n)
-    # per house (rows 0..N-1, columns N.., boxes 2N..): the sums of the cages inside it
-    # whole, and its cells outside them
-    caged = [0] * (3 * n)
-    rest: list[list[Cell]] = [[] for _ in range(3 * n)]
+    of, house_bits = _houses(n, boxes)
+    covered, count = 0, 0
+    inside = [0] * len(house_bits)  # the cells of the cages each house holds whole
+    caged = [0] * len(house_bits)  # and their sums
     for cage in cages:
-        rows = {r for r, _ in cage.cells}
-        cols = {c for _, c in cage.cells}
-        boxes_of = {(r // bh) * (n // bw) + c // bw for r, c in cage.cells}
-        for houses, offset in ((rows, 0), (cols, n), (boxes_of, 2 * n)):
-            if len(houses) == 1:
-                caged[offset + next(iter(houses))] += cage.sum
-            else:
-                for r, c in cage.cells:
-                    h = (r, c, (r // bh) * (n // bw) + c // bw)[offset // n]
-                    rest[offset + h].append((r, c))
-    last = 3 * n if boxes is not None else 2 * n
-    return [
-        Cage(n * (n + 1) // 2 - caged[h], tuple(sorted(rest[h])))
-        for h in range(last)
-        if 2 <= len(rest[h]) <= 5
-    ]
+        bits = 0
+        for r, c in cage.cells:
+            bits |= 1 << (r * n + c)
+        covered |= bits
+        count += len(cage.cells)
+        r, c = cage.cells[0]
+        for h in of[3 * (r * n + c) : 3 * (r * n + c) + 3]:
+            if h >= 0 and not bits & ~house_bits[h]:
+                inside[h] |= bits
+                caged[h] += cage.sum
+    if count != n * n or covered != (1 << n * n) - 1:
+        return []  # cells left out, or in two cages
+    out = []
+    for h, bits in enumerate(house_bits):
+        rest = bits & ~inside[h]
+        if 2 <= rest.bit_count() <= 5 and (boxes is not None or h < 2 * n):
+            cells = []
+            while rest:
+                low = rest & -rest
+                rest ^= low
+                cells.append(divmod(low.bit_length() - 1, n))
+            out.append(Cage(n * (n + 1) // 2 - caged[h], tuple(cells)))
+    return out
+
+
+def _beyond(kept: tuple[int, ...], combos: tuple[int, ...], reach: tuple[int, ...]) -> int:
+    """What a cage removes outside itself: a digit every combination within its cells'
+    candidates uses lies in one of its cells holding it, so no cell that sees all of
+    those holds it (``reach``: per cell of the cage, its peers' bits of digit 1). -1
+    when no combination is left."""
+    union = 0
+    for m in kept:
+        union |= m
+    required, left = union, False
+    for combo in combos:
+        if not combo & ~union:
+            required &= combo
+            left = True
+            if not required:
+                return 0
+    if not left:
+        return -1
+    kill = 0
+    while required:
+        low = required & -required
+        required ^= low
+        common = -1
+        for m, peers in zip(kept, reach, strict=True):
+            if m & low:
+                common &= peers
+        kill |= common * low
+    return kill
+
+
+def _large(masks: tuple[int, ...], combos: tuple[int, ...]) -> tuple[int, ...] | None:
+    """A cage of more than :data:`EXACT_CELLS` cells: :func:`_loose`, then
+    :func:`_open_exact`."""
+    loose = _loose(masks, combos)
+    return None if loose is None else _open_exact(loose, combos)
+
+
+@functools.lru_cache(maxsize=16)
+def _peers(shape: Shape) -> tuple[int, ...]:
+    """Per cell index, its peers' bits of digit 1 in the engine's position."""
+    n = shape.size
+    return tuple(guard >> n for guard in native.tables(shape).peer_guards)
 
 
 @functools.lru_cache(maxsize=256)
-def cage_rule(n: int, cages: tuple[Cage, ...], boxes: tuple[int, int] | None = None) -> Extra:
+def cage_rule(shape: Shape, cages: tuple[Cage, ...]) -> Extra:
     """The sums of ``cages`` (and the rule of 45's innies of the grid's units) as the
-    engine's ``extra`` rule for an N x N grid. Each cage's narrowing is remembered by its
-    cells' candidates: a search meets the same ones again and again."""
+    engine's rules beyond its units for a grid of ``shape``.
+
+    Cheap: each cage of two cells keeps in each cell the partners of the other's digits;
+    when one pair of digits is left, no cell seeing both cells holds either. Thorough:
+    each larger cage narrows its cells exactly (:data:`EXACT_CELLS`), and takes each
+    digit every combination it can still take uses from the cells that see all of its
+    cells that may hold it (:func:`_beyond`). A larger cage's narrowing is remembered by
+    its cells' candidates: a search meets the same ones again and again."""
+    n = shape.size
     width = n + 1
     digits = (1 << n) - 1
+    peers = _peers(shape)
+    # two-cell cages: their shifts, the partners of each digit, the cells seeing both
+    pairs: list[tuple[int, int, tuple[int, ...], int]] = []
+    # larger cages: their cells' bits, the cells' shifts, the combinations, the
+    # narrowing, per cell its peers' bits of digit 1, and what each narrowing removed
     Narrow = Callable[[tuple[int, ...], tuple[int, ...]], tuple[int, ...] | None]
-    Rule = tuple[int, tuple[int, ...], tuple[int, ...], Narrow, dict[int, int]]
-    quick: list[Rule] = []  # every cage, narrowed cheaply
-    thorough: list[Rule] = []  # cages of three cells or more, exactly, once quiet
-    for cage in (*cages, *virtual_cages(n, boxes, cages)):
-        if len(cage.cells) < 2:
+    Rule = tuple[int, tuple[int, ...], tuple[int, ...], Narrow, tuple[int, ...], dict[int, int]]
+    larger: list[Rule] = []
+    for cage in (*cages, *virtual_cages(n, shape.boxes, cages)):
+        size = len(cage.cells)
+        if size < 2:
             continue  # a one-cell cage holds its sum: fixed at the start (:func:`search`)
-        shifts = tuple(width * (r * n + c) for r, c in cage.cells)
-        combos = cagesums.combos(cage.sum, len(cage.cells), n)
-        bits = sum(digits << s for s in shifts)
-        if len(cage.cells) == 2:
-            quick.append((bits, shifts, combos, _pair(n, cage.sum), {}))
+        if size == 2:
+            (r, c), (r2, c2) = cage.cells
+            i, j = r * n + c, r2 * n + c2
+            pairs.append((width * i, width * j, _mirrors(n, cage.sum), peers[i] & peers[j]))
             continue
-        quick.append((bits, shifts, combos, _loose, {}))
-        exact = _shared_exact if len(cage.cells) <= EXACT_CELLS else _open_exact
-        thorough.append((bits, shifts, combos, exact, {}))
+        cells = [r * n + c for r, c in cage.cells]
+        shifts = tuple([width * i for i in cells])
+        bits = 0
+        for s in shifts:
+            bits |= digits << s
+        narrow = _shared_exact if size <= EXACT_CELLS else _large
+        combos = cagesums.combos(cage.sum, size, n)
+        larger.append((bits, shifts, combos, narrow, tuple([peers[i] for i in cells]), {}))
+    # per larger cage, its cells' candidates as it last left them (-1: none yet): while
+    # they are the same, it has nothing to remove
+    left = [-1] * len(larger)
 
-    quiet_at = [-1]  # the last position every cage left as it was (-1: none yet)
+    def cheap(pos: int) -> int | None:
+        for a_at, b_at, mirror, both in pairs:
+            a = pos >> a_at & digits
+            b = pos >> b_at & digits
+            a_kept = a & mirror[b]
+            b_kept = b & mirror[a_kept]
+            if a_kept != a or b_kept != b:
+                if not a_kept or not b_kept:
+                    return None
+                pos &= ~((a ^ a_kept) << a_at | (b ^ b_kept) << b_at)
+            if a_kept == b_kept and a_kept.bit_count() == 2:
+                pos &= ~(both * a_kept)
+        return pos
 
-    def apply(pos: int, rules: list[Rule], changed: int) -> int | None:
-        for bits, shifts, combos, narrow, memo in rules:
-            if not bits & changed:
-                continue  # as at the last quiet position: nothing to remove
-            # the cage's candidates as one int: what it removes is remembered by them
+    def thorough(pos: int) -> int | None:
+        for j, (bits, shifts, combos, narrow, reach, memo) in enumerate(larger):
             key = pos & bits
+            if key == left[j]:
+                continue
             kill = memo.get(key)
             if kill is None:
                 if len(memo) > MEMO_CELLS:
@@ -310,31 +393,19 @@ def cage_rule(n: int, cages: tuple[Cage, ...], boxes: tuple[int, int] | None = N
                 if kept is None or not all(kept):
                     kill = -1
                 else:
-                    kill = 0
-                    for s, m, k in zip(shifts, masks, kept, strict=True):
-                        kill |= (m & ~k) << s
+                    kill = _beyond(kept, combos, reach)
+                    if kill >= 0:  # -1: no combination left
+                        for s, m, k in zip(shifts, masks, kept, strict=True):
+                            kill |= (m & ~k) << s
                 memo[key] = kill
             if kill:
                 if kill < 0:
                     return None
                 pos &= ~kill
+            left[j] = key & ~kill
         return pos
 
-    def extra(pos: int) -> int | None:
-        """The cheap narrowing of every cage; when it has nothing to add, the exact one.
-        Cages whose candidates are those of the last position both left unchanged are
-        passed over."""
-        last = quiet_at[0]
-        changed = pos ^ last if last >= 0 else -1
-        quick_pos = apply(pos, quick, changed)
-        if quick_pos is None or quick_pos != pos:
-            return quick_pos
-        found = apply(pos, thorough, changed)
-        if found == pos:
-            quiet_at[0] = pos
-        return found
-
-    return extra
+    return Extra(cheap, thorough)
 
 
 def givens_with_singles(puzzle: Puzzle, fixed: Grid | None) -> list[int]:
@@ -369,7 +440,7 @@ def search(
         for cage in puzzle.cages
     ):
         givens = [-1] * len(givens)  # a sum no digits make: no solution
-    rule = cage_rule(puzzle.size, puzzle.cages, puzzle.boxes)
+    rule = cage_rule(puzzle.shape, puzzle.cages)
     return native.search_cells(
         puzzle.shape,
         givens,

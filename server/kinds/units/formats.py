@@ -368,13 +368,26 @@ def sniff_janko(family: Family, text: str) -> str | None:
     return None
 
 
+# A line of numbers of up to three ASCII digits (and, where empty cells may be, '-' or
+# '.'), each token ending at white space: what :func:`janko_block` reads at once.
+_NUMBERS = re.compile(r"(?:\s*[0-9]{1,3}(?!\S))*\s*")
+_NUMBERS_OR_EMPTY = re.compile(r"(?:\s*(?:[0-9]{1,3}|[-.])(?!\S))*\s*")
+_EMPTY_AS_0 = str.maketrans("-.", "00")
+
+
 def janko_block(
     rows: list[str], n: int, what: str, findings: list[Finding], empty_ok: bool
 ) -> Grid:
     """N lines of N numbers (``what`` in messages; ``-`` or ``.`` for 0 if ``empty_ok``),
     each bad token or ragged row a finding."""
     grid = []
+    well_formed = _NUMBERS_OR_EMPTY if empty_ok else _NUMBERS
     for r, line in enumerate(rows):
+        if well_formed.fullmatch(line):
+            read = tuple(map(int, line.translate(_EMPTY_AS_0).split()))
+            if len(read) == n:
+                grid.append(read)
+                continue
         tokens = line.split()
         if len(tokens) != n:
             findings.append(ragged_row(r, len(tokens), n, "tokens", what))

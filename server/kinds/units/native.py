@@ -45,9 +45,19 @@ from .shape import Shape
 
 POLL_EVERY = 64  # nodes between two looks at the budget
 
-# A constraint beyond the units (e.g. a cage's sum): a settled position to a narrower
-# one, the same one when it has nothing to add, None when no filling completes it.
-Extra = Callable[[int], int | None]
+# A rule beyond the units (e.g. cages' sums): a position to a narrower one, the same
+# one when it has nothing to add, None when no filling completes it.
+Narrowing = Callable[[int], int | None]
+
+
+@dataclass(frozen=True)
+class Extra:
+    """A kind's rules beyond the units: ``cheap`` runs once no naked single is left,
+    before the units are folded; ``thorough`` once every other rule has nothing to add."""
+
+    cheap: Narrowing
+    thorough: Narrowing
+
 
 # (origins: every digit bit of each origin's group; the shifts from an origin to the
 # other cells; the unit's pattern: bit 0 of each of its groups from the origin's)
@@ -353,11 +363,13 @@ def tables(shape: Shape) -> Tables:
 
 
 def settle(t: Tables, pos: int, done: int, extra: Extra | None = None) -> tuple[int, int] | None:
-    """Naked and hidden singles (then locked candidates, then ``extra``) to a fixpoint:
-    the narrowed position and its decided cells (their guard bits), or None on a
-    contradiction. ``done``: the decided cells whose peers were already cleared."""
+    """Naked singles, ``extra.cheap``, hidden singles, locked candidates, then
+    ``extra.thorough``, to a fixpoint: the narrowed position and its decided cells
+    (their guard bits), or None on a contradiction. ``done``: the decided cells whose
+    peers were already cleared."""
     full, ones, guards, shift = t.full, t.ones, t.guards, t.n
     digits, peers, written = t.digits, t.peer_bits, t.hidden
+    cheap = extra.cheap if extra is not None else None
     while True:
         if (pos + full) & guards != guards:
             return None  # a cell without candidates
@@ -373,6 +385,13 @@ def settle(t: Tables, pos: int, done: int, extra: Extra | None = None) -> tuple[
             pos &= ~kill
             done |= new
             continue
+        if cheap is not None:
+            more = cheap(pos)
+            if more is None:
+                return None
+            if more != pos:
+                pos = more
+                continue
         hidden = written(pos)
         if hidden < 0:
             return None  # a digit without a place in a unit
@@ -391,7 +410,7 @@ def settle(t: Tables, pos: int, done: int, extra: Extra | None = None) -> tuple[
                 pos = narrowed
                 continue
         if extra is not None:
-            more = extra(pos)
+            more = extra.thorough(pos)
             if more is None:
                 return None
             if more != pos:
