@@ -131,6 +131,14 @@ def sniff_janko(text: str) -> str | None:
 
 def _sums_written(sums: Grid, numbers: Grid, findings: list[Finding]) -> None:
     """Each cage's sum written once: a cage with none or with two is named."""
+    written_in = [
+        k
+        for sum_row, row in zip(sums, numbers, strict=True)
+        for v, k in zip(sum_row, row, strict=True)
+        if v
+    ]
+    if len(set(written_in)) == len(written_in) and set(written_in) == set().union(*numbers):
+        return  # the usual case, at once
     by_cage: dict[int, list[Cell]] = {}
     written: dict[int, list[Cell]] = {}
     for r, row in enumerate(numbers):

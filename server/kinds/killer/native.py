@@ -93,10 +93,11 @@ def _mirrors(n: int, total: int) -> tuple[int, ...]:
 
 
 @functools.cache
-def _squeeze(combo: int, n: int) -> tuple[list[int], list[int]]:
-    """Per mask of digits 1..N, its digits of ``combo`` as bits 0..k-1 (the combination's
-    digits in order), and per such pattern the mask again: a cage's candidates within a
-    combination, whatever its digits."""
+def _squeeze(combo: int) -> tuple[list[int], list[int]]:
+    """Per mask of digits up to ``combo``'s highest, its digits of ``combo`` as bits
+    0..k-1 (the combination's digits in order), and per such pattern the mask again: a
+    cage's candidates within a combination, whatever its digits."""
+    n = combo.bit_length()
     places = [d for d in range(n) if combo >> d & 1]
     at = {1 << d: 1 << j for j, d in enumerate(places)}
     squeeze = [0] * (1 << n)
@@ -125,31 +126,33 @@ def _pattern(small: tuple[int, ...]) -> dict[int, int] | None:
         return found
 
 
-_KEPT: dict[tuple[tuple[int, ...], tuple[int, ...]], tuple[int, ...] | None] = {}
-_UNKNOWN: tuple[int, ...] = (-1,)  # not worked out yet (None: no filling)
+# (kept, required): per cell the digits it keeps, and the digits every filling uses
+Narrowed = tuple[tuple[int, ...], int]
+_KEPT: dict[tuple[tuple[int, ...], tuple[int, ...]], Narrowed | None] = {}
+_UNKNOWN: Narrowed = ((), -1)  # not worked out yet (None: no filling)
 
 
-def _shared_exact(masks: tuple[int, ...], combos: tuple[int, ...]) -> tuple[int, ...] | None:
-    """:func:`_exact` through the patterns: each combination's candidates squeezed to
-    its k digits, looked up, spread back; remembered for every cage and puzzle (up to a
-    bound: the cages of a sum over cells of the same candidates narrow alike)."""
+def _shared_exact(masks: tuple[int, ...], combos: tuple[int, ...]) -> Narrowed | None:
+    """:func:`_exact` through the patterns, with the digits every filling uses: each
+    combination's candidates squeezed to its k digits, looked up, spread back;
+    remembered for every cage and puzzle (up to a bound: the cages of a sum over cells
+    of the same candidates narrow alike)."""
     key = (masks, combos)
     found = _KEPT.get(key, _UNKNOWN)
     if found is not _UNKNOWN:
         return found
     if len(_KEPT) > MEMO_CELLS:
         _KEPT.clear()
-    k = len(masks)
-    out = [0] * k
-    n = max(combos).bit_length() if combos else 0
+    out = [0] * len(masks)
     patterns = _PATTERNS
     union = 0
     for m in masks:
         union |= m
+    required = union
     for combo in combos:
         if combo & ~union:
             continue  # a digit no cell can take: no filling
-        squeeze, spread = _squeeze(combo, n)
+        squeeze, spread = _squeeze(combo)
         small = [squeeze[m & combo] for m in masks]
         # the cells are alike: the pattern in order, each cell's answer by its own
         ordered = tuple(sorted(small))
@@ -159,14 +162,16 @@ def _shared_exact(masks: tuple[int, ...], combos: tuple[int, ...]) -> tuple[int,
             answer = _pattern(ordered)
         if answer is not None:
             out = [a | spread[answer[b]] for a, b in zip(out, small, strict=True)]
-    result = _KEPT[key] = tuple(out) if all(out) else None
+            required &= combo
+    result = _KEPT[key] = (tuple(out), required) if all(out) else None
     return result
 
 
 def narrowed(masks: tuple[int, ...], combo: int) -> tuple[int, ...] | None:
     """Per cell, the digits of ``combo`` it holds in some filling of the cells by the
     digits of ``combo`` (one each, all used); None when there is none."""
-    return _shared_exact(masks, (combo,))
+    found = _shared_exact(masks, (combo,))
+    return None if found is None else found[0]
 
 
 def _decided(masks: tuple[int, ...]) -> int | None:
@@ -220,82 +225,76 @@ def _open_exact(masks: tuple[int, ...], combos: tuple[int, ...]) -> tuple[int, .
     if len(open_cells) > EXACT_CELLS:
         return masks
     rest = tuple([c ^ placed for c in combos if c & placed == placed])
-    kept = _shared_exact(tuple([masks[i] for i in open_cells]), rest) if rest else None
-    if kept is None:
+    found = _shared_exact(tuple([masks[i] for i in open_cells]), rest) if rest else None
+    if found is None:
         return None
     out = list(masks)
-    for i, k in zip(open_cells, kept, strict=True):
+    for i, k in zip(open_cells, found[0], strict=True):
         out[i] = k
     return tuple(out)
 
 
+_BITS = tuple(1 << i for i in range(16 * 16))  # per cell index, its bit
+
+
 @functools.cache
-def _houses(n: int, boxes: tuple[int, int] | None) -> tuple[tuple[int, ...], tuple[int, ...]]:
+def _houses(
+    n: int, boxes: tuple[int, int] | None
+) -> tuple[tuple[tuple[int, ...], ...], tuple[int, ...]]:
     """Per cell index, its row's, column's and box's houses (rows 0..N-1, columns N..,
-    boxes 2N..; the box -1 without boxes), and per house the bits of its cells."""
+    boxes 2N..; no box without boxes), and per house the bits of its cells."""
     bh, bw = boxes if boxes is not None else (n, n)
-    of: list[int] = []
+    of: list[tuple[int, ...]] = []
     bits = [0] * (3 * n)
     for r in range(n):
         for c in range(n):
             box = 2 * n + (r // bh) * (n // bw) + c // bw
-            of.extend((r, n + c, box if boxes is not None else -1))
+            of.append((r, n + c, box) if boxes is not None else (r, n + c))
             for h in (r, n + c, box):
                 bits[h] |= 1 << (r * n + c)
     return tuple(of), tuple(bits)
 
 
-def virtual_cages(n: int, boxes: tuple[int, int] | None, cages: tuple[Cage, ...]) -> list[Cage]:
-    """The rule of 45 as cages the engine checks too: in each row, column and box, the
-    cells outside the cages it holds whole add up to the rest of N x (N + 1) / 2, and,
-    all in one unit, hold different digits (kept when they are two to five cells)."""
+def innies(
+    n: int, boxes: tuple[int, int] | None, cages: list[tuple[int, list[int]]]
+) -> list[tuple[int, list[int]]]:
+    """The rule of 45 as cages the engine checks too (each a sum and its cells' indices,
+    as ``cages``): in each row, column and box, the cells outside the cages it holds
+    whole add up to the rest of N x (N + 1) / 2, and, all in one unit, hold different
+    digits (kept when they are two to five cells). None unless the cages cover the grid
+    once."""
     of, house_bits = _houses(n, boxes)
+    bit = _BITS
     covered, count = 0, 0
     inside = [0] * len(house_bits)  # the cells of the cages each house holds whole
     caged = [0] * len(house_bits)  # and their sums
-    for cage in cages:
-        bits = 0
-        for r, c in cage.cells:
-            bits |= 1 << (r * n + c)
+    for total, cells in cages:
+        bits = sum(map(bit.__getitem__, cells))  # cells once each, as the reader makes them
         covered |= bits
-        count += len(cage.cells)
-        r, c = cage.cells[0]
-        for h in of[3 * (r * n + c) : 3 * (r * n + c) + 3]:
-            if h >= 0 and not bits & ~house_bits[h]:
+        count += len(cells)
+        for h in of[cells[0]]:
+            if not bits & ~house_bits[h]:
                 inside[h] |= bits
-                caged[h] += cage.sum
+                caged[h] += total
     if count != n * n or covered != (1 << n * n) - 1:
         return []  # cells left out, or in two cages
     out = []
     for h, bits in enumerate(house_bits):
         rest = bits & ~inside[h]
         if 2 <= rest.bit_count() <= 5 and (boxes is not None or h < 2 * n):
-            cells = []
+            at = []
             while rest:
                 low = rest & -rest
                 rest ^= low
-                cells.append(divmod(low.bit_length() - 1, n))
-            out.append(Cage(n * (n + 1) // 2 - caged[h], tuple(cells)))
+                at.append(low.bit_length() - 1)
+            out.append((n * (n + 1) // 2 - caged[h], at))
     return out
 
 
-def _beyond(kept: tuple[int, ...], combos: tuple[int, ...], reach: tuple[int, ...]) -> int:
-    """What a cage removes outside itself: a digit every combination within its cells'
-    candidates uses lies in one of its cells holding it, so no cell that sees all of
-    those holds it (``reach``: per cell of the cage, its peers' bits of digit 1). -1
-    when no combination is left."""
-    union = 0
-    for m in kept:
-        union |= m
-    required, left = union, False
-    for combo in combos:
-        if not combo & ~union:
-            required &= combo
-            left = True
-            if not required:
-                return 0
-    if not left:
-        return -1
+def _outside(kept: tuple[int, ...], required: int, reach: tuple[int, ...]) -> int:
+    """What a cage removes outside itself: each digit every filling of it uses lies in
+    one of its cells holding it, so no cell that sees all of those holds it (``reach``:
+    per cell of the cage, its peers' bits of digit 1)."""
     kill = 0
     while required:
         low = required & -required
@@ -308,11 +307,23 @@ def _beyond(kept: tuple[int, ...], combos: tuple[int, ...], reach: tuple[int, ..
     return kill
 
 
-def _large(masks: tuple[int, ...], combos: tuple[int, ...]) -> tuple[int, ...] | None:
+def _large(masks: tuple[int, ...], combos: tuple[int, ...]) -> Narrowed | None:
     """A cage of more than :data:`EXACT_CELLS` cells: :func:`_loose`, then
-    :func:`_open_exact`."""
+    :func:`_open_exact`; the digits every combination within the cells' candidates
+    uses are required."""
     loose = _loose(masks, combos)
-    return None if loose is None else _open_exact(loose, combos)
+    kept = None if loose is None else _open_exact(loose, combos)
+    if kept is None or not all(kept):
+        return None
+    union = 0
+    for m in kept:
+        union |= m
+    required, left = union, False
+    for combo in combos:
+        if not combo & ~union:
+            required &= combo
+            left = True
+    return (kept, required) if left else None
 
 
 @functools.lru_cache(maxsize=16)
@@ -331,7 +342,7 @@ def cage_rule(shape: Shape, cages: tuple[Cage, ...]) -> Extra:
     when one pair of digits is left, no cell seeing both cells holds either. Thorough:
     each larger cage narrows its cells exactly (:data:`EXACT_CELLS`), and takes each
     digit every combination it can still take uses from the cells that see all of its
-    cells that may hold it (:func:`_beyond`). A larger cage's narrowing is remembered by
+    cells that may hold it (:func:`_outside`). A larger cage's narrowing is remembered by
     its cells' candidates: a search meets the same ones again and again."""
     n = shape.size
     width = n + 1
@@ -341,25 +352,24 @@ def cage_rule(shape: Shape, cages: tuple[Cage, ...]) -> Extra:
     pairs: list[tuple[int, int, tuple[int, ...], int]] = []
     # larger cages: their cells' bits, the cells' shifts, the combinations, the
     # narrowing, per cell its peers' bits of digit 1, and what each narrowing removed
-    Narrow = Callable[[tuple[int, ...], tuple[int, ...]], tuple[int, ...] | None]
+    Narrow = Callable[[tuple[int, ...], tuple[int, ...]], Narrowed | None]
     Rule = tuple[int, tuple[int, ...], tuple[int, ...], Narrow, tuple[int, ...], dict[int, int]]
     larger: list[Rule] = []
-    for cage in (*cages, *virtual_cages(n, shape.boxes, cages)):
-        size = len(cage.cells)
+    real = [(cage.sum, [r * n + c for r, c in cage.cells]) for cage in cages]
+    for total, cells in (*real, *innies(n, shape.boxes, real)):
+        size = len(cells)
         if size < 2:
             continue  # a one-cell cage holds its sum: fixed at the start (:func:`search`)
         if size == 2:
-            (r, c), (r2, c2) = cage.cells
-            i, j = r * n + c, r2 * n + c2
-            pairs.append((width * i, width * j, _mirrors(n, cage.sum), peers[i] & peers[j]))
+            i, j = cells
+            pairs.append((width * i, width * j, _mirrors(n, total), peers[i] & peers[j]))
             continue
-        cells = [r * n + c for r, c in cage.cells]
         shifts = tuple([width * i for i in cells])
         bits = 0
         for s in shifts:
             bits |= digits << s
         narrow = _shared_exact if size <= EXACT_CELLS else _large
-        combos = cagesums.combos(cage.sum, size, n)
+        combos = cagesums.combos(total, size, n)
         larger.append((bits, shifts, combos, narrow, tuple([peers[i] for i in cells]), {}))
     # per larger cage, its cells' candidates as it last left them (-1: none yet): while
     # they are the same, it has nothing to remove
@@ -389,14 +399,14 @@ def cage_rule(shape: Shape, cages: tuple[Cage, ...]) -> Extra:
                 if len(memo) > MEMO_CELLS:
                     memo.clear()
                 masks = tuple([(key >> s) & digits for s in shifts])
-                kept = narrow(masks, combos)
-                if kept is None or not all(kept):
+                found = narrow(masks, combos)
+                if found is None:
                     kill = -1
                 else:
-                    kill = _beyond(kept, combos, reach)
-                    if kill >= 0:  # -1: no combination left
-                        for s, m, k in zip(shifts, masks, kept, strict=True):
-                            kill |= (m & ~k) << s
+                    kept, required = found
+                    kill = _outside(kept, required, reach) if required else 0
+                    for s, m, k in zip(shifts, masks, kept, strict=True):
+                        kill |= (m & ~k) << s
                 memo[key] = kill
             if kill:
                 if kill < 0:
