@@ -21,6 +21,7 @@ from numgrid.server.kinds import cagesums
 from numgrid.server.kinds import detect_format
 from numgrid.server.kinds.base import Spec
 from numgrid.server.kinds.kakuro import sums as kakuro_sums
+from numgrid.server.kinds.killer.native import rule_of_45
 from support import PUZZLES
 from support.facts import errors
 from support.sudoku import SGT_SOLO
@@ -198,6 +199,39 @@ def test_the_rule_of_45_places_an_innie():
     explanation = KILLER.logic.explain(board.puzzle, None, None, None)
     sums = [s.explanation for s in explanation.steps if "Rule of 45" in s.explanation]
     assert all(" = " in s for s in sums)
+
+
+@pytest.mark.parametrize("size", [4, 6, 9])
+def test_the_engines_rule_of_45_holds_in_every_solution(size):
+    """Each innie and outie group the native engine adds adds up to its sum in the
+    solution, its cells in one house when there are two or more (different digits);
+    over these puzzles both kinds and one-cell groups (a digit fixed) occur."""
+    seen = set()
+    for seed in range(12):
+        puzzle, solution = KILLER.maker.candidate(
+            Spec(size, size, None), random.Random(seed), 0.0, Budget.seconds(30)
+        )
+        cages = [(c.sum, [r * size + col for r, col in c.cells]) for c in puzzle.cages]
+        values = [v for row in solution for v in row]
+        groups = rule_of_45(size, puzzle.boxes, cages)
+        for total, cells in groups:
+            digits = [values[i] for i in cells]
+            assert sum(digits) == total, (seed, total, cells, digits)
+            assert len(set(digits)) == len(digits), (seed, cells, digits)
+            rows, cols = {i // size for i in cells}, {i % size for i in cells}
+            assert (
+                len(cells) == 1
+                or len(rows) == 1
+                or len(cols) == 1
+                or (
+                    len(
+                        {(i // size // puzzle.boxes[0], i % size // puzzle.boxes[1]) for i in cells}
+                    )
+                    == 1
+                )
+            )
+            seen.add(len(cells) == 1)
+    assert seen == {True, False}
 
 
 def test_the_maker_is_seeded_and_cages_every_cell_in_two_or_more():

@@ -243,51 +243,70 @@ def _houses(
 ) -> tuple[tuple[tuple[int, ...], ...], tuple[int, ...]]:
     """Per cell index, its row's, column's and box's houses (rows 0..N-1, columns N..,
     boxes 2N..; no box without boxes), and per house the bits of its cells."""
-    bh, bw = boxes if boxes is not None else (n, n)
     of: list[tuple[int, ...]] = []
-    bits = [0] * (3 * n)
+    bits = [0] * (3 * n if boxes is not None else 2 * n)
     for r in range(n):
         for c in range(n):
-            box = 2 * n + (r // bh) * (n // bw) + c // bw
-            of.append((r, n + c, box) if boxes is not None else (r, n + c))
-            for h in (r, n + c, box):
+            houses: tuple[int, ...] = (r, n + c)
+            if boxes is not None:
+                houses += (2 * n + (r // boxes[0]) * (n // boxes[1]) + c // boxes[1],)
+            of.append(houses)
+            for h in houses:
                 bits[h] |= 1 << (r * n + c)
     return tuple(of), tuple(bits)
 
 
-def innies(
+def _indices(bits: int) -> list[int]:
+    """The cell indices of ``bits``, in order."""
+    out = []
+    while bits:
+        low = bits & -bits
+        bits ^= low
+        out.append(low.bit_length() - 1)
+    return out
+
+
+def rule_of_45(
     n: int, boxes: tuple[int, int] | None, cages: list[tuple[int, list[int]]]
 ) -> list[tuple[int, list[int]]]:
     """The rule of 45 as cages the engine checks too (each a sum and its cells' indices,
-    as ``cages``): in each row, column and box, the cells outside the cages it holds
-    whole add up to the rest of N x (N + 1) / 2, and, all in one unit, hold different
-    digits (kept when they are two to five cells). None unless the cages cover the grid
-    once."""
+    as ``cages``), for each row, column and box (a house) whose cells add up to
+    N x (N + 1) / 2: the *innies*, its cells outside the cages it holds whole, add up to
+    the rest; the *outies*, the cells outside it of the cages that cross it, add up to
+    what those cages hold beyond it. Kept when they are one cell (its digit is the sum)
+    or two to five cells all in one house (different digits). None unless the cages
+    cover the grid once."""
     of, house_bits = _houses(n, boxes)
     bit = _BITS
     covered, count = 0, 0
-    inside = [0] * len(house_bits)  # the cells of the cages each house holds whole
+    inside = [0] * len(house_bits)  # per house, the cells of the cages it holds whole
     caged = [0] * len(house_bits)  # and their sums
+    crossing = [0] * len(house_bits)  # per house, the cells of the cages that cross it
+    crossed = [0] * len(house_bits)  # and their sums
     for total, cells in cages:
         bits = sum(map(bit.__getitem__, cells))  # cells once each, as the reader makes them
         covered |= bits
         count += len(cells)
-        for h in of[cells[0]]:
+        for h in {h for i in cells for h in of[i]}:
             if not bits & ~house_bits[h]:
                 inside[h] |= bits
                 caged[h] += total
+            else:
+                crossing[h] |= bits
+                crossed[h] += total
     if count != n * n or covered != (1 << n * n) - 1:
         return []  # cells left out, or in two cages
     out = []
+    full = n * (n + 1) // 2
     for h, bits in enumerate(house_bits):
-        rest = bits & ~inside[h]
-        if 2 <= rest.bit_count() <= 5 and (boxes is not None or h < 2 * n):
-            at = []
-            while rest:
-                low = rest & -rest
-                rest ^= low
-                at.append(low.bit_length() - 1)
-            out.append((n * (n + 1) // 2 - caged[h], at))
+        innies = bits & ~inside[h]
+        if 1 <= innies.bit_count() <= 5:
+            out.append((full - caged[h], _indices(innies)))
+        outies = crossing[h] & ~bits
+        if 1 <= outies.bit_count() <= 5:
+            at = _indices(outies)
+            if len(at) == 1 or any(not outies & ~house_bits[g] for g in of[at[0]]):
+                out.append((caged[h] + crossed[h] - full, at))
     return out
 
 
@@ -355,11 +374,14 @@ def cage_rule(shape: Shape, cages: tuple[Cage, ...]) -> Extra:
     Narrow = Callable[[tuple[int, ...], tuple[int, ...]], Narrowed | None]
     Rule = tuple[int, tuple[int, ...], tuple[int, ...], Narrow, tuple[int, ...], dict[int, int]]
     larger: list[Rule] = []
+    keep = -1  # every digit but the sum of a cell alone in a cage
     real = [(cage.sum, [r * n + c for r, c in cage.cells]) for cage in cages]
-    for total, cells in (*real, *innies(n, shape.boxes, real)):
+    for total, cells in (*real, *rule_of_45(n, shape.boxes, real)):
         size = len(cells)
         if size < 2:
-            continue  # a one-cell cage holds its sum: fixed at the start (:func:`search`)
+            allowed = 1 << (total - 1) if 1 <= total <= n else 0
+            keep &= ~((digits & ~allowed) << width * cells[0])
+            continue
         if size == 2:
             i, j = cells
             pairs.append((width * i, width * j, _mirrors(n, total), peers[i] & peers[j]))
@@ -376,6 +398,7 @@ def cage_rule(shape: Shape, cages: tuple[Cage, ...]) -> Extra:
     left = [-1] * len(larger)
 
     def cheap(pos: int) -> int | None:
+        pos &= keep
         for a_at, b_at, mirror, both in pairs:
             a = pos >> a_at & digits
             b = pos >> b_at & digits
