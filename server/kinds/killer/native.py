@@ -1,16 +1,17 @@
 """Killer Sudoku's native engine: the units family's bitmask engine
 (:mod:`numgrid.server.kinds.units.native`) on the grid's units (the plain grid's
-tables, shared by every Killer of a size), and the cages as its ``extra`` rule: in the
-fixpoint, each cage keeps the digits each of its cells holds in some filling of its sum
-(:mod:`..cagesums`: different digits, one of the combinations; exactly, for cages of
-up to four cells; a cage of more keeps the combinations its cells can all hold, and
-exactly once four cells or fewer are open: the generator's large cages). The
-rule of 45 adds cages of its own: in each row, column and box, the cells outside the
-cages it holds whole (the innies) add up to the rest of 45, all different.
+tables, shared by every Killer of a size), and the cages as its ``extra`` rules
+(:func:`cage_rule`): in the fixpoint, each cage keeps the digits each of its cells holds
+in some filling of its sum (:mod:`..cagesums`: different digits, one of the
+combinations; exactly, for cages of up to four cells; a cage of more keeps the
+combinations its cells can all hold, and exactly once four cells or fewer are open: the
+generator's large cages), and the digits every filling uses leave the cells that see
+all of the cage's cells that may hold them. The rule of 45 adds cages of its own
+(:func:`rule_of_45`): per row, column and box, its innies and outies.
 
-A cage's narrowing is remembered by its cells' candidates (one AND of the position), and
-the narrowing of three or four cells within a combination by its pattern (the same
-for every combination of those digits): a search meets the same ones again and again.
+A cage is passed over while its cells are as it last left them; the exact narrowing of
+a cage's candidates is remembered (across cages and puzzles), and that of k cells
+within a combination by its pattern (the same for every combination of k digits).
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from collections.abc import Callable
 from numgrid.server.core import Budget
 from numgrid.server.core import Grid
 from numgrid.server.core import SearchResult
+from numgrid.server.core import Stats
 from numgrid.server.kinds import cagesums
 from numgrid.server.kinds.units import native
 from numgrid.server.kinds.units.native import Extra
@@ -30,7 +32,7 @@ from .model import Cage
 from .model import Puzzle
 
 EXACT_CELLS = 4  # cages up to this size keep exactly the digits some filling uses
-MEMO_CELLS = 200_000  # narrowings remembered per puzzle before they are forgotten
+MEMO_CELLS = 200_000  # exact narrowings remembered before they are forgotten
 
 
 def _exact(masks: tuple[int, ...], combos: tuple[int, ...]) -> tuple[int, ...] | None:
@@ -256,6 +258,30 @@ def _houses(
     return tuple(of), tuple(bits)
 
 
+@functools.cache
+def _areas(
+    n: int, boxes: tuple[int, int] | None, wide: bool
+) -> tuple[tuple[tuple[int, ...], ...], tuple[int, ...], tuple[int, ...]]:
+    """Per cell index, the areas holding it; per area the bits of its cells, and how
+    many houses it is: the houses, and with ``wide`` each band of two or three rows or
+    columns side by side."""
+    _, bits = _houses(n, boxes)
+    areas, houses = list(bits), [1] * len(bits)
+    if wide:
+        for k in (2, 3):
+            for first in range(n - k + 1):
+                rows = cols = 0
+                for j in range(first, first + k):
+                    rows |= bits[j]
+                    cols |= bits[n + j]
+                areas += (rows, cols)
+                houses += (k, k)
+    area_of = tuple(
+        tuple(a for a, cells in enumerate(areas) if cells >> i & 1) for i in range(n * n)
+    )
+    return area_of, tuple(areas), tuple(houses)
+
+
 def _indices(bits: int) -> list[int]:
     """The cell indices of ``bits``, in order."""
     out = []
@@ -267,47 +293,67 @@ def _indices(bits: int) -> list[int]:
 
 
 def rule_of_45(
-    n: int, boxes: tuple[int, int] | None, cages: list[tuple[int, list[int]]]
+    n: int, boxes: tuple[int, int] | None, cages: list[tuple[int, list[int]]], wide: bool = False
 ) -> list[tuple[int, list[int]]]:
     """The rule of 45 as cages the engine checks too (each a sum and its cells' indices,
-    as ``cages``), for each row, column and box (a house) whose cells add up to
-    N x (N + 1) / 2: the *innies*, its cells outside the cages it holds whole, add up to
-    the rest; the *outies*, the cells outside it of the cages that cross it, add up to
-    what those cages hold beyond it. Kept when they are one cell (its digit is the sum)
-    or two to five cells all in one house (different digits). None unless the cages
-    cover the grid once."""
+    as ``cages``), for each row, column and box (a house; with ``wide`` also each band of
+    two or three rows or columns), whose cells add up to N x (N + 1) / 2 a house: the
+    *innies*, its cells outside the cages it holds whole, add up to the rest; the
+    *outies*, the cells outside it of the cages that cross it, add up to what those
+    cages hold beyond it. Kept when they are one cell (its digit is the sum) or two to
+    five cells all in one house (different digits). None unless the cages cover the
+    grid once."""
     of, house_bits = _houses(n, boxes)
+    area_of, areas, houses = _areas(n, boxes, wide)
     bit = _BITS
     covered, count = 0, 0
-    inside = [0] * len(house_bits)  # per house, the cells of the cages it holds whole
-    caged = [0] * len(house_bits)  # and their sums
-    crossing = [0] * len(house_bits)  # per house, the cells of the cages that cross it
-    crossed = [0] * len(house_bits)  # and their sums
+    inside = [0] * len(areas)  # per area, the cells of the cages it holds whole
+    caged = [0] * len(areas)  # and their sums
+    crossing = [0] * len(areas)  # per area, the cells of the cages that cross it
+    crossed = [0] * len(areas)  # and their sums
     for total, cells in cages:
         bits = sum(map(bit.__getitem__, cells))  # cells once each, as the reader makes them
         covered |= bits
         count += len(cells)
-        for h in {h for i in cells for h in of[i]}:
-            if not bits & ~house_bits[h]:
-                inside[h] |= bits
-                caged[h] += total
+        if len(cells) == 2 and not wide:  # the most common cage, at once: its houses pair up
+            for a, b in zip(area_of[cells[0]], area_of[cells[1]], strict=True):
+                if a == b:
+                    inside[a] |= bits
+                    caged[a] += total
+                else:
+                    crossing[a] |= bits
+                    crossed[a] += total
+                    crossing[b] |= bits
+                    crossed[b] += total
+            continue
+        for a in {a for i in cells for a in area_of[i]}:
+            if not bits & ~areas[a]:
+                inside[a] |= bits
+                caged[a] += total
             else:
-                crossing[h] |= bits
-                crossed[h] += total
+                crossing[a] |= bits
+                crossed[a] += total
     if count != n * n or covered != (1 << n * n) - 1:
         return []  # cells left out, or in two cages
     out = []
-    full = n * (n + 1) // 2
-    for h, bits in enumerate(house_bits):
-        innies = bits & ~inside[h]
-        if 1 <= innies.bit_count() <= 5:
-            out.append((full - caged[h], _indices(innies)))
-        outies = crossing[h] & ~bits
-        if 1 <= outies.bit_count() <= 5:
-            at = _indices(outies)
-            if len(at) == 1 or any(not outies & ~house_bits[g] for g in of[at[0]]):
-                out.append((caged[h] + crossed[h] - full, at))
+    house_total = n * (n + 1) // 2
+    for a, bits in enumerate(areas):
+        full = houses[a] * house_total
+        innies = bits & ~inside[a]
+        if innies and innies.bit_count() <= 5 and _in_one_house(innies, of, house_bits):
+            out.append((full - caged[a], _indices(innies)))
+        outies = crossing[a] & ~bits
+        if outies and outies.bit_count() <= 5 and _in_one_house(outies, of, house_bits):
+            out.append((caged[a] + crossed[a] - full, _indices(outies)))
     return out
+
+
+def _in_one_house(group: int, of: tuple[tuple[int, ...], ...], house_bits: tuple[int, ...]) -> bool:
+    """Whether the cells of ``group`` (bits) are one cell or all in one house."""
+    first = (group & -group).bit_length() - 1
+    if group == 1 << first:
+        return True
+    return any(not group & ~house_bits[h] for h in of[first])
 
 
 def _outside(kept: tuple[int, ...], required: int, reach: tuple[int, ...]) -> int:
@@ -353,16 +399,15 @@ def _peers(shape: Shape) -> tuple[int, ...]:
 
 
 @functools.lru_cache(maxsize=256)
-def cage_rule(shape: Shape, cages: tuple[Cage, ...]) -> Extra:
-    """The sums of ``cages`` (and the rule of 45's innies of the grid's units) as the
-    engine's rules beyond its units for a grid of ``shape``.
+def cage_rule(shape: Shape, cages: tuple[Cage, ...], wide: bool = False) -> Extra:
+    """The sums of ``cages`` and the rule of 45's (:func:`rule_of_45`, ``wide`` as
+    there) as the engine's rules beyond its units for a grid of ``shape``.
 
-    Cheap: each cage of two cells keeps in each cell the partners of the other's digits;
-    when one pair of digits is left, no cell seeing both cells holds either. Thorough:
-    each larger cage narrows its cells exactly (:data:`EXACT_CELLS`), and takes each
-    digit every combination it can still take uses from the cells that see all of its
-    cells that may hold it (:func:`_outside`). A larger cage's narrowing is remembered by
-    its cells' candidates: a search meets the same ones again and again."""
+    Cheap: a cell alone in a cage holds its sum; each cage of two cells keeps in each
+    cell the partners of the other's digits, and when one pair of digits is left, no
+    cell seeing both cells holds either. Thorough: each larger cage narrows its cells
+    exactly (:data:`EXACT_CELLS`), and takes each digit every filling uses from the
+    cells that see all of its cells that may hold it (:func:`_outside`)."""
     n = shape.size
     width = n + 1
     digits = (1 << n) - 1
@@ -370,13 +415,13 @@ def cage_rule(shape: Shape, cages: tuple[Cage, ...]) -> Extra:
     # two-cell cages: their shifts, the partners of each digit, the cells seeing both
     pairs: list[tuple[int, int, tuple[int, ...], int]] = []
     # larger cages: their cells' bits, the cells' shifts, the combinations, the
-    # narrowing, per cell its peers' bits of digit 1, and what each narrowing removed
+    # narrowing, per cell its peers' bits of digit 1
     Narrow = Callable[[tuple[int, ...], tuple[int, ...]], Narrowed | None]
-    Rule = tuple[int, tuple[int, ...], tuple[int, ...], Narrow, tuple[int, ...], dict[int, int]]
+    Rule = tuple[int, tuple[int, ...], tuple[int, ...], Narrow, tuple[int, ...]]
     larger: list[Rule] = []
     keep = -1  # every digit but the sum of a cell alone in a cage
     real = [(cage.sum, [r * n + c for r, c in cage.cells]) for cage in cages]
-    for total, cells in (*real, *rule_of_45(n, shape.boxes, real)):
+    for total, cells in (*real, *rule_of_45(n, shape.boxes, real, wide)):
         size = len(cells)
         if size < 2:
             allowed = 1 << (total - 1) if 1 <= total <= n else 0
@@ -392,7 +437,7 @@ def cage_rule(shape: Shape, cages: tuple[Cage, ...]) -> Extra:
             bits |= digits << s
         narrow = _shared_exact if size <= EXACT_CELLS else _large
         combos = cagesums.combos(total, size, n)
-        larger.append((bits, shifts, combos, narrow, tuple([peers[i] for i in cells]), {}))
+        larger.append((bits, shifts, combos, narrow, tuple([peers[i] for i in cells])))
     # per larger cage, its cells' candidates as it last left them (-1: none yet): while
     # they are the same, it has nothing to remove
     left = [-1] * len(larger)
@@ -413,27 +458,19 @@ def cage_rule(shape: Shape, cages: tuple[Cage, ...]) -> Extra:
         return pos
 
     def thorough(pos: int) -> int | None:
-        for j, (bits, shifts, combos, narrow, reach, memo) in enumerate(larger):
+        for j, (bits, shifts, combos, narrow, reach) in enumerate(larger):
             key = pos & bits
             if key == left[j]:
                 continue
-            kill = memo.get(key)
-            if kill is None:
-                if len(memo) > MEMO_CELLS:
-                    memo.clear()
-                masks = tuple([(key >> s) & digits for s in shifts])
-                found = narrow(masks, combos)
-                if found is None:
-                    kill = -1
-                else:
-                    kept, required = found
-                    kill = _outside(kept, required, reach) if required else 0
-                    for s, m, k in zip(shifts, masks, kept, strict=True):
-                        kill |= (m & ~k) << s
-                memo[key] = kill
+            masks = tuple([(key >> s) & digits for s in shifts])
+            found = narrow(masks, combos)
+            if found is None:
+                return None
+            kept, required = found
+            kill = _outside(kept, required, reach) if required else 0
+            for s, m, k in zip(shifts, masks, kept, strict=True):
+                kill |= (m & ~k) << s
             if kill:
-                if kill < 0:
-                    return None
                 pos &= ~kill
             left[j] = key & ~kill
         return pos
@@ -473,12 +510,26 @@ def search(
         for cage in puzzle.cages
     ):
         givens = [-1] * len(givens)  # a sum no digits make: no solution
-    rule = cage_rule(puzzle.shape, puzzle.cages)
-    return native.search_cells(
-        puzzle.shape,
-        givens,
-        limit=limit,
-        budget=budget,
-        extra=rule,
-        other_than=other_than,
-    )
+
+    def run(wide: bool, most_nodes: int | None) -> SearchResult:
+        rule = cage_rule(puzzle.shape, puzzle.cages, wide)
+        return native.search_cells(
+            puzzle.shape,
+            givens,
+            limit=limit,
+            budget=budget,
+            extra=rule,
+            other_than=other_than,
+            most_nodes=most_nodes,
+        )
+
+    # Most puzzles settle at the root with the rule of 45 over single houses; one that
+    # needs a search takes it over bands of rows and columns too, which costs more to
+    # set up and saves more nodes than it costs.
+    root = run(False, 1)
+    if root.complete:
+        return root
+    found = run(True, None)
+    spent = root.stats.seconds + found.stats.seconds
+    stats = Stats("native", spent, root.stats.nodes + found.stats.nodes)
+    return SearchResult(found.solutions, found.complete, stats)

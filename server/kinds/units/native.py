@@ -515,10 +515,12 @@ def search_cells(
     budget: Budget | None = None,
     extra: Extra | None = None,
     other_than: Grid | None = None,
+    most_nodes: int | None = None,
 ) -> SearchResult:
     """Up to ``limit`` solutions of a units grid with ``givens`` (per cell index, 0
     empty); a given out of 1..N means no solution. ``other_than``: a solution known
-    already, left out of the solutions (see :func:`count`)."""
+    already, left out of the solutions (see :func:`count`). Past ``most_nodes`` the
+    search stops, incomplete."""
     start = time.perf_counter()
     t = tables(shape)
     solutions: list[int] = []
@@ -530,6 +532,7 @@ def search_cells(
             limit=limit,
             budget=budget or Budget(),
             extra=extra,
+            most_nodes=most_nodes,
             other_than=_solved(t, other_than),
         )
     n = shape.size
