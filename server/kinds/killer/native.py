@@ -32,6 +32,7 @@ from .model import Cage
 from .model import Puzzle
 
 EXACT_CELLS = 4  # cages up to this size keep exactly the digits some filling uses
+VIRTUAL_CELLS = 3  # the rule of 45's groups of up to this many cells are checked
 MEMO_CELLS = 200_000  # exact narrowings remembered before they are forgotten
 
 
@@ -301,8 +302,8 @@ def rule_of_45(
     *innies*, its cells outside the cages it holds whole, add up to the rest; the
     *outies*, the cells outside it of the cages that cross it, add up to what those
     cages hold beyond it. Kept when they are one cell (its digit is the sum) or two to
-    five cells all in one house (different digits). None unless the cages cover the
-    grid once."""
+    :data:`VIRTUAL_CELLS` cells all in one house (different digits). None unless the
+    cages cover the grid once."""
     of, house_bits = _houses(n, boxes)
     area_of, areas, houses = _areas(n, boxes, wide)
     bit = _BITS
@@ -337,13 +338,14 @@ def rule_of_45(
         return []  # cells left out, or in two cages
     out = []
     house_total = n * (n + 1) // 2
+    most = VIRTUAL_CELLS
     for a, bits in enumerate(areas):
         full = houses[a] * house_total
         innies = bits & ~inside[a]
-        if innies and innies.bit_count() <= 5 and _in_one_house(innies, of, house_bits):
+        if innies and innies.bit_count() <= most and _in_one_house(innies, of, house_bits):
             out.append((full - caged[a], _indices(innies)))
         outies = crossing[a] & ~bits
-        if outies and outies.bit_count() <= 5 and _in_one_house(outies, of, house_bits):
+        if outies and outies.bit_count() <= most and _in_one_house(outies, of, house_bits):
             out.append((caged[a] + crossed[a] - full, _indices(outies)))
     return out
 
