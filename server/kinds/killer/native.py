@@ -243,9 +243,10 @@ _BITS = tuple(1 << i for i in range(16 * 16))  # per cell index, its bit
 @functools.cache
 def _houses(
     n: int, boxes: tuple[int, int] | None
-) -> tuple[tuple[tuple[int, ...], ...], tuple[int, ...]]:
+) -> tuple[tuple[tuple[int, ...], ...], tuple[int, ...], tuple[tuple[int, ...], ...]]:
     """Per cell index, its row's, column's and box's houses (rows 0..N-1, columns N..,
-    boxes 2N..; no box without boxes), and per house the bits of its cells."""
+    boxes 2N..; no box without boxes); per house the bits of its cells; per cell index,
+    the bits outside each of its houses."""
     of: list[tuple[int, ...]] = []
     bits = [0] * (3 * n if boxes is not None else 2 * n)
     for r in range(n):
@@ -256,7 +257,8 @@ def _houses(
             of.append(houses)
             for h in houses:
                 bits[h] |= 1 << (r * n + c)
-    return tuple(of), tuple(bits)
+    beyond = tuple(tuple(~bits[h] for h in houses) for houses in of)
+    return tuple(of), tuple(bits), beyond
 
 
 @functools.cache
@@ -266,7 +268,7 @@ def _areas(
     """Per cell index, the areas holding it; per area the bits of its cells, and how
     many houses it is: the houses, and with ``wide`` each band of two or three rows or
     columns side by side."""
-    _, bits = _houses(n, boxes)
+    _, bits, _ = _houses(n, boxes)
     areas, houses = list(bits), [1] * len(bits)
     if wide:
         for k in (2, 3):
@@ -304,7 +306,7 @@ def rule_of_45(
     cages hold beyond it. Kept when they are one cell (its digit is the sum) or two to
     :data:`VIRTUAL_CELLS` cells all in one house (different digits). None unless the
     cages cover the grid once."""
-    of, house_bits = _houses(n, boxes)
+    _, _, beyond = _houses(n, boxes)
     area_of, areas, houses = _areas(n, boxes, wide)
     bit = _BITS
     covered, count = 0, 0
@@ -342,20 +344,19 @@ def rule_of_45(
     for a, bits in enumerate(areas):
         full = houses[a] * house_total
         innies = bits & ~inside[a]
-        if innies and innies.bit_count() <= most and _in_one_house(innies, of, house_bits):
+        if innies and innies.bit_count() <= most and _in_one_house(innies, beyond):
             out.append((full - caged[a], _indices(innies)))
         outies = crossing[a] & ~bits
-        if outies and outies.bit_count() <= most and _in_one_house(outies, of, house_bits):
+        if outies and outies.bit_count() <= most and _in_one_house(outies, beyond):
             out.append((caged[a] + crossed[a] - full, _indices(outies)))
     return out
 
 
-def _in_one_house(group: int, of: tuple[tuple[int, ...], ...], house_bits: tuple[int, ...]) -> bool:
-    """Whether the cells of ``group`` (bits) are one cell or all in one house."""
+def _in_one_house(group: int, beyond: tuple[tuple[int, ...], ...]) -> bool:
+    """Whether the cells of ``group`` (bits) are one cell or all in one house
+    (``beyond``: per cell index, the cells outside each of its houses)."""
     first = (group & -group).bit_length() - 1
-    if group == 1 << first:
-        return True
-    return any(not group & ~house_bits[h] for h in of[first])
+    return group == 1 << first or 0 in map(group.__and__, beyond[first])
 
 
 def _outside(kept: tuple[int, ...], required: int, reach: tuple[int, ...]) -> int:
@@ -506,12 +507,7 @@ def search(
 ) -> SearchResult:
     """Up to ``limit`` solutions with the givens and ``fixed`` entries held, but
     ``other_than``."""
-    givens = givens_with_singles(puzzle, fixed)
-    if any(
-        len(cage.cells) > 1 and not cagesums.combos(cage.sum, len(cage.cells), puzzle.size)
-        for cage in puzzle.cages
-    ):
-        givens = [-1] * len(givens)  # a sum no digits make: no solution
+    givens = givens_with_singles(puzzle, fixed)  # a sum no digits make: no fixpoint
 
     def run(wide: bool, most_nodes: int | None) -> SearchResult:
         rule = cage_rule(puzzle.shape, puzzle.cages, wide)
