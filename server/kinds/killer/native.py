@@ -341,14 +341,27 @@ def rule_of_45(
     out = []
     house_total = n * (n + 1) // 2
     most = VIRTUAL_CELLS
+    found = set()  # a group found twice (the outies of one house, the innies of another)
     for a, bits in enumerate(areas):
         full = houses[a] * house_total
         innies = bits & ~inside[a]
-        if innies and innies.bit_count() <= most and _in_one_house(innies, beyond):
+        if (
+            innies
+            and innies.bit_count() <= most
+            and innies not in found
+            and _in_one_house(innies, beyond)
+        ):
             out.append((full - caged[a], _indices(innies)))
+            found.add(innies)
         outies = crossing[a] & ~bits
-        if outies and outies.bit_count() <= most and _in_one_house(outies, beyond):
+        if (
+            outies
+            and outies.bit_count() <= most
+            and outies not in found
+            and _in_one_house(outies, beyond)
+        ):
             out.append((caged[a] + crossed[a] - full, _indices(outies)))
+            found.add(outies)
     return out
 
 
