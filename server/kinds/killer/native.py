@@ -3,8 +3,8 @@
 tables, shared by every Killer of a size), and the cages as its ``extra`` rules
 (:func:`cage_rule`): in the fixpoint, each cage keeps the digits each of its cells holds
 in some filling of its sum (:mod:`..cagesums`: different digits, one of the
-combinations; exactly, for cages of up to three cells; a cage of more keeps the
-combinations its cells can all hold, and exactly once three cells or fewer are open),
+combinations; exactly, for cages of up to four cells; a cage of more keeps the
+combinations its cells can all hold, and exactly once four cells or fewer are open),
 and the digits every filling uses leave the cells that see all of the cage's cells
 that may hold them. The rule of 45 adds cages of its own
 (:func:`rule_of_45`): per row, column and box, its innies and outies.
@@ -31,7 +31,7 @@ from numgrid.server.kinds.units.shape import Shape
 from .model import Cage
 from .model import Puzzle
 
-EXACT_CELLS = 3  # cages up to this size keep exactly the digits some filling uses
+EXACT_CELLS = 4  # cages up to this size keep exactly the digits some filling uses
 VIRTUAL_CELLS = 3  # the rule of 45's groups of up to this many cells are checked
 MEMO_CELLS = 200_000  # exact narrowings remembered before they are forgotten
 
