@@ -95,18 +95,31 @@ def _same_answer(a: SearchResult, b: SearchResult, limit: int) -> bool:
 _CROSS_POOL = ThreadPoolExecutor(max_workers=4, thread_name_prefix="cross-check")
 
 
+def start_cross_check(
+    kind: Kind[P], puzzle: P, *, limit: int, fixed: Grid | None, budget: Budget
+) -> Callable[[], tuple[SearchResult, SearchResult]]:
+    """Start CP-SAT on ``puzzle`` in the background (it releases the GIL) and return
+    what finishes the cross-check: the native engine, then the comparison. Cancel
+    ``budget`` to stop a check no longer wanted."""
+    cp_future = _CROSS_POOL.submit(
+        cpsat_search, kind, puzzle, limit=limit, fixed=fixed, budget=budget
+    )
+
+    def finish() -> tuple[SearchResult, SearchResult]:
+        native = native_search(kind, puzzle, limit=limit, fixed=fixed, budget=budget)
+        cpsat = cp_future.result()
+        if not _same_answer(cpsat, native, limit):
+            raise EngineDisagreement(cpsat, native)
+        return cpsat, native
+
+    return finish
+
+
 def cross_check(
     kind: Kind[P], puzzle: P, *, limit: int, fixed: Grid | None, budget: Budget
 ) -> tuple[SearchResult, SearchResult]:
     """Run both engines (CP-SAT releases the GIL, so they overlap) and compare."""
-    cp_future = _CROSS_POOL.submit(
-        cpsat_search, kind, puzzle, limit=limit, fixed=fixed, budget=budget
-    )
-    native = native_search(kind, puzzle, limit=limit, fixed=fixed, budget=budget)
-    cpsat = cp_future.result()
-    if not _same_answer(cpsat, native, limit):
-        raise EngineDisagreement(cpsat, native)
-    return cpsat, native
+    return start_cross_check(kind, puzzle, limit=limit, fixed=fixed, budget=budget)()
 
 
 AUTO_HEAD_START = 0.1  # seconds; the slowest corpus puzzle takes the native engine 33 ms

@@ -13,9 +13,11 @@ module knows the rest, the same for every kind:
    ...), and a maker that can (:class:`~numgrid.server.kinds.base.Nudging`) first moves
    that very puzzle toward the grade a few times (a cage merged or split, a given
    added): the grade is steered, not only measured;
-3. **cross-checked**: both engines must find that one solution and no other. Each of
-   these is a bug and raises: CP-SAT answering otherwise, a chain finding a unique
-   puzzle contradictory, a maker's solution that does not solve its own puzzle.
+3. **cross-checked**: both engines must find that one solution and no other (CP-SAT
+   starts on a candidate once it is unique, beside the chain grading it, and is
+   stopped if the candidate is not kept). Each of these is a bug and raises: CP-SAT
+   answering otherwise, a chain finding a unique puzzle contradictory, a maker's
+   solution that does not solve its own puzzle.
 
 Every random choice comes from ``random.Random(seed)``, so a seed gives the same puzzle
 (only a candidate whose chain runs past :data:`CANDIDATE_SECONDS` is dropped for time).
@@ -27,6 +29,7 @@ from __future__ import annotations
 import enum
 import random
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -36,6 +39,7 @@ from numgrid.server.chain import Grade
 from numgrid.server.core import Board
 from numgrid.server.core import Budget
 from numgrid.server.core import Grid
+from numgrid.server.core import SearchResult
 from numgrid.server.core import SearchTimeout
 from numgrid.server.core import Stats
 from numgrid.server.core import Verdict
@@ -69,6 +73,17 @@ class Generated:
     repairs: int  # repairs made, over all candidates
     seconds: float
     stats: tuple[Stats, ...]  # the cross-check's: CP-SAT, native
+
+
+@dataclass(frozen=True)
+class _Candidate:
+    """A candidate made unique and explained, its cross-check under way beside."""
+
+    puzzle: Any
+    solution: Grid
+    explanation: Explanation | None
+    cross_check: Callable[[], tuple[SearchResult, SearchResult]]  # finishes it
+    checking: Budget  # cancelled when the candidate is not kept
 
 
 def problems(kind: Kind[Any], spec: Spec, count: int) -> list[tuple[str, str]]:
@@ -178,17 +193,24 @@ class Attempt:
         self._steer(harder=grade < target)
         return None
 
-    def _graded(self, puzzle: Any, solution: Grid) -> tuple[Any, Grid, Explanation | None] | None:
-        """(puzzle, solution, explanation) of a candidate made unique, explained with
-        the techniques the target allows; None when it cannot be made unique. Unique
-        first: a candidate with a second solution is repaired before the chain, which
-        costs several native searches, is spent on it (and a trial on a puzzle with two
-        solutions can search long)."""
+    def _graded(self, puzzle: Any, solution: Grid) -> _Candidate | None:
+        """The candidate made unique and explained with the techniques the target
+        allows, CP-SAT's cross-check started beside the chain; None when it cannot be
+        made unique. Unique first: a candidate with a second solution is repaired before
+        the chain, which costs several native searches, is spent on it (and a trial on
+        a puzzle with two solutions can search long)."""
         made = self.unique(puzzle, solution)
         if made is None:
             return None
         puzzle, solution = made
-        return puzzle, solution, self._explained(puzzle, ceiling(self.kind, self.spec.grade))
+        checking = self.budget.child()
+        check = engines.start_cross_check(self.kind, puzzle, limit=2, fixed=None, budget=checking)
+        try:
+            explanation = self._explained(puzzle, ceiling(self.kind, self.spec.grade))
+        except BaseException:
+            checking.cancel()
+            raise
+        return _Candidate(puzzle, solution, explanation, check, checking)
 
     def _toward(self, explanation: Explanation | None) -> bool | None:
         """Whether an off-grade candidate needs a harder puzzle (True) or an easier one
@@ -202,7 +224,8 @@ class Attempt:
         assert explanation.grade is not None  # a chain that completed the grid has graded it
         return explanation.grade < target
 
-    def run(self) -> tuple[Any, Grid, Explanation]:
+    def run(self) -> tuple[_Candidate, Explanation]:
+        """The first candidate kept, and its explanation."""
         maker = self.kind.maker
         while True:
             if self.budget.expired():
@@ -213,15 +236,21 @@ class Attempt:
                 graded = self._graded(puzzle, solution)
                 if graded is None:
                     break
-                if (judged := self._judged(graded[2])) is not None:
-                    return graded[0], graded[1], judged
-                harder = self._toward(graded[2])
+                judged = None
+                try:
+                    judged = self._judged(graded.explanation)
+                finally:
+                    if judged is None:
+                        graded.checking.cancel()  # not kept: its cross-check stops
+                if judged is not None:
+                    return graded, judged
+                harder = self._toward(graded.explanation)
                 if harder is None or nudges == NUDGES or not isinstance(maker, Nudging):
                     break
-                nudged = maker.nudge(graded[0], graded[1], harder, self.rng)
+                nudged = maker.nudge(graded.puzzle, graded.solution, harder, self.rng)
                 if nudged is None:
                     break
-                puzzle, solution = nudged, graded[1]
+                puzzle, solution = nudged, graded.solution
                 self.nudges += 1
 
 
@@ -230,8 +259,9 @@ def generate_one(kind: Kind[Any], spec: Spec, seed: int, budget: Budget) -> Gene
     EngineDisagreement or GenerationBug on a bug (loudly, with both answers)."""
     start = time.perf_counter()
     attempt = Attempt(kind, spec, seed, budget)
-    puzzle, solution, explanation = attempt.run()
-    cpsat, native = engines.cross_check(kind, puzzle, limit=2, fixed=None, budget=budget)
+    kept, explanation = attempt.run()
+    puzzle, solution = kept.puzzle, kept.solution
+    cpsat, native = kept.cross_check()
     if cpsat.timed_out or native.timed_out:
         raise SearchTimeout()
     if cpsat.verdict() is not Verdict.UNIQUE or cpsat.solutions[0] != solution:
