@@ -226,6 +226,7 @@ class Position(Memos):
         self.placed = list(placed) if placed is not None else [0] * len(self.masks)
         self.unique = unique  # the puzzle is known to have one solution
         self.extra: dict[str, dict] = {}  # memos of techniques added on top, by name
+        self._changed: list[tuple[int, int]] | None = None  # within apply: to forget
         self.where = [0] * (plan.n + 1)  # per digit: the open cells that can take it
         for i, m in enumerate(self.masks):
             if not self.placed[i]:
@@ -248,6 +249,7 @@ class Position(Memos):
         Memos.__init__(other, self.budget, CELLS_SLOT + 1)
         self.copy_memos(other)
         other.extra = {name: dict(found) for name, found in self.extra.items()}
+        other._changed = None
         other.plan, other.unique, other.techniques = self.plan, self.unique, self.techniques
         other.masks, other.placed, other.where = (
             list(self.masks),
@@ -282,13 +284,18 @@ class Position(Memos):
 
     def apply(self, step: Step) -> None:
         """Make the step's placements (each removing its digit from its peers) and
-        eliminations."""
+        eliminations; what they change is forgotten once, at the end."""
         n = self.plan.n
-        for (r, c), digit in step.placements:
-            self.place(r * n + c, digit)
-        for (r, c), digit in step.eliminations:
-            i = r * n + c
-            self.set(i, self.masks[i] & ~bit(digit))
+        self._changed = []
+        try:
+            for (r, c), digit in step.placements:
+                self.place(r * n + c, digit)
+            for (r, c), digit in step.eliminations:
+                i = r * n + c
+                self.set(i, self.masks[i] & ~bit(digit))
+        finally:
+            changed, self._changed = self._changed, None
+            self._forget_all(changed)
 
     def place(self, i: int, digit: int) -> None:
         """Place ``digit`` in cell ``i``; it leaves the cell's peers."""
@@ -328,16 +335,39 @@ class Position(Memos):
         return [self.plan.groups[u] for u in self.plan.cell_units[i]]
 
     def _forget(self, i: int, lost: int) -> None:
-        """Forget the findings a change of cell ``i`` (losing digits ``lost``) can alter."""
+        """Forget the findings a change of cell ``i`` (losing digits ``lost``) can alter;
+        within :meth:`apply`, once the step's changes are all made."""
+        if self._changed is not None:
+            self._changed.append((i, lost))
+        else:
+            self._forget_all([(i, lost)])
+
+    def _forget_all(self, changed: list[tuple[int, int]]) -> None:
+        """Forget the findings the changes ``(cell, digits it lost)`` can alter: the
+        cells' units, the locked candidates around them, the digits they lost, and the
+        whole-grid techniques."""
+        if not changed:
+            return
         memo, plan = self._memo, self.plan
-        memo[Technique.NAKED_SINGLE].pop(i, None)
-        for u in plan.cell_units[i]:
-            for slot in UNIT_SLOTS:
-                memo[slot].pop(u, None)
+        naked = memo[Technique.NAKED_SINGLE]
+        units: set[int] = set()
+        boxes: set[int] = set()
+        lines: set[int] = set()
+        lost = 0
+        for i, digits in changed:
+            naked.pop(i, None)
+            units.update(plan.cell_units[i])
+            boxes.update(plan.box_watch[i])
+            lines.update(plan.line_watch[i])
+            lost |= digits
+        for slot in UNIT_SLOTS:
+            found = memo[slot]
+            for u in units:
+                found.pop(u, None)
         pointing, claiming = memo[Technique.POINTING], memo[Technique.CLAIMING]
-        for u in plan.box_watch[i]:
+        for u in boxes:
             pointing.pop(u, None)
-        for u in plan.line_watch[i]:
+        for u in lines:
             claiming.pop(u, None)
         for d in digits_of(lost):
             for slot in DIGIT_SLOTS:
@@ -345,7 +375,8 @@ class Position(Memos):
             memo[CELLS_SLOT].pop(d, None)
         for slot in WHOLE_SLOTS:
             memo[slot].clear()
-        self._forget_extra(i)
+        for i in dict.fromkeys(i for i, _ in changed):
+            self._forget_extra(i)
 
     def _forget_extra(self, i: int) -> None:
         """Forget what the techniques added on top found: all of it, as they may read
