@@ -12,6 +12,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import contextvars
 import enum
 import threading
@@ -267,6 +268,12 @@ class Budget:
         child = Budget(self.deadline)
         self.on_cancel(child.cancel)
         return child
+
+    def release(self, child: Budget) -> None:
+        """Stop cancelling ``child`` (one of :meth:`child`'s, no longer in use) with this
+        budget, so that it, and what it would stop, can be let go."""
+        with contextlib.suppress(ValueError):
+            self._on_cancel.remove(child.cancel)
 
     def on_cancel(self, callback: Callable[[], None]) -> None:
         """Call ``callback`` when cancelled (at once if already): stops engines that block."""

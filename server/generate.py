@@ -172,6 +172,8 @@ class Attempt:
             if self.budget.expired():
                 raise
             return None  # this candidate's chain is too slow: the next one
+        finally:
+            self.budget.release(budget)
 
     def _judged(self, explanation: Explanation | None) -> Explanation | None:
         """The explanation if it completes the grid at the target grade; else None, with
@@ -208,9 +210,14 @@ class Attempt:
         try:
             explanation = self._explained(puzzle, ceiling(self.kind, self.spec.grade))
         except BaseException:
-            checking.cancel()
+            self._drop(checking)
             raise
         return _Candidate(puzzle, solution, explanation, check, checking)
+
+    def _drop(self, checking: Budget) -> None:
+        """Stop a cross-check no longer wanted, and let it go."""
+        checking.cancel()
+        self.budget.release(checking)
 
     def _toward(self, explanation: Explanation | None) -> bool | None:
         """Whether an off-grade candidate needs a harder puzzle (True) or an easier one
@@ -241,7 +248,7 @@ class Attempt:
                     judged = self._judged(graded.explanation)
                 finally:
                     if judged is None:
-                        graded.checking.cancel()  # not kept: its cross-check stops
+                        self._drop(graded.checking)  # not kept: its cross-check stops
                 if judged is not None:
                     return graded, judged
                 harder = self._toward(graded.explanation)
@@ -261,7 +268,13 @@ def generate_one(kind: Kind[Any], spec: Spec, seed: int, budget: Budget) -> Gene
     attempt = Attempt(kind, spec, seed, budget)
     kept, explanation = attempt.run()
     puzzle, solution = kept.puzzle, kept.solution
-    cpsat, native = kept.cross_check()
+    try:
+        cpsat, native = kept.cross_check()
+    except BaseException:
+        kept.checking.cancel()  # CP-SAT may still be running
+        raise
+    finally:
+        budget.release(kept.checking)
     if cpsat.timed_out or native.timed_out:
         raise SearchTimeout()
     if cpsat.verdict() is not Verdict.UNIQUE or cpsat.solutions[0] != solution:

@@ -80,3 +80,14 @@ def test_a_maker_whose_solution_does_not_solve_its_candidate_is_a_bug(kind):
     with pytest.raises(generate.GenerationBug, match="does not solve its own puzzle"):
         attempt.unique(puzzle, wrong)
     assert attempt.unique(puzzle, published) == (puzzle, published)
+
+
+def test_making_a_puzzle_leaves_nothing_waiting_on_its_budget(kind):
+    """The driver's per-candidate budgets (a chain's time limit, a cross-check started
+    beside the chain) are let go once done: a request's budget does not keep one per
+    candidate, nor the CP-SAT solvers they would stop."""
+    rows, cols = facts(kind).size
+    budget = Budget.seconds(60)
+    for seed in (1, 2, 3):
+        generate_one(kind, Spec(rows, cols, None), seed, budget)
+    assert budget._on_cancel == []
