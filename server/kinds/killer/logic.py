@@ -160,7 +160,14 @@ def _fillings(masks: list[int], combos: tuple[int, ...]) -> list[tuple[int, tupl
     cell, each with the digits of it every cell can hold in such a filling (the engine's
     exact narrowing, remembered across cages and puzzles)."""
     key = tuple(masks)
-    found = ((combo, killer_native.narrowed(key, combo)) for combo in combos)
+    union = 0
+    for m in masks:
+        union |= m
+    found = (
+        (combo, killer_native.narrowed(key, combo))
+        for combo in combos
+        if not combo & ~union  # a digit no cell can hold: no filling
+    )
     return [(combo, support) for combo, support in found if support is not None]
 
 
