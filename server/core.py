@@ -263,9 +263,14 @@ class Budget:
         for callback in list(self._on_cancel):
             callback()
 
-    def child(self) -> Budget:
-        """A budget with the same deadline, cancelled with this one or on its own."""
-        child = Budget(self.deadline)
+    def child(self, seconds: float | None = None) -> Budget:
+        """A budget ending with this one (or ``seconds`` from now, if sooner), cancelled
+        with it or on its own; :meth:`release` it once done."""
+        deadline = self.deadline
+        if seconds is not None:
+            soon = time.monotonic() + seconds
+            deadline = soon if deadline is None else min(deadline, soon)
+        child = Budget(deadline)
         self.on_cancel(child.cancel)
         return child
 

@@ -138,7 +138,9 @@ def auto_search(
         native_search, kind, puzzle, limit=limit, fixed=fixed, budget=native_budget
     )
     try:
-        return (native_future.result(timeout=AUTO_HEAD_START),)
+        won = native_future.result(timeout=AUTO_HEAD_START)
+        budget.release(native_budget)
+        return (won,)
     except FuturesTimeout:
         pass
     cpsat_budget = budget.child()
@@ -156,7 +158,10 @@ def auto_search(
                 if future is not winner:
                     child.cancel()
             loser = next(f for f in racers if f is not winner)
-            return winner.result(), loser.result()
+            results = winner.result(), loser.result()
+            for child in racers.values():
+                budget.release(child)
+            return results
     raise AssertionError("unreachable")
 
 

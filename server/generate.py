@@ -111,15 +111,6 @@ def ceiling(kind: Kind[Any], grade: Grade | None) -> enum.IntEnum:
     return kind.logic.Technique(trial - 1)
 
 
-def _limited(budget: Budget, seconds: float) -> Budget:
-    """Part of ``budget``, cancelled with it."""
-    remaining = budget.remaining()
-    limit = seconds if remaining is None else min(seconds, remaining)
-    child = Budget(time.monotonic() + limit)
-    budget.on_cancel(child.cancel)
-    return child
-
-
 class Attempt:
     """One seed's candidates, repairs and pressure, until one puzzle is accepted
     (:meth:`unique` is also how ``benchmarks/reachable.py`` makes its draws unique)."""
@@ -165,7 +156,7 @@ class Attempt:
             raise GenerationBug(f"the maker's solution {solution} does not solve its own puzzle")
 
     def _explained(self, puzzle: Any, limit: enum.IntEnum) -> Explanation | None:
-        budget = _limited(self.budget, CANDIDATE_SECONDS)
+        budget = self.budget.child(CANDIDATE_SECONDS)
         try:
             return self.kind.logic.explain(puzzle, None, limit, budget=budget)
         except SearchTimeout:
@@ -243,14 +234,14 @@ class Attempt:
                 graded = self._graded(puzzle, solution)
                 if graded is None:
                     break
-                judged = None
                 try:
                     judged = self._judged(graded.explanation)
-                finally:
-                    if judged is None:
-                        self._drop(graded.checking)  # not kept: its cross-check stops
+                except BaseException:
+                    self._drop(graded.checking)
+                    raise
                 if judged is not None:
                     return graded, judged
+                self._drop(graded.checking)  # not kept: its cross-check stops
                 harder = self._toward(graded.explanation)
                 if harder is None or nudges == NUDGES or not isinstance(maker, Nudging):
                     break

@@ -137,7 +137,8 @@ def _sums_written(sums: Grid, numbers: Grid, findings: list[Finding]) -> None:
         for v, k in zip(sum_row, row, strict=True)
         if v
     ]
-    if len(set(written_in)) == len(written_in) and set(written_in) == set().union(*numbers):
+    once = set(written_in)
+    if len(once) == len(written_in) and once == set().union(*numbers):
         return  # the usual case, at once
     by_cage: dict[int, list[Cell]] = {}
     written: dict[int, list[Cell]] = {}

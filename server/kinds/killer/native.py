@@ -243,10 +243,9 @@ _BITS = tuple(1 << i for i in range(16 * 16))  # per cell index, its bit
 @functools.cache
 def _houses(
     n: int, boxes: tuple[int, int] | None
-) -> tuple[tuple[tuple[int, ...], ...], tuple[int, ...], tuple[tuple[int, ...], ...]]:
-    """Per cell index, its row's, column's and box's houses (rows 0..N-1, columns N..,
-    boxes 2N..; no box without boxes); per house the bits of its cells; per cell index,
-    the bits outside each of its houses."""
+) -> tuple[tuple[int, ...], tuple[tuple[int, ...], ...]]:
+    """Per house (rows 0..N-1, columns N.., boxes 2N..; no box without boxes) the bits of
+    its cells, and per cell index the bits outside each of its houses."""
     of: list[tuple[int, ...]] = []
     bits = [0] * (3 * n if boxes is not None else 2 * n)
     for r in range(n):
@@ -258,7 +257,7 @@ def _houses(
             for h in houses:
                 bits[h] |= 1 << (r * n + c)
     beyond = tuple(tuple(~bits[h] for h in houses) for houses in of)
-    return tuple(of), tuple(bits), beyond
+    return tuple(bits), beyond
 
 
 @functools.cache
@@ -268,7 +267,7 @@ def _areas(
     """Per cell index, the areas holding it; per area the bits of its cells, and how
     many houses it is: the houses, and with ``wide`` each band of two or three rows or
     columns side by side."""
-    _, bits, _ = _houses(n, boxes)
+    bits, _ = _houses(n, boxes)
     areas, houses = list(bits), [1] * len(bits)
     if wide:
         for k in (2, 3):
@@ -306,7 +305,7 @@ def rule_of_45(
     cages hold beyond it. Kept when they are one cell (its digit is the sum) or two to
     :data:`VIRTUAL_CELLS` cells all in one house (different digits). None unless the
     cages cover the grid once."""
-    _, _, beyond = _houses(n, boxes)
+    _, beyond = _houses(n, boxes)
     area_of, areas, houses = _areas(n, boxes, wide)
     bit = _BITS
     covered, count = 0, 0
@@ -318,17 +317,6 @@ def rule_of_45(
         bits = sum(map(bit.__getitem__, cells))  # cells once each, as the reader makes them
         covered |= bits
         count += len(cells)
-        if len(cells) == 2 and not wide:  # the most common cage, at once: its houses pair up
-            for a, b in zip(area_of[cells[0]], area_of[cells[1]], strict=True):
-                if a == b:
-                    inside[a] |= bits
-                    caged[a] += total
-                else:
-                    crossing[a] |= bits
-                    crossed[a] += total
-                    crossing[b] |= bits
-                    crossed[b] += total
-            continue
         for a in {a for i in cells for a in area_of[i]}:
             if not bits & ~areas[a]:
                 inside[a] |= bits
@@ -340,14 +328,13 @@ def rule_of_45(
         return []  # cells left out, or in two cages
     out = []
     house_total = n * (n + 1) // 2
-    most = VIRTUAL_CELLS
     found = set()  # a group found twice (the outies of one house, the innies of another)
     for a, bits in enumerate(areas):
         full = houses[a] * house_total
         innies = bits & ~inside[a]
         if (
             innies
-            and innies.bit_count() <= most
+            and innies.bit_count() <= VIRTUAL_CELLS
             and innies not in found
             and _in_one_house(innies, beyond)
         ):
@@ -356,7 +343,7 @@ def rule_of_45(
         outies = crossing[a] & ~bits
         if (
             outies
-            and outies.bit_count() <= most
+            and outies.bit_count() <= VIRTUAL_CELLS
             and outies not in found
             and _in_one_house(outies, beyond)
         ):
@@ -407,6 +394,12 @@ def _large(masks: tuple[int, ...], combos: tuple[int, ...]) -> Narrowed | None:
     return (kept, required) if left else None
 
 
+Narrow = Callable[[tuple[int, ...], tuple[int, ...]], Narrowed | None]
+# A cage of three cells or more as the engine reads it: its cells' bits, their shifts,
+# its combinations, its narrowing, per cell its peers' bits of digit 1
+Larger = tuple[int, tuple[int, ...], tuple[int, ...], Narrow, tuple[int, ...]]
+
+
 @functools.lru_cache(maxsize=16)
 def _peers(shape: Shape) -> tuple[int, ...]:
     """Per cell index, its peers' bits of digit 1 in the engine's position."""
@@ -430,11 +423,7 @@ def cage_rule(shape: Shape, cages: tuple[Cage, ...], wide: bool = False) -> Extr
     peers = _peers(shape)
     # two-cell cages: their shifts, the partners of each digit, the cells seeing both
     pairs: list[tuple[int, int, tuple[int, ...], int]] = []
-    # larger cages: their cells' bits, the cells' shifts, the combinations, the
-    # narrowing, per cell its peers' bits of digit 1
-    Narrow = Callable[[tuple[int, ...], tuple[int, ...]], Narrowed | None]
-    Rule = tuple[int, tuple[int, ...], tuple[int, ...], Narrow, tuple[int, ...]]
-    larger: list[Rule] = []
+    larger: list[Larger] = []
     keep = -1  # every digit but the sum of a cell alone in a cage
     real = [(cage.sum, [r * n + c for r, c in cage.cells]) for cage in cages]
     for total, cells in (*real, *rule_of_45(n, shape.boxes, real, wide)):
