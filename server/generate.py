@@ -54,6 +54,11 @@ MAX_SEED = 2**63 - 1
 MAX_REPAIRS = 200  # repairs of one candidate before it is dropped
 NUDGES = 4  # an off-grade candidate's moves toward the grade (by a Nudging maker)
 CANDIDATE_SECONDS = 10.0  # a candidate's chain (a trial may be slow) before it is dropped
+# A candidate whose search for a second solution takes more nodes is dropped, not
+# repaired (a count, not a time: a seed makes the same puzzle on any machine). Makers'
+# searches take a few nodes, at most a few hundred; a Killer's large cages can take
+# tens of thousands (docs/generate.md).
+UNIQUE_NODES = 2_000
 PRESSURE_STEP = 0.25  # how far one candidate graded off target moves the pressure
 
 
@@ -127,16 +132,24 @@ class Attempt:
 
     def unique(self, puzzle: Any, solution: Grid) -> tuple[Any, Grid] | None:
         """(puzzle, solution) repaired until the native engine finds no solution other
-        than the maker's; None when the maker cannot repair it. The maker's solution is
-        held up to the kind's rules first and once repaired (a GenerationBug if it breaks
-        one); the cross-check of the finished puzzle proves it the only one."""
+        than the maker's; None when the maker cannot repair it, or a search passes
+        :data:`UNIQUE_NODES`. The maker's solution is held up to the kind's rules first
+        and once repaired (a GenerationBug if it breaks one); the cross-check of the
+        finished puzzle proves it the only one."""
         self._solves(puzzle, solution)
         for repairs in range(MAX_REPAIRS + 1):
             found = self.kind.native.search(
-                puzzle, limit=1, fixed=None, budget=self.budget, other_than=solution
+                puzzle,
+                limit=1,
+                fixed=None,
+                budget=self.budget,
+                other_than=solution,
+                most_nodes=UNIQUE_NODES,
             )
             if not found.complete:
-                raise SearchTimeout()
+                if self.budget.expired():
+                    raise SearchTimeout()
+                return None  # past UNIQUE_NODES: the next candidate
             if not found.solutions:
                 if repairs:
                     self._solves(puzzle, solution)  # the repairs kept it a solution

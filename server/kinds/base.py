@@ -218,9 +218,11 @@ class NativeModule(Protocol[PuzzleT_contra]):
         fixed: Grid | None = ...,
         budget: Budget | None = ...,
         other_than: Grid | None = ...,
+        most_nodes: int | None = ...,
     ) -> SearchResult:
         """Up to ``limit`` solutions; ``other_than``: a solution known already, left out
-        of them (how a maker asks for a second solution)."""
+        of them (how a maker asks for a second solution). Past ``most_nodes`` search
+        nodes (None: no bound) it stops, incomplete, as past its budget."""
         ...
 
 

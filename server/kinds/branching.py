@@ -26,13 +26,15 @@ def depth_first(
     nodes: Callable[[], int],
     highest_first: bool = False,
     other_than: Grid | None = None,
+    most_nodes: int | None = None,
 ) -> SearchResult:
     """``root()`` (the first node, if any), then the branch points, last first, until
     ``limit`` solutions: each tries its cell's lowest value not yet tried (its highest,
     ``highest_first``), the rest stay on the stack, and ``visit(child, cell)`` takes the
     child. A solution equal to ``other_than`` (one known already) is left out. A
     :class:`SearchTimeout` from either ends it with the solutions found so far,
-    ``complete=False``; ``nodes()`` is the count for the stats."""
+    ``complete=False``, as does a branch past ``most_nodes`` nodes; ``nodes()`` is the
+    count for the stats."""
     complete = True
 
     def leave_out_the_known() -> None:
@@ -43,6 +45,8 @@ def depth_first(
         root()
         leave_out_the_known()
         while branches and len(solutions) < limit:
+            if most_nodes is not None and nodes() >= most_nodes:
+                raise SearchTimeout
             cand, cell, untried = branches.pop()
             value = 1 << (untried.bit_length() - 1) if highest_first else untried & -untried
             if untried != value:

@@ -88,6 +88,19 @@ def test_limit_one_finds_one_and_limit_two_both(kind, engine):
         assert facts(kind).rule_violations(puzzle, solution) == []
 
 
+def test_a_node_bound_stops_the_native_search_incomplete(kind):
+    """How a maker bounds a search for a second solution by work, not time (the same
+    answer on any machine): past ``most_nodes`` the search stops, incomplete, with the
+    nodes it took; within it, the answer is whole."""
+    stopped = kind.native.search(
+        facts(kind).open_puzzle(), limit=MANY, budget=Budget.seconds(30), most_nodes=20
+    )
+    assert not stopped.complete and stopped.stats.nodes <= 20
+    puzzle = puzzle_of(kind, facts(kind).two_solutions)
+    both = kind.native.search(puzzle, limit=2, budget=Budget.seconds(30), most_nodes=10**6)
+    assert both.complete and both.verdict() is Verdict.MULTIPLE
+
+
 def test_a_known_solution_is_left_out_and_the_other_found(kind):
     """How a maker asks for a second solution: ``other_than`` leaves the known one out,
     and the search ends complete once it has found the rest (none, for a unique one)."""

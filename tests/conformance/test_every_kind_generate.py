@@ -82,6 +82,17 @@ def test_a_maker_whose_solution_does_not_solve_its_candidate_is_a_bug(kind):
     assert attempt.unique(puzzle, published) == (puzzle, published)
 
 
+def test_a_candidate_whose_search_passes_the_node_bound_is_dropped(kind, monkeypatch):
+    """A search for a second solution past ``UNIQUE_NODES`` drops the candidate (the next
+    one is drawn) instead of repairing it or timing the request out."""
+    puzzle = facts(kind).open_puzzle()
+    (solution,) = kind.native.search(puzzle, limit=1, budget=Budget.seconds(30)).solutions
+    attempt = generate.Attempt(kind, Spec(puzzle.rows, puzzle.cols, None), 1, Budget.seconds(30))
+    monkeypatch.setattr(generate, "UNIQUE_NODES", 1)
+    assert attempt.unique(puzzle, solution) is None
+    assert attempt.repairs == 0
+
+
 def test_making_a_puzzle_leaves_nothing_waiting_on_its_budget(kind):
     """The driver's per-candidate budgets (a chain's time limit, a cross-check started
     beside the chain) are let go once done: a request's budget does not keep one per

@@ -185,10 +185,12 @@ def search(
     fixed: Grid | None = None,
     budget: Budget | None = None,
     other_than: Grid | None = None,
+    most_nodes: int | None = None,
 ) -> SearchResult:
     """Up to ``limit`` distinct solutions (1 shaded, -1 white), ``fixed`` values held,
-    but ``other_than`` (a solution known already), within ``budget``. On timeout or
-    cancel: the solutions found so far, complete=False."""
+    but ``other_than`` (a solution known already), within ``budget`` and ``most_nodes``.
+    On timeout, cancel or past ``most_nodes``: the solutions found so far,
+    complete=False."""
     budget = budget or Budget()
     start = time.perf_counter()
     solutions: list[Grid] = []
@@ -197,6 +199,9 @@ def search(
     lines = set(range(puzzle.rows + puzzle.cols))
     stack = [(state, lines)] if state is not None and limit > 0 else []
     while stack:
+        if most_nodes is not None and nodes >= most_nodes:
+            complete = False
+            break
         nodes += 1
         if not nodes % POLL_EVERY and budget.expired():
             complete = False

@@ -237,9 +237,10 @@ def search(
     fixed: Grid | None = None,
     budget: Budget | None = None,
     other_than: Grid | None = None,
+    most_nodes: int | None = None,
 ) -> SearchResult:
-    """Find up to ``limit`` solutions (honouring ``fixed`` entries) within ``budget``,
-    but ``other_than`` (a solution known already).
+    """Find up to ``limit`` solutions (honouring ``fixed`` entries) within ``budget``
+    and ``most_nodes``, but ``other_than`` (a solution known already).
 
     Depth-first with an explicit stack of branch points (parent candidates, cell, digits
     not yet tried), so depth is bounded by memory, not by Python's recursion limit.
@@ -272,5 +273,13 @@ def search(
             visit(compiled.initial(fixed), -1)
 
     return depth_first(
-        root, visit, branches, solutions, limit, start, lambda: nodes, other_than=other_than
+        root,
+        visit,
+        branches,
+        solutions,
+        limit,
+        start,
+        lambda: nodes,
+        other_than=other_than,
+        most_nodes=most_nodes,
     )

@@ -977,10 +977,12 @@ def search(
     fixed: Grid | None = None,
     budget: Budget | None = None,
     other_than: Grid | None = None,
+    most_nodes: int | None = None,
 ) -> SearchResult:
     """Find up to ``limit`` distinct solutions (honouring ``fixed`` entries) within
-    ``budget``, but ``other_than`` (a solution known already). On timeout or cancel: the
-    solutions found so far, ``complete=False``."""
+    ``budget`` and ``most_nodes``, but ``other_than`` (a solution known already). On
+    timeout, cancel or past ``most_nodes``: the solutions found so far,
+    ``complete=False``."""
     start = time.perf_counter()
     budget = budget or Budget()
     comp = compiled(puzzle)
@@ -1022,5 +1024,13 @@ def search(
                 visit(cand, -1)
 
     return depth_first(
-        root, visit, branches, solutions, limit, start, lambda: nodes, other_than=other_than
+        root,
+        visit,
+        branches,
+        solutions,
+        limit,
+        start,
+        lambda: nodes,
+        other_than=other_than,
+        most_nodes=most_nodes,
     )

@@ -506,9 +506,10 @@ def search(
     fixed: Grid | None = None,
     budget: Budget | None = None,
     other_than: Grid | None = None,
+    most_nodes: int | None = None,
 ) -> SearchResult:
     """Up to ``limit`` solutions with the givens and ``fixed`` entries held, but
-    ``other_than``."""
+    ``other_than``, within ``most_nodes`` (the root's node counted)."""
     givens = givens_with_singles(puzzle, fixed)  # a sum no digits make: no fixpoint
 
     def run(wide: bool, most_nodes: int | None) -> SearchResult:
@@ -527,9 +528,9 @@ def search(
     # needs a search takes it over bands of rows and columns too, which costs more to
     # set up and saves more nodes than it costs.
     root = run(False, 1)
-    if root.complete:
+    if root.complete or (most_nodes is not None and most_nodes <= 1):
         return root
-    found = run(True, None)
+    found = run(True, None if most_nodes is None else most_nodes - 1)
     spent = root.stats.seconds + found.stats.seconds
     stats = Stats("native", spent, root.stats.nodes + found.stats.nodes)
     return SearchResult(found.solutions, found.complete, stats)

@@ -412,7 +412,7 @@ def _solutions(n: int, clues, givens, budget: Budget, most: int | None = None):
     """Up to two solutions, by the native engine (tallest heights tried first); None
     when that takes more than ``most`` branches."""
     result = native.search(
-        _puzzle(n, clues, givens), limit=2, budget=budget, most=most, tallest_first=True
+        _puzzle(n, clues, givens), limit=2, budget=budget, most_nodes=most, tallest_first=True
     )
     if not result.complete:
         if budget.expired():

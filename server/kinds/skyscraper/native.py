@@ -285,14 +285,14 @@ def search(
     limit: int = 2,
     fixed: Grid | None = None,
     budget: Budget | None = None,
-    most: int | None = None,
     tallest_first: bool = False,
     other_than: Grid | None = None,
+    most_nodes: int | None = None,
 ) -> SearchResult:
     """Find up to ``limit`` distinct solutions (honouring the givens and ``fixed``
     entries), but ``other_than`` (a solution known already), within ``budget`` and (if
-    given) ``most`` nodes. On timeout, cancel or past
-    ``most``: the solutions found so far, ``complete=False``. A branch tries its cell's
+    given) ``most_nodes`` nodes. On timeout, cancel or past ``most_nodes``: the
+    solutions found so far, ``complete=False``. A branch tries its cell's
     values lowest first, or with ``tallest_first`` the other way round (the maker's
     order, which decides which two of many solutions are found)."""
     start = time.perf_counter()
@@ -301,7 +301,7 @@ def search(
     solutions: list[Grid] = []
     branches: list[Branch] = []
     nodes = 0
-    cap = -1 if most is None else most
+    cap = -1 if most_nodes is None else most_nodes
 
     def visit(cand: list[int], cell: int) -> None:
         """The root (``cell`` -1: every single placed, every line due) or the child that

@@ -478,11 +478,11 @@ def count(
     width, digits = t.width, t.digits
     try:
         while stack and len(solutions) < limit:
+            if most_nodes is not None and nodes >= most_nodes:
+                raise SearchTimeout
             pos, done = stack.pop()
             nodes += 1
             if not nodes % POLL_EVERY and budget is not None and budget.expired():
-                raise SearchTimeout
-            if most_nodes is not None and nodes > most_nodes:
                 raise SearchTimeout
             settled = settle(t, pos, done, extra)
             if settled is None:
@@ -560,11 +560,20 @@ def search(
     fixed: Grid | None = None,
     budget: Budget | None = None,
     other_than: Grid | None = None,
+    most_nodes: int | None = None,
 ) -> SearchResult:
     """Up to ``limit`` solutions of a units puzzle whose rules are its shape's alone (no
-    sums), with the givens and ``fixed`` entries held, but ``other_than``."""
+    sums), with the givens and ``fixed`` entries held, but ``other_than``, within
+    ``most_nodes``."""
     givens = merged(puzzle.givens, fixed)
-    return search_cells(puzzle.shape, givens, limit=limit, budget=budget, other_than=other_than)
+    return search_cells(
+        puzzle.shape,
+        givens,
+        limit=limit,
+        budget=budget,
+        other_than=other_than,
+        most_nodes=most_nodes,
+    )
 
 
 def merged(givens: Grid, fixed: Grid | None) -> list[int]:
