@@ -264,6 +264,31 @@ def test_an_easy_target_is_drawn_as_small_cages_that_few_digit_sets_make():
     assert easy[1] < medium[1]
 
 
+def test_a_two_cell_cage_where_a_second_solution_differs_is_dissolved():
+    """An EASY candidate's cages are mostly two cells, which the repair can neither cut
+    nor shrink: a differing cell moves into a neighbouring cage lacking its digit, and
+    its partner into one lacking its own. The cages still cover every cell once, each
+    connected, of different digits, their sums the maker's solution's."""
+    spec = Spec(9, 9, Grade.EASY)
+    rng = random.Random(3)
+    puzzle, solution = KILLER.maker.candidate(spec, rng, 0.0, Budget.seconds(30))
+    search = KILLER.native.search(puzzle, limit=1, other_than=solution, budget=Budget())
+    (other,) = search.solutions
+    pairs = {cage.cells for cage in puzzle.cages if len(cage.cells) == 2}
+    differ = {(r, c) for r in range(9) for c in range(9) if solution[r][c] != other[r][c]}
+    assert differ and all(any(cell in cells for cells in pairs) for cell in differ)
+    repaired = KILLER.maker.repair(puzzle, solution, other, rng)
+    assert repaired is not None
+    assert not {cage.cells for cage in repaired.cages} >= pairs  # a pair went
+    assert sorted(cell for cage in repaired.cages for cell in cage.cells) == sorted(
+        (r, c) for r in range(9) for c in range(9)
+    )
+    for cage in repaired.cages:
+        digits = [solution[r][c] for r, c in cage.cells]
+        assert len(set(digits)) == len(digits) and sum(digits) == cage.sum
+    assert [f for f in KILLER.checks.check_puzzle(repaired, None, None) if f.is_error] == []
+
+
 def test_a_change_forgets_the_cage_and_area_findings_that_read_its_cell_only():
     from numgrid.server.kinds.killer import logic
 

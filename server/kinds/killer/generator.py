@@ -170,6 +170,21 @@ REACHABLE = {
 }
 
 
+def _homes(cell: Cell, cages: list[list[Cell]], at: dict[Cell, int], solution: Grid) -> list[int]:
+    """The cages beside ``cell`` but its own that lack its digit and have room."""
+    n = len(solution)
+    digit = solution[cell[0]][cell[1]]
+    return sorted(
+        {
+            at[x]
+            for x in _near(cell, n)
+            if at[x] != at[cell]
+            and len(cages[at[x]]) < n
+            and digit not in {solution[r][c] for r, c in cages[at[x]]}
+        }
+    )
+
+
 class KillerMaker:
     """The :class:`~numgrid.server.kinds.base.Maker` of Killer Sudoku."""
 
@@ -209,7 +224,8 @@ class KillerMaker:
     ) -> Puzzle | None:
         """A cell where the solutions differ changes cage: its cage split in two parts of
         two cells or more, or the cell moved into a neighbouring cage that lacks its digit
-        (both cages keep two cells or more, connected). The sums change, and the second
+        (both cages keep two cells or more, connected; a cage of two, the easiest
+        puzzles' cages, goes, its other cell moved too). The sums change, and the second
         solution no longer fits them, more often than not."""
         n = puzzle.size
         differ = [(r, c) for r in range(n) for c in range(n) if solution[r][c] != other[r][c]]
@@ -224,23 +240,25 @@ class KillerMaker:
                 cages[k : k + 1] = list(cut)
                 return _puzzle(n, [tuple(sorted(c)) for c in cages], solution, puzzle.diagonals)
             rest = [x for x in cage if x != cell]
-            if len(rest) < 2 or not _connected(rest):
+            if not _connected(rest):
                 continue
-            digit = solution[cell[0]][cell[1]]
-            homes = sorted(
-                {
-                    at[x]
-                    for x in _near(cell, n)
-                    if at[x] != k
-                    and len(cages[at[x]]) < n
-                    and digit not in {solution[r][c] for r, c in cages[at[x]]}
-                }
-            )
-            if homes:
-                home = rng.choice(homes)
-                cages[home].append(cell)
-                cages[k] = rest
-                return _puzzle(n, [tuple(sorted(c)) for c in cages], solution, puzzle.diagonals)
+            homes = _homes(cell, cages, at, solution)
+            if not homes:
+                continue
+            home = rng.choice(homes)
+            if len(rest) == 1:  # the partner moves too: into a cage lacking its digit
+                others = [
+                    j
+                    for j in _homes(rest[0], cages, at, solution)
+                    if j != home or len(cages[home]) + 1 < n
+                ]
+                if not others:
+                    continue
+                cages[rng.choice(others)].append(rest[0])
+                rest = []
+            cages[home].append(cell)
+            cages[k] = rest
+            return _puzzle(n, [tuple(sorted(c)) for c in cages if c], solution, puzzle.diagonals)
         return None
 
     def nudge(
