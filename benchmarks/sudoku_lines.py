@@ -8,10 +8,11 @@ FILE defaults to ``shared/corpus/sudoku-17clue-sample.txt`` and ``sudoku-top1465
 a corpus ``.json`` (``sudoku.json``, ``jigsaw-sudoku.json``) is read too, each puzzle as
 its janko text. The native engine proves uniqueness (limit 2, parse included); Norvig's
 solver (``norvig/pytudes``, ``py/sudoku.py``, not part of this repository: give its
-path) solves only, in a process of its own. With ``--cpsat``, CP-SAT (limit 2, parse
-included) and the native engine take the puzzles in turns of 25 in this process, and
-every CP-SAT answer must be the native engine's. Each is timed in CPU seconds of its
-process (the machine is shared: wall clocks move with the load) and in wall seconds.
+path) solves only (a line file's puzzles), in a process of its own. The engines take the
+puzzles in turns of 25, one after the other (the machine is shared: each sees the load
+the others do): the native engine and, with ``--cpsat``, CP-SAT (limit 2, parse
+included) in this process, whose every answer must be the native engine's, and Norvig's
+solver in its process. Each is timed in CPU seconds of its process and in wall seconds.
 Every puzzle of a line file must be UNIQUE, else the script names it and exits 1.
 ``--floor`` times, per call through ``cpsat_runner``, what no Sudoku model can beat: a
 model of one Boolean, and the first file's first 300 puzzles with every cell given (no
@@ -38,17 +39,53 @@ ROOT = Path(__file__).resolve().parents[1]
 CORPUS = ROOT.parent / "shared" / "corpus"
 FILES = ("sudoku-17clue-sample.txt", "sudoku-top1465.txt")
 TURN = 25  # puzzles an engine takes before the other's turn
+# Norvig's solver in a process of its own: each turn, lines to solve and an empty line;
+# it answers its CPU and wall seconds for them.
 NORVIG = """
 import importlib.util, sys, time
 spec = importlib.util.spec_from_file_location("norvig", sys.argv[1])
 norvig = importlib.util.module_from_spec(spec)
 spec.loader.exec_module(norvig)
-lines = [l.strip() for l in open(sys.argv[2]) if l.strip() and not l.startswith("#")]
-cpu, wall = time.process_time(), time.perf_counter()
-for line in lines:
-    assert norvig.solve(line)
-print(time.process_time() - cpu, time.perf_counter() - wall)
+turn = []
+for line in sys.stdin:
+    if line.strip():
+        turn.append(line.strip())
+        continue
+    cpu, wall = time.process_time(), time.perf_counter()
+    for text in turn:
+        assert norvig.solve(text)
+    print(time.process_time() - cpu, time.perf_counter() - wall, flush=True)
+    turn = []
 """
+
+
+class Norvig:
+    """Norvig's solver taking its turns in a process of its own: its totals as
+    :class:`Engine`'s."""
+
+    def __init__(self, path: Path) -> None:
+        self.name = "norvig"
+        self.cpu = self.wall = 0.0
+        self.process = subprocess.Popen(
+            [sys.executable, "-c", NORVIG, str(path)],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            text=True,
+        )
+
+    def turn(self, texts: list[str]) -> None:
+        assert self.process.stdin is not None and self.process.stdout is not None
+        self.process.stdin.write("\n".join(texts) + "\n\n")
+        self.process.stdin.flush()
+        cpu, wall = map(float, self.process.stdout.readline().split())
+        self.cpu += cpu
+        self.wall += wall
+
+    def close(self) -> None:
+        assert self.process.stdin is not None
+        self.process.stdin.close()
+        if self.process.wait() != 0:
+            raise SystemExit("Norvig's solver failed")
 
 
 def lines(path: Path) -> list[str]:
@@ -104,9 +141,12 @@ def cpsat_search(kind: Any, puzzle: Any) -> SearchResult:
     return cpsat_runner.search(kind, puzzle, limit=2, fixed=None, budget=Budget.seconds(60))
 
 
-def measure(path: Path, cpsat: bool) -> tuple[list[Engine], Counter[str], int]:
-    """The engines' totals over a file, the native engine's verdicts, and how many
-    puzzles failed: not UNIQUE in a line file, or CP-SAT's answer other than native's."""
+def measure(
+    path: Path, cpsat: bool, norvig: Norvig | None = None
+) -> tuple[list[Engine], Counter[str], int]:
+    """The engines' totals over a file (Norvig's solver's in ``norvig``), the native
+    engine's verdicts, and how many puzzles failed: not UNIQUE in a line file, or
+    CP-SAT's answer other than native's."""
     kind_name, fmt, items = puzzles(path)
     kind = KINDS[kind_name]
     engines = [Engine("native", native_search)]
@@ -117,6 +157,8 @@ def measure(path: Path, cpsat: bool) -> tuple[list[Engine], Counter[str], int]:
     for start in range(0, len(items), TURN):
         turn = items[start : start + TURN]
         answers = [[engine.run(kind, fmt, name, text) for name, text in turn] for engine in engines]
+        if norvig is not None:
+            norvig.turn([text for _, text in turn])
         for k, (name, _) in enumerate(turn):
             found = [answer[k] for answer in answers]
             verdicts[found[0].verdict().value] += 1
@@ -202,7 +244,9 @@ def main() -> int:
         KINDS["sudoku"].cpsat_model.load()
         print(floor(paths[0]))
     for path in paths:
-        engines, verdicts, bad = measure(path, args.cpsat)
+        line_file = path.suffix != ".json"
+        norvig = Norvig(args.norvig) if args.norvig and line_file else None
+        engines, verdicts, bad = measure(path, args.cpsat, norvig)
         count = sum(verdicts.values())
         failed += bad
         for engine in engines:
@@ -215,18 +259,13 @@ def main() -> int:
                 + ", ".join(f"{n} {v}" for v, n in sorted(verdicts.items()))
                 + (f"; {bad} differ" if bad else "; every answer the same")
             )
-        if args.norvig:
+        if norvig is not None:
+            norvig.close()
             cpu, wall = engines[0].cpu, engines[0].wall
-            done = subprocess.run(
-                [sys.executable, "-c", NORVIG, str(args.norvig), str(path)],
-                capture_output=True,
-                text=True,
-                check=True,
-            )
-            n_cpu, n_wall = map(float, done.stdout.split())
             print(
-                f"{path.name}: norvig {count / n_cpu:.0f}/s CPU, {count / n_wall:.0f}/s wall; "
-                f"native/norvig rate: {n_cpu / cpu:.1f}x CPU, {n_wall / wall:.1f}x wall"
+                f"{path.name}: norvig {count / norvig.cpu:.0f}/s CPU, "
+                f"{count / norvig.wall:.0f}/s wall; native/norvig rate: "
+                f"{norvig.cpu / cpu:.1f}x CPU, {norvig.wall / wall:.1f}x wall"
             )
     return 1 if failed else 0
 
