@@ -224,9 +224,10 @@ class KillerMaker:
     ) -> Puzzle | None:
         """A cell where the solutions differ changes cage: its cage split in two parts of
         two cells or more, or the cell moved into a neighbouring cage that lacks its digit
-        (both cages keep two cells or more, connected; a cage of two, the easiest
-        puzzles' cages, goes, its other cell moved too). The sums change, and the second
-        solution no longer fits them, more often than not."""
+        (both cages keep two cells or more, connected); failing both, a cage of two (the
+        easiest puzzles' cages) at such a cell goes, each of its cells moved into a
+        neighbouring cage lacking its digit. The sums change, and the second solution no
+        longer fits them, more often than not."""
         n = puzzle.size
         differ = [(r, c) for r in range(n) for c in range(n) if solution[r][c] != other[r][c]]
         cages = [list(cage.cells) for cage in puzzle.cages]
@@ -240,25 +241,32 @@ class KillerMaker:
                 cages[k : k + 1] = list(cut)
                 return _puzzle(n, [tuple(sorted(c)) for c in cages], solution, puzzle.diagonals)
             rest = [x for x in cage if x != cell]
-            if not _connected(rest):
+            if len(rest) < 2 or not _connected(rest):
                 continue
+            homes = _homes(cell, cages, at, solution)
+            if homes:
+                cages[rng.choice(homes)].append(cell)
+                cages[k] = rest
+                return _puzzle(n, [tuple(sorted(c)) for c in cages], solution, puzzle.diagonals)
+        for cell in differ:
+            k = at[cell]
+            if len(cages[k]) != 2:
+                continue
+            (partner,) = [x for x in cages[k] if x != cell]
             homes = _homes(cell, cages, at, solution)
             if not homes:
                 continue
             home = rng.choice(homes)
-            if len(rest) == 1:  # the partner moves too: into a cage lacking its digit
-                others = [
-                    j
-                    for j in _homes(rest[0], cages, at, solution)
-                    if j != home or len(cages[home]) + 1 < n
-                ]
-                if not others:
-                    continue
-                cages[rng.choice(others)].append(rest[0])
-                rest = []
-            cages[home].append(cell)
-            cages[k] = rest
-            return _puzzle(n, [tuple(sorted(c)) for c in cages if c], solution, puzzle.diagonals)
+            others = [
+                j
+                for j in _homes(partner, cages, at, solution)
+                if j != home or len(cages[home]) + 1 < n
+            ]
+            if others:
+                cages[rng.choice(others)].append(partner)
+                cages[home].append(cell)
+                del cages[k]
+                return _puzzle(n, [tuple(sorted(c)) for c in cages], solution, puzzle.diagonals)
         return None
 
     def nudge(
