@@ -56,8 +56,8 @@ NUDGES = 4  # an off-grade candidate's moves toward the grade (by a Nudging make
 CANDIDATE_SECONDS = 10.0  # a candidate's chain (a trial may be slow) before it is dropped
 # A candidate whose search for a second solution takes more nodes is dropped, not
 # repaired (a count, not a time: a seed makes the same puzzle on any machine). Makers'
-# searches take a few nodes, at most a few hundred; a Killer's large cages can take
-# tens of thousands (docs/generate.md).
+# searches take a few nodes, at most a few hundred; large cages that leave the engine
+# little to narrow can take tens of thousands (docs/generate.md).
 UNIQUE_NODES = 2_000
 PRESSURE_STEP = 0.25  # how far one candidate graded off target moves the pressure
 
