@@ -40,9 +40,10 @@ CORPUS = ROOT.parent / "shared" / "corpus"
 FILES = ("sudoku-17clue-sample.txt", "sudoku-top1465.txt")
 TURN = 25  # puzzles an engine takes before the other's turn
 # Norvig's solver in a process of its own: each turn, lines to solve and an empty line;
-# it answers its CPU and wall seconds for them.
+# it answers its CPU and wall seconds for them (what the solver prints goes to stderr).
 NORVIG = """
 import importlib.util, sys, time
+answer, sys.stdout = sys.stdout, sys.stderr
 spec = importlib.util.spec_from_file_location("norvig", sys.argv[1])
 norvig = importlib.util.module_from_spec(spec)
 spec.loader.exec_module(norvig)
@@ -53,8 +54,8 @@ for line in sys.stdin:
         continue
     cpu, wall = time.process_time(), time.perf_counter()
     for text in turn:
-        assert norvig.solve(text)
-    print(time.process_time() - cpu, time.perf_counter() - wall, flush=True)
+        assert norvig.solve(text), text
+    print(time.process_time() - cpu, time.perf_counter() - wall, file=answer, flush=True)
     turn = []
 """
 
@@ -75,9 +76,12 @@ class Norvig:
 
     def turn(self, texts: list[str]) -> None:
         assert self.process.stdin is not None and self.process.stdout is not None
-        self.process.stdin.write("\n".join(texts) + "\n\n")
-        self.process.stdin.flush()
-        cpu, wall = map(float, self.process.stdout.readline().split())
+        try:
+            self.process.stdin.write("\n".join(texts) + "\n\n")
+            self.process.stdin.flush()
+            cpu, wall = map(float, self.process.stdout.readline().split())
+        except (BrokenPipeError, ValueError):  # it ended, its error on stderr
+            raise SystemExit(f"Norvig's solver failed (exit {self.process.wait()})") from None
         self.cpu += cpu
         self.wall += wall
 

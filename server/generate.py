@@ -55,10 +55,10 @@ MAX_REPAIRS = 200  # repairs of one candidate before it is dropped
 NUDGES = 4  # an off-grade candidate's moves toward the grade (by a Nudging maker)
 CANDIDATE_SECONDS = 10.0  # a candidate's chain (a trial may be slow) before it is dropped
 # A candidate whose search for a second solution takes more nodes is dropped, not
-# repaired (a count, not a time: a seed makes the same puzzle on any machine). Makers'
-# searches take a few nodes, at most a few hundred; large cages that leave the engine
-# little to narrow can take tens of thousands (docs/generate.md).
-UNIQUE_NODES = 2_000
+# repaired (a count, not a time: a seed makes the same puzzle on any machine): well past
+# what the makers' searches take (docs/generate.md), it stops the few that run to tens
+# of thousands.
+UNIQUE_NODES = 10_000
 PRESSURE_STEP = 0.25  # how far one candidate graded off target moves the pressure
 
 
@@ -132,11 +132,13 @@ class Attempt:
 
     def unique(self, puzzle: Any, solution: Grid) -> tuple[Any, Grid] | None:
         """(puzzle, solution) repaired until the native engine finds no solution other
-        than the maker's; None when the maker cannot repair it, or a search passes
-        :data:`UNIQUE_NODES`. The maker's solution is held up to the kind's rules first
-        and once repaired (a GenerationBug if it breaks one); the cross-check of the
-        finished puzzle proves it the only one."""
+        than the maker's; None when the maker cannot repair it, its repairs come back to
+        a puzzle they made before, or a search passes :data:`UNIQUE_NODES`. The maker's
+        solution is held up to the kind's rules first and once repaired (a
+        GenerationBug if it breaks one); the cross-check of the finished puzzle proves
+        it the only one."""
         self._solves(puzzle, solution)
+        seen = {puzzle}
         for repairs in range(MAX_REPAIRS + 1):
             found = self.kind.native.search(
                 puzzle,
@@ -161,6 +163,9 @@ class Attempt:
             # (puzzle, solution): a maker whose clues are its fill's sums changed both
             puzzle, solution = repaired if isinstance(repaired, tuple) else (repaired, solution)
             self.repairs += 1
+            if puzzle in seen:
+                return None  # the repairs go round in a circle: the next candidate
+            seen.add(puzzle)
         return None
 
     def _solves(self, puzzle: Any, solution: Grid) -> None:

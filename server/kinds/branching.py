@@ -42,6 +42,8 @@ def depth_first(
             solutions.pop()
 
     try:
+        if most_nodes is not None and most_nodes <= 0:
+            raise SearchTimeout
         root()
         leave_out_the_known()
         while branches and len(solutions) < limit:

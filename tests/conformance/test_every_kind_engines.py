@@ -96,6 +96,8 @@ def test_a_node_bound_stops_the_native_search_incomplete(kind):
         facts(kind).open_puzzle(), limit=MANY, budget=Budget.seconds(30), most_nodes=20
     )
     assert not stopped.complete and stopped.stats.nodes <= 20
+    none = kind.native.search(facts(kind).open_puzzle(), limit=MANY, most_nodes=0)
+    assert not none.complete and none.stats.nodes == 0
     puzzle = puzzle_of(kind, facts(kind).two_solutions)
     both = kind.native.search(puzzle, limit=2, budget=Budget.seconds(30), most_nodes=10**6)
     assert both.complete and both.verdict() is Verdict.MULTIPLE

@@ -93,6 +93,17 @@ def test_a_candidate_whose_search_passes_the_node_bound_is_dropped(kind, monkeyp
     assert attempt.repairs == 0
 
 
+def test_repairs_that_come_back_to_a_puzzle_drop_the_candidate(kind, monkeypatch):
+    """A repair that gives back a puzzle made before (here: the candidate itself) goes
+    round in a circle: the candidate is dropped at once, not repaired to the limit."""
+    puzzle = facts(kind).open_puzzle()
+    (solution,) = kind.native.search(puzzle, limit=1, budget=Budget.seconds(30)).solutions
+    attempt = generate.Attempt(kind, Spec(puzzle.rows, puzzle.cols, None), 1, Budget.seconds(30))
+    monkeypatch.setattr(kind.maker, "repair", lambda puzzle, *_: puzzle)
+    assert attempt.unique(puzzle, solution) is None
+    assert attempt.repairs == 1
+
+
 def test_making_a_puzzle_leaves_nothing_waiting_on_its_budget(kind):
     """The driver's per-candidate budgets (a chain's time limit, a cross-check started
     beside the chain) are let go once done: a request's budget does not keep one per

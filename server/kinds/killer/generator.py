@@ -1,8 +1,9 @@
 """Making Killer Sudoku: a random full grid with the usual boxes, then cages grown at
 random over it (each a connected group of different digits, two to four cells, a few
 larger when the target is hard), each cage's sum read off the grid. Where a second
-solution differs, the cage of a differing cell is split (or, when it cannot be, merged
-with a neighbour whose digits it does not share), so that the second solution no longer
+solution differs, the cage of a differing cell is split (or, when it cannot be, the
+cell moves into a neighbouring cage whose digits it does not share; failing both, a
+two-cell cage there goes, each cell moving so), so that the second solution no longer
 fits.
 
 How hard a layout is follows from its cages: small cages whose sums few sets of digits

@@ -527,7 +527,7 @@ def search(
     # Most puzzles settle at the root with the rule of 45 over single houses; one that
     # needs a search takes it over bands of rows and columns too, which costs more to
     # set up and saves more nodes than it costs.
-    root = run(False, 1)
+    root = run(False, 1 if most_nodes is None else min(1, most_nodes))
     if root.complete or (most_nodes is not None and most_nodes <= 1):
         return root
     found = run(True, None if most_nodes is None else most_nodes - 1)
