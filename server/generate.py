@@ -55,10 +55,10 @@ MAX_REPAIRS = 200  # repairs of one candidate before it is dropped
 NUDGES = 4  # an off-grade candidate's moves toward the grade (by a Nudging maker)
 CANDIDATE_SECONDS = 10.0  # a candidate's chain (a trial may be slow) before it is dropped
 # A candidate whose search for a second solution takes more nodes is dropped, not
-# repaired (a count, not a time: a seed makes the same puzzle on any machine): well past
-# what the makers' searches take (docs/generate.md), it stops the few that run to tens
-# of thousands.
-UNIQUE_NODES = 10_000
+# repaired (a count, not a time: a seed makes the same puzzle on any machine). Nearly
+# every maker's search takes far fewer; the few past it can run to tens of thousands
+# (docs/generate.md has the counts).
+UNIQUE_NODES = 2_000
 PRESSURE_STEP = 0.25  # how far one candidate graded off target moves the pressure
 
 
