@@ -30,14 +30,17 @@ from numgrid.server.kinds.base import Spec
 from rich.console import Console
 from rich.table import Table
 
-OFF = {"cp_model_presolve": False, "use_sat_inprocessing": False}
-# name: settings on top of the model's own parameters (each says both switches, so a
+# CP-SAT's defaults for the switches the model's own parameters set
+OFF = {"cp_model_presolve": False, "use_sat_inprocessing": False, "max_presolve_iterations": 3}
+BOTH = {**OFF, "cp_model_presolve": True, "use_sat_inprocessing": True}
+# name: settings on top of the model's own parameters (each says every switch, so a
 # variant means the same whatever the model's own are)
 VARIANTS: dict[str, dict[str, Any]] = {
     "presolve and inprocessing off": OFF,
     "presolve on": {**OFF, "cp_model_presolve": True},
     "inprocessing on": {**OFF, "use_sat_inprocessing": True},
-    "presolve and inprocessing on": {"cp_model_presolve": True, "use_sat_inprocessing": True},
+    "presolve and inprocessing on": BOTH,
+    "presolve (one pass) and inprocessing on": {**BOTH, "max_presolve_iterations": 1},
     "presolve on, probing level 1": {**OFF, "cp_model_presolve": True, "cp_model_probing_level": 1},
 }
 LP_VARIANTS: dict[str, dict[str, Any]] = {

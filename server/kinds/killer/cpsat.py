@@ -24,12 +24,17 @@ from .native import givens_with_singles
 class KillerModel(cpsat.OneHot):
     """A copy of a grid's one-hot model (its digits fixed) with the cages added.
 
-    Unlike the bare grid's, its sums pay for CP-SAT's presolve and SAT inprocessing:
-    solved with both, generated 9x9 Killers take 0.6x the time (docs/performance.md,
-    "Killer's CP-SAT parameters")."""
+    Unlike the bare grid's, its sums pay for CP-SAT's presolve (one pass of it) and SAT
+    inprocessing: solved with both, generated 9x9 Killers take 0.6x the time
+    (docs/performance.md, "Killer's CP-SAT parameters")."""
 
     parameters = MappingProxyType(
-        {**cpsat.OneHot.parameters, "cp_model_presolve": True, "use_sat_inprocessing": True}
+        {
+            **cpsat.OneHot.parameters,
+            "cp_model_presolve": True,
+            "max_presolve_iterations": 1,
+            "use_sat_inprocessing": True,
+        }
     )
 
     def __init__(self, base: cpsat.OneHot, puzzle: Puzzle) -> None:
