@@ -187,13 +187,11 @@ def _cage_step(pos: Position, k: int) -> Step | None:
     ids = [r * n + c for r, c in cage.cells]
     masks = [pos.masks[i] for i in ids]
     size = len(ids)
-    name = puzzle.cage_name(k)
-    cells_word = cells_text(size)
     if size == 1:
         i = ids[0]
         if pos.placed[i]:
             return None
-        reason = f"{name} is one cell: it holds its sum"
+        reason = f"{puzzle.cage_name(k)} is one cell: it holds its sum"
         return make_step(pos, Technique.COMBINATIONS, {}, (), [i], reason, {i: cage.sum})
     every = cagesums.combos(cage.sum, size, n)
     fillings = _fillings(masks, every)
@@ -206,10 +204,13 @@ def _cage_step(pos: Position, k: int) -> Step | None:
     }
     if not kept:
         raise Contradiction(
-            f"{name}: no digits its cells can still hold make {cage.sum}", [], list(cage.cells)
+            f"{puzzle.cage_name(k)}: no digits its cells can still hold make {cage.sum}",
+            [],
+            list(cage.cells),
         )
     if not removals:
         return None
+    name, cells_word = puzzle.cage_name(k), cells_text(size)
     made = listed([_sum_text(c) for c in kept], "or")
     if len(kept) == len(every):
         only, verb = ("only ", "makes") if len(kept) == 1 else ("", "make")

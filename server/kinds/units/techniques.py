@@ -362,16 +362,18 @@ class Position(Memos):
             lost |= digits
         for slot in UNIT_SLOTS:
             found = memo[slot]
-            for u in units:
-                found.pop(u, None)
+            if found:  # a technique not yet asked has nothing to forget
+                for u in units:
+                    found.pop(u, None)
         pointing, claiming = memo[Technique.POINTING], memo[Technique.CLAIMING]
         for u in boxes:
             pointing.pop(u, None)
         for u in lines:
             claiming.pop(u, None)
+        asked = [memo[slot] for slot in DIGIT_SLOTS if memo[slot]]
         for d in digits_of(lost):
-            for slot in DIGIT_SLOTS:
-                memo[slot].pop(d - 1, None)
+            for found in asked:
+                found.pop(d - 1, None)
             memo[CELLS_SLOT].pop(d, None)
         for slot in WHOLE_SLOTS:
             memo[slot].clear()
