@@ -3,8 +3,9 @@
 
 The units family's model of the grid (one Boolean per cell and digit, each digit once
 per unit, the givens fixed) is this thread's for the shape: it is copied, then each cage
-adds its AllDifferent (each digit at most once in it) and its sum as
-``sum(d * x[cell][d]) == sum``.
+adds its AllDifferent (each digit at most once in it; not for a cage inside one row,
+column or box, whose unit says so already) and its sum as ``sum(d * x[cell][d]) ==
+sum``.
 """
 
 from __future__ import annotations
@@ -42,10 +43,13 @@ class KillerModel(cpsat.OneHot):
         self.proto.copy_from(base.proto)
         self.size, self.cells = base.size, base.cells
         n = puzzle.size
+        shape = puzzle.shape
         constraints = self.proto.constraints
         for cage in puzzle.cages:
             inside = [r * n + c for r, c in cage.cells if 0 <= r < n and 0 <= c < n]
-            if len(inside) > 1:
+            # a cage inside one unit already holds each digit at most once
+            shared = set.intersection(*(set(shape.cell_units[i]) for i in inside)) if inside else ()
+            if len(inside) > 1 and not shared:
                 for d in range(n):
                     constraints.add().at_most_one.literals.extend(i * n + d for i in inside)
             linear = constraints.add().linear
