@@ -224,7 +224,7 @@ class Attempt:
         return _Candidate(puzzle, solution, explanation, check, checking)
 
     def _drop(self, checking: Budget) -> None:
-        """Stop a cross-check no longer wanted, and let it go."""
+        """Stop a cross-check (if still running), and let it go."""
         checking.cancel()
         self.budget.release(checking)
 
@@ -252,14 +252,14 @@ class Attempt:
                 graded = self._graded(puzzle, solution)
                 if graded is None:
                     break
+                judged = None
                 try:
                     judged = self._judged(graded.explanation)
-                except BaseException:
-                    self._drop(graded.checking)
-                    raise
+                finally:
+                    if judged is None:  # not kept: its cross-check stops
+                        self._drop(graded.checking)
                 if judged is not None:
                     return graded, judged
-                self._drop(graded.checking)  # not kept: its cross-check stops
                 harder = self._toward(graded.explanation)
                 if harder is None or nudges == NUDGES or not isinstance(maker, Nudging):
                     break
@@ -279,11 +279,8 @@ def generate_one(kind: Kind[Any], spec: Spec, seed: int, budget: Budget) -> Gene
     puzzle, solution = kept.puzzle, kept.solution
     try:
         cpsat, native = kept.cross_check()
-    except BaseException:
-        kept.checking.cancel()  # CP-SAT may still be running
-        raise
     finally:
-        budget.release(kept.checking)
+        attempt._drop(kept.checking)  # done, or failed with CP-SAT still running
     if cpsat.timed_out or native.timed_out:
         raise SearchTimeout()
     if cpsat.verdict() is not Verdict.UNIQUE or cpsat.solutions[0] != solution:

@@ -43,13 +43,11 @@ class KillerModel(cpsat.OneHot):
         self.proto.copy_from(base.proto)
         self.size, self.cells = base.size, base.cells
         n = puzzle.size
-        shape = puzzle.shape
         constraints = self.proto.constraints
         for cage in puzzle.cages:
             inside = [r * n + c for r, c in cage.cells if 0 <= r < n and 0 <= c < n]
             # a cage inside one unit already holds each digit at most once
-            shared = set.intersection(*(set(shape.cell_units[i]) for i in inside)) if inside else ()
-            if len(inside) > 1 and not shared:
+            if len(inside) > 1 and not puzzle.shape.units_holding(inside):
                 for d in range(n):
                     constraints.add().at_most_one.literals.extend(i * n + d for i in inside)
             linear = constraints.add().linear

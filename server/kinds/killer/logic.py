@@ -547,7 +547,7 @@ def _overlap_step(pos: Position, k: int) -> Step | None:
         if not holders or not seen:
             continue
         cells = tuple(members(holders))
-        common = set.intersection(*(set(p.cell_units[i]) for i in cells))
+        common = p.shape.units_holding(cells)
         shared = listed([p.name(u) for u in sorted(common)], "and")
         place = f", all in {shared}" if common and len(cells) > 1 else ""
         reason = (

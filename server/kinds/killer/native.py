@@ -331,24 +331,17 @@ def rule_of_45(
     found = set()  # a group found twice (the outies of one house, the innies of another)
     for a, bits in enumerate(areas):
         full = houses[a] * house_total
-        innies = bits & ~inside[a]
-        if (
-            innies
-            and innies.bit_count() <= VIRTUAL_CELLS
-            and innies not in found
-            and _in_one_house(innies, beyond)
-        ):
-            out.append((full - caged[a], _indices(innies)))
-            found.add(innies)
-        outies = crossing[a] & ~bits
-        if (
-            outies
-            and outies.bit_count() <= VIRTUAL_CELLS
-            and outies not in found
-            and _in_one_house(outies, beyond)
-        ):
-            out.append((caged[a] + crossed[a] - full, _indices(outies)))
-            found.add(outies)
+        innies = (bits & ~inside[a], full - caged[a])
+        outies = (crossing[a] & ~bits, caged[a] + crossed[a] - full)
+        for group, total in (innies, outies):
+            if (
+                group
+                and group.bit_count() <= VIRTUAL_CELLS
+                and group not in found
+                and _in_one_house(group, beyond)
+            ):
+                out.append((total, _indices(group)))
+                found.add(group)
     return out
 
 

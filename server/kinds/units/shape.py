@@ -21,6 +21,7 @@ from it.
 from __future__ import annotations
 
 import functools
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from numgrid.server.core import Cell
@@ -107,6 +108,11 @@ class Shape:
     def fills(self, unit: Unit) -> bool:
         """Whether a unit holds every digit (a cage of fewer cells does not)."""
         return len(unit.cells) == self.size
+
+    def units_holding(self, cells: Iterable[int]) -> set[int]:
+        """The indices of the units that hold every one of ``cells`` (cell indices; at
+        least one)."""
+        return set.intersection(*(set(self.cell_units[i]) for i in cells))
 
     def box_of(self, index: int) -> int:
         """The index (in :attr:`units`) of the box or region holding a cell; -1 when the
