@@ -16,9 +16,11 @@ A kind describes itself to the chain as a :class:`Ladder`. Its position has ``bu
 ``poll()``, ``apply(step)``, ``memo(technique)``, ``solved``, ``grid()`` and
 ``candidates()``; a position that cannot be completed raises :class:`Contradiction`.
 
-A *quiet* chain (``explain(..., quiet=True)``, what a maker grades its candidates with)
-takes the same steps without their sentences: a quiet position's techniques leave a
-step's explanation empty (:func:`said`), so a grade costs the deductions alone.
+A *quiet* chain (``explain(..., quiet=True)``, what the generator grades with) takes
+the same steps without their sentences: a quiet position's techniques leave a step's
+explanation empty (:func:`said`), so a grade costs the deductions alone. A maker that
+needs only the grade may also take the steps in *bulk* (``bulk=True``): every step of a
+technique the grade does not count at once (:meth:`Ladder.every`).
 """
 
 from __future__ import annotations
@@ -363,7 +365,7 @@ class Ladder:
 
     def every(self, pos: Any, technique: enum.IntEnum) -> list[Step]:
         """Every step of one technique that :meth:`find` saw in the position (after it
-        chose the best). A quiet chain takes them all at once when the grade does not
+        chose the best). A chain in bulk takes them all at once when the grade does not
         count them: the techniques below the next one reach the same fixpoint whatever
         the order, so the same techniques are needed, and the counted ones are taken
         one at a time from the same positions."""
@@ -544,15 +546,19 @@ class Ladder:
         budget: Budget | None = None,
         quiet: bool = False,
         most: Mapping[enum.IntEnum, int] | None = None,
+        bulk: bool = False,
     ) -> Explanation:
         """Every step from ``entries`` (an empty grid by default) until the grid is full,
         the techniques run out, or a contradiction shows the entries cannot be completed.
         Raises :class:`~numgrid.server.core.SearchTimeout` past the ``budget``.
 
-        ``quiet``: the steps without their sentences (the same steps, counts and grade).
-        ``most``: per technique the grade counts (:attr:`counted`), the most steps taken;
-        the chain stops (unsolved) before a step that would take one more (a maker's
-        early verdict: over a grade's limit)."""
+        ``quiet``: the steps without their sentences (the same steps, counts, score and
+        grade). ``bulk``: every step of a technique the grade does not count
+        (:attr:`counted`) taken at once (fewer steps, another score; the same grade for
+        a kind graded by its thresholds alone, not by points).
+        ``most``: per technique the grade counts, the most steps taken; the chain stops
+        (unsolved) before a step that would take one more (a maker's early verdict: over
+        a grade's limit)."""
         limit = self.trial if max_technique is None else max_technique
         pos = self._start(puzzle, entries, budget)
         pos.quiet = quiet
@@ -565,7 +571,7 @@ class Ladder:
                     break
                 pos.poll()
                 taken = [step]
-                if quiet and step.technique not in self.counted:
+                if bulk and step.technique not in self.counted:
                     taken = self.every(pos, step.technique)
                 for each in taken:
                     pos.apply(each)

@@ -176,7 +176,7 @@ class Attempt:
     def _explained(self, puzzle: Any, limit: enum.IntEnum) -> Explanation | None:
         budget = self.budget.child(CANDIDATE_SECONDS)
         try:
-            return self.kind.logic.explain(puzzle, None, limit, budget=budget)
+            return self.kind.logic.explain(puzzle, None, limit, budget=budget, quiet=True)
         except SearchTimeout:
             if self.budget.expired():
                 raise

@@ -231,7 +231,9 @@ def difficulty(
     limited = _share(budget, DIFFICULTY_SHARE, DIFFICULTY_SECONDS)
     try:
         found = difficulty_of(
-            kind.logic.explain(board.puzzle, entries, max(kind.logic.Technique), budget=limited)
+            kind.logic.explain(
+                board.puzzle, entries, max(kind.logic.Technique), budget=limited, quiet=True
+            )
         )
     except (SearchTimeout, BeyondLogic):
         return None

@@ -262,7 +262,11 @@ class LogicModule(Protocol[PuzzleT_contra]):
         max_technique: Any = ...,
         /,
         budget: Budget | None = ...,
-    ) -> Explanation: ...
+        quiet: bool = ...,
+    ) -> Explanation:
+        """Every step until the grid is full, the techniques run out or a contradiction;
+        ``quiet``: the same steps without their sentences (a grade's cost alone)."""
+        ...
 
     def last_resort(
         self,

@@ -43,6 +43,7 @@ from numgrid.server.chain import capital
 from numgrid.server.chain import listed
 from numgrid.server.chain import names
 from numgrid.server.chain import outcome
+from numgrid.server.chain import said
 from numgrid.server.core import EMPTY
 from numgrid.server.core import Budget
 from numgrid.server.core import Cell
@@ -462,7 +463,7 @@ def make_step(
         tuple(eliminations),
         tuple(groups),
         tuple(frame.cells[i] for i in cells),
-        f"{capital(reason)}{joiner}{outcome(placements, eliminations)}.",
+        said(pos, lambda: f"{capital(reason)}{joiner}{outcome(placements, eliminations)}."),
     )
 
 

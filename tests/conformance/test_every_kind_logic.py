@@ -79,6 +79,27 @@ def test_every_corpus_puzzle_is_explained_with_every_step_right(kind):
     facts(kind).trials(trials)
 
 
+def test_a_quiet_explanation_takes_the_same_steps_without_their_sentences(kind):
+    """What the generator and Solve's grade use: ``quiet`` changes the words, never the
+    steps, their counts, the score or the grade."""
+    for key in corpus_ids(kind.name)[:: facts(kind).corpus_step * 8]:
+        puzzle, _ = corpus_puzzle(kind.name, key)
+        top = max(kind.logic.Technique)
+        told = kind.logic.explain(puzzle, None, top, budget=None)
+        quiet = kind.logic.explain(puzzle, None, top, budget=None, quiet=True)
+        assert [(s.technique, s.placements, s.eliminations) for s in quiet.steps] == [
+            (s.technique, s.placements, s.eliminations) for s in told.steps
+        ], key
+        assert (quiet.technique_counts, quiet.score, quiet.grade, quiet.final) == (
+            told.technique_counts,
+            told.score,
+            told.grade,
+            told.final,
+        ), key
+        assert all(step.explanation for step in told.steps), key
+        assert not any(step.explanation for step in quiet.steps), key
+
+
 def test_a_hint_from_the_start_is_a_right_step(kind):
     board, solution = sample(kind)
     step = kind.logic.next_step(board.puzzle, None, max(kind.logic.Technique), False, budget=None)

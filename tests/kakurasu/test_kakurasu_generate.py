@@ -132,13 +132,13 @@ def test_a_repair_of_a_puzzle_with_every_clue_is_none():
 
 
 def test_the_quiet_chain_grades_the_corpus_as_the_chain_does():
-    """The maker grades with the chain told quietly (:func:`generator.verdict`): on
-    every published puzzle, the same grade, the same crossing steps, no sentences."""
+    """The maker grades with the chain told quietly, in bulk (:func:`generator.verdict`):
+    on every published puzzle, the same grade, the same crossing steps, no sentences."""
     published = corpus()
     for key in sorted(published)[::3]:
         puzzle = formats.read_janko(published[key]["problem"]).puzzle
         clues = [*puzzle.row_clues, *puzzle.column_clues]
-        quiet = logic.explain(puzzle, None, logic.Technique.CROSSING, quiet=True)
+        quiet = logic.explain(puzzle, None, logic.Technique.CROSSING, quiet=True, bulk=True)
         chain = logic.explain(puzzle, None, logic.Technique.CROSSING)
         assert generator.verdict(clues, puzzle.rows).grade == chain.grade, key
         assert (quiet.grade, quiet.solved) == (chain.grade, chain.solved), key

@@ -6,7 +6,7 @@ candidate is cheap and always well formed; the published ones shade about a thir
 cells and give nearly every clue. A random shading with every clue is most often too
 easy for its size or has several solutions, and no clue can be added to tell those
 apart; so the maker steers the shading itself, grading each change with the chain told
-quietly (:func:`verdict`: the steps without their sentences):
+quietly (:func:`verdict`: the steps without their sentences, in bulk):
 
 1. a random shading, each cell shaded with a probability around :data:`DENSITY`;
 2. a hill climb over single flips until the chain completes the puzzle within the
@@ -92,7 +92,7 @@ def verdict(clues, rows: int, limit: int = 1 << 30, easy_only: bool = False) -> 
     ``limit + 1``. A contradiction (never from a shading's own clues) grades None."""
     top = Technique.COMBINATIONS if easy_only else Technique.CROSSING
     told = logic.explain(
-        _puzzle(rows, clues), None, top, quiet=True, most={Technique.CROSSING: limit}
+        _puzzle(rows, clues), None, top, quiet=True, most={Technique.CROSSING: limit}, bulk=True
     )
     crossings = told.technique_counts[Technique.CROSSING]
     if told.contradiction:
@@ -109,7 +109,7 @@ def verdict(clues, rows: int, limit: int = 1 << 30, easy_only: bool = False) -> 
 def trial_solves(puzzle: Puzzle, budget: Budget) -> bool:
     """Does the chain with its trial (:func:`.logic.trial`), told quietly, complete the
     puzzle? (A puzzle so completed is unique.)"""
-    return logic.explain(puzzle, None, Technique.TRIAL, budget, quiet=True).solved
+    return logic.explain(puzzle, None, Technique.TRIAL, budget, quiet=True, bulk=True).solved
 
 
 # ---------------------------------------------------------------- the maker

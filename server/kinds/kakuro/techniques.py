@@ -34,6 +34,7 @@ from numgrid.server.chain import Memos
 from numgrid.server.chain import listed
 from numgrid.server.chain import names
 from numgrid.server.chain import outcome
+from numgrid.server.chain import said
 from numgrid.server.core import Budget
 from numgrid.server.core import Cell
 from numgrid.server.core import Grid
@@ -317,7 +318,7 @@ def make_step(
         tuple(eliminations),
         tuple(runs),
         tuple(layout.cells[i] for i in cells),
-        f"{reason}{joiner}{outcome(placements, eliminations)}.",
+        said(pos, lambda: f"{reason}{joiner}{outcome(placements, eliminations)}."),
     )
 
 

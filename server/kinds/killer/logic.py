@@ -737,9 +737,11 @@ def explain(
     entries: Any = None,
     max_technique: Technique | None = None,
     budget: Budget | None = None,
+    quiet: bool = False,
 ) -> Explanation:
-    """Every step until the grid is full, the techniques run out or a contradiction."""
-    found = _ladder(puzzle).explain(puzzle, entries, max_technique, budget)
+    """Every step until the grid is full, the techniques run out or a contradiction
+    (``quiet``: without the sentences)."""
+    found = _ladder(puzzle).explain(puzzle, entries, max_technique, budget, quiet)
     if found.grade is None:
         return found
     return Explanation(

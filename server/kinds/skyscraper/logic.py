@@ -309,10 +309,12 @@ def next_step(
     )
 
 
-def explain(puzzle: Puzzle, entries=None, max_technique=None, budget=None) -> Explanation:
+def explain(
+    puzzle: Puzzle, entries=None, max_technique=None, budget=None, quiet: bool = False
+) -> Explanation:
     """Every step until the grid is full or the techniques run out (see
     :meth:`Ladder.explain`)."""
-    return ladder(puzzle).explain(puzzle, entries, max_technique, budget=budget)
+    return ladder(puzzle).explain(puzzle, entries, max_technique, budget=budget, quiet=quiet)
 
 
 def last_resort(puzzle: Puzzle, candidates_or_entries=None, budget=None) -> Step | None:

@@ -389,11 +389,13 @@ def explain(
     entries: Any = None,
     max_technique: Technique | None = None,
     budget: Budget | None = None,
+    quiet: bool = False,
     unique: bool | None = None,
 ) -> Explanation:
     """Every step until the grid is full, the techniques run out or a contradiction;
-    graded by :func:`grade` (HoDoKu's rule, the score included)."""
-    found = _ladder(puzzle, unique).explain(puzzle, entries, max_technique, budget)
+    graded by :func:`grade` (HoDoKu's rule, the score included). ``quiet``: without the
+    sentences."""
+    found = _ladder(puzzle, unique).explain(puzzle, entries, max_technique, budget, quiet)
     if found.grade is None:
         return found
     return Explanation(

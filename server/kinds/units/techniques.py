@@ -424,7 +424,7 @@ def make_step(
         tuple(eliminations),
         tuple(plan.groups[u] for u in dict.fromkeys(units)),
         tuple(plan.coords[i] for i in dict.fromkeys(cells)),
-        f"{capital(reason)}{joiner}{outcome(placements, eliminations)}.",
+        "" if pos.quiet else f"{capital(reason)}{joiner}{outcome(placements, eliminations)}.",
     )
 
 
