@@ -24,7 +24,9 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from dataclasses import field
 from typing import Any
+from typing import NamedTuple
 from typing import Protocol
+from typing import TypedDict
 
 Cell = tuple[int, int]
 Grid = tuple[tuple[int, ...], ...]
@@ -326,6 +328,31 @@ class Stats:
     engine: str
     seconds: float
     nodes: int = 0  # branches (native) or CP-SAT branches
+
+
+class SearchKeywords(TypedDict, total=False):
+    """The keywords every native engine's ``search`` takes (their meaning and defaults:
+    :class:`Ask`), declared once: ``search(puzzle, /, **keywords:
+    Unpack[SearchKeywords])``."""
+
+    limit: int
+    fixed: Grid | None
+    budget: Budget | None
+    other_than: Grid | None
+    most_nodes: int | None
+
+
+class Ask(NamedTuple):
+    """What a search is asked: up to ``limit`` solutions, the nonzero values of ``fixed``
+    held, within ``budget``, leaving out ``other_than`` (a solution known already: how a
+    maker asks for a second one); past ``most_nodes`` search nodes (None: no bound) it
+    stops, incomplete, as past its budget. ``Ask(**keywords)`` fills in the defaults."""
+
+    limit: int = 2
+    fixed: Grid | None = None
+    budget: Budget | None = None
+    other_than: Grid | None = None
+    most_nodes: int | None = None
 
 
 @dataclass(frozen=True)

@@ -30,6 +30,7 @@ from typing import Any
 from typing import Generic
 from typing import Protocol
 from typing import TypeVar
+from typing import Unpack
 from typing import runtime_checkable
 
 from google.protobuf import json_format
@@ -41,6 +42,7 @@ from numgrid.server.core import Budget
 from numgrid.server.core import Cell
 from numgrid.server.core import Finding
 from numgrid.server.core import Grid
+from numgrid.server.core import SearchKeywords
 from numgrid.server.core import SearchResult
 from numgrid.server.core import Step
 from numgrid.server.kinds.textformats import Formats
@@ -209,20 +211,8 @@ class ChecksModule(Protocol[PuzzleT_contra]):
 class NativeModule(Protocol[PuzzleT_contra]):
     """A kind's ``native`` module: its own depth-first engine."""
 
-    def search(
-        self,
-        puzzle: PuzzleT_contra,
-        /,
-        *,
-        limit: int = ...,
-        fixed: Grid | None = ...,
-        budget: Budget | None = ...,
-        other_than: Grid | None = ...,
-        most_nodes: int | None = ...,
-    ) -> SearchResult:
-        """Up to ``limit`` solutions; ``other_than``: a solution known already, left out
-        of them (how a maker asks for a second solution). Past ``most_nodes`` search
-        nodes (None: no bound) it stops, incomplete, as past its budget."""
+    def search(self, puzzle: PuzzleT_contra, /, **keywords: Unpack[SearchKeywords]) -> SearchResult:
+        """Up to ``limit`` solutions, as :class:`~numgrid.server.core.Ask` says."""
         ...
 
 

@@ -25,9 +25,12 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass
+from typing import Unpack
 
+from numgrid.server.core import Ask
 from numgrid.server.core import Budget
 from numgrid.server.core import Grid
+from numgrid.server.core import SearchKeywords
 from numgrid.server.core import SearchResult
 from numgrid.server.core import Stats
 
@@ -178,19 +181,12 @@ def _start(puzzle: Puzzle, fixed: Grid | None) -> State | None:
     return state
 
 
-def search(
-    puzzle: Puzzle,
-    *,
-    limit: int = 2,
-    fixed: Grid | None = None,
-    budget: Budget | None = None,
-    other_than: Grid | None = None,
-    most_nodes: int | None = None,
-) -> SearchResult:
+def search(puzzle: Puzzle, /, **keywords: Unpack[SearchKeywords]) -> SearchResult:
     """Up to ``limit`` distinct solutions (1 shaded, -1 white), ``fixed`` values held,
     but ``other_than`` (a solution known already), within ``budget`` and ``most_nodes``.
     On timeout, cancel or past ``most_nodes``: the solutions found so far,
     complete=False."""
+    limit, fixed, budget, other_than, most_nodes = Ask(**keywords)
     budget = budget or Budget()
     start = time.perf_counter()
     solutions: list[Grid] = []

@@ -12,10 +12,13 @@ from __future__ import annotations
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Unpack
 from typing import cast
 
+from numgrid.server.core import Ask
 from numgrid.server.core import Budget
 from numgrid.server.core import Grid
+from numgrid.server.core import SearchKeywords
 from numgrid.server.core import SearchResult
 from numgrid.server.core import SearchTimeout
 from numgrid.server.core import smallest_domain
@@ -230,21 +233,14 @@ def fixpoint(
     return True
 
 
-def search(
-    puzzle: Puzzle,
-    *,
-    limit: int = 2,
-    fixed: Grid | None = None,
-    budget: Budget | None = None,
-    other_than: Grid | None = None,
-    most_nodes: int | None = None,
-) -> SearchResult:
+def search(puzzle: Puzzle, /, **keywords: Unpack[SearchKeywords]) -> SearchResult:
     """Find up to ``limit`` solutions (honouring ``fixed`` entries) within ``budget``
     and ``most_nodes``, but ``other_than`` (a solution known already).
 
     Depth-first with an explicit stack of branch points (parent candidates, cell, digits
     not yet tried), so depth is bounded by memory, not by Python's recursion limit.
     """
+    limit, fixed, budget, other_than, most_nodes = Ask(**keywords)
     start = time.perf_counter()
     budget = budget or Budget()
     compiled = Compiled.of(puzzle)

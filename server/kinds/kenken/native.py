@@ -40,9 +40,12 @@ from dataclasses import field
 from functools import reduce
 from operator import itemgetter
 from operator import or_
+from typing import Unpack
 
+from numgrid.server.core import Ask
 from numgrid.server.core import Budget
 from numgrid.server.core import Grid
+from numgrid.server.core import SearchKeywords
 from numgrid.server.core import SearchResult
 from numgrid.server.core import SearchTimeout
 from numgrid.server.kinds.branching import Branch
@@ -970,19 +973,12 @@ def _branch_cell(cand: list[int], weights: list[int], comp: Compiled) -> int:
     return best
 
 
-def search(
-    puzzle: Puzzle,
-    *,
-    limit: int = 2,
-    fixed: Grid | None = None,
-    budget: Budget | None = None,
-    other_than: Grid | None = None,
-    most_nodes: int | None = None,
-) -> SearchResult:
+def search(puzzle: Puzzle, /, **keywords: Unpack[SearchKeywords]) -> SearchResult:
     """Find up to ``limit`` distinct solutions (honouring ``fixed`` entries) within
     ``budget`` and ``most_nodes``, but ``other_than`` (a solution known already). On
     timeout, cancel or past ``most_nodes``: the solutions found so far,
     ``complete=False``."""
+    limit, fixed, budget, other_than, most_nodes = Ask(**keywords)
     start = time.perf_counter()
     budget = budget or Budget()
     comp = compiled(puzzle)

@@ -18,9 +18,11 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable
+from typing import Unpack
 
-from numgrid.server.core import Budget
+from numgrid.server.core import Ask
 from numgrid.server.core import Grid
+from numgrid.server.core import SearchKeywords
 from numgrid.server.core import SearchResult
 from numgrid.server.core import Stats
 from numgrid.server.kinds import cagesums
@@ -492,17 +494,10 @@ def givens_with_singles(puzzle: Puzzle, fixed: Grid | None) -> list[int]:
     return flat
 
 
-def search(
-    puzzle: Puzzle,
-    *,
-    limit: int = 2,
-    fixed: Grid | None = None,
-    budget: Budget | None = None,
-    other_than: Grid | None = None,
-    most_nodes: int | None = None,
-) -> SearchResult:
+def search(puzzle: Puzzle, /, **keywords: Unpack[SearchKeywords]) -> SearchResult:
     """Up to ``limit`` solutions with the givens and ``fixed`` entries held, but
     ``other_than``, within ``most_nodes`` (the root's node counted)."""
+    limit, fixed, budget, other_than, most_nodes = Ask(**keywords)
     givens = givens_with_singles(puzzle, fixed)  # a sum no digits make: no fixpoint
 
     def run(wide: bool, most_nodes: int | None) -> SearchResult:

@@ -34,11 +34,14 @@ from __future__ import annotations
 import functools
 import time
 from dataclasses import dataclass
+from typing import Unpack
 from typing import cast
 
 from numgrid.server.core import EMPTY
+from numgrid.server.core import Ask
 from numgrid.server.core import Budget
 from numgrid.server.core import Grid
+from numgrid.server.core import SearchKeywords
 from numgrid.server.core import SearchResult
 from numgrid.server.core import SearchTimeout
 from numgrid.server.core import smallest_domain
@@ -280,14 +283,7 @@ def propagate(comp: Compiled, cand: list[int], placed: list[int], due: set[int])
 
 
 def search(
-    puzzle: Puzzle,
-    *,
-    limit: int = 2,
-    fixed: Grid | None = None,
-    budget: Budget | None = None,
-    tallest_first: bool = False,
-    other_than: Grid | None = None,
-    most_nodes: int | None = None,
+    puzzle: Puzzle, /, *, tallest_first: bool = False, **keywords: Unpack[SearchKeywords]
 ) -> SearchResult:
     """Find up to ``limit`` distinct solutions (honouring the givens and ``fixed``
     entries), but ``other_than`` (a solution known already), within ``budget`` and (if
@@ -295,6 +291,7 @@ def search(
     solutions found so far, ``complete=False``. A branch tries its cell's
     values lowest first, or with ``tallest_first`` the other way round (the maker's
     order, which decides which two of many solutions are found)."""
+    limit, fixed, budget, other_than, most_nodes = Ask(**keywords)
     start = time.perf_counter()
     budget = budget or Budget()
     comp = compiled(puzzle)

@@ -32,10 +32,13 @@ import time
 from collections.abc import Callable
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Unpack
 
+from numgrid.server.core import Ask
 from numgrid.server.core import Budget
 from numgrid.server.core import Grid
 from numgrid.server.core import GroupType as _T
+from numgrid.server.core import SearchKeywords
 from numgrid.server.core import SearchResult
 from numgrid.server.core import SearchTimeout
 from numgrid.server.core import Stats
@@ -553,18 +556,11 @@ def _solved(t: Tables, grid: Grid | None) -> int | None:
     return t.fresh(values)
 
 
-def search(
-    puzzle: Puzzle,
-    *,
-    limit: int = 2,
-    fixed: Grid | None = None,
-    budget: Budget | None = None,
-    other_than: Grid | None = None,
-    most_nodes: int | None = None,
-) -> SearchResult:
+def search(puzzle: Puzzle, /, **keywords: Unpack[SearchKeywords]) -> SearchResult:
     """Up to ``limit`` solutions of a units puzzle whose rules are its shape's alone (no
     sums), with the givens and ``fixed`` entries held, but ``other_than``, within
     ``most_nodes``."""
+    limit, fixed, budget, other_than, most_nodes = Ask(**keywords)
     givens = merged(puzzle.givens, fixed)
     return search_cells(
         puzzle.shape,
