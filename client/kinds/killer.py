@@ -19,7 +19,6 @@ from . import units
 from .cells import Layout
 from .cells import caged_cells
 from .cells import caged_text
-from .cells import digits
 
 TITLE = "Killer Sudoku"  # as printed: captions, help texts
 DEFAULT_SIZE = "9"  # numgrid generate without --size
@@ -50,24 +49,8 @@ def cages(puzzle: puzzle_pb2.KillerPuzzle) -> tuple[dict[Cell, int], dict[Cell, 
 
 def layout(puzzle: puzzle_pb2.KillerPuzzle, shade: str = "▓") -> Layout:
     """The board to play: digits 1-N, the givens, the cages' walls and sums."""
-    n = puzzle.size
     regions, labels = cages(puzzle)
-    values, keys, symbols = digits(n)
-    givens = units.grid_of(puzzle.givens, n)
-    given = {(r, c): givens[r][c] for r in range(n) for c in range(n) if givens[r][c]}
-    every = frozenset((r, c) for r in range(n) for c in range(n))
-    return Layout(
-        n,
-        n,
-        every - set(given),
-        values,
-        keys,
-        symbols,
-        givens=given,
-        labels=labels,
-        regions=regions,
-        note=note(puzzle),
-    )
+    return units.layout(puzzle, regions, note(puzzle), labels)
 
 
 def draw(

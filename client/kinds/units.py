@@ -10,6 +10,7 @@ play. Not a kind of its own: each kind's module builds on it.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from collections.abc import Sequence
 from typing import Any
 
@@ -107,8 +108,15 @@ def draw_blocks(block: Sequence[Sequence[int]], values: Grid, marks: set[Cell]) 
     return "\n".join(lines) + "\n"
 
 
-def layout(puzzle: Any, block: Sequence[Sequence[int]], note: str) -> Layout:
-    """The board to play: digits 1-N (keys 1-9, then a-g), the blocks' walls."""
+def layout(
+    puzzle: Any,
+    block: Sequence[Sequence[int]] | Mapping[Cell, int],
+    note: str,
+    labels: Mapping[Cell, str] | None = None,
+) -> Layout:
+    """The board to play: digits 1-N (keys 1-9, then a-g), the givens, the walls of the
+    blocks (each cell's, by row or by cell: boxes, regions or cages) and ``labels`` (a
+    cage's sum)."""
     n = puzzle.size
     givens = grid_of(puzzle.givens, n)
     values = tuple(range(1, n + 1))
@@ -116,7 +124,10 @@ def layout(puzzle: Any, block: Sequence[Sequence[int]], note: str) -> Layout:
     symbols = {v: symbol(v) for v in values}
     every = frozenset((r, c) for r in range(n) for c in range(n))
     given = {(r, c): givens[r][c] for r in range(n) for c in range(n) if givens[r][c]}
-    regions = {(r, c): block[r][c] for r in range(n) for c in range(n)}
+    if isinstance(block, Mapping):
+        regions = dict(block)
+    else:
+        regions = {(r, c): block[r][c] for r in range(n) for c in range(n)}
     return Layout(
         n,
         n,
@@ -125,6 +136,7 @@ def layout(puzzle: Any, block: Sequence[Sequence[int]], note: str) -> Layout:
         keys,
         symbols,
         givens=given,
+        labels=labels or {},
         regions=regions,
         note=note,
     )
