@@ -48,6 +48,7 @@ from numgrid.v1 import puzzle_pb2
 
 from .channels import PLAINTEXT
 from .channels import Credentials
+from .channels import answers
 from .channels import open_channel
 from .client import CHANNEL_OPTIONS
 from .client import PuzzleLike
@@ -664,10 +665,8 @@ def check_many(
     channel = channel or open_channel(address, batch_channel_options(keepalive), credentials)
     try:
         wait = connect_timeout if timeout is None else min(connect_timeout, timeout)
-        try:
-            grpc.channel_ready_future(channel).result(timeout=wait)
-        except grpc.FutureTimeoutError:
-            raise NumgridError("UNAVAILABLE", f"no server at {target} within {wait:g} s") from None
+        if not answers(channel, wait):
+            raise NumgridError("UNAVAILABLE", f"no server at {target} within {wait:g} s")
         batch = _Batch(
             channel,
             items,
