@@ -21,6 +21,12 @@ from support.server import ServerProcess
 from support.server import start_server
 
 
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """The slow tests first (the order stays otherwise): the workers take tests in this
+    order, and a slow one taken last keeps one busy after the others have finished."""
+    items.sort(key=lambda item: item.get_closest_marker("slow") is None)
+
+
 @pytest.fixture(scope="session")
 def server_process(tmp_path_factory):
     """One real ``numgrid-server`` for the whole session, on default limits.

@@ -316,6 +316,7 @@ def test_health_answers_while_every_worker_is_busy(workers2):
     assert max(latencies) < 0.25, latencies
 
 
+@pytest.mark.slow
 def test_a_worker_that_dies_is_replaced(launch_server, corpus):
     server = launch_server("--workers", "2")
     try:
@@ -354,6 +355,7 @@ def test_a_worker_that_dies_is_replaced(launch_server, corpus):
 # ---------------------------------------------------------------- several servers
 
 
+@pytest.mark.slow
 def test_a_server_killed_part_way_loses_no_puzzle(launch_server, corpus, tmp_path):
     """Two servers behind round_robin; one is killed (SIGKILL) part way: every id is in
     the report exactly once, with the published solution."""
@@ -404,6 +406,7 @@ def test_a_server_killed_part_way_loses_no_puzzle(launch_server, corpus, tmp_pat
     assert logged_puzzles(a) < len(corpus)  # b answered some before it died
 
 
+@pytest.mark.slow
 def test_a_frozen_server_is_noticed_by_keepalive(launch_server, corpus):
     """A server that stops answering without closing its connections (SIGSTOP: the
     kernel still acknowledges TCP) is found out by the keepalive pings; its puzzles go
@@ -446,6 +449,7 @@ def test_a_frozen_server_is_noticed_by_keepalive(launch_server, corpus):
     assert any(r.attempts > 1 for r in results.values())  # b's puzzles were sent again
 
 
+@pytest.mark.slow
 def test_resume_after_an_interrupted_run(server_process, corpus, tmp_path):
     report = tmp_path / "report.jsonl"
     args = ["unique", "--server", server_process.target, "--report", str(report), CORPUS_ARG]

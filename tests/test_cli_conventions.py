@@ -136,6 +136,7 @@ def test_other_usage_errors_keep_a_short_usage():
 # ---------------------------------------------------------------- help
 
 
+@pytest.mark.slow
 def test_global_options_are_described_once():
     top = numgrid("--help")
     assert top.returncode == 0

@@ -106,6 +106,7 @@ def same_for_one_and_many(command: str, flags: list[str], tmp_path: Path) -> dic
     return alone
 
 
+@pytest.mark.slow
 def test_unique_gives_one_json_line_per_puzzle_whatever_the_inputs(mode, tmp_path):
     alone = same_for_one_and_many("unique", [*mode, "--grade"], tmp_path)
     unique = alone["kakuro-10x12.txt"]
@@ -119,6 +120,7 @@ def test_unique_gives_one_json_line_per_puzzle_whatever_the_inputs(mode, tmp_pat
     assert alone["kenken-4x4.txt"]["grade"] == "EASY"
 
 
+@pytest.mark.slow
 def test_solve_gives_one_json_line_per_puzzle_whatever_the_inputs(server, tmp_path):
     alone = same_for_one_and_many("solve", server, tmp_path)
     unique = alone["kakuro-10x12.txt"]

@@ -140,6 +140,7 @@ def test_client_without_the_server_modules(server_process, tmp_path):
     _check_client_only(Path(sys.executable), BIN, env, server_process.target, tmp_path)
 
 
+@pytest.mark.slow
 @pytest.mark.client_install
 def test_a_real_client_only_install(server_process, tmp_path):
     """``pip install .`` into a new venv: no OR-Tools, py.typed and the licence installed,

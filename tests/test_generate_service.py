@@ -259,6 +259,7 @@ def has_diagonals(kind) -> bool:
 X_KINDS = [kind for kind in KINDS if has_diagonals(kind)]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("kind", X_KINDS, ids=[k.name for k in X_KINDS])
 def test_x_puzzles_are_x_unique_under_both_engines_and_reproduced_by_their_seed(stub, kind):
     size = 9 if kind.name == "sudoku" else 6

@@ -184,6 +184,7 @@ async def whole_game(client, kind: str, save: Path) -> PlayApp:
     return app
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("kind", ["kakuro", "kenken", "skyscraper", "kakurasu", "killer"])
 def test_a_whole_game_of_each_kind(embedded, kind, tmp_path):
     save = tmp_path / "game.json"
@@ -242,6 +243,7 @@ def test_statuses_duplicate_wrong_right_and_the_legend(embedded):
     assert not app.return_value.solved and app.return_value.saved is None
 
 
+@pytest.mark.slow
 def test_mouse_kakurasu_toggle_and_the_end_screen_back_to_the_board(embedded, tmp_path):
     async def go():
         game, referee, wanted = new_game(embedded, "kakurasu")

@@ -73,6 +73,7 @@ def wait_for_log(server, needle: str, timeout: float = 30) -> None:
 # ---------------------------------------------------------------- shutdown
 
 
+@pytest.mark.slow
 def test_sigterm_answers_every_call_sent_before_it_and_refuses_later_ones(launch_server):
     """20 calls in flight on 8 threads: many still wait in gRPC's core when SIGTERM
     comes (the searches hold the GIL), where a plain ``server.stop(grace)`` cancels
@@ -298,6 +299,7 @@ def _tls_server(launch_server, pki: Path, *flags: str, client_cert: bool = False
     return launch_server(*tls, *flags, credentials=trust)
 
 
+@pytest.mark.slow
 def test_a_tls_server_answers_tls_clients_only(launch_server, pki):
     server = _tls_server(launch_server, pki)
     try:
@@ -313,6 +315,7 @@ def test_a_tls_server_answers_tls_clients_only(launch_server, pki):
     assert "TLS" in "\n".join(server.log_lines())
 
 
+@pytest.mark.slow
 def test_client_certificates_are_required_when_asked_for(launch_server, pki):
     server = _tls_server(
         launch_server, pki, "--tls-client-ca", str(pki / "ca.pem"), client_cert=True
@@ -592,6 +595,7 @@ def test_a_long_clients_calls_reach_a_server_started_after_it():
                 built.stop(1)
 
 
+@pytest.mark.slow
 def test_sigterm_ends_a_server_whose_handler_never_returns(launch_server, tmp_path):
     """A handler that does not stop at its budget (once, a 9x9 KenKen of one 81-cell
     405+ cage: issue 29, item 1; here a Validate made to sleep for ever, through a

@@ -13,6 +13,7 @@ import time
 from pathlib import Path
 
 import grpc
+import pytest
 from grpc_health.v1 import health_pb2
 from grpc_health.v1 import health_pb2_grpc
 from grpc_reflection.v1alpha import reflection_pb2_grpc
@@ -133,6 +134,7 @@ def _cpu_seconds(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
+@pytest.mark.slow
 def test_generate_goes_only_as_far_ahead_as_a_numgrid_client_reads(launch_server):
     """Issue 29, item 4: a Generate stream whose caller took one puzzle and reads no more
     stops the server's work once the flow-control window is full (a few dozen small

@@ -28,6 +28,7 @@ CASES = [
 ]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("kind", "fmt"), CASES)
 def test_every_corpus_puzzle_round_trips_through_the_format(kind, fmt):
     written = 0

@@ -67,6 +67,7 @@ def test_technique_counts_are_graded_by_the_kinds_thresholds(name, used, grade):
     assert logic.grade(counts) is grade
 
 
+@pytest.mark.slow
 def test_every_corpus_puzzle_is_explained_with_every_step_right(kind):
     trial = kind.logic.Technique["TRIAL"]
     trials = {}

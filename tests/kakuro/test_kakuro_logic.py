@@ -407,6 +407,7 @@ def small_puzzles(draw):
     return _clued(rows, cols, digits)
 
 
+@pytest.mark.slow
 @settings(
     max_examples=120,
     deadline=None,

@@ -442,6 +442,7 @@ def test_a_band_finds_a_wrong_line_total():
     assert native._band_changes(comp.bands[0], cand) is None
 
 
+@pytest.mark.slow
 @given(st.data())
 @settings(max_examples=60, deadline=None)
 def test_completes_agrees_with_the_layouts_packed_or_not(data):
@@ -486,6 +487,7 @@ def test_a_large_cage_kind_is_listed_once_for_every_puzzle_holding_it():
     assert techniques._compiled(p).cage_bits[big] is first
 
 
+@pytest.mark.slow
 @given(st.lists(st.integers(1, (1 << 9) - 1), min_size=7, max_size=7))
 @settings(max_examples=25, deadline=None)
 def test_a_large_kinds_live_layouts_are_those_a_filter_of_the_tuples_keeps(masks):
