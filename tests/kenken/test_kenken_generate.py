@@ -233,31 +233,6 @@ def test_any_seed_makes_a_unique_puzzle_of_the_grade_asked(seed, size, grade):
     assert grade is None or g.difficulty.grade is grade
 
 
-def test_the_search_from_where_the_shadow_stalls_finds_the_other_solutions():
-    """Another solution than the maker's, searched from the shadow's stalled candidates,
-    exactly when the native engine finds two; the shadow is left as it was."""
-    rng = random.Random(7)
-    puzzle = _dominoes(SQUARE)
-    shadow = Shadow(puzzle)
-    assert shadow.grade() is None
-    before = (list(shadow.masks), list(shadow.done), shadow.left)
-    settled, other = shadow.another(SQUARE, Budget(), 1000)
-    assert settled and other != SQUARE and fits(puzzle, other)
-    assert (shadow.masks, shadow.done, shadow.left) == before
-    checked = {True: 0, False: 0}
-    while min(checked.values()) < 15:
-        n = rng.choice((5, 6, 7))
-        puzzle, solution = draw(n, style(n, Grade.HARD, 0.0), rng)
-        shadow = Shadow(puzzle)
-        if shadow.grade(Grade.HARD) is not None:
-            continue
-        settled, other = shadow.another(solution, Budget(), 10**6)
-        found = native.search(puzzle, limit=2).solutions
-        assert settled and (other is None) == (len(found) == 1)
-        assert other is None or (other != solution and fits(puzzle, other))
-        checked[other is None] += 1
-
-
 def test_a_bulk_grading_tells_expert_and_extreme_apart_as_the_exact_one():
     """Not exact (cage lines in bulk from the start): the same answer from EXPERT up, and
     a grade below EXPERT where the exact one is."""

@@ -13,7 +13,8 @@ and edits a candidate until the shadow gives the target grade:
    per target grade (:class:`Style`, :data:`ANCHORS`);
 2. edits while the shadow grades it off target (:func:`_easier`, :func:`_harder`, at
    most :data:`EDITS`); a stalled HARD-or-harder candidate is first searched for a
-   second solution (:meth:`Shadow.another`) and repaired where the two differ;
+   second solution by the native engine (:func:`_second`) and repaired where the two
+   differ;
 3. :meth:`KenKenMaker.repair` (also the driver's): an operation that tells the
    solutions apart, a cell moved to the next cage, two cages merged, or a cell alone.
 
@@ -78,11 +79,10 @@ HARDER_OPERATION = 0.7  # the chance an edit toward harder does, rather than mer
 # apart (their cage lines run in bulk).
 BULK_FROM = Grade.EXPERT
 SEARCH_FROM = Grade.HARD  # targets whose stalled candidates are searched for a second solution
-# A stalled candidate for EXTREME is searched from where the shadow stopped for at most
-# this many nodes, then by the native engine; one for HARD or EXPERT, for at most
-# GUESS_NODES, then made easier as if it had no second solution.
-SEARCH_NODES = 100
-GUESS_NODES = 20
+# A stalled candidate for HARD or EXPERT is searched by the native engine for a second
+# solution for at most this many nodes, then made easier as if it had none (one for
+# EXTREME is searched to the end).
+GUESS_NODES = 60
 # Per size, the hardest grade made: no 3x3 of 20,000 random candidates needed more than
 # cage lines (22 were MEDIUM), nor did any edited from 5 seeds (1,600 gradings each).
 HARDEST = {3: Grade.MEDIUM}
@@ -456,8 +456,7 @@ class Shadow:
     one before on 2,200 draws of 5x5 to 9x9), but need not on all (the chain may need a
     two-level trial where the screen finds one); the driver grades every puzzle with the
     chain itself. A puzzle the shadow completes is unique: every deduction is implied by
-    the clues, and so is every candidate it removes, so a search from where it stalled
-    (:meth:`another`) finds the puzzle's solutions."""
+    the clues."""
 
     def __init__(self, puzzle: Puzzle):
         self.puzzle = puzzle
@@ -743,60 +742,6 @@ class Shadow:
                         found = True
         return found
 
-    def another(self, solution: Grid, budget: Budget, most: int) -> tuple[bool, Grid | None]:
-        """A solution other than ``solution``, searched depth first from where the shadow
-        stopped (its candidates are implied by the clues, so the solutions found are the
-        puzzle's): the open cell with fewest candidates branches, its digits other than
-        the solution's first; techniques 1-5 propagate (:meth:`settle` in bulk).
-
-        (True, the other solution), (True, None) when there is none, or (False, None)
-        past ``most`` nodes. The shadow is left as it was."""
-        n = self.n
-        saved = self.masks, self.done, self.left, self.dirty, self.pointing
-        dirty = set(self.dirty)
-        if not self.pointing:
-            dirty.update(c for c, done in enumerate(self.done) if not done)
-            self.pointing = True
-        mine = [1 << (d - 1) for row in solution for d in row]
-        stack = [(list(self.masks), list(self.done), self.left, dirty)]
-        nodes = 0
-        try:
-            while stack:
-                nodes += 1
-                if nodes > most:
-                    return False, None
-                if not nodes % 64 and budget.expired():
-                    raise SearchTimeout()
-                self.masks, self.done, self.left, self.dirty = stack.pop()
-                try:
-                    self.settle()
-                except _Broken:
-                    continue
-                masks, done = self.masks, self.done
-                if not self.left:
-                    if masks != mine:
-                        rows = (masks[r * n : r * n + n] for r in range(n))
-                        return True, tuple(tuple(m.bit_length() for m in row) for row in rows)
-                    continue
-                best, fewest = -1, n + 1
-                for c, m in enumerate(masks):
-                    if not done[c] and m.bit_count() < fewest:
-                        best, fewest = c, m.bit_count()
-                m, last = masks[best], mine[best]
-                branches = []
-                while m:
-                    low = m & -m
-                    m ^= low
-                    child = list(masks)
-                    child[best] = low
-                    branches.append((child, list(done), self.left, {best}))
-                # popped last to first: the solution's digit last, the others lowest first
-                branches.sort(key=lambda branch: (branch[0][best] != last, -branch[0][best]))
-                stack.extend(branches)
-        finally:
-            self.masks, self.done, self.left, self.dirty, self.pointing = saved
-        return True, None
-
     def trial(self) -> bool:
         """The candidates of the first cell (fewest candidates first) that the chain's
         fast propagation (:func:`.logic.closure`, its trial's screen) refutes, removed
@@ -818,17 +763,17 @@ class Shadow:
         return True
 
 
-def _another(shadow: Shadow, solution: Grid, budget: Budget) -> Grid | None:
-    """A second solution of a puzzle the shadow left open, or None: searched from where
-    it stopped (:meth:`Shadow.another`), then, past :data:`SEARCH_NODES` nodes, by the
-    native engine (whose stronger propagation is faster on the few that take long)."""
-    settled, other = shadow.another(solution, budget, SEARCH_NODES)
-    if settled:
-        return other
-    result = native.search(shadow.puzzle, limit=2, budget=budget)
-    if not result.complete:
-        raise SearchTimeout()
-    return next((found for found in result.solutions if found != solution), None)
+def _second(
+    puzzle: Puzzle, solution: Grid, budget: Budget, most: int | None
+) -> tuple[bool, Grid | None]:
+    """A solution other than ``solution``, by the native engine: (True, the other
+    solution), (True, None) when there is none, or (False, None) past ``most`` nodes."""
+    found = native.search(puzzle, limit=1, budget=budget, other_than=solution, most_nodes=most)
+    if not found.complete:
+        if budget.expired():
+            raise SearchTimeout()
+        return False, None
+    return True, found.solutions[0] if found.solutions else None
 
 
 def ceiling(grade: Grade) -> Technique:
@@ -964,7 +909,7 @@ class KenKenMaker:
         grade, one the shadow completes without a trial (unique, then).
 
         For HARD and harder, a puzzle the shadow stalls on is searched for a second
-        solution from where it stalled (:meth:`Shadow.another`): if there is one, it is
+        solution by the native engine (:func:`_second`): if there is one, it is
         repaired (:meth:`repair`) where it differs. A puzzle known to have one solution
         keeps it through a cut (:func:`_easier`), and is not searched again. For
         EXTREME, one that needs more than line totals is searched to the end (the
@@ -992,9 +937,9 @@ class KenKenMaker:
                     continue
                 if target is not None and target >= SEARCH_FROM and not unique:
                     if target is Grade.EXTREME:
-                        other, unique = _another(shadow, solution, budget), True
+                        unique, other = _second(puzzle, solution, budget, None)
                     else:  # a short search: without a second solution, made easier
-                        unique, other = shadow.another(solution, budget, GUESS_NODES)
+                        unique, other = _second(puzzle, solution, budget, GUESS_NODES)
                     unique = unique and other is None
                 if other is not None:
                     puzzle = self.repair(puzzle, solution, other, rng)
