@@ -10,6 +10,7 @@ import json
 import os
 import queue
 import signal
+import socket
 import subprocess
 import threading
 import time
@@ -106,6 +107,18 @@ def test_a_batch_through_one_server(server_process, corpus):
         assert (r.status, r.verdict, len(r.solutions)) == ("UNIQUE", "UNIQUE", 1), r
         assert published(janko_solution(r.solutions[0])) == published(corpus[r.id]["solution"])
         assert r.stats and r.stats[0].engine == "native"
+
+
+def test_no_server_at_the_address_is_a_clear_error():
+    """Nothing listens on the port: UNAVAILABLE, naming the address and the wait."""
+    with socket.socket() as s:  # a port nothing listens on
+        s.bind(("127.0.0.1", 0))
+        target = f"127.0.0.1:{s.getsockname()[1]}"
+    items = [BatchItem("one", sample("kenken-4x4.txt"))]
+    with pytest.raises(NumgridError) as refused:
+        list(check_many(target, items, connect_timeout=0.5))
+    assert refused.value.code == "UNAVAILABLE"
+    assert refused.value.message == f"no server at {target} within 0.5 s"
 
 
 def test_a_bad_puzzle_is_a_rejection_and_the_stream_goes_on(server_process, corpus):
