@@ -10,6 +10,7 @@ from __future__ import annotations
 import ipaddress
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import grpc
 from grpc_health.v1 import health_pb2
@@ -102,10 +103,9 @@ def answers(channel: grpc.Channel, timeout: float) -> bool:
     that waits for the connection (any answer, a refusal too, is a server's). Not
     ``grpc.channel_ready_future``: the connectivity watch it leaves behind makes the
     channel's ``close()`` wait for up to 200 ms (every CLI command paid it)."""
+    health: Any = health_pb2_grpc.HealthStub(channel)  # its stubs declare no methods
     try:
-        health_pb2_grpc.HealthStub(channel).Check(
-            health_pb2.HealthCheckRequest(), timeout=timeout, wait_for_ready=True
-        )
+        health.Check(health_pb2.HealthCheckRequest(), timeout=timeout, wait_for_ready=True)
     except grpc.RpcError as error:
         return error.code() not in (grpc.StatusCode.DEADLINE_EXCEEDED, grpc.StatusCode.UNAVAILABLE)
     return True
