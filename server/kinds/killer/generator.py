@@ -15,6 +15,7 @@ leaves it the fewest combinations rather than into any neighbour."""
 from __future__ import annotations
 
 import random
+from collections.abc import Iterable
 
 from numgrid.server.chain import Grade
 from numgrid.server.core import Budget
@@ -114,15 +115,18 @@ def grow_cages(
 
 
 def _puzzle(
-    n: int, cages: list[tuple[Cell, ...]], solution: Grid, diagonals: bool = False
+    n: int, cages: Iterable[Iterable[Cell]], solution: Grid, diagonals: bool = False
 ) -> Puzzle:
+    """The puzzle of ``cages`` (each cage's cells in any order) over ``solution``."""
     return Puzzle(
         n,
         box_shape(n),
         None,
         diagonals,
         tuple((0,) * n for _ in range(n)),
-        ordered([Cage(sum(solution[r][c] for r, c in cells), cells) for cells in cages]),
+        ordered(
+            [Cage(sum(solution[r][c] for r, c in cells), tuple(sorted(cells))) for cells in cages]
+        ),
     )
 
 
@@ -240,7 +244,7 @@ class KillerMaker:
             cut = _cut(cage, rng, 8, cell)
             if cut is not None:
                 cages[k : k + 1] = list(cut)
-                return _puzzle(n, [tuple(sorted(c)) for c in cages], solution, puzzle.diagonals)
+                return _puzzle(n, cages, solution, puzzle.diagonals)
             rest = [x for x in cage if x != cell]
             if len(rest) < 2 or not _connected(rest):
                 continue
@@ -248,7 +252,7 @@ class KillerMaker:
             if homes:
                 cages[rng.choice(homes)].append(cell)
                 cages[k] = rest
-                return _puzzle(n, [tuple(sorted(c)) for c in cages], solution, puzzle.diagonals)
+                return _puzzle(n, cages, solution, puzzle.diagonals)
         for cell in differ:
             k = at[cell]
             if len(cages[k]) != 2:
@@ -267,7 +271,7 @@ class KillerMaker:
                 cages[rng.choice(others)].append(partner)
                 cages[home].append(cell)
                 del cages[k]
-                return _puzzle(n, [tuple(sorted(c)) for c in cages], solution, puzzle.diagonals)
+                return _puzzle(n, cages, solution, puzzle.diagonals)
         return None
 
     def nudge(
@@ -292,13 +296,11 @@ class KillerMaker:
                     if len(cage) + len(other) <= MERGED and not digits & {
                         solution[r][c] for r, c in other
                     }:
-                        joined = [tuple(sorted(cage + other))]
-                        kept = [tuple(sorted(c)) for i, c in enumerate(cages) if i not in (j, k)]
-                        return _puzzle(n, joined + kept, solution, puzzle.diagonals)
+                        kept = [c for i, c in enumerate(cages) if i not in (j, k)]
+                        return _puzzle(n, [cage + other, *kept], solution, puzzle.diagonals)
             elif (cut := _cut(cage, rng, 4)) is not None:
-                others = [tuple(sorted(c)) for i, c in enumerate(cages) if i != k]
-                halves = [tuple(sorted(half)) for half in cut]
-                return _puzzle(n, halves + others, solution, puzzle.diagonals)
+                others = [c for i, c in enumerate(cages) if i != k]
+                return _puzzle(n, [*cut, *others], solution, puzzle.diagonals)
         return None
 
     def __repr__(self) -> str:
