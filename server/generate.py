@@ -46,6 +46,7 @@ from numgrid.server.core import Verdict
 from numgrid.server.kinds.base import Kind
 from numgrid.server.kinds.base import Nudging
 from numgrid.server.kinds.base import Spec
+from numgrid.server.kinds.making import second_solution
 from numgrid.server.operations import Difficulty
 from numgrid.server.operations import difficulty_of
 
@@ -140,23 +141,15 @@ class Attempt:
         self._solves(puzzle, solution)
         seen = {puzzle}
         for repairs in range(MAX_REPAIRS + 1):
-            found = self.kind.native.search(
-                puzzle,
-                limit=1,
-                fixed=None,
-                budget=self.budget,
-                other_than=solution,
-                most_nodes=UNIQUE_NODES,
+            settled, other = second_solution(
+                self.kind.native, puzzle, solution, self.budget, UNIQUE_NODES
             )
-            if not found.complete:
-                if self.budget.expired():
-                    raise SearchTimeout()
+            if not settled:
                 return None  # past UNIQUE_NODES: the next candidate
-            if not found.solutions:
+            if other is None:
                 if repairs:
                     self._solves(puzzle, solution)  # the repairs kept it a solution
                 return puzzle, solution
-            (other,) = found.solutions
             repaired = self.kind.maker.repair(puzzle, solution, other, self.rng)
             if repaired is None:
                 return None

@@ -13,8 +13,8 @@ and edits a candidate until the shadow gives the target grade:
    per target grade (:class:`Style`, :data:`ANCHORS`);
 2. edits while the shadow grades it off target (:func:`_easier`, :func:`_harder`, at
    most :data:`EDITS`); a stalled HARD-or-harder candidate is first searched for a
-   second solution by the native engine (:func:`_second`) and repaired where the two
-   differ;
+   second solution by the native engine (:func:`.making.second_solution`) and
+   repaired where the two differ;
 3. :meth:`KenKenMaker.repair` (also the driver's): an operation that tells the
    solutions apart, a cell moved to the next cage, two cages merged, or a cell alone.
 
@@ -44,6 +44,7 @@ from numgrid.server.kinds.base import Spec
 from numgrid.server.kinds.judging import connected_parts
 from numgrid.server.kinds.latin import latin_square
 from numgrid.server.kinds.making import no_diagonals
+from numgrid.server.kinds.making import second_solution
 from numgrid.server.kinds.making import unreachable
 from numgrid.server.kinds.masks import bit
 from numgrid.server.kinds.masks import digits_of
@@ -763,19 +764,6 @@ class Shadow:
         return True
 
 
-def _second(
-    puzzle: Puzzle, solution: Grid, budget: Budget, most: int | None
-) -> tuple[bool, Grid | None]:
-    """A solution other than ``solution``, by the native engine: (True, the other
-    solution), (True, None) when there is none, or (False, None) past ``most`` nodes."""
-    found = native.search(puzzle, limit=1, budget=budget, other_than=solution, most_nodes=most)
-    if not found.complete:
-        if budget.expired():
-            raise SearchTimeout()
-        return False, None
-    return True, found.solutions[0] if found.solutions else None
-
-
 def ceiling(grade: Grade) -> Technique:
     """The hardest technique a chain for ``grade`` may use (a trial for EXTREME)."""
     if grade in logic.THRESHOLDS:
@@ -909,9 +897,10 @@ class KenKenMaker:
         grade, one the shadow completes without a trial (unique, then).
 
         For HARD and harder, a puzzle the shadow stalls on is searched for a second
-        solution by the native engine (:func:`_second`): if there is one, it is
-        repaired (:meth:`repair`) where it differs. A puzzle known to have one solution
-        keeps it through a cut (:func:`_easier`), and is not searched again. For
+        solution by the native engine (:func:`.making.second_solution`): if there is
+        one, it is repaired (:meth:`repair`) where it differs. A puzzle known to have
+        one solution keeps it through a cut (:func:`_easier`), and is not searched
+        again. For
         EXTREME, one that needs more than line totals is searched to the end (the
         shadow's trials are slow at failing), then graded with a trial."""
         n, target = spec.rows, spec.grade
@@ -937,9 +926,10 @@ class KenKenMaker:
                     continue
                 if target is not None and target >= SEARCH_FROM and not unique:
                     if target is Grade.EXTREME:
-                        unique, other = _second(puzzle, solution, budget, None)
+                        unique, other = second_solution(native, puzzle, solution, budget)
                     else:  # a short search: without a second solution, made easier
-                        unique, other = _second(puzzle, solution, budget, GUESS_NODES)
+                        found = second_solution(native, puzzle, solution, budget, GUESS_NODES)
+                        unique, other = found
                     unique = unique and other is None
                 if other is not None:
                     puzzle = self.repair(puzzle, solution, other, rng)
