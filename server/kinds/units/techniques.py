@@ -34,6 +34,7 @@ from numgrid.server.chain import capital
 from numgrid.server.chain import listed
 from numgrid.server.chain import names
 from numgrid.server.chain import outcome
+from numgrid.server.chain import said
 from numgrid.server.core import Budget
 from numgrid.server.core import Cell
 from numgrid.server.core import GroupType
@@ -424,11 +425,11 @@ def make_step(
         tuple(eliminations),
         tuple(plan.groups[u] for u in dict.fromkeys(units)),
         tuple(plan.coords[i] for i in dict.fromkeys(cells)),
-        "" if pos.quiet else f"{capital(reason)}{joiner}{outcome(placements, eliminations)}.",
+        said(pos, lambda: f"{capital(reason)}{joiner}{outcome(placements, eliminations)}."),
     )
 
 
-def said(mask: int, last: str = "and") -> str:
+def digits_said(mask: int, last: str = "and") -> str:
     """The digits of a mask in a sentence: ``1, 3 and 4``."""
     return listed(digits_of(mask), last)
 
@@ -463,7 +464,7 @@ def full_house(pos: Position, u: int) -> Step | None:
     name = pos.plan.name(u)
     if not single(lacks) or not pos.masks[i] & lacks:
         raise Contradiction(
-            f"{name} lacks {said(lacks)} but has one open cell, {pos.plan.cell(i)}",
+            f"{name} lacks {digits_said(lacks)} but has one open cell, {pos.plan.cell(i)}",
             [pos.plan.groups[u]],
             [pos.plan.coords[i]],
         )
@@ -484,12 +485,12 @@ def naked_single(pos: Position, i: int) -> Step | None:
         here = pos.unit_placed(u) & others & ~told
         told |= here
         if here:
-            holds.append(f"{plan.name(u)} holds {said(here)}")
+            holds.append(f"{plan.name(u)} holds {digits_said(here)}")
     lost = others & ~told
     cell = plan.cell(i)
     parts = [listed(holds, "and")] if holds else []
     if lost:
-        parts.append(f"{cell} had already lost {said(lost)}")
+        parts.append(f"{cell} had already lost {digits_said(lost)}")
     reason = ", and ".join(parts) if parts else f"{cell} has one candidate left"
     return make_step(
         pos,
@@ -605,7 +606,7 @@ def _naked(pos: Position, u: int, sizes: tuple[int, ...], technique: Technique) 
             if union.bit_count() < size:
                 raise Contradiction(
                     f"{plan.cells(group)} in {plan.name(u)} need {size} different digits "
-                    f"from {said(union, 'or')}",
+                    f"from {digits_said(union, 'or')}",
                     [plan.groups[u]],
                     [plan.coords[i] for i in group],
                 )
@@ -614,7 +615,7 @@ def _naked(pos: Position, u: int, sizes: tuple[int, ...], technique: Technique) 
         if best:
             removals, group, union = best
             reason = (
-                f"in {plan.name(u)}, {plan.cells(group)} can only hold {said(union)} "
+                f"in {plan.name(u)}, {plan.cells(group)} can only hold {digits_said(union)} "
                 f"between them (a naked {SUBSET_NAMES[size]})"
             )
             return make_step(pos, technique, removals, [u], group, reason)

@@ -14,10 +14,10 @@ from .techniques import Position
 from .techniques import Technique
 from .techniques import bit
 from .techniques import digits_of
+from .techniques import digits_said
 from .techniques import make_step
 from .techniques import members
 from .techniques import removals_of
-from .techniques import said
 from .techniques import sees_all
 
 
@@ -59,7 +59,8 @@ def xy_wing(pos: Position) -> Step | None:
                     a, b = digits_of(pm)
                     reason = (
                         f"{plan.cell(p)} holds {a} or {b}, and sees {plan.cell(x)} "
-                        f"({said(xm, 'or')}) and {plan.cell(y)} ({said(ym, 'or')}): whichever "
+                        f"({digits_said(xm, 'or')}) and {plan.cell(y)} "
+                        f"({digits_said(ym, 'or')}): whichever "
                         f"{plan.cell(p)} holds, one of them is {c.bit_length()} (an XY-Wing)"
                     )
                     return make_step(pos, Technique.XY_WING, removals, (), [p, x, y], reason)
@@ -85,8 +86,9 @@ def xyz_wing(pos: Position) -> Step | None:
                 removals = removals_of(pos, targets, c)
                 if removals:
                     reason = (
-                        f"{plan.cell(p)} holds {said(pm, 'or')} and sees {plan.cell(x)} "
-                        f"({said(xm, 'or')}) and {plan.cell(y)} ({said(ym, 'or')}): one of the "
+                        f"{plan.cell(p)} holds {digits_said(pm, 'or')} and sees {plan.cell(x)} "
+                        f"({digits_said(xm, 'or')}) and {plan.cell(y)} "
+                        f"({digits_said(ym, 'or')}): one of the "
                         f"three is {c.bit_length()} (an XYZ-Wing)"
                     )
                     return make_step(pos, Technique.XYZ_WING, removals, (), [p, x, y], reason)
@@ -146,7 +148,7 @@ def w_wing(pos: Position) -> Step | None:
                         continue
                     u, s1, t1 = link
                     reason = (
-                        f"{plan.cell(x)} and {plan.cell(y)} both hold {said(pm, 'or')}; in "
+                        f"{plan.cell(x)} and {plan.cell(y)} both hold {digits_said(pm, 'or')}; in "
                         f"{plan.name(u)}, {a} goes in {plan.cell(s1)} or {plan.cell(t1)}, which "
                         f"see one each: if neither were {b}, both would be {a} and leave "
                         f"{plan.name(u)} no {a} (a W-Wing)"
@@ -269,8 +271,8 @@ def remote_pairs(pos: Position) -> Step | None:
                 continue
             if any(colour[i] == colour[j] for i in colour for j in links[i]):
                 raise Contradiction(
-                    f"{plan.cells(colour)} hold {said(pm, 'or')}, each seeing the next, in a "
-                    f"loop of odd length",
+                    f"{plan.cells(colour)} hold {digits_said(pm, 'or')}, each seeing the next, "
+                    f"in a loop of odd length",
                     (),
                     [plan.coords[i] for i in colour],
                 )
