@@ -925,12 +925,10 @@ class KenKenMaker:
                         break
                     continue
                 if target is not None and target >= SEARCH_FROM and not unique:
-                    if target is Grade.EXTREME:
-                        unique, other = second_solution(native, puzzle, solution, budget)
-                    else:  # a short search: without a second solution, made easier
-                        found = second_solution(native, puzzle, solution, budget, GUESS_NODES)
-                        unique, other = found
-                    unique = unique and other is None
+                    # EXTREME: to the end; else a short search, and past it made easier
+                    most = None if target is Grade.EXTREME else GUESS_NODES
+                    settled, other = second_solution(native, puzzle, solution, budget, most)
+                    unique = settled and other is None
                 if other is not None:
                     puzzle = self.repair(puzzle, solution, other, rng)
                 elif target is Grade.EXTREME and shadow.grade(Grade.EXTREME) is Grade.EXTREME:
