@@ -155,7 +155,7 @@ def measure(
     kind = KINDS[kind_name]
     engines = [Engine("native", native_search)]
     if cpsat:
-        kind.cpsat_model.load()  # OR-Tools' import (half a second) is not a puzzle's
+        kind.cpsat_module()  # OR-Tools' import (half a second) is not a puzzle's
         engines.append(Engine("cpsat", cpsat_search))
     bad, verdicts = 0, Counter[str]()
     for start in range(0, len(items), TURN):
@@ -245,7 +245,7 @@ def main() -> int:
     failed = 0
     paths = args.files or [CORPUS / name for name in FILES]
     if args.floor:
-        KINDS["sudoku"].cpsat_model.load()
+        KINDS["sudoku"].cpsat_module()
         print(floor(paths[0]))
     for path in paths:
         line_file = path.suffix != ".json"

@@ -6,7 +6,7 @@
 
 For every tier and size, generates K puzzles with ``sgt-keen``/``sgt-towers --generate K
 {size}d{tier}`` (package ``sgt-puzzles``: installed with apt when missing), reads each
-game ID with the kind's ``read(text, "tatham")``, explains it from its givens
+game ID with the kind's ``formats.read(text, "tatham", None)``, explains it from its givens
 (the kind's ``explain``) and prints a table tier x our grade, with how many chains completed
 without a trial and the slowest explanation. Tatham's generators make a puzzle of a tier
 only if their own solver needs that tier's deductions (Towers: Easy clue pairs,
@@ -64,9 +64,12 @@ def grade_all(kind: str, sizes: list[int], tiers: str, count: int) -> list[dict]
     for tier in tiers:
         for size in sizes:
             for game_id in generate(GAMES[kind], size, tier, count):
-                puzzle = served.read(game_id, "tatham").puzzle
-                trial, hardest = served.techniques["TRIAL"], max(served.techniques)
-                found, row = explained(trial, served.explain, puzzle, None, hardest, budget=None)
+                puzzle = served.formats.read(game_id, "tatham", None).puzzle
+                techniques = served.logic.Technique
+                trial, hardest = techniques["TRIAL"], max(techniques)
+                found, row = explained(
+                    trial, served.logic.explain, puzzle, None, hardest, budget=None
+                )
                 counts = found.technique_counts
                 rows.append(
                     {
