@@ -224,6 +224,7 @@ def make_mode(name: str, logdir: Path) -> Mode:
                 stderr=subprocess.DEVNULL,
                 text=True,
             )
+            assert p.stdout is not None  # stdout=PIPE
             p.stdout.readline()
             processes.append(p)
         connections = 4 if name == "reuseport" else 0

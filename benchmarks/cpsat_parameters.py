@@ -50,7 +50,7 @@ LP_VARIANTS: dict[str, dict[str, Any]] = {
 }
 
 
-def model_class(kind_name: str, puzzle: Any) -> type:
+def model_class(kind_name: str, puzzle: Any) -> type[cpsat_runner.LeanModel]:
     """The class whose ``parameters`` the runner reads for this kind's models."""
     model, _ = KINDS[kind_name].cpsat_model(puzzle, None)
     return type(model)

@@ -29,6 +29,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 from numgrid.server.kinds import KINDS
 
@@ -130,7 +131,8 @@ def worker(name: str, kind_name: str, corpus: Path) -> None:
     print(json.dumps({"peak_mb": _rss_mb()}), flush=True)
 
 
-def _reply(proc: subprocess.Popen) -> dict | None:
+def _reply(proc: subprocess.Popen[str]) -> dict | None:
+    assert proc.stdout is not None  # started with stdout=PIPE
     line = proc.stdout.readline()
     return json.loads(line) if line else None  # None: the worker died
 
@@ -148,7 +150,9 @@ def measure(
         )
         for name in names
     }
-    out = {name: {"mismatches": [], "times": {}, "verified": 0, "base_mb": 0.0} for name in names}
+    out: dict[str, dict[str, Any]] = {
+        name: {"mismatches": [], "times": {}, "verified": 0, "base_mb": 0.0} for name in names
+    }
     for name, proc in workers.items():
         out[name] |= _reply(proc) or {}
     task = progress.add_task("puzzles", total=count)
@@ -156,6 +160,7 @@ def measure(
         end = min(first + CHUNK, count)
         for name in names[k % len(names) :] + names[: k % len(names)]:
             proc = workers[name]
+            assert proc.stdin is not None  # started with stdin=PIPE
             try:
                 proc.stdin.write(f"{first} {end}\n")
                 proc.stdin.flush()
@@ -175,6 +180,7 @@ def measure(
     for name, proc in workers.items():
         out[name]["peak_mb"] = math.nan  # unknown if the worker died
         if proc.poll() is None:
+            assert proc.stdin is not None
             proc.stdin.close()
             out[name] |= _reply(proc) or {}
         if proc.wait():
@@ -292,8 +298,8 @@ def main() -> int:
     # puzzlekit's wrong answers are its own (reported, its 'verified' column counts them)
     failed = any(r["mismatches"] for name, r in results.items() if name != BASELINE)
     if args.json:
-        checks = [{"pass": p, "target": t, "measured": m} for p, t, m in checks]
-        payload = {"memory": MEMORY, "load_average": load, "engines": results, "targets": checks}
+        listed = [{"pass": p, "target": t, "measured": m} for p, t, m in checks]
+        payload = {"memory": MEMORY, "load_average": load, "engines": results, "targets": listed}
         print(json.dumps(payload, indent=2))
     else:
         report(results, checks, console, args.kind)

@@ -44,16 +44,21 @@ import threading
 import time
 from collections import Counter
 from collections import defaultdict
+from collections.abc import Sequence
 from concurrent.futures import FIRST_COMPLETED
+from concurrent.futures import Future
 from concurrent.futures import ThreadPoolExecutor
 from concurrent.futures import wait
 from dataclasses import dataclass
 from dataclasses import field
 from pathlib import Path
+from typing import TypedDict
+from typing import cast
 
 import grpc
 from common import progress_bar
 from google.protobuf import text_format
+from google.protobuf.message import Message
 from numgrid.v1 import numgrid_service_pb2 as service_pb2
 from numgrid.v1 import numgrid_service_pb2_grpc
 from numgrid.v1 import puzzle_pb2 as pb
@@ -73,6 +78,7 @@ SERVER_OVERRUN = 1.0  # seconds past the longest deadline a handler may log
 BATCH = "BatchCheckUniqueness"
 # (what, weight): unary requests of each method, batch streams, raw bytes
 GENERATE = "Generate"
+MIX: tuple[tuple[str, float], ...]
 MIX = (("request", 66), ("batch", 12), ("generate", 4), ("raw", 12), ("raw-batch", 3))
 MIX += (("idle-batch", 1.5), ("unread-generate", 1.5))
 _LOGGED_MS = re.compile(r"\[fuzz-(\d+)\]: method=(\w+) .*status=(\w+).* ms=([\d.]+)")
@@ -83,7 +89,8 @@ class Try:
     index: int
     what: str  # "request", "batch", "raw", "raw-batch", "idle-batch", "unread-generate"
     method: str
-    payload: object  # a request, a list of batch messages, or bytes
+    # a request, a batch's messages, bytes, or None (an idle batch: it sends nothing)
+    payload: Message | Sequence[Message] | bytes | None
     deadline: float
 
 
@@ -106,7 +113,8 @@ def draw(seed: int, index: int) -> Try:
     if what == "idle-batch":
         return Try(index, what, BATCH, None, deadline)
     if what == "unread-generate":
-        kind = rng.choice([v for v in pb.PuzzleKind.values() if v])  # 4 rows: some refuse
+        value = rng.choice([v for v in pb.PuzzleKind.values() if v])  # 4 rows: some refuse
+        kind = cast(pb.PuzzleKind, value)  # values() are plain ints to the stubs
         request = service_pb2.GenerateRequest(kind=kind, rows=4, count=10_000, seed=index)
         return Try(index, what, GENERATE, request, deadline)
     method = BATCH if what == "raw-batch" else rng.choice(fuzzing.METHODS)
@@ -137,14 +145,20 @@ def classify(error: grpc.RpcError) -> tuple[str, str]:
     return code, details
 
 
+class CallOptions(TypedDict):
+    timeout: float
+    metadata: tuple[tuple[str, str], ...]
+
+
 def call(channel: grpc.Channel, stub, t: Try) -> Outcome:
-    batch = Counter()
+    batch: Counter[str] = Counter()
     start = time.monotonic()
-    given = {"timeout": t.deadline, "metadata": ((REQUEST_ID, f"fuzz-{t.index}"),)}
+    given: CallOptions = {"timeout": t.deadline, "metadata": ((REQUEST_ID, f"fuzz-{t.index}"),)}
     try:
         if t.what == "request":
             getattr(stub, t.method)(t.payload, **given)
         elif t.what == "batch":
+            assert isinstance(t.payload, list)  # draw's batch_messages
             for response in stub.BatchCheckUniqueness(iter(t.payload), **given):
                 batch.update(r.WhichOneof("outcome") for r in response.results)
         elif t.what == "idle-batch":
@@ -159,13 +173,22 @@ def call(channel: grpc.Channel, stub, t: Try) -> Outcome:
             for _ in stream:
                 pass
         elif t.what == "raw-generate":
-            for _ in channel.unary_stream(f"{SERVICE}/{GENERATE}")(t.payload, **given):
+            assert isinstance(t.payload, bytes)  # draw's raw_payload
+            # without (de)serializers a multicallable sends and returns the bytes as they are
+            raw_generate: grpc.UnaryStreamMultiCallable[bytes, bytes]
+            raw_generate = channel.unary_stream(f"{SERVICE}/{GENERATE}")
+            for _ in raw_generate(t.payload, **given):
                 pass
         elif t.what == "raw":
-            channel.unary_unary(f"{SERVICE}/{t.method}")(t.payload, **given)
+            assert isinstance(t.payload, bytes)
+            raw: grpc.UnaryUnaryMultiCallable[bytes, bytes]
+            raw = channel.unary_unary(f"{SERVICE}/{t.method}")
+            raw(t.payload, **given)
         else:
-            stream = channel.stream_stream(f"{SERVICE}/{BATCH}")
-            for _ in stream(iter([t.payload]), **given):
+            assert isinstance(t.payload, bytes)
+            raw_batch: grpc.StreamStreamMultiCallable[bytes, bytes]
+            raw_batch = channel.stream_stream(f"{SERVICE}/{BATCH}")
+            for _ in raw_batch(iter([t.payload]), **given):
                 pass
         code, details = "OK", ""
     except grpc.RpcError as e:
@@ -227,13 +250,14 @@ def run(
             with lock:
                 tally.add(t, o)
 
-        status = TextColumn("{task.fields[status]}")
+        status_column = TextColumn("{task.fields[status]}")
         with (
-            progress_bar("[bold]fuzz", console, status, transient=False) as progress,
+            progress_bar("[bold]fuzz", console, status_column, transient=False) as progress,
             ThreadPoolExecutor(concurrency) as pool,
         ):
             task = progress.add_task("fuzz", total=tries, status="")
-            pending, submitted = set(), 0
+            pending: set[Future[None]] = set()
+            submitted = 0
             while (submitted < tries and not stop.is_set()) or pending:
                 while submitted < tries and not stop.is_set() and len(pending) < 2 * concurrency:
                     pending.add(pool.submit(one, submitted))
@@ -287,8 +311,10 @@ def replay(seed: int, index: int, target: str | None) -> int:
     print(f"try {index} of seed {seed}: {t.what} {t.method}, deadline {t.deadline:.3f}s")
     if isinstance(t.payload, bytes):
         print(f"bytes ({len(t.payload)}): {t.payload[:2000]!r}")
+    elif t.payload is None:  # an idle batch (see _silent)
+        print(f"no messages: a stream that sends none for {t.deadline + 1:.3f}s")
     else:
-        messages = t.payload if isinstance(t.payload, list) else [t.payload]
+        messages = [t.payload] if isinstance(t.payload, Message) else t.payload
         for message in messages:
             text = text_format.MessageToString(message, as_utf8=True)
             print(text[:4000] + (f"... ({len(text)} characters)" if len(text) > 4000 else ""))
@@ -368,6 +394,7 @@ def main(argv=None) -> int:
             except subprocess.TimeoutExpired:
                 process.kill()
                 exit_code = process.wait()
+            assert log_file is not None  # opened for the server started here
             log_file.close()
 
     figures = {

@@ -104,10 +104,16 @@ def p95(values: list[float]) -> float:
     return sorted(values)[max(0, round(0.95 * len(values)) - 1)]
 
 
-def ours(kind: str, size: tuple[int, int], grade: Grade, count: int, seed: int, timeout):
+# A puzzle made: seconds, candidates, grade made, floor seconds, cross-check seconds
+Made = tuple[float, int, Grade | None, float, float]
+
+
+def ours(
+    kind: str, size: tuple[int, int], grade: Grade, count: int, seed: int, timeout
+) -> list[Made | None]:
     """Per puzzle: seconds, candidates, grade made, floor seconds; None for a puzzle not
     made in time."""
-    made = []
+    made: list[Made | None] = []
     for s in range(seed, seed + count):
         start = time.perf_counter()
         try:
@@ -169,8 +175,8 @@ def measure(args) -> list[dict]:
                     "on_grade": sum(m[2] == grade for m in done),
                 }
                 peer = PEERS.get(kind)
-                tier = TIERS.get(peer, {}).get(grade.name)
-                if tier and size[0] == size[1]:
+                tier = TIERS.get(peer, {}).get(grade.name) if peer else None
+                if peer and tier and size[0] == size[1]:
                     params = peer_params(kind, size[0], tier)
                     theirs = tatham_times(peer, params, args.count)
                     row["peer"] = f"{peer} {params}"

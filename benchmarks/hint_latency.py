@@ -31,7 +31,9 @@ import statistics
 import sys
 import time
 from collections import Counter
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import grpc
 from grpc_health.v1 import health_pb2
@@ -97,14 +99,14 @@ def positions(stub, corpus: dict, which: str, kind: str, count: int, seed: int) 
 
 
 def measure(channel, boards, warmup: int) -> tuple[dict[str, list[float]], Counter]:
-    health = health_pb2_grpc.HealthStub(channel)
+    health: Any = health_pb2_grpc.HealthStub(channel)  # its stubs declare no methods
     stub = numgrid_service_pb2_grpc.NumgridServiceStub(channel)
     check = health_pb2.HealthCheckRequest(service="")
     samples: dict[str, list[float]] = {name: [] for name in CALLS}
     kinds: Counter = Counter()
     for i, board in enumerate(boards[:warmup] + boards):
         source = pb.PuzzleInput(text=pb.PuzzleText(content=board, format=pb.PUZZLE_FORMAT_JANKO))
-        calls = {
+        calls: dict[str, Callable[..., Any]] = {
             "Health.Check": lambda: health.Check(check, timeout=10),
             "Hint": lambda source=source: stub.Hint(
                 service_pb2.HintRequest(puzzle=source), timeout=10

@@ -18,6 +18,7 @@ import statistics
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 import grpc
 from grpc_health.v1 import health_pb2
@@ -31,8 +32,8 @@ from servers import start_server
 CORPUS = Path(__file__).resolve().parents[2] / "shared" / "corpus" / "kakuro.json"
 
 
-def calls(channel: grpc.Channel, problem: str, engine: int) -> dict:
-    health = health_pb2_grpc.HealthStub(channel)
+def calls(channel: grpc.Channel, problem: str, engine: pb.Engine) -> dict:
+    health: Any = health_pb2_grpc.HealthStub(channel)  # its stubs declare no methods
     stub = numgrid_service_pb2_grpc.NumgridServiceStub(channel)
     source = pb.PuzzleInput(text=pb.PuzzleText(content=problem, format=pb.PUZZLE_FORMAT_JANKO))
     options = service_pb2.SearchOptions(engine=engine)

@@ -44,12 +44,15 @@ import threading
 import time
 from collections import Counter
 from collections import defaultdict
+from ctypes import c_double
+from multiprocessing.synchronize import Event
 from pathlib import Path
 
 CORPUS = Path(__file__).resolve().parents[2] / "shared" / "corpus"
 SERVER = Path(sys.executable).parent / "numgrid-server"
 METHODS = ("Validate", "Solve", "CheckUniqueness", "Hint", "Explain")
 # (what, weight): the share of calls of each sort
+MIX: tuple[tuple[str, int], ...]
 MIX = (("Validate", 25), ("Solve", 20), ("CheckUniqueness", 20), ("Hint", 20))
 MIX += (("Explain", 10), ("invalid", 5))
 ENGINE_MIX = (("auto", 70), ("native", 10), ("cpsat", 15), ("cross-check", 5))
@@ -156,14 +159,15 @@ def client_process(
     deadline: float,
     seed: int,
     ready: mp.Queue,
-    go: mp.Event,
-    end_at: mp.Value,
+    go: Event,
+    end_at: c_double,  # a Value made with lock=False: the bare ctypes value
     counters,
     results: mp.Queue,
 ) -> None:
     """``clients`` client threads, each with its own channel, calling until ``end_at``;
     puts its tallies on ``results`` when they are done."""
     import grpc
+    from google.protobuf.message import Message
     from numgrid.v1 import numgrid_service_pb2 as service_pb2
     from numgrid.v1 import numgrid_service_pb2_grpc
     from numgrid.v1 import puzzle_pb2 as pb
@@ -202,6 +206,7 @@ def client_process(
         """(the call, a check of its answer: None when right, else what is wrong)."""
         kind = puzzle.kind
         options = service_pb2.SearchOptions(engine=engines[_pick(rng, ENGINE_MIX)])
+        request: Message
         if method == "Validate":
             text, _ = board(puzzle, rng, 0.0, 1.0)
             compare = rng.random() < 0.5
@@ -284,7 +289,7 @@ def client_process(
                 except grpc.RpcError as e:
                     status, detail = e.code().name, e.details() or ""
                     if status == SHED:  # back off as the server asks (at most 1 s)
-                        trailers = dict(e.trailing_metadata() or ())
+                        trailers = {m.key: m.value for m in e.trailing_metadata() or ()}
                         pause = min(1.0, int(trailers.get("grpc-retry-pushback-ms", 100)) / 1000)
                 elapsed = (time.perf_counter() - start) * 1000
                 if status == "OK":  # invalid input answered OK, or a wrong answer
@@ -306,10 +311,10 @@ def client_process(
                 if pause:
                     time.sleep(pause)
         with lock:
-            for k, v in my_lat.items():
-                latencies[k].extend(v)
-            for k, v in my_status.items():
-                statuses[k].update(v)
+            for k, times in my_lat.items():
+                latencies[k].extend(times)
+            for k, counts in my_status.items():
+                statuses[k].update(counts)
 
     threads = [threading.Thread(target=client, args=(i,), daemon=True) for i in range(clients)]
     for t in threads:
@@ -334,6 +339,7 @@ def start_server(
         text=True,
         env={**os.environ, **env},
     )
+    assert process.stdout is not None  # stdout=PIPE
     line = process.stdout.readline()
     if "listening on" not in line:
         process.kill()
@@ -592,12 +598,12 @@ def run(args, procs: int, target: str, pid: int | None) -> dict:
                 calls = sum(counters[3 * i + CALLS] for i in range(procs))
                 errors = sum(counters[3 * i + ERRORS] for i in range(procs))
                 shed = sum(counters[3 * i + SHEDS] for i in range(procs))
-                rss = f"RSS {status['VmRSS']:.1f} MiB " if status else ""
+                rss_now = f"RSS {status['VmRSS']:.1f} MiB " if status else ""
                 progress.update(
                     task,
                     completed=min(t, total_s),
                     stats=f"calls {calls} ({calls - last_calls}/s) errors {errors} "
-                    f"shed {shed} {rss}",
+                    f"shed {shed} {rss_now}",
                 )
                 last_calls = calls
             if now >= end_at.value:
@@ -621,7 +627,7 @@ def run(args, procs: int, target: str, pid: int | None) -> dict:
     for w in workers:
         w.join(10)
 
-    total = Counter()
+    total: Counter[str] = Counter()
     for v in statuses.values():
         total.update(v)
     invalid = statuses.get("invalid input", Counter())

@@ -30,6 +30,7 @@ import threading
 import time
 from collections import Counter
 from pathlib import Path
+from typing import Any
 
 import grpc
 from grpc_health.v1 import health_pb2
@@ -59,7 +60,7 @@ def outcome(error: grpc.RpcError | None, seconds: float) -> tuple[str, float, bo
     """(status, seconds, numgrid's refusal: True when it carries the retry trailer)."""
     if error is None:
         return "OK", seconds, False
-    trailers = dict(error.trailing_metadata() or ())
+    trailers = {m.key: m.value for m in error.trailing_metadata() or ()}
     return error.code().name, seconds, "grpc-retry-pushback-ms" in trailers
 
 
@@ -83,7 +84,7 @@ class Health(threading.Thread):
 
     def run(self) -> None:
         with grpc.insecure_channel(self.target, options=NO_RETRIES) as channel:
-            stub = health_pb2_grpc.HealthStub(channel)
+            stub: Any = health_pb2_grpc.HealthStub(channel)  # its stubs declare no methods
             while not self.stopped.wait(HEALTH_EVERY):
                 start = time.monotonic()
                 try:

@@ -58,7 +58,7 @@ def generate(kind: str, tier: str, count: int, seed: str | None) -> list[str]:
 
 def grade_all(kind_name: str, tiers: str, count: int, seed: str | None) -> list[dict[str, Any]]:
     kind = KINDS[kind_name]
-    trial = kind.logic.Technique.TRIAL
+    trial = kind.logic.Technique["TRIAL"]
     # Solo's puzzles have one solution: unique rectangles may be looked for, where the
     # kind's chain has them (Killer's leaves them out: cage sums can tell their cells apart)
     known = {"unique": True} if "unique" in inspect.signature(kind.logic.explain).parameters else {}

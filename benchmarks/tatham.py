@@ -10,6 +10,7 @@ import subprocess
 import time
 from collections import Counter
 from collections.abc import Callable
+from collections.abc import Mapping
 from typing import Any
 
 from rich.table import Table
@@ -51,7 +52,7 @@ def grade_table(
     game: str,
     tiers: dict[str, str],
     grades: list[str],
-    extra: dict[str, Callable[[list[dict[str, Any]]], str]] | None = None,
+    extra: Mapping[str, Callable[[list[dict[str, Any]]], str]] | None = None,
 ) -> Table:
     """Tier x our grade: a row per tier of ``game`` (``tiers``: letter, name) that
     ``rows`` have, how many of its puzzles have each grade, the ``extra`` columns (name:

@@ -37,6 +37,7 @@ import time
 from collections import Counter
 from pathlib import Path
 from typing import Any
+from typing import cast
 
 from numgrid.server.kinds.units import ladder
 from numgrid.server.kinds.units.shape import shape
@@ -62,7 +63,7 @@ def positions(files: list[Path], count: int, rng: random.Random) -> list[Positio
         puzzle = units_support.puzzle(line, grid)
         steps = ladder.explain(puzzle).steps
         pos = ladder.position(puzzle, unique=True)
-        placed = {}
+        placed: dict[tuple[int, int], int] = {}
         for step in steps[: int(len(steps) * rng.uniform(0.05, 0.95))]:
             pos.apply(step)
             placed.update(step.placements)
@@ -127,7 +128,8 @@ def served(texts: list[str], kind_name: str) -> dict[str, Any]:
     from numgrid.v1 import puzzle_pb2 as pb
     from servers import start_server
 
-    kind_value = pb.PuzzleKind.Value(f"PUZZLE_KIND_{kind_name.upper()}")
+    # Value() is a plain int to the stubs (as in numgrid.client.client.KINDS)
+    kind_value = cast(pb.PuzzleKind, pb.PuzzleKind.Value(f"PUZZLE_KIND_{kind_name.upper()}"))
     process, target = start_server()
     try:
         with grpc.insecure_channel(target) as channel:
