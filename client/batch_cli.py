@@ -214,11 +214,12 @@ _LINE = re.compile(r"^(?P<cells>[0-9A-Za-z._-]{16,})(?:\s*[:\s]\s*[0-9][0-9,;\s]
 def puzzle_lines(text: str) -> dict[str, str] | None:
     """A text of puzzles one a line as ``{"N": line}`` by line number (blank lines and
     ``#`` comments aside), or None for any other text. Two kinds of such texts: links
-    and game IDs, two or more, every line one; and the benchmark files, two or more lines
-    of one token each, of digits, letters, ``.``, ``-`` or ``_`` (a cage map
-    followed by its sums), half or more of them as long as a square grid's cells, any
-    other line kept (it is answered, as the bad puzzle it is, by its number), but not a
-    square grid written a row a line (as many rows as each is long)."""
+    and game IDs, two or more lines, half or more of them one; and the benchmark files,
+    two or more lines of one token each, of digits, letters, ``.``, ``-`` or ``_`` (a
+    cage map followed by its sums), half or more of them as long as a square grid's
+    cells, but not a square grid written a row a line (as many rows as each is long).
+    In both, any other line is kept: it is answered, as the bad puzzle it is, by its
+    number, and the file's other puzzles are answered too."""
     found: dict[str, str] = {}
     for number, line in enumerate(text.splitlines(), 1):
         body = line.strip()
@@ -226,7 +227,7 @@ def puzzle_lines(text: str) -> dict[str, str] | None:
             found[str(number)] = body
     if len(found) < 2:
         return None
-    if all(LINK.match(body) for body in found.values()):
+    if 2 * sum(1 for body in found.values() if LINK.match(body)) >= len(found):
         return found
     lengths = Counter(
         len(match["cells"]) if match else 0 for match in map(_LINE.match, found.values())

@@ -339,6 +339,24 @@ def test_a_bad_line_among_puzzles_one_a_line_is_answered_by_its_number(server, t
     assert done.returncode == 1
 
 
+def test_a_bad_line_among_game_ids_is_answered_by_its_number(server, tmp_path):
+    """Game IDs and links one a line: a line that is none is INVALID by its number, and
+    the IDs around it are answered (the whole file was once refused, blaming line 1)."""
+    towers = "3:3/2/1/1/2/2/3/2/1/1/2/2"
+    keen = "6:a_a_17a_aa__aa_a4_aa__bbaa,d3a9m60a6m6m6m8a9a9d3s2s3d3d2s1s1d2"
+    lines = tmp_path / "ids.txt"
+    lines.write_text(f"{towers}\nthis is no puzzle\n{keen}\n")
+    done = numgrid("unique", *server, "--json", str(lines))
+    found = {record["source"]: record for record in records(done)}
+    assert {source: record["status"] for source, record in found.items()} == {
+        f"{lines}:1": "UNIQUE",
+        f"{lines}:2": "INVALID",
+        f"{lines}:3": "UNIQUE",
+    }
+    assert "'this is no puzzle'" in found[f"{lines}:2"]["errors"][0]["message"]
+    assert done.returncode == 1
+
+
 def test_killer_cage_map_lines_are_puzzles_one_a_line_and_a_bad_one_is_named(server, tmp_path):
     """A Killer's cage map and sums, one a line: a short line and a line missing a sum
     are INVALID by their numbers (the missing sum's cage named), the others answered."""
