@@ -109,6 +109,44 @@ def test_every_fixture_id_is_written_back_to_the_same_description(game_id):
     assert kind.formats.read(written) == board
 
 
+PAGE = "https://www.chiark.greenend.org.uk/~sgtatham/puzzles/js/{}.html#{}"
+
+
+@pytest.mark.parametrize("game_id", IDS)
+def test_a_link_to_the_games_web_page_reads_as_its_id(game_id):
+    """The address of Tatham's page once a puzzle is chosen carries the ID after '#'
+    (a '#' in it may be written %23); a link to another game's page is no such ID."""
+    kind, _ = detect_format(game_id)
+    board = kind.formats.read(game_id, "tatham")
+    game = GAMES[kind.name]
+    assert kind.formats.read(PAGE.format(game, game_id), "tatham") == board
+    assert detect_format(f"<{PAGE.format(game, game_id)}>") == (kind, "tatham")
+    other = "towers" if game != "towers" else "keen"
+    with pytest.raises(PuzzleError):
+        kind.formats.read(PAGE.format(other, game_id), "tatham")
+
+
+def test_a_random_seed_in_a_web_link_is_refused_in_one_sentence():
+    link = PAGE.format("keen", "9dn%23388677227852840")
+    kind, fmt = detect_format(link)
+    assert (kind.name, fmt) == ("kenken", "tatham")
+    with pytest.raises(PuzzleError) as caught:
+        kind.formats.read(link)
+    assert [f.code for f in caught.value.findings] == ["random_seed_id"]
+
+
+def test_a_killer_jigsaw_id_is_refused_by_name():
+    """Solo's killer jigsaw (``9jk``: givens, regions, cages, sums) is no kind numgrid
+    serves: read as a Killer, refused naming its regions (it was 'no header')."""
+    for game_id in ("9jk:zzzc,zzt,a_a,3a", "9jk#123"):
+        kind, fmt = detect_format(game_id)
+        assert (kind.name, fmt) == ("killer", "tatham")
+        with pytest.raises(PuzzleError) as caught:
+            kind.formats.read(game_id)
+        (finding,) = caught.value.findings
+        assert "Killer with irregular regions ('j')" in finding.message
+
+
 @pytest.mark.parametrize(("seed", "expanded"), SEEDS)
 def test_a_random_seed_id_is_refused_in_one_sentence(seed, expanded):
     kind, _ = detect_format(expanded)

@@ -45,6 +45,7 @@ from numgrid.server.core import PuzzleError
 from numgrid.server.core import cell_name
 from numgrid.server.core import quoted
 from numgrid.server.kinds.judging import listed_twice
+from numgrid.server.kinds.links.tatham import game_id
 from numgrid.server.kinds.textformats import Formats
 from numgrid.server.kinds.textformats import JsonShape
 from numgrid.server.kinds.textformats import error
@@ -360,7 +361,8 @@ def _keen_number(text: str, at: int) -> str:
 
 
 def sniff_tatham(text: str) -> str | None:
-    if _KEEN_SNIFF.match(text.strip()) is None:
+    body = game_id(text, "keen")
+    if body is None or _KEEN_SNIFF.match(body) is None:
         return "not a Keen game ID ('6:ab__...,m20...' or '6dh:...')"
     return None
 
@@ -419,7 +421,10 @@ def _keen_blocks(desc: str, w: int) -> list[int] | Finding:
 
 
 def read_tatham(text: str, max_cells: int = DEFAULT_MAX_CELLS) -> Board:
-    text = text.strip()
+    body = game_id(text, "keen")
+    if body is None:
+        raise PuzzleError([error("bad_keen_id", "the link is to a page of another game, not Keen")])
+    text = body
     if is_random_seed(text):
         raise PuzzleError([random_seed(text, "Keen")])
     params, colon, desc = text.partition(":")

@@ -372,19 +372,22 @@ def _solo_killer(text: str) -> tuple[units.SoloId, re.Match[str] | None] | str:
     return found, desc
 
 
+def _killer_jigsaw(text: str) -> bool:
+    """A Solo game ID of a Killer with irregular regions (``9jk``): claimed, so that
+    reading it refuses it by name."""
+    found = units.solo_id(text)
+    return found is not None and "k" in found.flags and found.regions
+
+
 def sniff_tatham(text: str) -> str | None:
+    if _killer_jigsaw(text):
+        return None
     found = _solo_killer(text)
     return found if isinstance(found, str) else None
 
 
 def read_tatham(text: str, max_cells: int = DEFAULT_MAX_CELLS) -> Board:
-    found = _solo_killer(text)
-    if isinstance(found, str):
-        raise PuzzleError([error("bad_tatham_id", found)])
-    solo, desc = found
-    if desc is None:
-        raise PuzzleError([random_seed(text, "Solo")])
-    if solo.regions:
+    if _killer_jigsaw(text):
         raise PuzzleError(
             [
                 error(
@@ -394,6 +397,12 @@ def read_tatham(text: str, max_cells: int = DEFAULT_MAX_CELLS) -> Board:
                 )
             ]
         )
+    found = _solo_killer(text)
+    if isinstance(found, str):
+        raise PuzzleError([error("bad_tatham_id", found)])
+    solo, desc = found
+    if desc is None:
+        raise PuzzleError([random_seed(text, "Solo")])
     a, b = solo.c, solo.r or solo.c
     n = a * b
     errors = FAMILY.size_errors(n, max_cells)

@@ -40,6 +40,7 @@ from numgrid.server.core import Grid
 from numgrid.server.core import PuzzleError
 from numgrid.server.core import cell_name
 from numgrid.server.core import quoted
+from numgrid.server.kinds.links.tatham import game_id
 from numgrid.server.kinds.textformats import Formats
 from numgrid.server.kinds.textformats import JsonShape
 from numgrid.server.kinds.textformats import error
@@ -246,7 +247,8 @@ _TOWERS = re.compile(r"^(\d{1,3})(?:d[a-z])?:([0-9/]*)(?:,([a-z_0-9]*))?$")
 
 
 def sniff_tatham(text: str) -> str | None:
-    found = _TOWERS.match(text.strip())
+    body = game_id(text, "towers")
+    found = _TOWERS.match(body) if body is not None else None
     if found is None or "/" not in found.group(2):
         return "not a Towers game ID ('5:2/2/3/...' or '6dh:.../1,h2k4o')"
     return None
@@ -287,9 +289,15 @@ def _tatham_clues(text: str, n: int, findings: list[Finding]) -> list[tuple[int,
 
 
 def read_tatham(text: str, max_cells: int = DEFAULT_MAX_CELLS) -> Board:
+    body = game_id(text, "towers")
+    if body is None:
+        raise PuzzleError(
+            [error("bad_tatham_id", "the link is to a page of another game, not Towers")]
+        )
+    text = body
     if is_random_seed(text):
         raise PuzzleError([random_seed(text, "Towers")])
-    found = _TOWERS.match(text.strip())
+    found = _TOWERS.match(text)
     if found is None:
         raise PuzzleError([error("bad_tatham_id", sniff_tatham(text) or "not a Towers game ID")])
     n = int(found.group(1))

@@ -37,6 +37,7 @@ from numgrid.server.core import Grid
 from numgrid.server.core import PuzzleError
 from numgrid.server.core import cell_name
 from numgrid.server.core import quoted
+from numgrid.server.kinds.links.tatham import game_id
 from numgrid.server.kinds.textformats import Format
 from numgrid.server.kinds.textformats import Formats
 from numgrid.server.kinds.textformats import JsonShape
@@ -510,8 +511,11 @@ class SoloId:
 
 
 def solo_id(text: str) -> SoloId | None:
-    """The parts of a Solo game ID, or None when the text is none."""
-    body = text.strip()
+    """The parts of a Solo game ID (or of a link to Solo's web page), or None when the
+    text is none."""
+    body = game_id(text, "solo")
+    if body is None:
+        return None
     cut = min((i for i in (body.find(":"), body.find("#")) if i >= 0), default=-1)
     params = _SOLO_PARAMS.match(body[:cut]) if cut > 0 else None
     if params is None:

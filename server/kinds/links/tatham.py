@@ -1,0 +1,30 @@
+"""Links to Simon Tatham's puzzles on the web: the page of a game, with a game ID after
+``#``, as its address bar shows it once a puzzle is chosen:
+``https://www.chiark.greenend.org.uk/~sgtatham/puzzles/js/keen.html#4:_a_aab...``. The
+page's own script reads the ID from that fragment (docs/links-formats.md, section 5)."""
+
+from __future__ import annotations
+
+import re
+import urllib.parse
+
+from . import unwrapped
+
+_PAGE = re.compile(
+    r"(?:https?://)?(?:www\.)?chiark\.greenend\.org\.uk/~sgtatham/puzzles/js/"
+    r"(?P<game>[a-z]+)\.html#(?P<id>\S*)",
+    re.IGNORECASE,
+)
+
+
+def game_id(text: str, game: str) -> str | None:
+    """The game ID a text gives Tatham's ``game`` (``solo``, ``keen``, ``towers``): after
+    the ``#`` of a link to the game's page (percent-decoded), else the text itself
+    (unwrapped). None for a link to another game's page."""
+    body = unwrapped(text)
+    page = _PAGE.fullmatch(body)
+    if page is None:
+        return body
+    if page["game"].lower() != game:
+        return None
+    return urllib.parse.unquote(page["id"])
