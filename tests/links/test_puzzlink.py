@@ -182,6 +182,7 @@ def test_pzprjs_skyscrapers_example_is_its_towers_id():
         "https://puzz.link/p?sudoku%2F4%2F4%2Fg1k23k3g",
         "  <https://puzz.link/p?sudoku/4/4/g1k23k3g>\n",
         "\ufeff'https://puzz.link/p?sudoku/4/4/g1k23k3g'",
+        "https://puzz.link/p?sudoku/4/4/g1k23k3g#shared",  # a fragment stays in the browser
     ],
 )
 def test_a_link_is_read_on_every_host_and_as_pasted(link):

@@ -90,7 +90,9 @@ def _query(text: str) -> str | None:
     found = _PREFIX.match(text)
     if found is None:
         return None
-    query = _ESCAPE.sub(_unescaped, text[found.end() :])  # a link pasted from chat: %2F
+    # A fragment (#...) never reaches pzprjs: the browser keeps it to itself.
+    query = text[found.end() :].partition("#")[0]
+    query = _ESCAPE.sub(_unescaped, query)  # a link pasted from chat: %2F
     head, slash, rest = query.partition("/")
     return _OPTIONS.sub("", head, count=1) + slash + rest if slash else query
 
