@@ -219,6 +219,9 @@ def _bad_inputs() -> list[tuple[str, str, str]]:
         ("bad point", _with_line(3, '{"number":{"x1":["1",1,"1"]}}'), "the point 'x1'"),
         ("bad number", _with_line(3, '{"number":{"28":7}}'), "not [text, style]"),
         ("thermo", _with_line(3, '{"thermo":[[28,29]]}'), "draws thermo"),
+        # penpa's Sudoku mode writes centre marks as a Medium (or Small) number: not a given
+        ("centre marks", _with_line(3, '{"number":{"28":["12",1,"6"]}}'), "a medium number"),
+        ("small number", _with_line(3, '{"number":{"28":["5",1,"5"]}}'), "Normal style"),
         ("import", f"{penpa.ADDRESS}#m=edit&p=https://puzz.link/p?sudoku/4/4/g", "import"),
         ("too long", f"m=solve&p={'A' * penpa.MAX_LINK}", "over"),
     ]

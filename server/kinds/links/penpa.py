@@ -29,6 +29,7 @@ from typing import Any
 from numgrid.server.core import Cell
 from numgrid.server.core import Grid
 from numgrid.server.core import PuzzleError
+from numgrid.server.core import cell_name
 from numgrid.server.core import quoted
 from numgrid.server.kinds.links import unwrapped
 from numgrid.server.kinds.textformats import error
@@ -395,6 +396,36 @@ def _texts(raw: Any, what: str) -> dict[int, str]:
     return out
 
 
+# penpa's number styles other than Normal ("1"), by the code a number's third field holds
+# (class_p.js, key_number): pencil marks and drawings, never a given or a clue.
+_NUMBER_STYLES = {
+    "2": "an arrow",
+    "4": "a tapa clue",
+    "5": "a small",
+    "6": "a medium",
+    "7": "a candidates",
+    "8": "a long",
+    "10": "a big",
+}
+
+
+def _normal_numbers(raw: Any, frame: Frame) -> None:
+    """Refuses a number in another style than Normal: penpa's Sudoku mode writes a
+    cell's centre marks as a Small or Medium number of its digits, which would read as a
+    given (and other styles draw what numgrid does not read)."""
+    if not isinstance(raw, dict):
+        return  # _texts says what is wrong with the layer
+    for point, value in raw.items():
+        if isinstance(value, list) and len(value) > 2 and str(value[2]) in _NUMBER_STYLES:
+            at = frame.where(int(point)) if str(point).lstrip("-").isdecimal() else None
+            where = cell_name(at) if at is not None else f"point {point}"
+            raise LinkError(
+                f"the penpa link writes {_NUMBER_STYLES[str(value[2])]} number "
+                f"{quoted(str(value[0]))} at {where}: only numbers in penpa's Normal style "
+                "are read (pencil marks are not givens)"
+            )
+
+
 def _edges(raw: Any) -> dict[tuple[int, int], int]:
     if not isinstance(raw, dict):
         raise LinkError("the penpa link's edge layer is not an object")
@@ -486,6 +517,7 @@ def parse(text: str) -> Sheet:
         raw_tags = _json(lines[17], "genre tags")
         if isinstance(raw_tags, list):
             tags = tuple(str(tag).lower() for tag in raw_tags)
+    _normal_numbers(layers.get("number", {}), frame)
     symbols = {}
     for point, value in _points(layers.get("symbol", {}), "symbol").items():
         if isinstance(value, list) and len(value) > 1 and isinstance(value[1], str):
