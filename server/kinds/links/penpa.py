@@ -386,12 +386,15 @@ def _points(raw: Any, what: str) -> dict[int, Any]:
     return out
 
 
-def _texts(raw: Any, what: str) -> dict[int, str]:
-    """A layer of ``[text, style, ...]`` by point: the texts, stripped."""
+def _texts(raw: Any, what: str, points: range) -> dict[int, str]:
+    """A layer of ``[text, style, ...]`` by point: the texts, stripped. A text at a point
+    outside ``points`` (the layer's, on this grid) is refused: no reader would see it."""
     out = {}
     for point, value in _points(raw, what).items():
         if not (isinstance(value, list) and value and isinstance(value[0], (str, int))):
             raise LinkError(f"the penpa link's {what} at point {point} is not [text, style]")
+        if point not in points:
+            raise LinkError(f"the penpa link's {what} at point {point} is outside its grid")
         out[point] = str(value[0]).strip()
     return out
 
@@ -528,8 +531,11 @@ def parse(text: str) -> Sheet:
         title=title,
         rules=rules,
         tags=tags,
-        numbers=_texts(layers.get("number", {}), "number"),
-        corners=_texts(layers.get("numberS", {}), "small number"),
+        # a cell's centre, corners and edges: 4 points a cell; its quarters: the next 4
+        numbers=_texts(layers.get("number", {}), "number", range(4 * frame.points)),
+        corners=_texts(
+            layers.get("numberS", {}), "small number", range(4 * frame.points, 8 * frame.points)
+        ),
         symbols=symbols,
         edges=_edges(layers.get("lineE", {})),
         layers=layers,
