@@ -339,6 +339,31 @@ def test_a_bad_line_among_puzzles_one_a_line_is_answered_by_its_number(server, t
     assert done.returncode == 1
 
 
+def test_puzzles_one_a_line_of_mixed_sizes_and_mostly_bad_lines_are_each_answered(server, tmp_path):
+    """Lines of 4x4, 9x9 and 16x16 Sudokus (and Killer cage maps of 9x9, 6x6, 4x4) are
+    one puzzle each, and so are the good lines of a file whose lines are mostly bad:
+    either was read as one text and refused whole."""
+    nine = sample("sudoku-9x9.sdk").strip()
+    four, sixteen = "2....3.11.3....2", "." * 256
+    lines = tmp_path / "mixed.txt"
+    lines.write_text(f"{four}\n{nine}\n{sixteen}\nnot a puzzle\n{nine[:-1]}\nxyz\n")
+    done = numgrid("unique", *server, "--json", str(lines))
+    found = {record["source"].rsplit(":", 1)[1]: record["status"] for record in records(done)}
+    assert found == {
+        "1": "UNIQUE",
+        "2": "UNIQUE",
+        "3": "MULTIPLE",
+        "4": "INVALID",
+        "5": "INVALID",
+        "6": "INVALID",
+    }
+    killers = [line for line in sample("killer.lines").splitlines() if not line.startswith("#")]
+    sizes = tmp_path / "sizes.lines"
+    sizes.write_text("\n".join(killers) + "\n")
+    done = numgrid("unique", *server, "--json", str(sizes))
+    assert [record["status"] for record in records(done)] == ["UNIQUE"] * len(killers)
+
+
 def test_a_bad_line_among_game_ids_is_answered_by_its_number(server, tmp_path):
     """Game IDs and links one a line: a line that is none is INVALID by its number, and
     the IDs around it are answered (the whole file was once refused, blaming line 1)."""
