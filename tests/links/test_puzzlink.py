@@ -284,7 +284,7 @@ BAD = [
         "sudoku",
         "https://puzz.link/p?sudoku/4/4/g5k23k3g",
         ["bad_digit"],
-        "r0c1: given 5 is outside 1-4",
+        "r0c1: the given 5 is outside 1-4",
     ),
     (
         "kakuro",

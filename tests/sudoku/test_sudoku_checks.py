@@ -43,7 +43,7 @@ def test_a_given_outside_1_to_n_names_its_cell():
     rows = [[0] * 4 for _ in range(4)]
     rows[2][3] = 5
     text = json.dumps({"sudoku": {"size": 4, "givens": {"rows": [{"values": r} for r in rows]}}})
-    assert any(m.startswith("r2c3: given 5 is outside 1-4") for m in errors(SUDOKU, text))
+    assert any(m.startswith("r2c3: the given 5 is outside 1-4") for m in errors(SUDOKU, text))
 
 
 def test_a_board_with_a_clash_is_reported_by_unit():

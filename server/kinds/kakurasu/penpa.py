@@ -45,7 +45,8 @@ def _clue(sheet: penpa.Sheet, cell: Cell, findings: list[Finding]) -> int | None
         return None
     if text.isascii() and text.isdecimal() and len(text) <= formats.CLUE_DIGITS:
         return int(text)
-    findings.append(error("bad_clue", f"{cell_name(cell)}: the clue {quoted(text)}", cell))
+    message = f"{cell_name(cell)}: the clue {quoted(text)} is not a number"
+    findings.append(error("bad_clue", message, cell))
     return None
 
 

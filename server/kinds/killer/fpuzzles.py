@@ -16,6 +16,7 @@ from numgrid.server.chain import names
 from numgrid.server.core import Board
 from numgrid.server.core import Finding
 from numgrid.server.core import PuzzleError
+from numgrid.server.core import quoted
 from numgrid.server.kinds.judging import listed_twice
 from numgrid.server.kinds.links import fpuzzles
 from numgrid.server.kinds.textformats import Format
@@ -61,7 +62,7 @@ def _cage(k: int, raw: Any, family: Family, n: int, findings: list[Finding]) -> 
     if isinstance(value, int) and not isinstance(value, bool):
         value = str(value)
     if not isinstance(value, str) or not _SUM.match(value):
-        what = "has no sum" if value in (None, "") else f"has the sum {repr(value)[:12]}"
+        what = "has no sum" if value in (None, "") else f"has the sum {quoted(str(value), 12)}"
         findings.append(
             fpuzzles.bad(
                 f"cage {k} of the link ({names(sorted(set(found)), 9)}) {what}: a "

@@ -93,6 +93,9 @@ def _units_to_judge(puzzle: Puzzle, regions_ok: bool) -> tuple[UnitGroup, ...]:
     return tuple(g for g in puzzle.groups if regions_ok or g.type is not GroupType.REGION)
 
 
+_ONE = {"givens": "given", "entries": "entry"}
+
+
 def _grid_findings(puzzle: Puzzle, grid: Grid, what: str) -> list[Finding]:
     """Values outside 0..N (0: empty), and the shape of the grid."""
     n = puzzle.size
@@ -106,8 +109,7 @@ def _grid_findings(puzzle: Puzzle, grid: Grid, what: str) -> list[Finding]:
                 found.append(
                     _error(
                         "bad_digit",
-                        f"{cell_name((r, c))}: {what[:-1] if what.endswith('s') else what} "
-                        f"{v} is outside {digits}",
+                        f"{cell_name((r, c))}: the {_ONE[what]} {v} is outside {digits}",
                         ((r, c),),
                     )
                 )
