@@ -75,6 +75,15 @@ def test_region_numbers_that_do_not_tile_the_grid():
     assert any("region number" in m or "has" in m for m in errors(JIGSAW, text))
 
 
+def test_a_region_number_0_among_numbers_from_1_names_its_cell():
+    """One 0 in a map numbered 1..N is that cell's mistake (it read as numbered from 0,
+    naming the cells of region N and a number 5 the file does not hold)."""
+    text = FOUR.replace("1 1 3 3\n1 1 3 3\n", "1 1 3 3\n1 1 0 3\n")
+    found = errors(JIGSAW, text)
+    assert "r3c2: region number 0 is not one of 1-4" in found, found
+    assert not any("5" in m for m in found), found
+
+
 def test_duplicate_givens_in_a_region_name_both_cells():
     text = FOUR.replace("2 - - -", "2 - - 2")
     assert "row 1 holds the given 2 twice: r1c0 and r1c3" in errors(JIGSAW, text)

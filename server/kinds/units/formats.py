@@ -415,13 +415,13 @@ def janko_block(
 def from_written_regions(regions: Grid, n: int) -> Grid:
     """Region numbers as written to 0..N-1: 1..N (or 0..N-1); N distinct numbers with a
     gap (1, 2, 3, 5, 6) are labels and are numbered in order. Anything else is shifted
-    from 1 and left for the checks to name."""
+    from 1 (from 0 when no number is over N - 1) and left for the checks to name."""
     flat = [v for row in regions for v in row]
     labels = sorted(set(flat))
     if len(labels) == n:
         index = {label: k for k, label in enumerate(labels)}
         return tuple(tuple(index[v] for v in row) for row in regions)
-    shift = 0 if flat and min(flat) == 0 else 1
+    shift = 0 if flat and min(flat) == 0 and max(flat) < n else 1
     return tuple(tuple(v - shift for v in row) for row in regions)
 
 
