@@ -372,7 +372,7 @@ def _solo_killer(text: str) -> tuple[units.SoloId, re.Match[str] | None] | str:
     return found, desc
 
 
-def _killer_jigsaw(text: str) -> bool:
+def _regions_and_cages(text: str) -> bool:
     """A Solo game ID of a Killer with irregular regions (``9jk``): claimed, so that
     reading it refuses it by name."""
     found = units.solo_id(text)
@@ -380,14 +380,14 @@ def _killer_jigsaw(text: str) -> bool:
 
 
 def sniff_tatham(text: str) -> str | None:
-    if _killer_jigsaw(text):
+    if _regions_and_cages(text):
         return None
     found = _solo_killer(text)
     return found if isinstance(found, str) else None
 
 
 def read_tatham(text: str, max_cells: int = DEFAULT_MAX_CELLS) -> Board:
-    if _killer_jigsaw(text):
+    if _regions_and_cages(text):
         raise PuzzleError(
             [
                 error(

@@ -413,9 +413,9 @@ _NUMBER_STYLES = {
 
 
 def _normal_numbers(raw: Any, frame: Frame) -> None:
-    """Refuses a number in another style than Normal: penpa's Sudoku mode writes a
-    cell's centre marks as a Small or Medium number of its digits, which would read as a
-    given (and other styles draw what numgrid does not read)."""
+    """Refuses a number in another style than Normal: penpa's entry mode for digit grids
+    writes a cell's centre marks as a Small or Medium number of its digits, which would
+    read as a given (and other styles draw what numgrid does not read)."""
     if not isinstance(raw, dict):
         return  # _texts says what is wrong with the layer
     for point, value in raw.items():

@@ -1,7 +1,7 @@
 """Links to Simon Tatham's puzzles on the web: the page of a game, with a game ID after
 ``#``, as its address bar shows it once a puzzle is chosen:
-``https://www.chiark.greenend.org.uk/~sgtatham/puzzles/js/keen.html#4:_a_aab...``. The
-page's own script reads the ID from that fragment (docs/links-formats.md, section 5)."""
+``https://www.chiark.greenend.org.uk/~sgtatham/puzzles/js/GAME.html#ID``. The page's own
+script reads the ID from that fragment (docs/links-formats.md, section 5)."""
 
 from __future__ import annotations
 
@@ -18,9 +18,9 @@ _PAGE = re.compile(
 
 
 def game_id(text: str, game: str) -> str | None:
-    """The game ID a text gives Tatham's ``game`` (``solo``, ``keen``, ``towers``): after
-    the ``#`` of a link to the game's page (percent-decoded), else the text itself
-    (unwrapped). None for a link to another game's page."""
+    """The game ID a text gives Tatham's ``game`` (its page's name, as a kind's reader
+    knows it): after the ``#`` of a link to the game's page (percent-decoded), else the
+    text itself (unwrapped). None for a link to another game's page."""
     body = unwrapped(text)
     page = _PAGE.fullmatch(body)
     if page is None:
