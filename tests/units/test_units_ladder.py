@@ -182,3 +182,24 @@ def test_every_technique_is_named_in_the_proto() -> None:
 
     names = set(service_pb2.Technique.keys())
     assert {f"TECHNIQUE_{t.name}" for t in Technique} <= names
+
+
+@pytest.mark.parametrize("n", [9, 16])
+def test_a_trial_on_a_grid_of_many_solutions_searches_a_few_times(n, monkeypatch):
+    """With no candidate refuted by singles, the trial searches for a filling without
+    each candidate; each filling found holds many candidates no search need try again.
+    An empty grid has none to refute: a few dozen searches say so (an empty 16x16 had
+    taken 3,840, past the 30 s cap)."""
+    from numgrid.server.kinds.units import techniques_chains
+
+    searches = []
+    real = techniques_chains.solve
+
+    def counted(*args, **keywords):
+        searches.append(args)
+        return real(*args, **keywords)
+
+    monkeypatch.setattr(techniques_chains, "solve", counted)
+    empty = puzzle("." * (n * n), shape(n, (3, 3) if n == 9 else (4, 4)))
+    assert techniques_chains.trial(ladder.position(empty)) is None
+    assert len(searches) <= 60

@@ -340,9 +340,12 @@ def assume(
     return found
 
 
-def solve(pos: Position, masks: list[int], limit: int = 1) -> list[list[int]]:
+def solve(
+    pos: Position, masks: list[int], limit: int = 1, held: list[int] | None = None
+) -> list[list[int]]:
     """Up to ``limit`` solutions from ``masks`` (singles, then the cell with fewest
-    candidates first); each a list of digits."""
+    candidates first); each a list of digits. ``held``: per cell, digits to try last (a
+    solution then holds as many others as it can)."""
     found: list[list[int]] = []
 
     def walk(masks: list[int], changed: set[int] | None) -> None:
@@ -360,7 +363,10 @@ def solve(pos: Position, masks: list[int], limit: int = 1) -> list[list[int]]:
         if best < 0:
             found.append([m.bit_length() for m in masks])
             return
-        for d in digits_of(masks[best]):
+        choices = digits_of(masks[best])
+        if held is not None:
+            choices = tuple(sorted(choices, key=lambda d: bool(held[best] & bit(d))))
+        for d in choices:
             trial = list(masks)
             trial[best] = bit(d)
             walk(trial, {best})
@@ -415,18 +421,25 @@ def trial(pos: Position) -> Step | None:
         return make_step(pos, Technique.TRIAL, {i: bit(d)}, (), [i], reason, joiner="; so ")
     if not any(witness):
         raise Contradiction("no filling of the grid agrees with the candidates")
+    # The candidates some filling holds, which no search refutes: the witness's, and
+    # each filling a search finds (on a grid of several solutions, a search a candidate
+    # rather than one for every candidate: an empty 16x16 stalled in 30 s of them).
+    held = [bit(w) for w in witness]
     for i in order:
         for d in digits_of(masks[i]):
-            if witness[i] == d:
+            if held[i] & bit(d):
                 continue
             after = list(masks)
             after[i] = bit(d)
-            if not solve(pos, after):
+            filled = solve(pos, after, held=held)
+            if not filled:
                 reason = (
                     f"Trial (a last resort): if {plan.cell(i)} were {d}, no filling of the grid "
                     f"would remain (a search through every choice finds none)"
                 )
                 return make_step(pos, Technique.TRIAL, {i: bit(d)}, (), [i], reason, joiner="; so ")
+            for c, v in enumerate(filled[0]):
+                held[c] |= bit(v)
     return None
 
 
