@@ -242,14 +242,23 @@ def _two_level(pos: Position):
     """An assumption after which some cell has no candidate that survives a second one:
     ``cell i = value`` is propagated fast, then each candidate of a cell ``x`` with two
     candidates (in later passes: three, then any); when all fail, both levels are
-    replayed with techniques 1-8 for the sentence. (cell, value, text, groups, cells)."""
+    replayed with techniques 1-8 for the sentence. (cell, value, text, groups, cells).
+
+    An assumption that a solution of the puzzle holds is skipped: the propagation is
+    sound, so that solution's value of every cell survives the second one. Each
+    assumption that fails to refute is searched for such a solution (a grid of many
+    solutions, a 9x9 without clues, had every cell's every value tried against every
+    other's: 30 s)."""
     masks = pos.masks
     cells = open_cells(masks, pos.placed)
     base = _closure(pos, masks) or masks
+    held: list[tuple[int, ...]] = []  # solutions found, a value per cell
     for low, high in TWO_LEVEL_PASSES:
         for i in cells:
             for value in pos.frame.values_of(masks[i]):
                 pos.poll()
+                if any(solution[i] == value for solution in held):
+                    continue
                 after = _closure(pos, base, i, value)
                 if after is None:
                     continue
@@ -260,7 +269,24 @@ def _two_level(pos: Position):
                         told = _explain_two(pos, i, value, x)
                         if told is not None:
                             return told
+                solution = _solution_within(pos, after)
+                if solution is not None:
+                    held.append(solution)
     return None
+
+
+FILLING_NODES = 200  # nodes a search for a solution within an assumption's candidates takes
+
+
+def _solution_within(pos: Position, after: list[int]) -> tuple[int, ...] | None:
+    """A solution of the puzzle holding every value decided in ``after``, a value per
+    cell: within all of ``after`` (each candidate it lost, it lost by sound deduction);
+    None when the native engine finds none in :data:`FILLING_NODES` nodes."""
+    frame, n = pos.frame, pos.frame.size
+    decided = [frame.value_of(m) if single(m) else 0 for m in after]
+    fixed = tuple(tuple(decided[r * n : r * n + n]) for r in range(n))
+    found = native.search(pos.layout.puzzle, limit=1, fixed=fixed, most_nodes=FILLING_NODES)
+    return tuple(v for row in found.solutions[0] for v in row) if found.solutions else None
 
 
 def _explain_two(pos: Position, i: int, value: int, x: int):
