@@ -166,9 +166,9 @@ def _cut(
 
 # No 4x4 Killer was made EXTREME: 3 seeds at 120 s each (the driver, nudges included),
 # none of 1,500 draws at every pressure (``benchmarks/reachable.py --kind killer --size
-# 4``: every unique one EASY); the other grades are made within seconds. No 4x4 Killer-X
-# was made EXPERT or EXTREME (3 seeds at 120 s each; of 2,000 draws with --diagonals,
-# 1,766 EASY and 1 MEDIUM); MEDIUM and HARD take it 3-10 s.
+# 4``: every unique one EASY); the other grades are made, in up to half a minute
+# (docs/generate.md). No 4x4 Killer-X was made EXPERT or EXTREME (3 seeds at 120 s each;
+# of 2,000 draws with --diagonals, 1,766 EASY and 1 MEDIUM).
 REACHABLE = {
     (4, False): (Grade.EASY, Grade.MEDIUM, Grade.HARD, Grade.EXPERT),
     (4, True): (Grade.EASY, Grade.MEDIUM, Grade.HARD),
