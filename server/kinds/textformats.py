@@ -5,6 +5,7 @@ Every kind's ``formats`` module builds one :class:`Formats` (one concept, one pl
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import re
 from collections.abc import Callable
@@ -180,7 +181,25 @@ class Formats(dict[str, Format]):
         return chosen.read(text, max_cells=max_cells or self.default_max_cells)
 
     def write(self, board: Any, fmt: str) -> str:
-        return self.get_format(fmt).write(board)
+        """The board in ``fmt``. When that format cannot hold it, PuzzleError says why and
+        (its last finding) which of the kind's formats can: each is tried."""
+        try:
+            return self.get_format(fmt).write(board)
+        except PuzzleError as refused:
+            holders = [name for name in self if name != fmt and self._holds(board, name)]
+            if not holders or not refused.findings:
+                raise
+            *first, last = refused.findings
+            named = ", ".join(holders[:-1]) + " or " if len(holders) > 1 else ""
+            told = f"{last.message}; it can be written as {named}{holders[-1]}"
+            raise PuzzleError([*first, dataclasses.replace(last, message=told)]) from None
+
+    def _holds(self, board: Any, fmt: str) -> bool:
+        try:
+            self[fmt].write(board)
+        except PuzzleError:
+            return False
+        return True
 
     def missing(self, fmt: str) -> str:
         """The sentence saying this kind cannot be written in ``fmt``, and what it can."""

@@ -76,6 +76,10 @@ def test_a_format_that_cannot_hold_the_puzzle_says_why_and_drops_nothing(client)
         client.convert(SOLO_X, "line")
     assert caught.value.code == "INVALID_ARGUMENT"
     assert "holds no X rule" in caught.value.message
+    # the formats that can hold it, each tried: the X variant's, not the line's
+    assert caught.value.message.endswith(
+        "; it can be written as json, tatham, janko, penpa or fpuzzles"
+    ), caught.value.message
     assert client.convert(SOLO_X, "janko").text.startswith("9 9 X\n")
 
 

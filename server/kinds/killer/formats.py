@@ -333,9 +333,7 @@ def read_line(text: str, max_cells: int = DEFAULT_MAX_CELLS) -> Board:
 def write_line(board: Board) -> str:
     puzzle: Puzzle = board.puzzle
     if puzzle.diagonals:
-        raise PuzzleError(
-            [error("cannot_hold", "a cage-map line holds no X rule: write it as json or tatham")]
-        )
+        raise PuzzleError([error("cannot_hold", "a cage-map line holds no X rule")])
     _no_givens(puzzle, "a cage-map line")
     _covering(puzzle, "a cage-map line")
     if len(puzzle.cages) > len(LABELS):

@@ -175,7 +175,7 @@ def write_board(board: Board) -> str:
     if puzzle.size != N:
         raise _refused("size", f"holds a 9x9 Killer Sudoku, not a {puzzle.size}x{puzzle.size}")
     if puzzle.diagonals:
-        raise _refused("x", "has no X rule (both diagonals): write the puzzle in another format")
+        raise _refused("x", "has no X rule (both diagonals)")
     _no_givens(puzzle, f"SudokuWiki's {PAGE}")
     _covering(puzzle, f"SudokuWiki's {PAGE}")
     labels = [0] * (N * N)

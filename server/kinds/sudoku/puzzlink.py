@@ -48,8 +48,7 @@ def write(board: Board) -> str:
     if puzzle.diagonals:
         refused.append(
             pzpr.cannot(
-                f"{pzpr.NAME}'s sudoku has no X variant (both main diagonals): write this "
-                "puzzle in another format (tatham holds it)",
+                f"{pzpr.NAME}'s sudoku has no X variant (both main diagonals)",
             )
         )
     if n not in SIZES or puzzle.boxes != box_shape(n):

@@ -40,8 +40,7 @@ def write_board(board: Board) -> str:
             [
                 error(
                     "sudokuwiki_x",
-                    f"SudokuWiki's {PAGE} has no X rule (both diagonals): write the puzzle "
-                    "in another format",
+                    f"SudokuWiki's {PAGE} has no X rule (both diagonals)",
                 )
             ]
         )

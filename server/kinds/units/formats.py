@@ -218,7 +218,7 @@ def read_line(family: Family, text: str, max_cells: int) -> Puzzle:
 def _no_diagonals(puzzle: Puzzle, what: str) -> None:
     """A text of givens alone cannot say the X rule: refused, never dropped."""
     if puzzle.diagonals:
-        message = f"{what} holds no X rule (both diagonals): write it as json, janko or tatham"
+        message = f"{what} holds no X rule (both diagonals)"
         raise PuzzleError([error("cannot_hold", message)])
 
 
