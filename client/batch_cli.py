@@ -215,11 +215,12 @@ def puzzle_lines(text: str) -> dict[str, str] | None:
     """A text of puzzles one a line as ``{"N": line}`` by line number (blank lines and
     ``#`` comments aside), or None for any other text. Two kinds of such texts: links
     and game IDs, two or more lines, half or more of them one; and the benchmark files:
-    two or more lines of one token each, of digits, letters, ``.``, ``-`` or ``_`` (a
-    cage map followed by its sums) as long as a square grid's cells (16 or more: a
-    4x4's, a 9x9's, a 16x16's, mixed), but not a square grid written a row a line (as
-    many rows as each is long). In both, any other line is kept: it is answered, as the
-    bad puzzle it is, by its number, and the file's other puzzles are answered too."""
+    two or more lines, and a third of them or more, of one token each, of digits,
+    letters, ``.``, ``-`` or ``_`` (a cage map followed by its sums) as long as a square
+    grid's cells (16 or more: a 4x4's, a 9x9's, a 16x16's, mixed), but not a square grid
+    written a row a line (as many rows as each is long). In both, any other line is
+    kept: it is answered, as the bad puzzle it is, by its number, and the file's other
+    puzzles are answered too."""
     found: dict[str, str] = {}
     for number, line in enumerate(text.splitlines(), 1):
         body = line.strip()
@@ -230,7 +231,8 @@ def puzzle_lines(text: str) -> dict[str, str] | None:
     if 2 * sum(1 for body in found.values() if LINK.match(body)) >= len(found):
         return found
     cells = [len(match["cells"]) if match else 0 for match in map(_LINE.match, found.values())]
-    if sum(1 for k in cells if k and math.isqrt(k) ** 2 == k) < 2:
+    squares = sum(1 for k in cells if k and math.isqrt(k) ** 2 == k)
+    if squares < 2 or 3 * squares < len(found):
         return None
     if len(set(cells)) == 1 and len(found) == cells[0]:
         return None  # a grid: N rows of N cells

@@ -408,3 +408,8 @@ def test_a_square_grid_a_row_a_line_is_one_puzzle(server, tmp_path):
     grid.write_text("\n".join(["." * 16] * 16) + "\n")
     done = numgrid("unique", *server, "--json", str(grid))
     assert [record["source"] for record in records(done)] == [str(grid)]
+    # nor when most rows are spaced by boxes and two are not (two lines of 16 alone)
+    spaced = tmp_path / "spaced.txt"
+    spaced.write_text("\n".join(["." * 16] * 2 + [" ".join(["...."] * 4)] * 14) + "\n")
+    done = numgrid("unique", *server, "--json", str(spaced))
+    assert [record["source"] for record in records(done)] == [str(spaced)]

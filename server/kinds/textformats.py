@@ -182,17 +182,18 @@ class Formats(dict[str, Format]):
 
     def write(self, board: Any, fmt: str) -> str:
         """The board in ``fmt``. When that format cannot hold it, PuzzleError says why and
-        (its last finding) which of the kind's formats can: each is tried."""
+        (its first finding, the one a summary shows) which of the kind's formats can:
+        each is tried."""
         try:
             return self.get_format(fmt).write(board)
         except PuzzleError as refused:
             holders = [name for name in self if name != fmt and self._holds(board, name)]
             if not holders or not refused.findings:
                 raise
-            *first, last = refused.findings
+            first, *rest = refused.findings
             named = ", ".join(holders[:-1]) + " or " if len(holders) > 1 else ""
-            told = f"{last.message}; it can be written as {named}{holders[-1]}"
-            raise PuzzleError([*first, dataclasses.replace(last, message=told)]) from None
+            told = f"{first.message}; it can be written as {named}{holders[-1]}"
+            raise PuzzleError([dataclasses.replace(first, message=told), *rest]) from None
 
     def _holds(self, board: Any, fmt: str) -> bool:
         try:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import os
 import threading
 import time
 import types
@@ -536,9 +537,10 @@ def test_cpsat_on_the_largest_grids_ends_within_its_budget(size, seconds):
     """Issue 29, item 2: CP-SAT loads and lets go of a large grid's model (15,876 cells
     at 140x140) in time its own limit does not cut short; it ended up to 0.9 s past its
     budget, and now no more than 0.2 s past (not started when it could not load in time).
-    The time past the budget is the work done after it, so a machine too busy to give
-    the test a whole core (its other tests, other jobs) is read by the process's CPU
-    time: the wall clock then stretches that work, by as much as the core is shared."""
+    On a machine busier than its cores (the other tests, other jobs), the wall clock
+    stretches the work done past the budget by as much as the core is shared: there the
+    process's CPU time is read instead (an overrun spent waiting then goes unseen; on a
+    machine with a core to spare, the wall clock is read)."""
     from test_service import open_grid
 
     grid = puzzle(open_grid(size, size))
@@ -546,4 +548,5 @@ def test_cpsat_on_the_largest_grids_ends_within_its_budget(size, seconds):
     result = engines.cpsat_search(KAKURO, grid, limit=2, fixed=None, budget=Budget.seconds(seconds))
     assert not result.complete
     wall, cpu = time.monotonic() - start, time.process_time() - cpu
-    assert min(wall, cpu) < seconds + 0.2, f"{wall:.2f} s, {cpu:.2f} s of CPU"
+    busy = os.getloadavg()[0] >= len(os.sched_getaffinity(0))
+    assert (cpu if busy else wall) < seconds + 0.2, f"{wall:.2f} s, {cpu:.2f} s of CPU"

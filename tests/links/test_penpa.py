@@ -223,8 +223,8 @@ def _bad_inputs() -> list[tuple[str, str, str]]:
         ("centre marks", _with_line(3, '{"number":{"28":["12",1,"6"]}}'), "a medium number"),
         ("small number", _with_line(3, '{"number":{"28":["5",1,"5"]}}'), "Normal style"),
         # a given at a point no cell has was dropped, and the puzzle read without it
-        ("number off the grid", _with_line(3, '{"number":{"99999999":["4",1,"1"]}}'), "outside"),
-        ("corner off the grid", _with_line(3, '{"numberS":{"28":["4",1]}}'), "outside its grid"),
+        ("number off the grid", _with_line(3, '{"number":{"99999999":["4",1,"1"]}}'), "not where"),
+        ("corner off the grid", _with_line(3, '{"numberS":{"28":["4",1]}}'), "a quarter of a cell"),
         ("import", f"{penpa.ADDRESS}#m=edit&p=https://puzz.link/p?sudoku/4/4/g", "import"),
         ("too long", f"m=solve&p={'A' * penpa.MAX_LINK}", "over"),
     ]

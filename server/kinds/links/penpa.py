@@ -386,15 +386,18 @@ def _points(raw: Any, what: str) -> dict[int, Any]:
     return out
 
 
-def _texts(raw: Any, what: str, points: range) -> dict[int, str]:
+def _texts(raw: Any, what: str, points: range, where: str) -> dict[int, str]:
     """A layer of ``[text, style, ...]`` by point: the texts, stripped. A text at a point
-    outside ``points`` (the layer's, on this grid) is refused: no reader would see it."""
+    outside ``points`` (``where`` the readers look: off the grid, or in a style such as
+    penpa's Side numbers) is refused: no reader would see it."""
     out = {}
     for point, value in _points(raw, what).items():
         if not (isinstance(value, list) and value and isinstance(value[0], (str, int))):
             raise LinkError(f"the penpa link's {what} at point {point} is not [text, style]")
         if point not in points:
-            raise LinkError(f"the penpa link's {what} at point {point} is outside its grid")
+            raise LinkError(
+                f"the penpa link's {what} at point {point} is not where numgrid reads one ({where})"
+            )
         out[point] = str(value[0]).strip()
     return out
 
@@ -532,9 +535,17 @@ def parse(text: str) -> Sheet:
         rules=rules,
         tags=tags,
         # a cell's centre, corners and edges: 4 points a cell; its quarters: the next 4
-        numbers=_texts(layers.get("number", {}), "number", range(4 * frame.points)),
+        numbers=_texts(
+            layers.get("number", {}),
+            "number",
+            range(4 * frame.points),
+            "a cell's centre, corner or edge",
+        ),
         corners=_texts(
-            layers.get("numberS", {}), "small number", range(4 * frame.points, 8 * frame.points)
+            layers.get("numberS", {}),
+            "small number",
+            range(4 * frame.points, 8 * frame.points),
+            "a quarter of a cell",
         ),
         symbols=symbols,
         edges=_edges(layers.get("lineE", {})),

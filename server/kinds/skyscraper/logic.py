@@ -279,14 +279,20 @@ FILLING_NODES = 200  # nodes a search for a solution within an assumption's cand
 
 
 def _solution_within(pos: Position, after: list[int]) -> tuple[int, ...] | None:
-    """A solution of the puzzle holding every value decided in ``after``, a value per
-    cell: within all of ``after`` (each candidate it lost, it lost by sound deduction);
-    None when the native engine finds none in :data:`FILLING_NODES` nodes."""
+    """A solution of the puzzle within ``after`` (a value per cell): searched for with
+    the values decided there held, and checked against the rest; None when the native
+    engine finds none in :data:`FILLING_NODES` nodes, or none within."""
     frame, n = pos.frame, pos.frame.size
     decided = [frame.value_of(m) if single(m) else 0 for m in after]
     fixed = tuple(tuple(decided[r * n : r * n + n]) for r in range(n))
     found = native.search(pos.layout.puzzle, limit=1, fixed=fixed, most_nodes=FILLING_NODES)
-    return tuple(v for row in found.solutions[0] for v in row) if found.solutions else None
+    if not found.solutions:
+        return None
+    solution = tuple(v for row in found.solutions[0] for v in row)
+    # a position given as candidates (a hint's) may have lost values by no deduction
+    if not all(frame.bit(v) & m for v, m in zip(solution, after, strict=True)):
+        return None
+    return solution
 
 
 def _explain_two(pos: Position, i: int, value: int, x: int):
