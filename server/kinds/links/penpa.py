@@ -386,22 +386,6 @@ def _points(raw: Any, what: str) -> dict[int, Any]:
     return out
 
 
-def _texts(raw: Any, what: str, points: range, where: str) -> dict[int, str]:
-    """A layer of ``[text, style, ...]`` by point: the texts, stripped. A text at a point
-    outside ``points`` (``where`` the readers look: off the grid, or in a style such as
-    penpa's Side numbers) is refused: no reader would see it."""
-    out = {}
-    for point, value in _points(raw, what).items():
-        if not (isinstance(value, list) and value and isinstance(value[0], (str, int))):
-            raise LinkError(f"the penpa link's {what} at point {point} is not [text, style]")
-        if point not in points:
-            raise LinkError(
-                f"the penpa link's {what} at point {point} is not where numgrid reads one ({where})"
-            )
-        out[point] = str(value[0]).strip()
-    return out
-
-
 # penpa's number styles other than Normal ("1"), by the code a number's third field holds
 # (class_p.js, key_number): pencil marks and drawings, never a given or a clue.
 _NUMBER_STYLES = {
@@ -415,21 +399,33 @@ _NUMBER_STYLES = {
 }
 
 
-def _normal_numbers(raw: Any, frame: Frame) -> None:
-    """Refuses a number in another style than Normal: penpa's entry mode for digit grids
-    writes a cell's centre marks as a Small or Medium number of its digits, which would
-    read as a given (and other styles draw what numgrid does not read)."""
-    if not isinstance(raw, dict):
-        return  # _texts says what is wrong with the layer
-    for point, value in raw.items():
-        if isinstance(value, list) and len(value) > 2 and str(value[2]) in _NUMBER_STYLES:
-            at = frame.where(int(point)) if str(point).lstrip("-").isdecimal() else None
-            where = cell_name(at) if at is not None else f"point {point}"
+def _texts(raw: Any, what: str, frame: Frame, quarters: bool = False) -> dict[int, str]:
+    """A layer of ``[text, style, ...]`` by point: the texts, stripped. Refused: a text at
+    a point no reader looks at (off the grid, or in a style such as penpa's Side
+    numbers): a number away from a cell's centre, corners and edges, a small number
+    (``quarters``) away from a cell's quarters; and a number in another style than
+    Normal (penpa's entry mode for digit grids writes a cell's centre marks as a Small
+    or Medium number of its digits, which would read as a given)."""
+    points = range(4 * frame.points, 8 * frame.points) if quarters else range(4 * frame.points)
+    out = {}
+    for point, value in _points(raw, what).items():
+        if not (isinstance(value, list) and value and isinstance(value[0], (str, int))):
+            raise LinkError(f"the penpa link's {what} at point {point} is not [text, style]")
+        if point not in points:
+            where = "a quarter of a cell" if quarters else "a cell's centre, corner or edge"
             raise LinkError(
-                f"the penpa link writes {_NUMBER_STYLES[str(value[2])]} number "
-                f"{quoted(str(value[0]))} at {where}: only numbers in penpa's Normal style "
-                "are read (pencil marks are not givens)"
+                f"the penpa link's {what} at point {point} is not where numgrid reads one ({where})"
             )
+        style = str(value[2]) if not quarters and len(value) > 2 else "1"
+        if style in _NUMBER_STYLES:
+            at = frame.where(point)
+            raise LinkError(
+                f"the penpa link writes {_NUMBER_STYLES[style]} number "
+                f"{quoted(str(value[0]))} at {cell_name(at) if at else f'point {point}'}: "
+                "only numbers in penpa's Normal style are read (pencil marks are not givens)"
+            )
+        out[point] = str(value[0]).strip()
+    return out
 
 
 def _edges(raw: Any) -> dict[tuple[int, int], int]:
@@ -523,7 +519,6 @@ def parse(text: str) -> Sheet:
         raw_tags = _json(lines[17], "genre tags")
         if isinstance(raw_tags, list):
             tags = tuple(str(tag).lower() for tag in raw_tags)
-    _normal_numbers(layers.get("number", {}), frame)
     symbols = {}
     for point, value in _points(layers.get("symbol", {}), "symbol").items():
         if isinstance(value, list) and len(value) > 1 and isinstance(value[1], str):
@@ -535,18 +530,8 @@ def parse(text: str) -> Sheet:
         rules=rules,
         tags=tags,
         # a cell's centre, corners and edges: 4 points a cell; its quarters: the next 4
-        numbers=_texts(
-            layers.get("number", {}),
-            "number",
-            range(4 * frame.points),
-            "a cell's centre, corner or edge",
-        ),
-        corners=_texts(
-            layers.get("numberS", {}),
-            "small number",
-            range(4 * frame.points, 8 * frame.points),
-            "a quarter of a cell",
-        ),
+        numbers=_texts(layers.get("number", {}), "number", frame),
+        corners=_texts(layers.get("numberS", {}), "small number", frame, quarters=True),
         symbols=symbols,
         edges=_edges(layers.get("lineE", {})),
         layers=layers,
