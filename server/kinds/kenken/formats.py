@@ -46,6 +46,7 @@ from numgrid.server.core import cell_name
 from numgrid.server.core import quoted
 from numgrid.server.kinds.judging import listed_twice
 from numgrid.server.kinds.links.tatham import game_id
+from numgrid.server.kinds.links.tatham import read_game_id
 from numgrid.server.kinds.textformats import Formats
 from numgrid.server.kinds.textformats import JsonShape
 from numgrid.server.kinds.textformats import error
@@ -421,10 +422,7 @@ def _keen_blocks(desc: str, w: int) -> list[int] | Finding:
 
 
 def read_tatham(text: str, max_cells: int = DEFAULT_MAX_CELLS) -> Board:
-    body = game_id(text, "keen")
-    if body is None:
-        raise PuzzleError([error("bad_keen_id", "the link is to a page of another game, not Keen")])
-    text = body
+    text = read_game_id(text, "keen", "Keen", "bad_keen_id")
     if is_random_seed(text):
         raise PuzzleError([random_seed(text, "Keen")])
     params, colon, desc = text.partition(":")

@@ -8,6 +8,9 @@ from __future__ import annotations
 import re
 import urllib.parse
 
+from numgrid.server.core import PuzzleError
+from numgrid.server.kinds.textformats import error
+
 from . import unwrapped
 
 _PAGE = re.compile(
@@ -28,3 +31,12 @@ def game_id(text: str, game: str) -> str | None:
     if page["game"].lower() != game:
         return None
     return urllib.parse.unquote(page["id"])
+
+
+def read_game_id(text: str, game: str, title: str, code: str) -> str:
+    """:func:`game_id` for a reader: PuzzleError (``code``) for a link to another game's
+    page than ``game`` (``title``: how a sentence names it)."""
+    body = game_id(text, game)
+    if body is None:
+        raise PuzzleError([error(code, f"the link is to a page of another game, not {title}")])
+    return body

@@ -41,6 +41,7 @@ from numgrid.server.core import PuzzleError
 from numgrid.server.core import cell_name
 from numgrid.server.core import quoted
 from numgrid.server.kinds.links.tatham import game_id
+from numgrid.server.kinds.links.tatham import read_game_id
 from numgrid.server.kinds.textformats import Formats
 from numgrid.server.kinds.textformats import JsonShape
 from numgrid.server.kinds.textformats import error
@@ -289,12 +290,7 @@ def _tatham_clues(text: str, n: int, findings: list[Finding]) -> list[tuple[int,
 
 
 def read_tatham(text: str, max_cells: int = DEFAULT_MAX_CELLS) -> Board:
-    body = game_id(text, "towers")
-    if body is None:
-        raise PuzzleError(
-            [error("bad_tatham_id", "the link is to a page of another game, not Towers")]
-        )
-    text = body
+    text = read_game_id(text, "towers", "Towers", "bad_tatham_id")
     if is_random_seed(text):
         raise PuzzleError([random_seed(text, "Towers")])
     found = _TOWERS.match(text)
