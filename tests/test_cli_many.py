@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import re
 import shutil
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -323,19 +324,30 @@ def test_explain_over_a_directory_and_a_dataset(server, tmp_path):
 # ---------------------------------------------------------------- puzzles one a line
 
 
+def by_line(server, lines: Path) -> tuple[dict[str, dict], subprocess.CompletedProcess]:
+    """``numgrid unique --json`` of a file of puzzles one a line: each record by its line
+    number (each named ``FILE:LINE``), and the finished command."""
+    done = numgrid("unique", *server, "--json", str(lines))
+    found = {}
+    for record in records(done):
+        name, _, number = record["source"].rpartition(":")
+        assert name == str(lines), record["source"]
+        found[number] = record
+    return found, done
+
+
+def statuses(found: dict[str, dict]) -> dict[str, str]:
+    return {number: record["status"] for number, record in found.items()}
+
+
 def test_a_bad_line_among_puzzles_one_a_line_is_answered_by_its_number(server, tmp_path):
     """The benchmark files' shape: a line of the wrong length is INVALID by its line
     number, and the lines around it are answered (not the whole file refused)."""
     good = sample("sudoku-9x9.sdk").strip()
     lines = tmp_path / "lines.txt"
     lines.write_text(f"# three puzzles\n{good}\n{good[:-2]}\n{good}\n")
-    done = numgrid("unique", *server, "--json", str(lines))
-    found = {record["source"]: record["status"] for record in records(done)}
-    assert found == {
-        f"{lines}:2": "UNIQUE",
-        f"{lines}:3": "INVALID",
-        f"{lines}:4": "UNIQUE",
-    }
+    found, done = by_line(server, lines)
+    assert statuses(found) == {"2": "UNIQUE", "3": "INVALID", "4": "UNIQUE"}
     assert done.returncode == 1
 
 
@@ -347,9 +359,8 @@ def test_puzzles_one_a_line_of_mixed_sizes_and_mostly_bad_lines_are_each_answere
     four, sixteen = "2....3.11.3....2", "." * 256
     lines = tmp_path / "mixed.txt"
     lines.write_text(f"{four}\n{nine}\n{sixteen}\nnot a puzzle\n{nine[:-1]}\nxyz\n")
-    done = numgrid("unique", *server, "--json", str(lines))
-    found = {record["source"].rsplit(":", 1)[1]: record["status"] for record in records(done)}
-    assert found == {
+    found, _ = by_line(server, lines)
+    assert statuses(found) == {
         "1": "UNIQUE",
         "2": "UNIQUE",
         "3": "MULTIPLE",
@@ -371,14 +382,9 @@ def test_a_bad_line_among_game_ids_is_answered_by_its_number(server, tmp_path):
     keen = "6:a_a_17a_aa__aa_a4_aa__bbaa,d3a9m60a6m6m6m8a9a9d3s2s3d3d2s1s1d2"
     lines = tmp_path / "ids.txt"
     lines.write_text(f"{towers}\nthis is no puzzle\n{keen}\n")
-    done = numgrid("unique", *server, "--json", str(lines))
-    found = {record["source"]: record for record in records(done)}
-    assert {source: record["status"] for source, record in found.items()} == {
-        f"{lines}:1": "UNIQUE",
-        f"{lines}:2": "INVALID",
-        f"{lines}:3": "UNIQUE",
-    }
-    assert "'this is no puzzle'" in found[f"{lines}:2"]["errors"][0]["message"]
+    found, done = by_line(server, lines)
+    assert statuses(found) == {"1": "UNIQUE", "2": "INVALID", "3": "UNIQUE"}
+    assert "'this is no puzzle'" in found["2"]["errors"][0]["message"]
     assert done.returncode == 1
 
 
@@ -389,15 +395,9 @@ def test_killer_cage_map_lines_are_puzzles_one_a_line_and_a_bad_one_is_named(ser
     lines = tmp_path / "killers.lines"
     missing = good[0].rsplit(",", 1)[0]
     lines.write_text(f"{good[0]}\naabb 3 4\n{missing}\n{good[3]}\n")
-    done = numgrid("unique", *server, "--json", str(lines))
-    found = {record["source"]: record for record in records(done)}
-    assert {source: record["status"] for source, record in found.items()} == {
-        f"{lines}:1": "UNIQUE",
-        f"{lines}:2": "INVALID",
-        f"{lines}:3": "INVALID",
-        f"{lines}:4": "UNIQUE",
-    }
-    message = found[f"{lines}:3"]["errors"][0]["message"]
+    found, done = by_line(server, lines)
+    assert statuses(found) == {"1": "UNIQUE", "2": "INVALID", "3": "INVALID", "4": "UNIQUE"}
+    message = found["3"]["errors"][0]["message"]
     assert "34 cages and 33 sums: no sum for cage H (r8c4 and r8c5)" in message
     assert done.returncode == 1
 
