@@ -193,6 +193,20 @@ class GivenSquare(Square):
             for grow, erow in zip(self.givens, entries, strict=True)
         )
 
+    def overwritten(self, entries: Grid) -> list[Finding]:
+        """An entry over a given that differs from it, each cell named: the board keeps
+        the given, so such an entry would otherwise be lost without a word. ``entries``
+        must have the grid's shape."""
+        return [
+            finding(
+                "given_changed",
+                f"{cell_name(cell)}: entry {e} over the given {g}",
+                [cell],
+            )
+            for cell in self.cells
+            if (g := self.givens[cell[0]][cell[1]]) and (e := entries[cell[0]][cell[1]]) != g and e
+        ]
+
     def entered(self, entries: Grid) -> Grid:
         """The player's own entries: those outside the given cells."""
         return tuple(

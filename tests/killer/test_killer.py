@@ -305,6 +305,19 @@ def test_a_change_forgets_the_cage_and_area_findings_that_read_its_cell_only():
     assert set(range(len(pos.frames.areas))) - set(areas) == set(pos.frames.reads["REGION_SUM"][i])
 
 
+def test_json_refuses_an_entry_over_a_given_that_differs_from_it():
+    data = json.loads(KILLER.formats.write(KILLER.formats.read(FOUR, None, None), "json"))
+    data["killer"]["givens"] = {"rows": [{"values": row} for row in ([1, 2, 0, 0], *[[0] * 4] * 3)]}
+    data["killer"]["entries"] = {
+        "rows": [{"values": row} for row in ([0, 3, 0, 0], *[[0] * 4] * 3)]
+    }
+    with pytest.raises(PuzzleError) as caught:
+        KILLER.formats.read(json.dumps(data), None, None)
+    assert [(f.code, f.cells, f.message) for f in caught.value.findings] == [
+        ("given_changed", ((0, 1),), "r0c1: entry 3 over the given 2")
+    ]
+
+
 def test_written_board_holds_entries_as_json():
     board = KILLER.formats.read(FOUR, None, None)
     entries = ((1, 2, 0, 0),) + ((0,) * 4,) * 3

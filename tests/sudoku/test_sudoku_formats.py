@@ -84,6 +84,23 @@ def test_json_keeps_the_x_variant_and_the_entries():
     assert read(SUDOKU.formats.write(board, "json")) == board
 
 
+def test_json_refuses_an_entry_over_a_given_that_differs_from_it():
+    def grid(*rows: list[int]) -> str:
+        return json.dumps({"rows": [{"values": row} for row in rows]})
+
+    rows = grid([1, 0, 0, 0], [0] * 4, [0] * 4, [0, 0, 0, 2])
+    text = '{"sudoku": {"size": 4, "givens": %s, "entries": %s}}'
+    with pytest.raises(PuzzleError) as caught:
+        read(text % (rows, grid([3, 2, 0, 0], [0] * 4, [0] * 4, [0, 0, 0, 4])))
+    assert [(f.code, f.cells, f.message) for f in caught.value.findings] == [
+        ("given_changed", ((0, 0),), "r0c0: entry 3 over the given 1"),
+        ("given_changed", ((3, 3),), "r3c3: entry 4 over the given 2"),
+    ]
+    same = grid([1, 2, 0, 0], [0] * 4, [0] * 4, [0, 0, 0, 2])  # the givens themselves
+    board = read(text % (rows, same))
+    assert board.entries[0] == (0, 2, 0, 0) and board.entries[3] == (0, 0, 0, 0)
+
+
 @pytest.mark.parametrize(
     "game_id, size, boxes, diagonals",
     [

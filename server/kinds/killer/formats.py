@@ -519,6 +519,7 @@ def read_json(text: str, max_cells: int = DEFAULT_MAX_CELLS) -> Board:
     givens = json_grid(raw.get("givens", {}), "givens", n, findings)
     entries = json_grid(raw.get("entries", {}), "entries", n, findings)
     puzzle = _puzzle(n, givens, diagonals, [cage for cage in cages if cage is not None])
+    findings += puzzle.overwritten(entries)
     if findings:
         raise fail(findings, puzzle)
     return Board(puzzle, puzzle.entered(entries))

@@ -147,19 +147,7 @@ def _given_line_findings(puzzle: Puzzle) -> list[Finding]:
 
 def _entry_findings(puzzle: Puzzle, entries) -> list[Finding]:
     found, shaped = _grid_findings(puzzle, entries, "entries")
-    if not shaped:
-        return found
-    for r, c in puzzle.cells:
-        given, entry = puzzle.givens[r][c], entries[r][c]
-        if given and entry and entry != given:
-            found.append(
-                finding(
-                    "given_changed",
-                    f"{cell_name((r, c))}: entry {entry} over the given {given}",
-                    [(r, c)],
-                )
-            )
-    return found
+    return found + puzzle.overwritten(entries) if shaped else found
 
 
 def check_puzzle(

@@ -715,6 +715,7 @@ def read_json(family: Family, text: str, max_cells: int) -> tuple[Puzzle, Grid]:
                     f"boxes are {expected[0]} rows x {expected[1]} columns",
                 )
             )
+    findings += puzzle.overwritten(entries)
     if findings:
         raise fail(findings, puzzle)
     # a given cell holds its given: an entry there is not the player's (as written back)
