@@ -13,6 +13,7 @@ from numgrid.server.kinds import detect
 from numgrid.v1 import numgrid_service_pb2 as service_pb2
 from numgrid.v1 import numgrid_service_pb2_grpc
 from numgrid.v1 import puzzle_pb2 as pb
+from support import PUZZLES
 from support.client import numgrid
 from support.client import sample
 
@@ -162,3 +163,29 @@ def test_a_structured_cell_at_a_negative_row_is_named_not_crashed_on():
         convert.read_input(pb.PuzzleInput(puzzle=pb.Puzzle(killer=killer)), 20_000)
     fields = [v.field for v in caught.value.violations]
     assert "puzzle.puzzle.killer.cages[0].cells[0]" in fields, fields
+
+
+def _fullwidth(text: str, last: bool) -> str:
+    """``text`` with its first (or last) ASCII digit written fullwidth (U+FF10 to U+FF19)."""
+    digits = [k for k, ch in enumerate(text) if ch.isascii() and ch.isdigit()]
+    k = digits[-1] if last else digits[0]
+    return text[:k] + chr(ord(text[k]) + 0xFEE0) + text[k + 1 :]
+
+
+ONE_PUZZLE = sorted(
+    p.name
+    for p in PUZZLES.iterdir()
+    if p.suffix in {".txt", ".csv", ".json", ".keen", ".towers", ".sdk", ".jigsaw"}
+    and not p.name.endswith(".solution.txt")
+    and p.name not in {"broken-clues.txt", "Game03.csv"}  # refused as they are (README)
+)
+
+
+@pytest.mark.parametrize("name", ONE_PUZZLE)
+@pytest.mark.parametrize("last", [False, True], ids=["first digit", "last digit"])
+def test_a_fullwidth_digit_is_refused_in_every_kind_and_format(name, last):
+    text = sample(name)
+    kind = detect(text)
+    kind.formats.read(text, None, 20_000)
+    with pytest.raises(PuzzleError):
+        kind.formats.read(_fullwidth(text, last), None, 20_000)

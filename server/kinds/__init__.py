@@ -20,6 +20,7 @@ from numgrid.server.kinds.links import sudokuwiki
 from numgrid.server.kinds.skyscraper import SKYSCRAPER
 from numgrid.server.kinds.sudoku import SUDOKU
 from numgrid.server.kinds.textformats import HEADER_REFUSED
+from numgrid.server.kinds.textformats import decimal
 from numgrid.server.kinds.textformats import unknown_fields
 from numgrid.server.kinds.textformats import without_bom
 
@@ -165,13 +166,13 @@ def _cage_sums(text: str) -> bool:
     total (N x N(N+1)/2 on a grid with boxes): it may be a Killer Sudoku as well as a
     KenKen whose operations are hidden."""
     lines = [line.split() for line in without_bom(text).strip().splitlines() if line.strip()]
-    if not lines or len(lines[0]) != 2 or not all(t.isdecimal() for t in lines[0]):
+    if not lines or len(lines[0]) != 2 or not all(decimal(t) for t in lines[0]):
         return False
     n = int(lines[0][0])
     if n not in (4, 6, 9) or len(lines) != 1 + 2 * n:
         return False
     clues = [t for row in lines[1 : n + 1] for t in row if t not in ("-", ".")]
-    if not all(t.isdecimal() for t in clues):
+    if not all(decimal(t) for t in clues):
         return False
     return sum(map(int, clues)) == n * n * (n + 1) // 2
 

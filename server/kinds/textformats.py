@@ -216,8 +216,8 @@ class Formats(dict[str, Format]):
 
 # ---------------------------------------------------------------- Tatham's game IDs
 
-_RUN = re.compile(r"[a-z]|_|\d+|.")
-_SEED = re.compile(r"^\d[0-9a-z]*#")
+_RUN = re.compile(r"[a-z]|_|[0-9]+|.")
+_SEED = re.compile(r"^[0-9][0-9a-z]*#")
 
 
 def is_random_seed(text: str) -> bool:
@@ -259,7 +259,7 @@ def tatham_grid(text: str, n: int, findings: list[Finding]) -> Grid:
     for token in _RUN.findall(text):
         if token == "_":
             continue
-        if token.isascii() and token.isdecimal():
+        if decimal(token):
             if len(token) > 3:
                 findings.append(error("bad_tatham_id", f"the givens hold {quoted(token)}"))
             elif pos < n * n:
@@ -299,10 +299,18 @@ def tatham_runs(values: list[int]) -> str:
     return "".join(out)
 
 
+def decimal(token: str) -> bool:
+    """``token`` is digits 0-9 only. ``str.isdecimal`` also takes other scripts' digits
+    (fullwidth, Arabic-Indic), which ``int`` reads too: every reader takes the ASCII
+    ones alone, so that such a digit is refused everywhere, never read by one format
+    and refused by the next."""
+    return token.isascii() and token.isdecimal()
+
+
 # ---------------------------------------------------------------- protobuf JSON values
 
 _INT32 = 2**31
-_INT_TEXT = re.compile(r"^-?\d{1,10}$")
+_INT_TEXT = re.compile(r"^-?[0-9]{1,10}$")
 
 
 class JsonShape(Exception):

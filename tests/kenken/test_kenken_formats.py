@@ -182,6 +182,11 @@ def test_janko_spellings_of_divide(sign):
     assert board.puzzle.cages[3] == cage(2, "/", (1, 0), (2, 0))
 
 
+def test_janko_spellings_of_subtract():
+    typeset = formats.read(SMALL.replace("2/ 1-", "2/ 1\N{MINUS SIGN}"))
+    assert typeset == formats.read(SMALL)
+
+
 def test_janko_reads_the_clue_wherever_it_is_in_its_cage_and_writes_it_first():
     moved = SMALL.replace("3- . . .", ". 3- . .").replace(". . 5+ 12*", ". . 5+ 12*")
     board = formats.read(moved)

@@ -35,6 +35,7 @@ from numgrid.server.core import cell_name
 from numgrid.server.core import quoted
 from numgrid.server.kinds.textformats import Formats
 from numgrid.server.kinds.textformats import JsonShape
+from numgrid.server.kinds.textformats import decimal
 from numgrid.server.kinds.textformats import error
 from numgrid.server.kinds.textformats import header_of
 from numgrid.server.kinds.textformats import json_body
@@ -84,13 +85,13 @@ def _lines(text: str) -> list[list[str]]:
 
 def _header(lines: list[list[str]]) -> tuple[int, int] | str:
     first = lines[0] if lines else []
-    if len(first) != 2 or not all(t.isascii() and t.isdecimal() and len(t) <= 3 for t in first):
+    if len(first) != 2 or not all(decimal(t) and len(t) <= 3 for t in first):
         return "first line must be 'ROWS COLS'"
     return int(first[0]), int(first[1])
 
 
 def _is_clue(token: str) -> bool:
-    return token == NO_CLUE or (token.isascii() and token.isdecimal())
+    return token == NO_CLUE or (decimal(token))
 
 
 def sniff_janko(text: str) -> str | None:
@@ -113,7 +114,7 @@ def _clues(tokens: list[str], what: str, findings: list[Finding]) -> tuple[int |
     for i, token in enumerate(tokens):
         if token == NO_CLUE:
             out.append(None)
-        elif token.isascii() and token.isdecimal() and len(token) <= CLUE_DIGITS:
+        elif decimal(token) and len(token) <= CLUE_DIGITS:
             out.append(int(token))
         else:
             message = f"{what} {i}: {quoted(token)} is not a clue (a number or '-')"

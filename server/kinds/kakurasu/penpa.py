@@ -15,6 +15,7 @@ from numgrid.server.core import cell_name
 from numgrid.server.core import quoted
 from numgrid.server.kinds.links import penpa
 from numgrid.server.kinds.textformats import Format
+from numgrid.server.kinds.textformats import decimal
 from numgrid.server.kinds.textformats import error
 from numgrid.server.kinds.textformats import refuse
 
@@ -43,7 +44,7 @@ def _clue(sheet: penpa.Sheet, cell: Cell, findings: list[Finding]) -> int | None
     text = sheet.number_at(cell)
     if not text:
         return None
-    if text.isascii() and text.isdecimal() and len(text) <= formats.CLUE_DIGITS:
+    if decimal(text) and len(text) <= formats.CLUE_DIGITS:
         return int(text)
     message = f"{cell_name(cell)}: the clue {quoted(text)} is not a number"
     findings.append(error("bad_clue", message, cell))

@@ -24,6 +24,7 @@ from numgrid.server.core import PuzzleError
 from numgrid.server.core import cell_name
 from numgrid.server.core import quoted
 from numgrid.server.kinds.textformats import Formats
+from numgrid.server.kinds.textformats import decimal
 from numgrid.server.kinds.textformats import error
 from numgrid.server.kinds.textformats import header_of
 from numgrid.server.kinds.textformats import json_puzzle
@@ -40,7 +41,7 @@ from .model import Puzzle
 from .model import Square
 
 DEFAULT_MAX_CELLS = 20_000  # admits 124x90 (11,160), the largest published Kakuro we know of
-_CLUE_TOKEN = re.compile(r"^(\d{0,6}),(\d{0,6})$")  # no sum needs more digits
+_CLUE_TOKEN = re.compile(r"^([0-9]{0,6}),([0-9]{0,6})$")  # no sum needs more digits
 
 
 def _size_finding(rows: int, cols: int, max_cells: int) -> Finding | None:
@@ -106,7 +107,7 @@ def _squares(
 
 def _janko_header(text: str) -> tuple[int, int] | str:
     first = text.strip().splitlines()[0].split() if text.strip() else []
-    if len(first) != 2 or not all(t.isdecimal() and len(t) <= 6 for t in first):
+    if len(first) != 2 or not all(decimal(t) and len(t) <= 6 for t in first):
         return "first line must be 'ROWS COLS' (numbers of at most 6 digits)"
     return int(first[0]), int(first[1])
 
@@ -119,7 +120,7 @@ def sniff_janko(text: str) -> str | None:
 def _janko_square(token: str) -> tuple[object, int] | None:
     if token == "-":
         return Clue(), 0
-    if token.isdecimal() and len(token) == 1:
+    if decimal(token) and len(token) == 1:
         return WHITE, int(token)
     m = _CLUE_TOKEN.match(token)
     if m:
@@ -197,7 +198,7 @@ def _csv_lines(text: str) -> list[list[str]]:
 def _mostly_numbers(lines: list[list[str]]) -> str | None:
     """Lenient on purpose: a mostly numeric CSV is CSV, and its bad fields get positions."""
     fields = [t for line in lines for t in line]
-    if sum(t.isdecimal() for t in fields) * 2 <= len(fields):
+    if sum(decimal(t) for t in fields) * 2 <= len(fields):
         return "not every field is a number (too few to read it as CSV)"
     return None
 
@@ -219,7 +220,7 @@ def why_no_kakuro_csv(text: str) -> str | None:
 
 
 def _csv_square(token: str) -> tuple[object, int] | None:
-    if not token.isdecimal() or len(token) > 5:
+    if not decimal(token) or len(token) > 5:
         return None
     value = int(token)
     if len(token) == 1:

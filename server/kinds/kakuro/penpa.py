@@ -12,6 +12,7 @@ from numgrid.server.core import cell_name
 from numgrid.server.core import quoted
 from numgrid.server.kinds.links import penpa
 from numgrid.server.kinds.textformats import Format
+from numgrid.server.kinds.textformats import decimal
 from numgrid.server.kinds.textformats import error
 from numgrid.server.kinds.textformats import refuse
 
@@ -34,7 +35,7 @@ def _sum(sheet: penpa.Sheet, cell: Cell, q: int, findings: list[Finding]) -> int
     text = sheet.corner_at(cell, q)
     if not text:
         return None
-    if text.isascii() and text.isdecimal() and len(text) <= 6:
+    if decimal(text) and len(text) <= 6:
         return int(text)
     findings.append(error("bad_clue", f"{cell_name(cell)}: the sum {quoted(text)}", cell))
     return None

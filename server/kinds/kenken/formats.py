@@ -49,6 +49,7 @@ from numgrid.server.kinds.links.tatham import game_id
 from numgrid.server.kinds.links.tatham import read_game_id
 from numgrid.server.kinds.textformats import Formats
 from numgrid.server.kinds.textformats import JsonShape
+from numgrid.server.kinds.textformats import decimal
 from numgrid.server.kinds.textformats import error
 from numgrid.server.kinds.textformats import header_of
 from numgrid.server.kinds.textformats import is_random_seed
@@ -93,10 +94,14 @@ def _entry_finding(cell: Cell, value, n: int) -> Finding:
 
 # ---------------------------------------------------------------- janko text
 
-_CLUE = re.compile("^(\\d{1,6})([-+*xX\N{MULTIPLICATION SIGN}/\N{DIVISION SIGN}:]?)$")
+# The operations as typed, and as typeset (the signs a web page or a document writes).
+_CLUE = re.compile(
+    "^([0-9]{1,6})([-+*xX\N{MULTIPLICATION SIGN}\N{MINUS SIGN}/\N{DIVISION SIGN}:]?)$"
+)
 _OPERATION = {
     "+": ADD,
     "-": SUBTRACT,
+    "\N{MINUS SIGN}": SUBTRACT,
     "*": MULTIPLY,
     "x": MULTIPLY,
     "X": MULTIPLY,
@@ -116,7 +121,7 @@ def _janko_lines(text: str) -> list[str]:
 
 def _header(lines: list[str]) -> tuple[int, int] | str:
     first = lines[0].split() if lines else []
-    if len(first) != 2 or not all(t.isascii() and t.isdecimal() and len(t) <= 3 for t in first):
+    if len(first) != 2 or not all(decimal(t) and len(t) <= 3 for t in first):
         return "first line must be 'N N'"
     return int(first[0]), int(first[1])
 
@@ -151,7 +156,7 @@ def sniff_janko(text: str) -> str | None:
 def _janko_entry(token: str, cell: Cell, n: int, findings: list[Finding]) -> int:
     if token in _EMPTY:
         return 0
-    if not (token.isascii() and token.isdecimal()) or len(token) > 2:
+    if not (decimal(token)) or len(token) > 2:
         findings.append(
             error("unknown_token", f"{cell_name(cell)}: entry {quoted(token)} is not a digit", cell)
         )
@@ -336,7 +341,7 @@ def read_solution(text: str) -> Grid:
             continue
         row = []
         for c, token in enumerate(tokens):
-            if not (token.isascii() and token.isdecimal()) or not 1 <= int(token) <= n:
+            if not (decimal(token)) or not 1 <= int(token) <= n:
                 findings.append(_entry_finding((r, c), repr(token), n))
                 row.append(0)
             else:
@@ -348,12 +353,12 @@ def read_solution(text: str) -> Grid:
 
 # ---------------------------------------------------------------- Tatham's Keen game IDs
 
-_KEEN_PARAMS = re.compile(r"^(\d{1,3})(?:d([a-z]?))?(m?)$")
-_KEEN_SNIFF = re.compile(r"^\d{1,3}(?:d[a-z]?)?m?(?::[_a-z0-9]*,[a-z0-9]*|#\S*)$")
+_KEEN_PARAMS = re.compile(r"^([0-9]{1,3})(?:d([a-z]?))?(m?)$")
+_KEEN_SNIFF = re.compile(r"^[0-9]{1,3}(?:d[a-z]?)?m?(?::[_a-z0-9]*,[a-z0-9]*|#\S*)$")
 _KEEN_DIFFICULTIES = "enhxu"
 _KEEN_CLUE = {"a": ADD, "s": SUBTRACT, "m": MULTIPLY, "d": DIVIDE}
 _KEEN_LETTER = {ADD: "a", SUBTRACT: "s", MULTIPLY: "m", DIVIDE: "d", NONE: "a"}
-_KEEN_NUMBER = re.compile(r"\d*")
+_KEEN_NUMBER = re.compile(r"[0-9]*")
 
 
 def _keen_number(text: str, at: int) -> str:

@@ -28,7 +28,7 @@ from .model import SUBTRACT
 from .model import Cage
 from .model import Puzzle
 
-_CLUE = re.compile(r"^(\d{1,6})\s*(\S?)$")
+_CLUE = re.compile(r"^([0-9]{1,6})\s*(\S?)$")
 _OPERATION = {
     "+": ADD,
     "-": SUBTRACT,

@@ -45,6 +45,7 @@ from numgrid.server.kinds.judging import listed_twice
 from numgrid.server.kinds.textformats import HEADER_REFUSED
 from numgrid.server.kinds.textformats import Formats
 from numgrid.server.kinds.textformats import JsonShape
+from numgrid.server.kinds.textformats import decimal
 from numgrid.server.kinds.textformats import error
 from numgrid.server.kinds.textformats import json_cells
 from numgrid.server.kinds.textformats import json_grid
@@ -100,7 +101,7 @@ def _header(text: str) -> tuple[int, bool, bool] | str:
     if (
         len(first) not in (2, 3)
         or (len(first) == 3 and mark not in KILLER_MARKS)
-        or not all(t.isascii() and t.isdecimal() for t in first[:2])
+        or not all(decimal(t) for t in first[:2])
     ):
         said = f", not {quoted(lines[0].strip())}" if lines else ""
         return f"{HEADER_REFUSED} 'N N' ('N N K', or 'N N X' or 'N N KX' for Killer-X){said}"
@@ -120,11 +121,7 @@ def sniff_janko(text: str) -> str | None:
     lines = units.janko_lines(text)
     if len(lines) - 1 != 2 * n:
         return f"expected {2 * n} lines after the header 'N N' (sums, then cage numbers)"
-    if not all(
-        t in ("-", ".") or (t.isascii() and t.isdecimal())
-        for line in lines[1:]
-        for t in line.split()
-    ):
+    if not all(t in ("-", ".") or (decimal(t)) for line in lines[1:] for t in line.split()):
         return "the sums and cage numbers are numbers ('-' where no sum is written)"
     return None
 

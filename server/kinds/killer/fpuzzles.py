@@ -30,7 +30,7 @@ from .model import Puzzle
 from .model import ordered
 
 CAGES = "killercage"
-_SUM = re.compile(r"^\d{1,3}$")
+_SUM = re.compile(r"^[0-9]{1,3}$")
 
 
 def sniff(text: str) -> str | None:

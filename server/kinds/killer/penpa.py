@@ -24,7 +24,7 @@ from .model import Cage
 LAYER = "killercages"
 penpa.name_layer("6", LAYER)  # penpa abbreviates the layer "z6"
 WORDS: dict[str, Any] = {"tags": ("killer",), "tabs": ("Surface", "Number Normal")}
-_SUM = re.compile(r"^\d{1,3}$")
+_SUM = re.compile(r"^[0-9]{1,3}$")
 
 
 def _cage_lists(sheet: penpa.Sheet) -> list[list[int]] | None:

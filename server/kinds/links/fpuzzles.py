@@ -61,7 +61,7 @@ IGNORED = frozenset(
 )
 DIAGONALS = ("diagonal+", "diagonal-")
 NOT_A_LINK = "not an f-puzzles link"  # short: a failed detection lists every format's reason
-_CELL_REF = re.compile(r"^R(\d{1,2})C(\d{1,2})$")
+_CELL_REF = re.compile(r"^R([0-9]{1,2})C([0-9]{1,2})$")
 
 # A key that makes a link one kind's -> that kind's title (see :func:`claim`).
 _CLAIMED: dict[str, str] = {}

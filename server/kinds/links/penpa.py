@@ -32,6 +32,7 @@ from numgrid.server.core import PuzzleError
 from numgrid.server.core import cell_name
 from numgrid.server.core import quoted
 from numgrid.server.kinds.links import unwrapped
+from numgrid.server.kinds.textformats import decimal
 from numgrid.server.kinds.textformats import error
 
 MAX_LINK = 1 << 20  # characters of a pasted link; the largest real one seen is ~20 KB
@@ -380,7 +381,7 @@ def _points(raw: Any, what: str) -> dict[int, Any]:
         raise LinkError(f"the penpa link's {what} layer is not an object")
     out = {}
     for key, value in raw.items():
-        if not (isinstance(key, str) and key.isdecimal() and len(key) < 9):
+        if not (isinstance(key, str) and decimal(key) and len(key) < 9):
             raise LinkError(f"the penpa link's {what} layer has the point {quoted(str(key))}")
         out[int(key)] = value
     return out
@@ -434,7 +435,7 @@ def _edges(raw: Any) -> dict[tuple[int, int], int]:
     out = {}
     for key, style in raw.items():
         a, _, b = str(key).partition(",")
-        if not (a.isdecimal() and b.isdecimal() and len(a) < 9 and len(b) < 9):
+        if not (decimal(a) and decimal(b) and len(a) < 9 and len(b) < 9):
             raise LinkError(f"the penpa link's edge layer has the segment {quoted(str(key))}")
         if isinstance(style, int) and not isinstance(style, bool):
             pair = (int(a), int(b))
@@ -451,7 +452,7 @@ def _header(line: str) -> tuple[str, int, int, str, str]:
             f"the penpa link draws a {quoted(gridtype)} grid, not a square grid: "
             "numgrid reads penpa's square grids only"
         )
-    if len(fields) < 3 or not (fields[1].isdecimal() and fields[2].isdecimal()):
+    if len(fields) < 3 or not (decimal(fields[1]) and decimal(fields[2])):
         raise LinkError("the penpa link's header has no grid size: the link is corrupted")
     wide, high = fields[1], fields[2]
     longest = len(str(MAX_SIDE))  # more digits than any side has: never read as a number
@@ -502,7 +503,7 @@ def parse(text: str) -> Sheet:
             "the penpa link only points to another site's link to import: read that link itself"
         )
     lines = expand(inflate(_payload(p))).split("\n")
-    if lines[0][:1].isdigit():
+    if decimal(lines[0][:1]):
         raise LinkError("an old (version 1) penpa link: open it in penpa and share it again")
     if len(lines) < 4:
         raise LinkError(f"the penpa link's text has {len(lines)} lines, not 19: it was cut short")

@@ -17,6 +17,7 @@ from numgrid.server.core import cell_name
 from numgrid.server.core import quoted
 from numgrid.server.kinds.links import unwrapped
 from numgrid.server.kinds.textformats import Format
+from numgrid.server.kinds.textformats import decimal
 from numgrid.server.kinds.textformats import error
 
 SITE = "https://www.sudokuwiki.org"
@@ -118,7 +119,7 @@ def digits(text: str, count: int, width: int, what: str, findings: list[Finding]
         field = text[i * width : (i + 1) * width]
         if width == 1 and field == ".":
             field = "0"
-        if not (field.isascii() and field.isdecimal()):
+        if not (decimal(field)):
             cell = divmod(i, 9)
             findings.append(
                 error(

@@ -44,6 +44,7 @@ from numgrid.server.kinds.links.tatham import game_id
 from numgrid.server.kinds.links.tatham import read_game_id
 from numgrid.server.kinds.textformats import Formats
 from numgrid.server.kinds.textformats import JsonShape
+from numgrid.server.kinds.textformats import decimal
 from numgrid.server.kinds.textformats import error
 from numgrid.server.kinds.textformats import header_of
 from numgrid.server.kinds.textformats import is_random_seed
@@ -89,7 +90,7 @@ def _lines(text: str) -> list[str]:
 
 
 def _number(token: str) -> bool:
-    return token.isascii() and token.isdecimal() and len(token) <= 3
+    return decimal(token) and len(token) <= 3
 
 
 def _header(lines: list[str]) -> tuple[int, int, bool, str] | str:
@@ -244,7 +245,7 @@ def read_solution(text: str) -> Grid:
 
 # ---------------------------------------------------------------- Tatham's Towers game IDs
 
-_TOWERS = re.compile(r"^(\d{1,3})(?:d[a-z])?:([0-9/]*)(?:,([a-z_0-9]*))?$")
+_TOWERS = re.compile(r"^([0-9]{1,3})(?:d[a-z])?:([0-9/]*)(?:,([a-z_0-9]*))?$")
 
 
 def sniff_tatham(text: str) -> str | None:

@@ -18,6 +18,7 @@ from numgrid.server.core import cell_name
 from numgrid.server.core import quoted
 from numgrid.server.kinds.links import penpa
 from numgrid.server.kinds.textformats import Format
+from numgrid.server.kinds.textformats import decimal
 from numgrid.server.kinds.textformats import error
 from numgrid.server.kinds.textformats import square_size_errors
 
@@ -28,7 +29,7 @@ from .model import Puzzle
 
 TAG = "skyscrapers"  # penpa's genre tag
 RING = (1, 1, 1, 1)
-_HEIGHTS = re.compile(r"heights?\s+1\s*(?:-|\N{EN DASH}|to)\s*(\d{1,2})", re.IGNORECASE)
+_HEIGHTS = re.compile(r"heights?\s+1\s*(?:-|\N{EN DASH}|to)\s*([0-9]{1,2})", re.IGNORECASE)
 NO_CLUE = ("", "?")  # a '?' clue (puzz.link's) says nothing
 
 
@@ -47,7 +48,7 @@ def _value(sheet: penpa.Sheet, cell: Cell, what: str, findings: list[Finding]) -
         return 0
     if what == "given" and text == "-":
         return EMPTY
-    if text.isascii() and text.isdecimal() and len(text) < 3:
+    if decimal(text) and len(text) < 3:
         return int(text)
     findings.append(error("bad_value", f"{cell_name(cell)}: the {what} {quoted(text)}", cell))
     return 0

@@ -41,6 +41,7 @@ from numgrid.server.kinds.links.tatham import game_id
 from numgrid.server.kinds.textformats import Format
 from numgrid.server.kinds.textformats import Formats
 from numgrid.server.kinds.textformats import JsonShape
+from numgrid.server.kinds.textformats import decimal
 from numgrid.server.kinds.textformats import error
 from numgrid.server.kinds.textformats import json_body
 from numgrid.server.kinds.textformats import json_bool
@@ -263,7 +264,7 @@ def sniff_grid(_family: Family, text: str) -> str | None:
 
 
 def _token_value(token: str, n: int) -> int | None:
-    if token.isascii() and token.isdecimal():
+    if decimal(token):
         v = int(token)
         return v if v <= n else None
     return _digit_value(token, n) if len(token) == 1 else None
@@ -318,7 +319,7 @@ def write_grid(puzzle: Puzzle) -> str:
 
 
 def _number(token: str) -> bool:
-    return token.isascii() and token.isdecimal() and len(token) <= 3
+    return decimal(token) and len(token) <= 3
 
 
 X_MARKS = ("X", "D")  # a header's third field for the X (diagonal) variant
@@ -484,7 +485,7 @@ def read_solution(text: str) -> Grid:
 # ---------------------------------------------------------------- Tatham's Solo
 
 
-_SOLO_PARAMS = re.compile(r"^(\d{1,2})(?:x(\d{1,2}))?([a-z0-9]*)$")
+_SOLO_PARAMS = re.compile(r"^([0-9]{1,2})(?:x([0-9]{1,2}))?([a-z0-9]*)$")
 _SOLO_DESC = re.compile(r"^([a-z_0-9]*)(?:,([a-z_]*))?$")
 
 
@@ -542,7 +543,7 @@ def _flags(text: str) -> str:
     """The letters of Solo's parameters that change the rules (``j``, ``x``, ``k``),
     without its difficulty (``dt`` ... ``du``) and symmetry (``a``, ``m2`` ... ``md4``,
     ``r2``, ``r4``)."""
-    return re.sub(r"d[tbiaeu]?|md?\d*|r\d*|a", "", text)
+    return re.sub(r"d[tbiaeu]?|md?[0-9]*|r[0-9]*|a", "", text)
 
 
 def _solo_walls(n: int) -> list[tuple[int, int]]:

@@ -15,6 +15,7 @@ from numgrid.server.core import cell_name
 from numgrid.server.core import quoted
 from numgrid.server.kinds.links import penpa
 from numgrid.server.kinds.textformats import Format
+from numgrid.server.kinds.textformats import decimal
 from numgrid.server.kinds.textformats import error
 
 from .formats import Family
@@ -52,7 +53,7 @@ def has_boxes(sheet: penpa.Sheet) -> bool:
 def _given_value(text: str) -> int:
     """A cell's number: its digits (at most three: a longer number is out of range and
     never read), or one letter A-G for 10-16; 0 for anything else."""
-    if text.isascii() and text.isdecimal():
+    if decimal(text):
         return int(text) if len(text) <= 3 else 0
     return DIGITS.find(text) + 1 if len(text) == 1 else 0
 
