@@ -184,6 +184,40 @@ async def whole_game(client, kind: str, save: Path) -> PlayApp:
     return app
 
 
+def test_a_16x16_takes_a_to_g_for_10_to_16_and_k_checks(embedded):
+    """The letters the help line promises enter 10-16 (c too: C is 12 there), and ``k``
+    checks; where C is no value (a KenKen), ``c`` checks as ``k`` does."""
+
+    async def go(problem: str, source: str):
+        referee = Referee(embedded)
+        game = Game(referee.read(problem), source=source)
+        app = PlayApp(game, referee)
+        async with app.run_test(size=SIZE) as pilot:
+            p = Player(app, pilot)
+            open_cells = sorted(game.layout.playable)
+            if len(game.layout.values) == 16:
+                assert "1-9 enter a digit; a-g enter 10-16;" in app.message  # the help line
+                for cell, key in zip(open_cells, "abcdefg", strict=False):
+                    await p.go(cell)
+                    await pilot.press(key)
+                    assert game.values[cell] == "abcdefg".index(key) + 10, app.message
+                assert game.checks == 0
+            await pilot.press("k")
+            assert game.checks == 1
+            assert re.match(
+                r"check: (\d+ entries differ|1 entry differs|all \d+ entries agree)", app.message
+            )
+            await pilot.press("c")
+            await pilot.press("q")
+        return app
+
+    sixteen = next(e["problem"] for e in corpus("sudoku").values() if e["problem"][:2] == "16")
+    app = asyncio.run(go(sixteen, "sixteen"))
+    assert app.game.checks == 1  # c entered a C
+    app = asyncio.run(go(_published("kenken")[0], "kenken"))
+    assert app.game.checks == 2
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("kind", ["kakuro", "kenken", "skyscraper", "kakurasu", "killer"])
 def test_a_whole_game_of_each_kind(embedded, kind, tmp_path):

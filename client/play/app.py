@@ -52,8 +52,9 @@ def clock(seconds: float) -> str:
     return f"{h}:{m:02d}:{s:02d}" if h else f"{m}:{s:02d}"
 
 
-def plural(n: int, word: str) -> str:
-    return f"{n} {word}{'' if n == 1 else 's'}"
+def plural(n: int, word: str, words: str | None = None) -> str:
+    """``n`` and ``word``, or ``words`` (by default ``word`` + s) when n is not 1."""
+    return f"{n} {word if n == 1 else words or word + 's'}"
 
 
 @dataclass(frozen=True)
@@ -131,6 +132,9 @@ class PlayApp(App[Outcome]):
     BINDINGS: ClassVar[list[BindingType]] = [
         # Every key is a priority binding: handled as it comes, in the order typed.
         *(Binding(k, f"value('{k}')", "value", show=False, priority=True) for k in "123456789"),
+        # a-g for 10-16 (c below: it also checks); not priority, so that the end screen's
+        # b (back to the board) comes first there
+        *(Binding(k, f"value('{k}')", "value", show=False) for k in "abdefg"),
         Binding("x", "value('x')", "value", show=False, priority=True),
         Binding("minus", "value('-')", "value", show=False, priority=True),
         Binding("up", "move('up')", "move", show=False, priority=True),
@@ -143,7 +147,8 @@ class PlayApp(App[Outcome]):
         Binding("u,ctrl+z", "undo", "undo", priority=True),
         Binding("r,ctrl+y", "redo", "redo", priority=True),
         Binding("h", "hint", "hint", priority=True),
-        Binding("c", "check", "check", priority=True),
+        Binding("k", "check", "check", priority=True),
+        Binding("c", "value_or_check", "check", show=False, priority=True),
         Binding("s", "save", "save", priority=True),
         Binding("q", "quit_game", "quit", priority=True),
     ]
@@ -191,10 +196,14 @@ class PlayApp(App[Outcome]):
         lay = self.game.layout
         digits = [key for key in lay.keys if key.isdigit()]
         parts = [f"{digits[0]}-{digits[-1]} enter a digit"] if digits else []
+        past_nine = [key for key, value in lay.keys.items() if not key.isdigit() and value > 9]
+        if past_nine:  # a 16x16's letters
+            first, last = past_nine[0], past_nine[-1]
+            parts.append(f"{first}-{last} enter {lay.keys[first]}-{lay.keys[last]}")
         parts += [
             f"{key} {lay.names.get(value, lay.symbols[value])}"
             for key, value in lay.keys.items()
-            if not key.isdigit()
+            if not key.isdigit() and key not in past_nine
         ]
         parts.append("space steps through the values")
         if lay.pencil:
@@ -307,6 +316,13 @@ class PlayApp(App[Outcome]):
             allowed = ", ".join(lay.symbols[v] for v in lay.values)
             self.say(f"{key} is not a value of this puzzle ({allowed})")
 
+    def action_value_or_check(self) -> None:
+        """``c``: the value C (12) where the puzzle has one, else a check (as ``k``)."""
+        if "c" in self.game.layout.keys:
+            self.action_value("c")
+        else:
+            self.action_check()
+
     def select(self, cell: Cell) -> None:
         if self._playing() and self.game.go(cell):
             self.refresh_board()
@@ -372,7 +388,8 @@ class PlayApp(App[Outcome]):
             self.mistakes = set(check.wrong)
             cells = " ".join(cell_name(c) for c in check.wrong)
             self.say(
-                f"check: {plural(len(check.wrong), 'entry')} differ from the solution: {cells}"
+                f"check: {plural(len(check.wrong), 'entry', 'entries')} differ from the solution: "
+                f"{cells}"
                 if len(check.wrong) > 1
                 else f"check: 1 entry differs from the solution: {cells}"
             )
