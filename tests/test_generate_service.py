@@ -213,6 +213,21 @@ def test_cli_writes_every_format_and_the_solutions_and_unique_agrees(tmp_path, s
     assert [json.loads(x)["verdict"] for x in checked.stdout.splitlines()] == ["UNIQUE"] * 3
 
 
+def test_cli_names_the_x_variant_so_that_it_writes_files_of_its_own(tmp_path, server):
+    out = tmp_path / "made"
+    for x in ([], ["--diagonals"]):
+        args = ("sudoku", "--size", "4", "--grade", "easy", "--seed", "3", "--out", str(out))
+        done = numgrid("generate", *args, *x, *server)
+        assert done.returncode == 0, done.stderr
+    plain, crossed = (sorted(out.glob(f"sudoku{x}-4x4-easy-s3.*")) for x in ("", "-x"))
+    assert plain and crossed and not set(plain) & set(crossed)
+    for files in (plain, crossed):  # each set's solution solves each of its own files
+        *texts, solution = sorted(files, key=lambda p: p.name.endswith(".solution.txt"))
+        for text in texts:
+            done = numgrid("solve", "--json", str(text), *server)
+            assert json.loads(done.stdout)["solutions"] == [solution.read_text()], text
+
+
 def test_cli_json_lines_and_a_seed_that_reproduces(server):
     done = numgrid(
         "generate", "kakurasu", "--size", "4", "--count", "2", "--seed", "4", "--json", *server

@@ -133,14 +133,28 @@ def arguments(sub: argparse.ArgumentParser) -> None:
     )
 
 
-def base_name(made: GeneratedPuzzle, size: tuple[int, int]) -> str:
+def variant(args: argparse.Namespace) -> str:
+    """The options besides size, grade and seed that make another puzzle of one seed, as
+    a file name writes them (``-x`` the X variant, ``-d0.6`` a density, ``-singles``
+    single-cell runs): each set of options has files of its own."""
+    parts = ["x"] if args.diagonals else []
+    if args.density:
+        parts.append(f"d{args.density:g}")
+    if args.single_cell_runs:
+        parts.append("singles")
+    return "".join(f"-{part}" for part in parts)
+
+
+def base_name(made: GeneratedPuzzle, size: tuple[int, int], options: str = "") -> str:
     grade = (made.difficulty.grade or "ungraded").lower()
-    return f"{made.kind}-{size[0]}x{size[1]}-{grade}-s{made.seed}"
+    return f"{made.kind}{options}-{size[0]}x{size[1]}-{grade}-s{made.seed}"
 
 
-def write_files(folder: Path, made: GeneratedPuzzle, size, fmt: str | None) -> list[Path]:
+def write_files(
+    folder: Path, made: GeneratedPuzzle, size, fmt: str | None, options: str = ""
+) -> list[Path]:
     """The puzzle in each format (or ``fmt`` alone) and its solution; the paths."""
-    name = base_name(made, size)
+    name = base_name(made, size, options)
     written = []
     for form, text in made.texts.items():
         if fmt is not None and form != fmt:
@@ -218,7 +232,7 @@ def run(args: argparse.Namespace, connect: Connect, width: int) -> int:
                 timeout=None if args.timeout is None else args.count * deadline(args.timeout),
             )
             for made in stream:
-                files = write_files(args.out, made, size, fmt) if args.out else []
+                files = write_files(args.out, made, size, fmt, variant(args)) if args.out else []
                 made_count += 1
                 if args.json:
                     print(json.dumps(_record(made, size, files)), flush=True)
