@@ -302,6 +302,13 @@ def default_hint_technique(kind: Kind[Any]) -> enum.IntEnum:
     return max(t for t in kind.logic.Technique if t.name != "TRIAL")
 
 
+def _players(board: Board, cells: Iterable[Cell]) -> tuple[Cell, ...]:
+    """Of ``cells`` (those of a broken rule), the ones the player can fix: entered, not
+    given (a given in a duplicate is named by the finding, not offered to fix)."""
+    given = getattr(board.puzzle, "given", None)  # puzzles with givens say which
+    return tuple(c for c in cells if board.entry(c) and not (given and given(c)))
+
+
 def hint(
     kind: Kind[Any],
     board: Board,
@@ -324,7 +331,8 @@ def hint(
     """
     report = kind.checks.validate_board(board, None)
     if report.findings:
-        cells = tuple(dict.fromkeys(c for f in report.findings for c in f.cells))
+        at_fault = tuple(dict.fromkeys(c for f in report.findings for c in f.cells))
+        cells = _players(board, at_fault) or at_fault
         first = report.findings[0].message
         more = len(report.findings) - 1
         rest = f" (and {more} more rule{'s' if more > 1 else ''} broken)" if more else ""

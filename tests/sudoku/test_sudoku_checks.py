@@ -4,8 +4,11 @@ from __future__ import annotations
 
 import json
 
+from numgrid.server import operations
 from numgrid.server.core import Board
+from numgrid.server.core import Budget
 from numgrid.server.core import PuzzleError
+from numgrid.server.engines import Engine
 from numgrid.server.kinds import KINDS
 from support.facts import errors
 
@@ -53,6 +56,16 @@ def test_a_board_with_a_clash_is_reported_by_unit():
     report = SUDOKU.checks.validate_board(Board(puzzle, tuple(map(tuple, entries))), None)
     assert any(f.group == "row 0" and (0, 8) in f.cells for f in report.findings)
     assert not report.solved
+
+
+def test_a_mistake_hint_offers_the_entry_to_fix_not_the_given_it_repeats():
+    puzzle = SUDOKU.formats.read(LINE, None, None).puzzle
+    entries = [list(row) for row in puzzle.empty_grid()]
+    entries[0][8] = 4  # row 0 already has the given 4 at r0c0
+    board = Board(puzzle, tuple(map(tuple, entries)))
+    hint = operations.hint(SUDOKU, board, engine=Engine.NATIVE, budget=Budget.seconds(10))
+    assert hint.kind == "MISTAKE" and hint.cells == ((0, 8),)
+    assert hint.explanation.startswith("Fix r0c8: row 0: 4 appears 2 times (r0c0 and r0c8)")
 
 
 def test_a_corpus_text_with_a_given_out_of_range_names_its_cell():
