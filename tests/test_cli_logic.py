@@ -136,6 +136,15 @@ def test_entries_of_another_puzzle_are_refused(server):
     assert unknown.returncode == 2 and "unknown technique 'guessing'" in unknown.stderr
 
 
+def test_entries_in_a_format_of_givens_alone_are_refused_with_the_cells(server, tmp_path):
+    line = sample("sudoku-9x9.sdk").strip()
+    more = tmp_path / "more.sdk"
+    more.write_text(line[:1] + "6" + line[2:] + "\n")  # r0c1 filled: a given in a line
+    done = numgrid("hint", *server, "puzzles/sudoku-9x9.sdk", "--entries", str(more))
+    assert done.returncode == 2
+    one_line_error(done, f"{more}'s digits at r0c1 read as givens")
+
+
 def test_hint_region_sum_and_below_it(mode, neck):
     done = numgrid("hint", *mode, "--json", "--placements-only", neck)
     assert done.returncode == 0

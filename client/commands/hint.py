@@ -22,8 +22,10 @@ from ..cli_output import words
 from ..cli_output import wrap
 from ..client import PuzzleLike
 from ..render import entries
+from ..render import layout
 from ..render import with_entries
 from ..types import NumgridError
+from ..types import cell_name
 from .base import Command
 from .base import Connect
 from .base import Context
@@ -45,8 +47,8 @@ def arguments(sub: argparse.ArgumentParser) -> None:
     sub.add_argument(
         "--entries",
         metavar="ENTRIES",
-        help="a file of the same puzzle (any format) whose digits are the player's "
-        "entries, over those of FILE (one FILE only)",
+        help="a file of the same puzzle (a format that holds entries, e.g. JSON) whose "
+        "digits are the player's entries, over those of FILE (one FILE only)",
     )
     files_argument(sub)
 
@@ -82,12 +84,28 @@ def _merge_entries(ctx: Context, source: str, text: PuzzleLike) -> Any:
             raise
         raise UsageError(f"cannot read {path}: {e.message}") from None
     if _bare(given) != _bare(puzzle):
-        raise UsageError(f"{path} is not the same puzzle as {source}: the grid or clues differ")
+        raise UsageError(_not_the_same(path, source, puzzle, given))
     merged = tuple(
         tuple(new or old for old, new in zip(mine, theirs, strict=True))
         for mine, theirs in zip(entries(puzzle), entries(given), strict=True)
     )
     return with_entries(puzzle, merged)
+
+
+def _not_the_same(path: str, source: str, puzzle: Any, other: Any) -> str:
+    """Why ``--entries``' puzzle is not FILE's: its grid or clues differ, or (in a
+    format whose digits are all givens) it has the same givens and more."""
+    mine, theirs = layout(puzzle).givens, layout(other).givens
+    more = sorted(set(theirs.items()) - set(mine.items()))
+    if mine.items() <= theirs.items() and more:
+        cells = ", ".join(cell_name(cell) for cell, _ in more[:4])
+        cells += f" and {len(more) - 4} more" if len(more) > 4 else ""
+        return (
+            f"{path}'s digits at {cells} read as givens, as its format has no entries: "
+            "give them in a format that holds entries (JSON: `numgrid convert --to json`, "
+            "then its entries)"
+        )
+    return f"{path} is not the same puzzle as {source}: the grid or clues differ"
 
 
 def outcome(ctx: Context, source: str, text: PuzzleLike) -> Outcome:
