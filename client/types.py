@@ -73,11 +73,11 @@ class EngineStat:
 class GroupRef:
     """A group of cells under one rule: a run under a sum clue, a row, a column, a cage."""
 
-    type: str  # "across", "down", "row", "column" or "cage"
+    type: str  # "across", "down", "row", "column", "box", "region", "diagonal", "cage", ...
     clue_cell: Cell | None  # where the clue is written; None for a row or column
     clue: int  # a run's sum, a cage's target; 0 for a row or column
     operation: str = ""  # a cage's "+", "-", "x", "/"; "" otherwise
-    index: int = 0  # a row's or column's index
+    index: int = 0  # a row's, column's, box's, region's or cage's number (0-based)
 
 
 @dataclass(frozen=True)
