@@ -271,6 +271,21 @@ def test_print_a_book_of_a_folder(tmp_path, server):
     assert png(svgs[0].read_text()).size[0] > 0
 
 
+def test_print_names_the_x_variant_and_one_puzzle_has_its_solution(tmp_path):
+    plain = "3x3:5c1b7a7_2_8_3a5_4p7_8a1a6a5a9a4a3a7_1p4_8a6_1_9_5a8b9c2"  # sgt-solo's
+    crossed = "3x3x:l8a4b9b2b1b7_2a5e3_6a9c4a2_4e8a6_1b9b5b8b2a5l"
+    captions = []
+    for name, text in (("plain.txt", plain), ("crossed.txt", crossed)):
+        (tmp_path / name).write_text(text + "\n")
+        pages = tmp_path / f"{name}-pages"
+        done = numgrid("print", str(tmp_path / name), "--svg-pages", str(pages))
+        assert done.returncode == 0, done.stderr
+        assert "1 puzzle on page 1, its solution on page 2" in done.stdout
+        first = ET.fromstring((pages / "page-001.svg").read_text())
+        captions += [e.text for e in first.iter() if e.tag.endswith("text") and name in e.text]
+    assert captions == ["1. plain.txt \u00b7 Sudoku 9x9", "1. crossed.txt \u00b7 Sudoku X 9x9"]
+
+
 def test_print_a_dataset_leaves_out_what_has_no_unique_solution(tmp_path):
     data = {key: corpus("kenken")[key] for key in list(corpus("kenken"))[:4]}
     with open(MULTIPLE) as f:

@@ -116,10 +116,13 @@ class Entry:
 
 
 def caption(number: int, source: str, puzzle: puzzle_pb2.Puzzle) -> str:
-    """``3. 02_4x4 · Title 4x4``: a file's name without its folders, the kind's title."""
+    """``3. 02_4x4 · Title 4x4``: a file's name without its folders, the kind's title
+    (and its variant's name: ``Title X 9x9``)."""
     name = os.path.basename(source) if os.sep in source else source
     rows, cols = shape(puzzle)
-    return f"{number}. {name} \u00b7 {kind_of(puzzle).title} {rows}x{cols}"
+    drawing = kind_of(puzzle)
+    title = " ".join(filter(None, (drawing.title, drawing.variant(getattr(puzzle, drawing.name)))))
+    return f"{number}. {name} \u00b7 {title} {rows}x{cols}"
 
 
 def layout(per_page: int) -> tuple[int, int]:
@@ -346,7 +349,8 @@ def _write(args: argparse.Namespace, entries: list[Entry], left_out: list[dict])
         more = f"; {len(left_out)} left out" if left_out else ""
         print(
             f"{' and '.join(written)}: {_count(len(entries), 'puzzle')} on "
-            f"{_pages(1, half)}, their solutions on {_pages(half + 1, len(sheets))}{more}"
+            f"{_pages(1, half)}, {'its solution' if len(entries) == 1 else 'their solutions'} "
+            f"on {_pages(half + 1, len(sheets))}{more}"
         )
     return code
 

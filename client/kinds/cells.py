@@ -156,6 +156,11 @@ def digits(high: int) -> tuple[tuple[int, ...], dict[str, int], dict[int, str]]:
     return values, {str(v): v for v in values}, {v: str(v) for v in values}
 
 
+def plain(puzzle: Any) -> str:
+    """No variant's name: a kind whose puzzles a caption names by the title alone."""
+    return ""
+
+
 @dataclass(frozen=True)
 class Drawing:
     """One kind on the client: how it is drawn, played and named, gathered from its
@@ -174,3 +179,5 @@ class Drawing:
     size_note: str = ""  # how ``--size`` counts, when not plainly
     files: str = ""  # the CLI's words for a text format of its own, if any
     generate_options: tuple[str, ...] = ()  # GenerateRequest fields it reads besides size
+    # the variant as a caption names it after the title ("X"), "" for the plain puzzle
+    variant: Callable[[Any], str] = plain

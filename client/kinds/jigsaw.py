@@ -16,10 +16,10 @@ DEFAULT_SIZE = "9"  # numgrid generate without --size
 SIZE_NOTE = "a Jigsaw Sudoku is 4 to 9"
 FILES = "Solo jigsaw game IDs (Jigsaw Sudoku)"
 
-X_NOTE = "X: both main diagonals hold each digit once too"
 GENERATE_OPTIONS = ("diagonals",)  # GenerateRequest fields it reads
 
 entries = units.entries
+variant = units.variant
 with_entries = units.with_entries
 shape = units.shape
 
@@ -37,8 +37,8 @@ def draw(
     puzzle: puzzle_pb2.JigsawPuzzle, values: Grid, marks: set[Cell], width: int, shade: str
 ) -> str:
     text = units.draw_blocks(regions(puzzle), values, marks)
-    return f"{X_NOTE}\n{text}" if puzzle.diagonals else text
+    return f"{units.X_NOTE}\n{text}" if puzzle.diagonals else text
 
 
 def layout(puzzle: puzzle_pb2.JigsawPuzzle, shade: str = "▓") -> Layout:
-    return units.layout(puzzle, regions(puzzle), X_NOTE if puzzle.diagonals else "")
+    return units.layout(puzzle, regions(puzzle), units.X_NOTE if puzzle.diagonals else "")

@@ -26,10 +26,10 @@ SIZE_NOTE = "a Killer Sudoku is 4, 6 or 9"
 FILES = "Solo killer game IDs (Killer Sudoku)"
 
 BOXES = {4: "2x2", 6: "2 rows x 3 columns", 9: "3x3"}
-X_NOTE = "X: both main diagonals hold each digit once too"
 GENERATE_OPTIONS = ("diagonals",)  # GenerateRequest fields it reads
 
 entries = units.entries
+variant = units.variant
 with_entries = units.with_entries
 solution_text = units.solution_text
 shape = units.shape
@@ -39,7 +39,7 @@ def note(puzzle: puzzle_pb2.KillerPuzzle) -> str:
     boxes = (
         f"boxes of {BOXES.get(puzzle.size, '?')}; each cage's digits differ and add up to its sum"
     )
-    return f"{boxes}\n{X_NOTE}" if puzzle.diagonals else boxes
+    return f"{boxes}\n{units.X_NOTE}" if puzzle.diagonals else boxes
 
 
 def cages(puzzle: puzzle_pb2.KillerPuzzle) -> tuple[dict[Cell, int], dict[Cell, str]]:

@@ -17,10 +17,10 @@ SIZE_NOTE = "a Sudoku is 4, 6, 9 or 16"
 FILES = "81-character lines, drawn grids and Solo game IDs (Sudoku)"
 
 USUAL = {4: (2, 2), 6: (2, 3), 9: (3, 3), 16: (4, 4)}
-X_NOTE = "X: both main diagonals hold each digit once too"
 GENERATE_OPTIONS = ("diagonals",)  # GenerateRequest fields it reads
 
 entries = units.entries
+variant = units.variant
 with_entries = units.with_entries
 solution_text = units.solution_text
 shape = units.shape
@@ -39,8 +39,8 @@ def draw(
     puzzle: puzzle_pb2.SudokuPuzzle, values: Grid, marks: set[Cell], width: int, shade: str
 ) -> str:
     text = units.draw_blocks(boxes(puzzle), values, marks)
-    return f"{X_NOTE}\n{text}" if puzzle.diagonals else text
+    return f"{units.X_NOTE}\n{text}" if puzzle.diagonals else text
 
 
 def layout(puzzle: puzzle_pb2.SudokuPuzzle, shade: str = "▓") -> Layout:
-    return units.layout(puzzle, boxes(puzzle), X_NOTE if puzzle.diagonals else "")
+    return units.layout(puzzle, boxes(puzzle), units.X_NOTE if puzzle.diagonals else "")

@@ -21,6 +21,13 @@ from ..types import Grid
 from .cells import Layout
 
 DIGITS = "123456789ABCDEFG"
+X_NOTE = "X: both main diagonals hold each digit once too"
+
+
+def variant(puzzle: Any) -> str:
+    """The variant as a caption names it after the kind's title: ``X`` when the
+    diagonals count too."""
+    return "X" if puzzle.diagonals else ""
 
 
 def grid_of(message: puzzle_pb2.Grid, n: int) -> Grid:
