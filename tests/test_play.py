@@ -24,6 +24,12 @@ from numgrid.client.cli_connection import connection
 from numgrid.client.play.app import BoardView
 from numgrid.client.play.app import EndScreen
 from numgrid.client.play.app import PlayApp
+from numgrid.client.play.board import STYLES
+from numgrid.client.play.board import Geometry
+from numgrid.client.play.board import H
+from numgrid.client.play.board import View
+from numgrid.client.play.board import W
+from numgrid.client.play.board import draw
 from numgrid.client.play.game import Game
 from numgrid.client.play.referee import Referee
 from numgrid.client.types import Cell
@@ -182,6 +188,22 @@ async def whole_game(client, kind: str, save: Path) -> PlayApp:
         assert f"saved to {save}" in end
         await pilot.press("q")
     return app
+
+
+def test_a_cage_board_draws_its_boxes_and_an_x_board_shades_its_diagonals(embedded):
+    game, _, _ = new_game(embedded, "killer")  # a 4x4: boxes of 2x2 under its cages
+    text = draw(game, View({}))
+    geo = Geometry(game.layout)
+    lines = text.plain.splitlines()
+    middle = lines[geo.head + 2 * (H + 1)]  # the wall line between rows 1 and 2
+    assert middle.strip() == "├" + "─" * W + "┼" + "─" * W + "┼" + "─" * W + "┼" + "─" * W + "┤"
+    offset = sum(len(line) + 1 for line in lines[: geo.head + 2 * (H + 1)])
+    styles = {str(span.style) for span in text.spans if span.start == offset + 1}
+    assert styles == {STYLES["outer"]}
+    x = "3x3x:l8a4b9b2b1b7_2a5e3_6a9c4a2_4e8a6_1b9b5b8b2a5l"  # sgt-solo's, X
+    crossed = Game(Referee(embedded).read(x))
+    assert crossed.layout.shaded == {(i, i) for i in range(9)} | {(i, 8 - i) for i in range(9)}
+    assert crossed.layout.note.startswith("X: ")
 
 
 def test_a_16x16_takes_a_to_g_for_10_to_16_and_k_checks(embedded):

@@ -138,6 +138,9 @@ class Layout:
     blocks: Mapping[Cell, str] = field(default_factory=dict)  # unplayed cells: a clue or ""
     labels: Mapping[Cell, str] = field(default_factory=dict)  # a cage's "12x" in its corner
     regions: Mapping[Cell, int] | None = None  # cages: no wall between cells of one
+    # blocks under the regions (e.g. boxes under cages): their walls drawn brighter
+    outer: Mapping[Cell, int] | None = None
+    shaded: frozenset[Cell] = frozenset()  # cells on a faint ground (e.g. counted diagonals)
     top: tuple[str, ...] = ()  # clues or weights outside the grid, one per column / row
     bottom: tuple[str, ...] = ()
     left: tuple[str, ...] = ()

@@ -50,7 +50,7 @@ def cages(puzzle: puzzle_pb2.KillerPuzzle) -> tuple[dict[Cell, int], dict[Cell, 
 def layout(puzzle: puzzle_pb2.KillerPuzzle, shade: str = "▓") -> Layout:
     """The board to play: digits 1-N, the givens, the cages' walls and sums."""
     regions, labels = cages(puzzle)
-    return units.layout(puzzle, regions, note(puzzle), labels)
+    return units.layout(puzzle, regions, note(puzzle), labels, units.boxes(puzzle.size))
 
 
 def draw(

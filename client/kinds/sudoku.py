@@ -16,7 +16,6 @@ DEFAULT_SIZE = "9"  # numgrid generate without --size
 SIZE_NOTE = "a Sudoku is 4, 6, 9 or 16"
 FILES = "81-character lines, drawn grids and Solo game IDs (Sudoku)"
 
-USUAL = {4: (2, 2), 6: (2, 3), 9: (3, 3), 16: (4, 4)}
 GENERATE_OPTIONS = ("diagonals",)  # GenerateRequest fields it reads
 
 entries = units.entries
@@ -28,11 +27,8 @@ shape = units.shape
 
 def boxes(puzzle: puzzle_pb2.SudokuPuzzle) -> list[list[int]]:
     """Each cell's box."""
-    n = puzzle.size
-    bh, bw = USUAL.get(n, (1, n))
-    if puzzle.box_rows and puzzle.box_columns:
-        bh, bw = puzzle.box_rows, puzzle.box_columns
-    return [[(r // bh) * (n // bw) + c // bw for c in range(n)] for r in range(n)]
+    written = (puzzle.box_rows, puzzle.box_columns)
+    return units.boxes(puzzle.size, written if all(written) else None)
 
 
 def draw(

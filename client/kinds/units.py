@@ -22,6 +22,19 @@ from .cells import Layout
 
 DIGITS = "123456789ABCDEFG"
 X_NOTE = "X: both main diagonals hold each digit once too"
+USUAL_BOXES = {4: (2, 2), 6: (2, 3), 9: (3, 3), 16: (4, 4)}  # rows x columns of a box
+
+
+def boxes(n: int, box: tuple[int, int] | None = None) -> list[list[int]]:
+    """Each cell's box in an N x N grid of boxes of ``box`` (rows, columns; by default
+    N's usual boxes)."""
+    bh, bw = box or USUAL_BOXES.get(n, (1, n))
+    return [[(r // bh) * (n // bw) + c // bw for c in range(n)] for r in range(n)]
+
+
+def diagonal_cells(n: int) -> frozenset[Cell]:
+    """The cells of both main diagonals."""
+    return frozenset({(i, i) for i in range(n)} | {(i, n - 1 - i) for i in range(n)})
 
 
 def variant(puzzle: Any) -> str:
@@ -120,10 +133,12 @@ def layout(
     block: Sequence[Sequence[int]] | Mapping[Cell, int],
     note: str,
     labels: Mapping[Cell, str] | None = None,
+    under: Sequence[Sequence[int]] | None = None,
 ) -> Layout:
     """The board to play: digits 1-N (keys 1-9, then a-g), the givens, the walls of the
-    blocks (each cell's, by row or by cell: boxes, regions or cages) and ``labels`` (a
-    cage's sum)."""
+    blocks (each cell's, by row or by cell: boxes, regions or cages), ``labels`` (a
+    cage's sum), the walls of the boxes ``under`` the cages, drawn brighter, and the
+    diagonals shaded when they count."""
     n = puzzle.size
     givens = grid_of(puzzle.givens, n)
     values = tuple(range(1, n + 1))
@@ -145,5 +160,7 @@ def layout(
         givens=given,
         labels=labels or {},
         regions=regions,
+        outer=None if under is None else {(r, c): under[r][c] for r, c in every},
+        shaded=diagonal_cells(n) if puzzle.diagonals else frozenset(),
         note=note,
     )

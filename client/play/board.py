@@ -25,6 +25,8 @@ W, H = 5, 3  # a cell's inside, in characters and lines
 
 STYLES = {
     "wall": "grey62",
+    "outer": "bold bright_white",  # the walls of the blocks under the regions (boxes)
+    "shaded": "on grey19",  # a cell of a counted diagonal
     "block": "grey70 on grey23",
     "label": "yellow",
     "pencil": "grey62",
@@ -88,9 +90,10 @@ class Geometry:
         self.left += 1 if self.left else 0
         self.right = max((len(s) for s in layout.right), default=0)
         self.right += 1 if self.right else 0
-        self.head = (1 if layout.note else 0) + (1 if any(layout.top) else 0)
+        notes = layout.note.splitlines()
+        self.head = len(notes) + (1 if any(layout.top) else 0)
         self.width = self.left + 1 + layout.columns * (W + 1) + self.right
-        self.width = max(self.width, len(layout.note))
+        self.width = max(self.width, *(len(line) for line in notes or [""]))
         self.height = self.head + 1 + layout.rows * (H + 1) + (1 if any(layout.bottom) else 0)
 
     def origin(self, cell: Cell) -> tuple[int, int]:
@@ -109,27 +112,40 @@ class Geometry:
         return None
 
 
+NO_WALL, WALL, OUTER = 0, 1, 2  # what stands between two cells
+
+
 def _walls(layout: Layout):
-    """``vertical(r, c)``: a wall left of (r, c); ``horizontal(r, c)``: one above it."""
+    """``vertical(r, c)``: the wall left of (r, c); ``horizontal(r, c)``: the one above
+    it; each NO_WALL, WALL (between regions) or OUTER (the grid's edge, or between the
+    blocks under the regions)."""
 
     def inside(r: int, c: int) -> bool:
         return 0 <= r < layout.rows and 0 <= c < layout.columns
 
-    def wall(a: Cell, b: Cell) -> bool:
+    def wall(a: Cell, b: Cell) -> int:
         ina, inb = inside(*a), inside(*b)
         if not (ina or inb):
-            return False
-        if not (ina and inb) or layout.regions is None:
-            return True
-        return layout.regions.get(a) != layout.regions.get(b)
+            return NO_WALL
+        if not (ina and inb):
+            return OUTER if layout.outer is not None else WALL
+        if layout.outer is not None and layout.outer.get(a) != layout.outer.get(b):
+            return OUTER
+        if layout.regions is None:
+            return WALL
+        return WALL if layout.regions.get(a) != layout.regions.get(b) else NO_WALL
 
-    def vertical(r: int, c: int) -> bool:
+    def vertical(r: int, c: int) -> int:
         return wall((r, c - 1), (r, c))
 
-    def horizontal(r: int, c: int) -> bool:
+    def horizontal(r: int, c: int) -> int:
         return wall((r - 1, c), (r, c))
 
     return vertical, horizontal
+
+
+def _wall_style(*walls: int) -> str:
+    return STYLES["outer"] if OUTER in walls else STYLES["wall"]
 
 
 def draw(game: Game, view: View) -> Text:
@@ -145,8 +161,8 @@ def draw(game: Game, view: View) -> Text:
             out.append(text, style)
         out.append("\n")
 
-    if lay.note:
-        line([(lay.note, "italic")])
+    for note in lay.note.splitlines():
+        line([(note, "italic")])
     if any(lay.top):
         line([(pad + " ", "")] + [(t.center(W) + " ", STYLES["edge"]) for t in lay.top])
     for r in range(lay.rows + 1):
@@ -159,10 +175,11 @@ def draw(game: Game, view: View) -> Text:
                 horizontal(r, c - 1),
                 horizontal(r, c),
             )
-            up, down, left, right = (int(a) for a in arms)
-            parts.append((_JUNCTIONS[up, down, left, right], STYLES["wall"]))
+            up, down, left, right = (int(bool(a)) for a in arms)
+            parts.append((_JUNCTIONS[up, down, left, right], _wall_style(*arms)))
             if c < lay.columns:
-                parts.append(("─" * W if horizontal(r, c) else " " * W, STYLES["wall"]))
+                above = horizontal(r, c)
+                parts.append(("─" * W if above else " " * W, _wall_style(above)))
         line(parts)
         if r == lay.rows:
             break
@@ -170,7 +187,8 @@ def draw(game: Game, view: View) -> Text:
             edge = lay.left[r] if y == 1 and r < len(lay.left) else ""
             parts = [(edge.rjust(geo.left - 1) + " " if geo.left else "", STYLES["edge"])]
             for c in range(lay.columns + 1):
-                parts.append(("│" if vertical(r, c) else " ", STYLES["wall"]))
+                left_wall = vertical(r, c)
+                parts.append(("│" if left_wall else " ", _wall_style(left_wall)))
                 if c < lay.columns:
                     parts.append(_inside(game, view, (r, c), y))
             if geo.right and y == 1 and r < len(lay.right):
@@ -187,7 +205,7 @@ def _inside(game: Game, view: View, cell: Cell, y: int) -> tuple[str, str]:
     lay = game.layout
     if cell in lay.blocks:
         return (lay.blocks[cell] if y == 1 else "").center(W)[:W], STYLES["block"]
-    background = ""
+    background = STYLES["shaded"] if cell in lay.shaded else ""
     if cell in view.hinted:
         background = STYLES["hint"]
     if cell in view.mistakes:
