@@ -95,13 +95,16 @@ class Shape:
         return cell[0] * self.size + cell[1]
 
     def name(self, unit: Unit) -> str:
-        """``row 3``, ``column 0``, ``box 2``, ``region 5``, ``diagonal r0c0-r8c8``. Rows,
-        columns and boxes count from 0 as cells do; regions are named by their number
-        as the puzzle writes it, from 1."""
+        """``row 3``, ``column 0``, ``box 2``, ``region at r0c4``, ``diagonal r0c0-r8c8``.
+        Rows, columns and boxes count from 0 as cells do; a region is named by its first
+        cell in reading order, as no format draws its number and formats number regions
+        differently (a run or cage is named at its clue cell likewise)."""
         if unit.type is GroupType.DIAGONAL:
             first, last = self.cell(unit.cells[0]), self.cell(unit.cells[-1])
             return f"diagonal {cell_name(first)}-{cell_name(last)}"
-        if unit.type in (GroupType.REGION, GroupType.CAGE):
+        if unit.type is GroupType.REGION:
+            return f"region at {cell_name(self.cell(min(unit.cells)))}"
+        if unit.type is GroupType.CAGE:
             return f"{unit.type.value} {unit.index + 1}"
         return f"{unit.type.value} {unit.index}"
 
