@@ -243,13 +243,13 @@ def _looped_folds(classes: tuple[Fold, ...]) -> Callable[[int], int]:
 @functools.lru_cache(maxsize=64)
 def _written_locked(lk: Locked) -> Callable[[int], int]:
     """:func:`locked_candidates` written out for one shape: each fold unrolled, its
-    masks and shifts literal constants."""
+    masks and shifts literal constants; a group's segments folded unmasked (``o`` the
+    digits seen once or more, ``t`` twice or more), spread back by a multiplication, and
+    a segment's own cells taken out of its unit's by XOR (they lie within it)."""
     lines = ["def locked(pos):", "    kill = 0"]
 
-    def shifted(name: str, off: int, left: bool = False) -> str:
-        if not off:
-            return name
-        return f"({name} {'<<' if left else '>>'} {off})"
+    def shifted(name: str, off: int) -> str:
+        return f"({name} >> {off})" if off else name
 
     for seg, box_group, line_group, line_full, box_full in (
         (lk.across, lk.box_across, lk.row, lk.row_full, lk.box_full),
@@ -257,21 +257,23 @@ def _written_locked(lk: Locked) -> Callable[[int], int]:
     ):
         orig, offs, pattern = seg
         lines.append(f"    p = ({' | '.join(shifted('pos', off) for off in offs)}) & {orig}")
-        for group, full in ((box_group, line_full), (line_group, box_full)):
-            g_orig, g_offs = group
-            lines.append("    o = tw = 0")
-            for off in g_offs:
-                lines.append(f"    x = {shifted('p', off)} & {g_orig}")
-                lines.append("    tw |= o & x")
+        for (g_orig, g_offs), (f_orig, f_offs, f_pattern) in (
+            (box_group, line_full),
+            (line_group, box_full),
+        ):
+            first, *rest = g_offs
+            lines.append(f"    o = {shifted('p', first)}")
+            lines.append("    t = 0")
+            for off in rest:
+                lines.append(f"    x = {shifted('p', off)}")
+                lines.append("    t |= o & x")
                 lines.append("    o |= x")
-            lines.append("    ex = o & ~tw")
+            lines.append(f"    ex = (o ^ t) & {g_orig}")
             lines.append("    if ex:")
-            sole = " | ".join(f"({shifted('ex', off, True)} & p)" for off in g_offs)
-            lines.append(f"        sole = {sole}")
-            f_orig, f_offs, f_pattern = full
+            lines.append(f"        sole = (ex * {sum(1 << off for off in g_offs)}) & p")
             spread = " | ".join(shifted("sole", off) for off in f_offs)
             lines.append(
-                f"        kill |= ((({spread}) & {f_orig}) * {f_pattern}) & ~(sole * {pattern})"
+                f"        kill |= ((({spread}) & {f_orig}) * {f_pattern}) ^ (sole * {pattern})"
             )
     lines.append("    return pos & ~kill")
     namespace: dict[str, Callable[[int], int]] = {}
