@@ -404,15 +404,18 @@ def settle(t: Tables, pos: int, done: int, extra: Extra | None = None) -> tuple[
         if (pos + full) & guards != guards:
             return None  # a cell without candidates
         multi = ((pos & (pos - ones)) + full) & guards
-        new = guards & ~multi & ~done
+        new = guards ^ (multi | done)  # the open cells of one candidate
         if new:
             bits = pos & ((new >> shift) * digits)
-            kill = 0
-            while bits:
-                low = bits & -bits
-                kill |= peers[low.bit_length() - 1]
-                bits ^= low
-            pos &= ~kill
+            if bits & (bits - 1):
+                kill = 0
+                while bits:
+                    low = bits & -bits
+                    kill |= peers[low.bit_length() - 1]
+                    bits ^= low
+            else:
+                kill = peers[bits.bit_length() - 1]
+            pos ^= pos & kill
             done |= new
             continue
         if cheap is not None:
