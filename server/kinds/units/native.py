@@ -121,10 +121,12 @@ class Tables:
 
     def fresh(self, givens: Sequence[int]) -> int:
         """The position of ``givens`` (per cell index, 0 empty) before any rule."""
-        pos = self.full
-        for i, g in enumerate(givens):
+        pos, digits, width = self.full, self.digits, self.width
+        at = 0
+        for g in givens:
             if g:
-                pos = (pos & ~self.cell(i)) | self.bit(g, i)
+                pos = (pos & ~(digits << at)) | 1 << (at + g - 1)
+            at += width
         return pos
 
     def candidates(self, pos: int, i: int) -> list[int]:
@@ -134,10 +136,11 @@ class Tables:
 
     def values(self, pos: int) -> list[int]:
         """Per cell index, its digit if decided (one candidate), else 0."""
+        digits, width = self.digits, self.width
         out = []
-        for i in range(self.cells):
-            group = (pos >> (i * self.width)) & self.digits
-            out.append(group.bit_length() if group and not group & (group - 1) else 0)
+        for at in range(0, self.cells * width, width):
+            group = (pos >> at) & digits
+            out.append(group.bit_length() if not group & (group - 1) else 0)  # 0: none
         return out
 
 
@@ -558,12 +561,12 @@ def search_cells(
     t = tables(shape)
     solutions: list[int] = []
     complete, nodes = True, 0
-    if limit > 0 and all(0 <= g <= shape.size for g in givens):
+    if limit > 0 and min(givens, default=0) >= 0 and max(givens, default=0) <= shape.size:
         solutions, complete, nodes = count(
             t,
             t.fresh(givens),
             limit=limit,
-            budget=budget or Budget(),
+            budget=budget,
             extra=extra,
             most_nodes=most_nodes,
             other_than=_solved(t, other_than),
