@@ -127,6 +127,10 @@ def empty_grid(n: int) -> Grid:
 
 _LINE = re.compile(r"^[0-9A-Za-z._-]{16,}$")
 LINE_SIZES = {n * n: n for n in (4, 6, 9, 16)}
+# A line of digits 1-9 and empty cells, as bytes: each character to its value at once.
+_LINE_VALUES = bytes.maketrans(
+    (DIGITS[:9] + EMPTY_CHARS).encode(), bytes(range(1, 10)) + bytes(len(EMPTY_CHARS))
+)
 
 
 def puzzle_lines(text: str) -> list[tuple[int, str]]:
@@ -169,8 +173,8 @@ def read_line_body(family: Family, body: str, where: str, max_cells: int) -> Puz
     if errors:
         raise PuzzleError(errors)
     if n <= 9 and not body.strip(EMPTY_CHARS + DIGITS[:n]):  # the usual line: digits only
-        values = [0 if ch in EMPTY_CHARS else ord(ch) - 48 for ch in body]
-        givens = tuple(tuple(values[r * n : r * n + n]) for r in range(n))
+        cells = iter(body.encode().translate(_LINE_VALUES))
+        givens = tuple(zip(*[cells] * n, strict=True))  # rows: one iterator read n at a time
         return family.puzzle(n, givens, None, False)
     findings = []
     values = []

@@ -79,7 +79,7 @@ class Puzzle(GivenSquare):
         return [v for row in self.givens for v in row]
 
     def empty_grid(self) -> Grid:
-        return tuple((0,) * self.size for _ in range(self.size))
+        return ((0,) * self.size,) * self.size
 
     @property
     def variant(self) -> str:

@@ -176,6 +176,7 @@ def shape(
     return _build(n, boxes, regions, diagonals, cages)
 
 
+@functools.cache
 def box_shape(n: int) -> tuple[int, int] | None:
     """The usual boxes of an N x N grid (rows, columns): as near square as N allows, the
     wider side across (2 rows x 3 columns for 6); None for a prime N."""
