@@ -470,16 +470,16 @@ def _branch_cell(t: Tables, pos: int) -> int:
         # most. On top1465 this halves the nodes of taking the first such cell.
         best, best_score = -1, -1
         x = two
-        pg, width, digits, full, guards = t.peer_guards, t.width, t.digits, t.full, t.guards
+        pg, width, digits = t.peer_guards, t.width, t.digits
         while x:
             low = x & -x
             x ^= low
-            i = (low.bit_length() - 1) // width
-            share = ((pos & (((pos >> (i * width)) & digits) * ones)) + full) & guards & pg[i]
+            at = low.bit_length() - 1 - shift  # the cell's group, below its guard
+            share = ((pos & (((pos >> at) & digits) * ones)) + full) & pg[at // width]
             score = share.bit_count() + 4 * (share & two).bit_count()
             if score >= best_score:
-                best, best_score = i, score
-        return best
+                best, best_score = at, score
+        return best // width
     best, best_count = -1, t.n + 1
     x = multi
     while x:
@@ -533,9 +533,11 @@ def count(
             group = (pos >> at) & digits
             cleared = pos & ~(digits << at)
             known = 0 if other_than is None else (other_than >> at) & group
-            for d in reversed(range(t.n)):
-                if group >> d & 1 and not known >> d & 1:
-                    stack.append((cleared | 1 << (at + d), done))
+            rest = group & ~known
+            while rest:  # the highest digit first, so the lowest is tried first
+                d = rest.bit_length() - 1
+                stack.append((cleared | 1 << (at + d), done))
+                rest ^= 1 << d
             if known:
                 stack.append((cleared | known << at, done))
     except SearchTimeout:
