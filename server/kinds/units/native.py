@@ -194,20 +194,30 @@ def _factored(offs: tuple[int, ...]) -> tuple[int, list[list[int]]]:
 def _written_folds(classes: tuple[Fold, ...]) -> Callable[[int], int]:
     """The hidden singles of the regular classes as a function written out for them:
     each fold unrolled, its masks and shifts literal constants, and done a factor of the
-    unit at a time (:func:`_factored`), unmasked until the end. ``o`` holds the digits
-    seen once or more, ``t`` twice or more. Kept by its classes: shapes that differ
-    only in groups not folded (cages) share it."""
+    unit at a time (:func:`_factored`), unmasked until the end, a first factor that two
+    classes share folded once. ``o`` holds the digits seen once or more, ``t`` twice or
+    more. Kept by its classes: shapes that differ only in groups not folded (cages)
+    share it."""
     lines = ["def hidden(pos):", "    found = 0"]
+    first: dict[tuple[int, ...], str] = {}  # a first factor folded already: its names
     for orig, offs, pattern in classes:
-        base, levels = _factored(offs)
-        lines.append(f"    o = pos >> {base}" if base else "    o = pos")
-        lines.append("    t = 0")
-        for level, (_, *shifts) in enumerate(levels):
+        base, (head, *levels) = _factored(offs)
+        key = (base, *head)
+        if key in first:  # rows and boxes share their first three cells
+            lines.append(f"    o, t = {first[key]}")
+        else:
+            first[key] = f"head{len(first)}"
+            lines.append(f"    o = pos >> {base}" if base else "    o = pos")
+            for k, shift in enumerate(head[1:]):
+                lines.append(f"    x = pos >> {base + shift}")
+                lines.append("    t = o & x" if not k else "    t |= o & x")
+                lines.append("    o |= x")
+            lines.append(f"    {first[key]} = o, t")
+        for _, *shifts in levels:
             lines.append("    o0, t0 = o, t")  # each cell's factor so far, unshifted
             for shift in shifts:
                 lines.append(f"    x = o0 >> {shift}")
-                twice = f"(t0 >> {shift}) | (o & x)" if level else "o & x"  # t0 = 0 first
-                lines.append(f"    t |= {twice}")
+                lines.append(f"    t |= (t0 >> {shift}) | (o & x)")
                 lines.append("    o |= x")
         lines.append(f"    if o & {orig} != {orig}:")
         lines.append("        return -1")
