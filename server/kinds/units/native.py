@@ -443,10 +443,10 @@ def settle(t: Tables, pos: int, done: int, extra: Extra | None = None) -> tuple[
             return None  # a digit without a place in a unit
         if hidden:
             marked = (hidden + full) & guards
-            safe = hidden | (ones & ~(marked >> shift))
+            safe = hidden | (ones ^ (marked >> shift))  # one bit in every group
             if ((safe & (safe - ones)) + full) & guards:
                 return None  # two digits each with one place left, in one cell
-            marked &= ~done
+            marked ^= marked & done
             if marked:
                 pos &= ~((marked >> shift) * digits) | hidden
                 continue
@@ -472,8 +472,8 @@ def _branch_cell(t: Tables, pos: int) -> int:
     multi = (y + full) & guards
     if not multi:
         return -1
-    safe = y | (ones & ~(multi >> shift))
-    two = multi & ~(((safe & (safe - ones)) + full) & guards)
+    safe = y | (ones ^ (multi >> shift))
+    two = multi ^ (((safe & (safe - ones)) + full) & guards)  # less those of three or more
     if two:
         # Of the cells of two candidates, the one whose digits most of its peers hold
         # (peers of two candidates counting five times): either branch then settles the
