@@ -414,9 +414,10 @@ def settle(t: Tables, pos: int, done: int, extra: Extra | None = None) -> tuple[
     digits, peers, written = t.digits, t.peer_bits, t.hidden
     cheap = extra.cheap if extra is not None else None
     while True:
-        if (pos + full) & guards != guards:
+        carried = pos + full  # a group's guard set when it holds a candidate, below it - 1
+        if carried & guards != guards:
             return None  # a cell without candidates
-        multi = ((pos & (pos - ones)) + full) & guards
+        multi = ((pos & carried) + full) & guards  # pos & carried: each lowest candidate gone
         new = guards ^ (multi | done)  # the open cells of one candidate
         if new:
             bits = pos & ((new >> shift) * digits)
