@@ -424,9 +424,9 @@ def settle(t: Tables, pos: int, done: int, extra: Extra | None = None) -> tuple[
             if bits & (bits - 1):
                 kill = 0
                 while bits:
-                    low = bits & -bits
-                    kill |= peers[low.bit_length() - 1]
-                    bits ^= low
+                    top = bits.bit_length() - 1
+                    kill |= peers[top]
+                    bits ^= 1 << top
             else:
                 kill = peers[bits.bit_length() - 1]
             pos ^= pos & kill
