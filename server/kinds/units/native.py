@@ -482,13 +482,13 @@ def _branch_cell(t: Tables, pos: int) -> int:
         best, best_score = -1, -1
         x = two
         pg, width, digits = t.peer_guards, t.width, t.digits
-        while x:
-            low = x & -x
-            x ^= low
-            at = low.bit_length() - 1 - shift  # the cell's group, below its guard
+        while x:  # from the last cell: of equal scores, the last one is taken
+            top = x.bit_length() - 1
+            x ^= 1 << top
+            at = top - shift  # the cell's group, below its guard
             share = ((pos & (((pos >> at) & digits) * ones)) + full) & pg[at // width]
             score = share.bit_count() + 4 * (share & two).bit_count()
-            if score >= best_score:
+            if score > best_score:
                 best, best_score = at, score
         return best // width
     best, best_count = -1, t.n + 1
