@@ -308,10 +308,12 @@ def propagate(
                 continue
             for c in ids:
                 m = masks[c] & sole
-                if m and masks[c] != m:
-                    if m & (m - 1):
-                        both = listed(digits_of(m), "and")
-                        return made, f"in {plan.name(u)}, only {plan.cell(c)} can take {both}"
+                if not m:
+                    continue
+                if m & (m - 1):  # even when they are all the cell holds
+                    both = listed(digits_of(m), "and")
+                    return made, f"in {plan.name(u)}, only {plan.cell(c)} can take {both}"
+                if masks[c] != m:
                     masks[c] = m
                     todo.add(c)
     return made, None
