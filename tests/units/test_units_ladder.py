@@ -203,3 +203,24 @@ def test_a_trial_on_a_grid_of_many_solutions_searches_a_few_times(n, monkeypatch
     empty = puzzle("." * (n * n), shape(n, (3, 3) if n == 9 else (4, 4)))
     assert techniques_chains.trial(ladder.position(empty)) is None
     assert len(searches) <= 60
+
+
+def test_the_forcing_chain_screen_admits_exactly_the_options_that_agree(monkeypatch) -> None:
+    """The native engine's singles screen the options of a forcing chain; an option it
+    turns away must be one that following singles step by step would not agree on, and
+    one it admits one that would (so the chain takes the same steps with or without it)."""
+    from numgrid.server.kinds.units import techniques_chains as chains
+
+    screened = chains._may_agree
+    asked = []
+
+    def both(pos, branches, placing):
+        admitted = screened(pos, branches, placing)
+        agreed = chains._agreed(pos, branches)
+        asked.append(admitted == (agreed is not None and (not placing or bool(agreed[0]))))
+        return admitted
+
+    monkeypatch.setattr(chains, "_may_agree", both)
+    for line in lines(TOP)[:400:20]:  # 20 of the hardest, forcing chains among their steps
+        ladder.explain(puzzle(line))
+    assert len(asked) > 1000 and all(asked)

@@ -405,11 +405,13 @@ def tables(shape: Shape) -> Tables:
     )
 
 
-def settle(t: Tables, pos: int, done: int, extra: Extra | None = None) -> tuple[int, int] | None:
-    """Naked singles, ``extra.cheap``, hidden singles, locked candidates, then
-    ``extra.thorough``, to a fixpoint: the narrowed position and its decided cells
-    (their guard bits), or None on a contradiction. ``done``: the decided cells whose
-    peers were already cleared."""
+def settle(
+    t: Tables, pos: int, done: int, extra: Extra | None = None, locked: bool = True
+) -> tuple[int, int] | None:
+    """Naked singles, ``extra.cheap``, hidden singles, locked candidates (unless not
+    ``locked``), then ``extra.thorough``, to a fixpoint: the narrowed position and its
+    decided cells (their guard bits), or None on a contradiction. ``done``: the decided
+    cells whose peers were already cleared."""
     full, ones, guards, shift = t.full, t.ones, t.guards, t.n
     digits, peers, written = t.digits, t.peer_bits, t.hidden
     cheap = extra.cheap if extra is not None else None
@@ -451,7 +453,7 @@ def settle(t: Tables, pos: int, done: int, extra: Extra | None = None) -> tuple[
             if marked:
                 pos &= ~((marked >> shift) * digits) | hidden
                 continue
-        if t.written_locked is not None:
+        if locked and t.written_locked is not None:
             narrowed = t.written_locked(pos)
             if narrowed != pos:
                 pos = narrowed

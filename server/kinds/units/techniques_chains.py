@@ -17,6 +17,7 @@ from collections.abc import Callable
 from numgrid.server.chain import listed
 from numgrid.server.core import Step
 
+from . import native
 from .techniques import CELLS_SLOT
 from .techniques import Contradiction
 from .techniques import Position
@@ -514,6 +515,61 @@ def _forcing_text(
     return f"{'; '.join(parts)}: either way {said_goal}"
 
 
+def _singles_screen(pos: Position) -> tuple[native.Tables, int, int] | None:
+    """The position as the native engine holds it (its tables, the candidates, the
+    placed cells' guards), to screen forcing chains with; None when that would not be
+    :func:`propagate`'s singles: a shape with cages (whose units propagate does not
+    take), or a position with singles of its own pending (propagate from an assumption
+    takes only those its changes reach)."""
+    shape = pos.plan.shape
+    if shape.cages:
+        return None
+    t = native.tables(shape)
+    width, n = t.width, t.n
+    base = done = 0
+    for i, (m, placed) in enumerate(zip(pos.masks, pos.placed, strict=True)):
+        base |= m << (i * width)
+        if placed:
+            done |= 1 << (i * width + n)
+    if native.settle(t, base, done, locked=False) != (base, done):
+        return None
+    return t, base, done
+
+
+def _may_agree(pos: Position, branches: list[tuple[int, int]], placing: bool) -> bool:
+    """Whether the branches' singles can agree on anything (a placement, with
+    ``placing``): the native engine's singles reach the fixpoint :func:`propagate` does
+    from the same assumption (singles remove candidates and reach one fixpoint whatever
+    their order, or fail whatever it), in a fraction of its time. So only an option
+    this admits is followed step by step (:func:`_agreed`, which finds the same)."""
+    memo = pos.memo(Technique.FORCING_CHAIN)
+    if "screen" not in memo:
+        memo["screen"] = _singles_screen(pos)
+    screen = memo["screen"]
+    if screen is None:
+        return True
+    t, base, done = screen
+    width, digits = t.width, t.digits
+    union, survivors = 0, 0
+    for i, d in branches:
+        at = i * width
+        start = (base & ~(digits << at)) | 1 << (at + d - 1)
+        settled = native.settle(t, start, done, locked=False)
+        if settled is not None:
+            union |= settled[0]
+            survivors += 1
+    if survivors < 2 or union == base:  # a branch's fixpoint holds all of base's...
+        return False  # ...but what every surviving branch removes: nothing agreed
+    if not placing:
+        return True
+    for i in range(t.cells):  # a cell every survivor places, with one digit
+        now = (union >> (i * width)) & digits
+        was = (base >> (i * width)) & digits
+        if not now & (now - 1) and was & (was - 1):
+            return True
+    return False
+
+
 def forcing_chain(pos: Position, placing: bool = False) -> Step | None:
     """Every candidate of a cell, or every place of a digit in a unit (two to four),
     followed by singles, reaches the same placement or elimination: one of them is
@@ -535,6 +591,8 @@ def forcing_chain(pos: Position, placing: bool = False) -> Step | None:
     options.sort(key=lambda o: len(o[2]))
     for where, key, branches in options:
         pos.poll()
+        if not _may_agree(pos, branches, placing):
+            continue
         agreed = _agreed(pos, branches)
         if agreed is None:
             continue
