@@ -74,6 +74,7 @@ from .model import MAX_SIZE
 from .model import MULTIPLY
 from .model import NONE
 from .model import SUBTRACT
+from .model import WRITTEN
 from .model import Cage
 from .model import Puzzle
 
@@ -94,23 +95,7 @@ def _entry_finding(cell: Cell, value, n: int) -> Finding:
 
 # ---------------------------------------------------------------- janko text
 
-# The operations as typed, and as typeset (the signs a web page or a document writes).
-_CLUE = re.compile(
-    "^([0-9]{1,6})([-+*xX\N{MULTIPLICATION SIGN}\N{MINUS SIGN}/\N{DIVISION SIGN}:]?)$"
-)
-_OPERATION = {
-    "+": ADD,
-    "-": SUBTRACT,
-    "\N{MINUS SIGN}": SUBTRACT,
-    "*": MULTIPLY,
-    "x": MULTIPLY,
-    "X": MULTIPLY,
-    "\N{MULTIPLICATION SIGN}": MULTIPLY,
-    "/": DIVIDE,
-    "\N{DIVISION SIGN}": DIVIDE,
-    ":": DIVIDE,
-    "": NONE,
-}
+_CLUE = re.compile(f"^([0-9]{{1,6}})([{re.escape(''.join(WRITTEN))}]?)$")
 _JANKO_OPERATION = {ADD: "+", SUBTRACT: "-", MULTIPLY: "*", DIVIDE: "/", NONE: ""}
 _EMPTY = (".", "-")
 
@@ -208,7 +193,7 @@ def read_janko(text: str, max_cells: int = DEFAULT_MAX_CELLS) -> Board:
                     )
                     clues[(r, c)] = None
                 else:
-                    clues[(r, c)] = (int(m.group(1)), _OPERATION[m.group(2)])
+                    clues[(r, c)] = (int(m.group(1)), WRITTEN[m.group(2)])
             members[rows[n + r][c]].append((r, c))
             if len(rows) == 3 * n:
                 entries[r][c] = _janko_entry(rows[2 * n + r][c], (r, c), n, findings)

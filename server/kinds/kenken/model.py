@@ -27,6 +27,21 @@ from numgrid.server.kinds import latin
 from numgrid.server.kinds.latin import Line
 
 ADD, SUBTRACT, MULTIPLY, DIVIDE, NONE = "+", "-", "x", "/", ""
+# An operation as texts write it: typed, or typeset (the signs a page or a document
+# prints); "" on a cage whose operation is hidden or has one cell.
+WRITTEN = {
+    "+": ADD,
+    "-": SUBTRACT,
+    "\N{MINUS SIGN}": SUBTRACT,
+    "*": MULTIPLY,
+    "x": MULTIPLY,
+    "X": MULTIPLY,
+    "\N{MULTIPLICATION SIGN}": MULTIPLY,
+    "/": DIVIDE,
+    ":": DIVIDE,
+    "\N{DIVISION SIGN}": DIVIDE,
+    "": NONE,
+}
 OPERATIONS = (ADD, SUBTRACT, MULTIPLY, DIVIDE, NONE)
 MAX_SIZE = 16  # digits beyond 9 are written as numbers (Tatham's Keen goes to 9)
 

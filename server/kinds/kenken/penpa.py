@@ -25,23 +25,11 @@ from .model import MAX_SIZE
 from .model import MULTIPLY
 from .model import NONE
 from .model import SUBTRACT
+from .model import WRITTEN
 from .model import Cage
 from .model import Puzzle
 
 _CLUE = re.compile(r"^([0-9]{1,6})\s*(\S?)$")
-_OPERATION = {
-    "+": ADD,
-    "-": SUBTRACT,
-    "\N{MINUS SIGN}": SUBTRACT,
-    "*": MULTIPLY,
-    "x": MULTIPLY,
-    "X": MULTIPLY,
-    "\N{MULTIPLICATION SIGN}": MULTIPLY,
-    "/": DIVIDE,
-    ":": DIVIDE,
-    "\N{DIVISION SIGN}": DIVIDE,
-    "": NONE,
-}
 _GLYPH = {
     ADD: "+",
     SUBTRACT: "\N{MINUS SIGN}",
@@ -72,10 +60,10 @@ def _cage(sheet: penpa.Sheet, cells: list[Cell], findings: list[Finding]) -> Cag
         return None
     cell, text = clues[0]
     m = _CLUE.match(text)
-    if m is None or m.group(2) not in _OPERATION:
+    if m is None or m.group(2) not in WRITTEN:
         findings.append(error("bad_clue", f"{cell_name(cell)}: clue {quoted(text)}", cell))
         return None
-    return Cage(int(m.group(1)), _OPERATION[m.group(2)], tuple(cells))
+    return Cage(int(m.group(1)), WRITTEN[m.group(2)], tuple(cells))
 
 
 def read(text: str, max_cells: int = MAX_SIZE * MAX_SIZE) -> Board:
