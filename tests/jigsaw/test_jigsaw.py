@@ -70,6 +70,13 @@ def test_a_region_split_in_two_is_named_with_its_pieces():
     assert any("region 2 is not connected" in m and "(r0c0 and r0c1; r2c0" in m for m in found)
 
 
+def test_a_region_number_left_without_cells_is_named_not_crashed_on():
+    """Found by the fuzz test: a region with no cell had no first cell to be named by."""
+    text = FOUR.replace("2 2 4 4\n2 2 4 4\n", "1 1 4 4\n1 1 4 4\n")  # no region 2
+    found = errors(JIGSAW, text)
+    assert any(m.startswith("region 2 has no cells") for m in found), found
+
+
 def test_region_numbers_that_do_not_tile_the_grid():
     text = FOUR.replace("1 1 3 3\n1 1 3 3\n", "1 1 3 3\n1 1 3 9\n")
     assert any("region number" in m or "has" in m for m in errors(JIGSAW, text))

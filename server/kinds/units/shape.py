@@ -102,9 +102,9 @@ class Shape:
         if unit.type is GroupType.DIAGONAL:
             first, last = self.cell(unit.cells[0]), self.cell(unit.cells[-1])
             return f"diagonal {cell_name(first)}-{cell_name(last)}"
-        if unit.type is GroupType.REGION:
+        if unit.type is GroupType.REGION and unit.cells:
             return f"region at {cell_name(self.cell(min(unit.cells)))}"
-        if unit.type is GroupType.CAGE:
+        if unit.type in (GroupType.REGION, GroupType.CAGE):  # a region: one left empty
             return f"{unit.type.value} {unit.index + 1}"
         return f"{unit.type.value} {unit.index}"
 
