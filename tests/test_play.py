@@ -38,6 +38,7 @@ from support import REPO
 from support.client import NUMGRID
 from support.client import numgrid
 from support.corpus import corpus
+from textual import events
 
 SIZE = (120, 60)
 
@@ -224,6 +225,14 @@ def test_a_16x16_takes_a_to_g_for_10_to_16_and_k_checks(embedded):
                     await pilot.press(key)
                     assert game.values[cell] == "abcdefg".index(key) + 10, app.message
                 assert game.checks == 0
+                # typed fast: a letter and an arrow in one burst, taken in that order
+                cell = next(c for c in open_cells[7:] if (c[0], c[1] + 1) in open_cells[7:])
+                await p.go(cell)
+                app.post_message(events.Key("g", "g"))
+                app.post_message(events.Key("right", None))
+                await pilot.pause()
+                await pilot.pause()
+                assert game.values[cell] == 16 and game.values[(cell[0], cell[1] + 1)] == 0
             await pilot.press("k")
             assert game.checks == 1
             assert re.match(

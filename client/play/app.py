@@ -131,10 +131,12 @@ class PlayApp(App[Outcome]):
     """
     BINDINGS: ClassVar[list[BindingType]] = [
         # Every key is a priority binding: handled as it comes, in the order typed.
-        *(Binding(k, f"value('{k}')", "value", show=False, priority=True) for k in "123456789"),
-        # a-g for 10-16 (c below: it also checks); not priority, so that the end screen's
-        # b (back to the board) comes first there
-        *(Binding(k, f"value('{k}')", "value", show=False) for k in "abdefg"),
+        # 1-9, then a-g for 10-16 (c below: it also checks); on the end screen a letter
+        # is the screen's own (check_action)
+        *(
+            Binding(k, f"value('{k}')", "value", show=False, priority=True)
+            for k in "123456789abdefg"
+        ),
         Binding("x", "value('x')", "value", show=False, priority=True),
         Binding("minus", "value('-')", "value", show=False, priority=True),
         Binding("up", "move('up')", "move", show=False, priority=True),
@@ -315,6 +317,11 @@ class PlayApp(App[Outcome]):
         else:
             allowed = ", ".join(lay.symbols[v] for v in lay.values)
             self.say(f"{key} is not a value of this puzzle ({allowed})")
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """The value keys are the board's: on the end screen they go to the screen (its
+        ``b`` goes back to the board)."""
+        return not (action in ("value", "value_or_check") and isinstance(self.screen, EndScreen))
 
     def action_value_or_check(self) -> None:
         """``c``: the value C (12) where the puzzle has one, else a check (as ``k``)."""
