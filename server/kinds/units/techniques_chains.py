@@ -518,13 +518,10 @@ def _forcing_text(
 def _singles_screen(pos: Position) -> tuple[native.Tables, int, int] | None:
     """The position as the native engine holds it (its tables, the candidates, the
     placed cells' guards), to screen forcing chains with; None when that would not be
-    :func:`propagate`'s singles: a shape with cages (whose units propagate does not
-    take), or a position with singles of its own pending (propagate from an assumption
-    takes only those its changes reach)."""
-    shape = pos.plan.shape
-    if shape.cages:
-        return None
-    t = native.tables(shape)
+    :func:`propagate`'s singles: a position with singles of its own pending (propagate
+    from an assumption takes only those its changes reach). Both take the shape's units,
+    which hold every digit (cages are a puzzle's, not its shape's)."""
+    t = native.tables(pos.plan.shape)
     width, n = t.width, t.n
     base = done = 0
     for i, (m, placed) in enumerate(zip(pos.masks, pos.placed, strict=True)):
