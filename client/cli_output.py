@@ -164,7 +164,7 @@ def _group_json(group: GroupRef) -> dict[str, Any]:
         out["clue_cell"] = list(group.clue_cell)
     if group.operation:
         out["operation"] = group.operation
-    if group.type not in ("across", "down"):  # a run is named by its clue cell
+    if group.type not in ("across", "down", "region"):  # named by a cell, not a number
         out["index"] = group.index
     return out
 
