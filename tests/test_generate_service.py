@@ -221,6 +221,9 @@ def test_cli_names_the_x_variant_so_that_it_writes_files_of_its_own(tmp_path, se
         assert done.returncode == 0, done.stderr
     plain, crossed = (sorted(out.glob(f"sudoku{x}-4x4-easy-s3.*")) for x in ("", "-x"))
     assert plain and crossed and not set(plain) & set(crossed)
+    ignored = ("sudoku", "--size", "4", "--grade", "easy", "--seed", "3", "--density", "0.6")
+    done = numgrid("generate", *ignored, "--out", str(out), *server)  # a Sudoku has none
+    assert done.returncode == 0 and not list(out.glob("sudoku-d*")), done.stderr
     for files in (plain, crossed):  # each set's solution solves each of its own files
         *texts, solution = sorted(files, key=lambda p: p.name.endswith(".solution.txt"))
         for text in texts:

@@ -133,14 +133,15 @@ def arguments(sub: argparse.ArgumentParser) -> None:
     )
 
 
-def variant(args: argparse.Namespace) -> str:
+def variant(args: argparse.Namespace, options: tuple[str, ...]) -> str:
     """The options besides size, grade and seed that make another puzzle of one seed, as
     a file name writes them (``-x`` the X variant, ``-d0.6`` a density, ``-singles``
-    single-cell runs): each set of options has files of its own."""
-    parts = ["x"] if args.diagonals else []
-    if args.density:
+    single-cell runs): each set of options has files of its own. Only the ``options``
+    the kind reads (its ``generate_options``) count: the others change nothing."""
+    parts = ["x"] if args.diagonals and "diagonals" in options else []
+    if args.density and "density" in options:
         parts.append(f"d{args.density:g}")
-    if args.single_cell_runs:
+    if args.single_cell_runs and "single_cell_runs" in options:
         parts.append("singles")
     return "".join(f"-{part}" for part in parts)
 
@@ -232,7 +233,8 @@ def run(args: argparse.Namespace, connect: Connect, width: int) -> int:
                 timeout=None if args.timeout is None else args.count * deadline(args.timeout),
             )
             for made in stream:
-                files = write_files(args.out, made, size, fmt, variant(args)) if args.out else []
+                options = variant(args, DRAWINGS[made.kind].generate_options)
+                files = write_files(args.out, made, size, fmt, options) if args.out else []
                 made_count += 1
                 if args.json:
                     print(json.dumps(_record(made, size, files)), flush=True)
