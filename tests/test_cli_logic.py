@@ -142,7 +142,9 @@ def test_entries_in_a_format_of_givens_alone_are_refused_with_the_cells(server, 
     more.write_text(line[:1] + "6" + line[2:] + "\n")  # r0c1 filled: a given in a line
     done = numgrid("hint", *server, "puzzles/sudoku-9x9.sdk", "--entries", str(more))
     assert done.returncode == 2
-    one_line_error(done, f"{more}'s digits at r0c1 read as givens")
+    one_line_error(done, f"{more} has puzzles/sudoku-9x9.sdk's givens and more, at r0c1")
+    other = numgrid("hint", *server, "puzzles/kenken-4x4.txt", "--entries", str(more))
+    one_line_error(other, f"{more} is not the same puzzle as puzzles/kenken-4x4.txt")
 
 
 def test_hint_region_sum_and_below_it(mode, neck):

@@ -93,17 +93,24 @@ def _merge_entries(ctx: Context, source: str, text: PuzzleLike) -> Any:
 
 
 def _not_the_same(path: str, source: str, puzzle: Any, other: Any) -> str:
-    """Why ``--entries``' puzzle is not FILE's: its grid or clues differ, or (in a
-    format whose digits are all givens) it has the same givens and more."""
-    mine, theirs = layout(puzzle).givens, layout(other).givens
-    more = sorted(set(theirs.items()) - set(mine.items()))
-    if mine.items() <= theirs.items() and more:
+    """Why ``--entries``' puzzle is not FILE's: its grid or clues differ, or it is FILE
+    with more givens (the digits of a format that holds givens alone)."""
+    mine, theirs = layout(puzzle), layout(other)
+    more = sorted(set(theirs.givens.items()) - set(mine.givens.items()))
+    same_but_givens = (
+        puzzle.WhichOneof("kind") == other.WhichOneof("kind")
+        and mine.givens.items() <= theirs.givens.items()
+        and mine.playable - theirs.playable == {cell for cell, _ in more}
+        and mine.regions == theirs.regions
+        and mine.labels == theirs.labels
+    )
+    if more and same_but_givens:
         cells = ", ".join(cell_name(cell) for cell, _ in more[:4])
         cells += f" and {len(more) - 4} more" if len(more) > 4 else ""
         return (
-            f"{path}'s digits at {cells} read as givens, as its format has no entries: "
-            "give them in a format that holds entries (JSON: `numgrid convert --to json`, "
-            "then its entries)"
+            f"{path} has {source}'s givens and more, at {cells}: a player's digits are "
+            "entries, which a format of givens alone (a line or a grid of digits) cannot "
+            "hold (JSON can: `numgrid convert --to json`, then its entries)"
         )
     return f"{path} is not the same puzzle as {source}: the grid or clues differ"
 
