@@ -194,7 +194,7 @@ def batch_puzzle(
 
 def _split_host_port(address: str) -> tuple[str, str]:
     host, sep, port = address.strip().rpartition(":")
-    if not sep or not host or not port.isdecimal():
+    if not sep or not host or not (port.isascii() and port.isdecimal()):
         raise ValueError(f"not HOST:PORT: {address!r}")
     return host.strip("[]"), port
 

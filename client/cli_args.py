@@ -131,7 +131,8 @@ def cells_arg(text: str) -> tuple[Cell, ...]:
     cells = []
     for name in text.replace(",", " ").split():
         row, sep, column = name.lower().removeprefix("r").partition("c")
-        if not (sep and row.isdecimal() and column.isdecimal()):
+        digits = row + column
+        if not (sep and row and column and digits.isascii() and digits.isdecimal()):
             raise argparse.ArgumentTypeError(f"not a cell like r1c2: {name!r}")
         if max(int(row), int(column)) >= 2**31:
             raise argparse.ArgumentTypeError(f"{name!r}: no grid has a row or column that far")

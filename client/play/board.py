@@ -117,8 +117,8 @@ NO_WALL, WALL, OUTER = 0, 1, 2  # what stands between two cells
 
 def _walls(layout: Layout):
     """``vertical(r, c)``: the wall left of (r, c); ``horizontal(r, c)``: the one above
-    it; each NO_WALL, WALL (between regions) or OUTER (the grid's edge, or between the
-    blocks under the regions)."""
+    it; each NO_WALL, WALL (between regions, or the grid's edge) or, where the layout
+    has blocks under its regions, OUTER (between those blocks, and the grid's edge)."""
 
     def inside(r: int, c: int) -> bool:
         return 0 <= r < layout.rows and 0 <= c < layout.columns
