@@ -91,7 +91,7 @@ def _header(lines: list[list[str]]) -> tuple[int, int] | str:
 
 
 def _is_clue(token: str) -> bool:
-    return token == NO_CLUE or (decimal(token))
+    return token == NO_CLUE or decimal(token)
 
 
 def sniff_janko(text: str) -> str | None:

@@ -141,7 +141,7 @@ def sniff_janko(text: str) -> str | None:
 def _janko_entry(token: str, cell: Cell, n: int, findings: list[Finding]) -> int:
     if token in _EMPTY:
         return 0
-    if not (decimal(token)) or len(token) > 2:
+    if not decimal(token) or len(token) > 2:
         findings.append(
             error("unknown_token", f"{cell_name(cell)}: entry {quoted(token)} is not a digit", cell)
         )
@@ -326,7 +326,7 @@ def read_solution(text: str) -> Grid:
             continue
         row = []
         for c, token in enumerate(tokens):
-            if not (decimal(token)) or not 1 <= int(token) <= n:
+            if not decimal(token) or not 1 <= int(token) <= n:
                 findings.append(_entry_finding((r, c), repr(token), n))
                 row.append(0)
             else:

@@ -121,7 +121,7 @@ def sniff_janko(text: str) -> str | None:
     lines = units.janko_lines(text)
     if len(lines) - 1 != 2 * n:
         return f"expected {2 * n} lines after the header 'N N' (sums, then cage numbers)"
-    if not all(t in ("-", ".") or (decimal(t)) for line in lines[1:] for t in line.split()):
+    if not all(t in ("-", ".") or decimal(t) for line in lines[1:] for t in line.split()):
         return "the sums and cage numbers are numbers ('-' where no sum is written)"
     return None
 

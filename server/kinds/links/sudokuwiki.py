@@ -119,7 +119,7 @@ def digits(text: str, count: int, width: int, what: str, findings: list[Finding]
         field = text[i * width : (i + 1) * width]
         if width == 1 and field == ".":
             field = "0"
-        if not (decimal(field)):
+        if not decimal(field):
             cell = divmod(i, 9)
             findings.append(
                 error(
