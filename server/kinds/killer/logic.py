@@ -610,11 +610,9 @@ def trial(pos: Position) -> Step | None:
     p = pos.plan
     t = native.tables(puzzle.shape)
     rule = cage_rule(puzzle.shape, puzzle.cages)
-    width = t.width
 
     def fits(masks: list[int]) -> bool:
-        start = sum(m << (i * width) for i, m in enumerate(masks))
-        found, _, _ = native.count(t, start, limit=1, budget=pos.budget, extra=rule)
+        found, _, _ = native.count(t, t.position(masks), limit=1, budget=pos.budget, extra=rule)
         return bool(found)
 
     order = sorted(

@@ -129,6 +129,18 @@ class Tables:
             at += width
         return pos
 
+    def position(self, masks: Sequence[int]) -> int:
+        """The position of per-cell candidate masks (bit ``d - 1`` for digit ``d``), as a
+        chain's position holds them."""
+        pos, width = 0, self.width
+        for i, m in enumerate(masks):
+            pos |= m << (i * width)
+        return pos
+
+    def guards_of(self, cells: Sequence[int]) -> int:
+        """The guard bits of ``cells`` (cell indices): how a position marks them done."""
+        return sum(1 << (i * self.width + self.n) for i in cells)
+
     def candidates(self, pos: int, i: int) -> list[int]:
         """The candidates of cell ``i``, 1-based."""
         group = (pos >> (i * self.width)) & self.digits

@@ -522,12 +522,8 @@ def _singles_screen(pos: Position) -> tuple[native.Tables, int, int] | None:
     from an assumption takes only those its changes reach). Both take the shape's units,
     which hold every digit (cages are a puzzle's, not its shape's)."""
     t = native.tables(pos.plan.shape)
-    width, n = t.width, t.n
-    base = done = 0
-    for i, (m, placed) in enumerate(zip(pos.masks, pos.placed, strict=True)):
-        base |= m << (i * width)
-        if placed:
-            done |= 1 << (i * width + n)
+    base = t.position(pos.masks)
+    done = t.guards_of([i for i, placed in enumerate(pos.placed) if placed])
     if native.settle(t, base, done, locked=False) != (base, done):
         return None
     return t, base, done
