@@ -49,6 +49,11 @@ def cell_name(cell: Cell) -> str:
     return f"r{cell[0]}c{cell[1]}"
 
 
+def plural(n: int, word: str, words: str | None = None) -> str:
+    """``n`` and ``word``, or ``words`` (by default ``word`` + s) when n is not 1."""
+    return f"{n} {word if n == 1 else words or word + 's'}"
+
+
 @dataclass(frozen=True)
 class Finding:
     """One problem with a puzzle or a board, with the cells (and group) at fault."""

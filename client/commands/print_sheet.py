@@ -49,6 +49,7 @@ from ..render import kind_of
 from ..render import shape
 from ..types import NumgridError
 from ..types import Picture
+from ..types import plural
 from .base import Command
 from .base import Connect
 from .base import files_argument
@@ -348,15 +349,11 @@ def _write(args: argparse.Namespace, entries: list[Entry], left_out: list[dict])
     else:
         more = f"; {len(left_out)} left out" if left_out else ""
         print(
-            f"{' and '.join(written)}: {_count(len(entries), 'puzzle')} on "
+            f"{' and '.join(written)}: {plural(len(entries), 'puzzle')} on "
             f"{_pages(1, half)}, {'its solution' if len(entries) == 1 else 'their solutions'} "
             f"on {_pages(half + 1, len(sheets))}{more}"
         )
     return code
-
-
-def _count(n: int, what: str) -> str:
-    return f"{n} {what}{'' if n == 1 else 's'}"
 
 
 def _pages(first: int, last: int) -> str:

@@ -25,7 +25,6 @@ DEFAULT_SIZE = "9"  # numgrid generate without --size
 SIZE_NOTE = "a Killer Sudoku is 4, 6 or 9"
 FILES = "Solo killer game IDs (Killer Sudoku)"
 
-BOXES = {4: "2x2", 6: "2 rows x 3 columns", 9: "3x3"}
 GENERATE_OPTIONS = ("diagonals",)  # GenerateRequest fields it reads
 
 entries = units.entries
@@ -36,9 +35,9 @@ shape = units.shape
 
 
 def note(puzzle: puzzle_pb2.KillerPuzzle) -> str:
-    boxes = (
-        f"boxes of {BOXES.get(puzzle.size, '?')}; each cage's digits differ and add up to its sum"
-    )
+    rows, cols = units.USUAL_BOXES.get(puzzle.size, (0, 0))
+    box = "?" if not rows else f"{rows}x{cols}" if rows == cols else f"{rows} rows x {cols} columns"
+    boxes = f"boxes of {box}; each cage's digits differ and add up to its sum"
     return f"{boxes}\n{units.X_NOTE}" if puzzle.diagonals else boxes
 
 

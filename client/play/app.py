@@ -37,6 +37,7 @@ from textual.widgets import Static
 from ..types import Cell
 from ..types import NumgridError
 from ..types import cell_name
+from ..types import plural
 from . import board
 from .game import Game
 from .referee import Referee
@@ -50,11 +51,6 @@ def clock(seconds: float) -> str:
     h, rest = divmod(seconds, 3600)
     m, s = divmod(rest, 60)
     return f"{h}:{m:02d}:{s:02d}" if h else f"{m}:{s:02d}"
-
-
-def plural(n: int, word: str, words: str | None = None) -> str:
-    """``n`` and ``word``, or ``words`` (by default ``word`` + s) when n is not 1."""
-    return f"{n} {word if n == 1 else words or word + 's'}"
 
 
 @dataclass(frozen=True)
