@@ -2,7 +2,9 @@
 that says how the kind is drawn, played and named: its functions (``draw``,
 ``entries``, ``with_entries``, ``solution_text``, ``layout``, ``shape``) and its values
 in capitals (``TITLE``, ``DEFAULT_SIZE``, and where it has them ``SIZE_NOTE``,
-``FILES``, ``GENERATE_OPTIONS``), gathered here into a :class:`~.cells.Drawing`.
+``FILES``, ``GENERATE_OPTIONS``), gathered here into a :class:`~.cells.Drawing`. Kinds
+of one family take its shared functions by name (``from .units import entries as
+entries``).
 
 :data:`DRAWINGS` is derived from the proto descriptor: every field of the ``Puzzle``
 oneof ``kind``, in the proto's order, with the module of that name. A new kind adds

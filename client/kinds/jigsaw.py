@@ -10,6 +10,10 @@ from ..types import Cell
 from ..types import Grid
 from . import units
 from .cells import Layout
+from .units import entries as entries
+from .units import shape as shape
+from .units import variant as variant
+from .units import with_entries as with_entries
 
 TITLE = "Jigsaw Sudoku"  # as printed: captions, help texts
 DEFAULT_SIZE = "9"  # numgrid generate without --size
@@ -17,11 +21,6 @@ SIZE_NOTE = "a Jigsaw Sudoku is 4 to 9"
 FILES = "Solo jigsaw game IDs (Jigsaw Sudoku)"
 
 GENERATE_OPTIONS = ("diagonals",)  # GenerateRequest fields it reads
-
-entries = units.entries
-variant = units.variant
-with_entries = units.with_entries
-shape = units.shape
 
 
 def regions(puzzle: puzzle_pb2.JigsawPuzzle) -> list[list[int]]:

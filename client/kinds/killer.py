@@ -19,6 +19,11 @@ from . import units
 from .cells import Layout
 from .cells import caged_cells
 from .cells import caged_text
+from .units import entries as entries
+from .units import shape as shape
+from .units import solution_text as solution_text
+from .units import variant as variant
+from .units import with_entries as with_entries
 
 TITLE = "Killer Sudoku"  # as printed: captions, help texts
 DEFAULT_SIZE = "9"  # numgrid generate without --size
@@ -26,12 +31,6 @@ SIZE_NOTE = "a Killer Sudoku is 4, 6 or 9"
 FILES = "Solo killer game IDs (Killer Sudoku)"
 
 GENERATE_OPTIONS = ("diagonals",)  # GenerateRequest fields it reads
-
-entries = units.entries
-variant = units.variant
-with_entries = units.with_entries
-solution_text = units.solution_text
-shape = units.shape
 
 
 def note(puzzle: puzzle_pb2.KillerPuzzle) -> str:

@@ -10,6 +10,11 @@ from ..types import Cell
 from ..types import Grid
 from . import units
 from .cells import Layout
+from .units import entries as entries
+from .units import shape as shape
+from .units import solution_text as solution_text
+from .units import variant as variant
+from .units import with_entries as with_entries
 
 TITLE = "Sudoku"  # as printed: captions, help texts
 DEFAULT_SIZE = "9"  # numgrid generate without --size
@@ -17,12 +22,6 @@ SIZE_NOTE = "a Sudoku is 4, 6, 9 or 16"
 FILES = "81-character lines, drawn grids and Solo game IDs (Sudoku)"
 
 GENERATE_OPTIONS = ("diagonals",)  # GenerateRequest fields it reads
-
-entries = units.entries
-variant = units.variant
-with_entries = units.with_entries
-solution_text = units.solution_text
-shape = units.shape
 
 
 def boxes(puzzle: puzzle_pb2.SudokuPuzzle) -> list[list[int]]:
