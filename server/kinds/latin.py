@@ -30,6 +30,7 @@ import enum
 import functools
 import itertools
 import random
+from collections import Counter
 from collections import defaultdict
 from collections.abc import Callable
 from collections.abc import Iterable
@@ -442,27 +443,31 @@ class LatinPosition(Memos):
 # ---------------------------------------------------------------- steps
 
 
+Reason = str | Callable[[], str]  # a step's reason, or what says it when it is said
+
+
 def make_step(
     pos: LatinPosition,
     technique: enum.IntEnum,
     removals: Mapping[int, int],
     groups: Iterable[Group],
     cells: Iterable[int],
-    reason: str,
+    reason: Reason,
     joiner: str = ", so ",
     place: dict[int, int] | None = None,
 ) -> Step:
     """A step removing ``removals[i]`` (a mask) from open cell ``i`` and placing
-    ``place[i]`` (a value); cells left with one value are placed."""
+    ``place[i]`` (a value); cells left with one value are placed. A ``reason`` given as
+    a function is called only when the step is said (never for a quiet position)."""
     frame = pos.frame
-    placed = dict(place or {})
+    placed = dict(place) if place else {}
     eliminations: list[tuple[Cell, int]] = []
     for i in sorted(removals):
         mask = pos.masks[i]
         left = mask & ~removals[i]
         if not left:
             raise Contradiction(
-                f"{capital(reason)}, which leaves {cell_name(frame.cells[i])} no candidate",
+                f"{capital(_text(reason))}, which leaves {cell_name(frame.cells[i])} no candidate",
                 groups,
                 [frame.cells[i]],
             )
@@ -477,8 +482,12 @@ def make_step(
         tuple(eliminations),
         tuple(groups),
         tuple(frame.cells[i] for i in cells),
-        said(pos, lambda: f"{capital(reason)}{joiner}{outcome(placements, eliminations)}."),
+        said(pos, lambda: f"{capital(_text(reason))}{joiner}{outcome(placements, eliminations)}."),
     )
+
+
+def _text(reason: Reason) -> str:
+    return reason if isinstance(reason, str) else reason()
 
 
 def spoken(values: Iterable[int], empties: int = 1, last: str = "and") -> str:
@@ -494,36 +503,33 @@ def spoken(values: Iterable[int], empties: int = 1, last: str = "and") -> str:
 # ---------------------------------------------------------------- what a line needs
 
 
-def _placed_counts(pos: LatinPosition, x: int) -> dict[int, int]:
-    counts: dict[int, int] = defaultdict(int)
-    for i in pos.frame.line_cells[x]:
-        if pos.placed[i]:
-            counts[pos.placed[i]] += 1
-    return counts
-
-
 def needs(pos: LatinPosition, x: int) -> dict[int, int]:
-    """Per value line ``x`` still lacks: how many more cells of it must hold it."""
-    frame = pos.frame
-    counts = _placed_counts(pos, x)
-    wanted: dict[int, int] = {}
-    for value in frame.values_of(frame.full):
-        left = frame.quota(value) - counts.get(value, 0)
-        if left > 0:
-            wanted[value] = left
+    """Per value line ``x`` still lacks (digits in order, then EMPTY): how many more
+    cells of it must hold it."""
+    frame, placed = pos.frame, pos.placed
+    held = empty = 0
+    for i in frame.line_cells[x]:
+        value = placed[i]
+        if value == EMPTY:
+            empty += 1
+        elif value:
+            held |= 1 << (value - 1)
+    wanted = dict.fromkeys(digits_of(((1 << frame.height) - 1) & ~held), 1)
+    if empty < frame.empties:
+        wanted[EMPTY] = frame.empties - empty
     return wanted
 
 
 def holders(pos: LatinPosition, x: int) -> dict[int, tuple[int, list[int]]]:
     """Per value line ``x`` still lacks: (how many more, the open cells that can take
     it). Contradiction when a value has fewer places than it needs."""
-    frame = pos.frame
+    frame, masks, placed = pos.frame, pos.masks, pos.placed
     line = frame.lines[x]
-    cells = [i for i in frame.line_cells[x] if not pos.placed[i]]
+    cells = [i for i in frame.line_cells[x] if not placed[i]]
     out: dict[int, tuple[int, list[int]]] = {}
     for value, need in needs(pos, x).items():
         b = frame.bit(value)
-        places = [i for i in cells if pos.masks[i] & b]
+        places = [i for i in cells if masks[i] & b]
         if len(places) < need:
             if value != EMPTY:
                 raise Contradiction(f"no cell of {line.name} can take {value}", [line], line.cells)
@@ -546,40 +552,47 @@ def naked_single(pos: LatinPosition, i: int) -> Step | None:
     if pos.placed[i] or not single(mask):
         return None
     frame = pos.frame
-    others = frame.full & ~mask
+    groups = [frame.lines[x] for x in frame.cell_lines[i]]
+    technique = pos.techniques["NAKED_SINGLE"]
+    place = {i: frame.value_of(mask)}
+    return make_step(pos, technique, {}, groups, [i], lambda: _held(pos, i), place=place)
+
+
+def _held(pos: LatinPosition, i: int) -> str:
+    """Why cell ``i`` has one candidate: the values its lines hold, and those it lost."""
+    frame = pos.frame
+    others = frame.full & ~pos.masks[i]
     holds: list[str] = []
-    said = 0
+    told = 0
     for x in frame.cell_lines[i]:
+        counts = Counter(pos.placed[j] for j in frame.line_cells[x] if pos.placed[j])
         full_here = 0
-        counts = _placed_counts(pos, x)
         for value, count in counts.items():
             if count >= frame.quota(value):
                 full_here |= frame.bit(value)
-        full_here &= others & ~said
-        said |= full_here
+        full_here &= others & ~told
+        told |= full_here
         if full_here:
             shown = spoken(frame.values_of(full_here), frame.empties)
             holds.append(f"{frame.lines[x].name} holds {shown}")
-    lost = others & ~said
+    lost = others & ~told
     cell = cell_name(frame.cells[i])
     parts = [listed(holds, "and")] if holds else []
     if lost:
         gone = listed([str(v) if v != EMPTY else "empty" for v in frame.values_of(lost)], "and")
         parts.append(f"{cell} had already lost {gone}")
-    reason = ", and ".join(parts) if parts else f"{cell} has one candidate left"
-    groups = [frame.lines[x] for x in frame.cell_lines[i]]
-    value = frame.value_of(mask)
-    technique = pos.techniques["NAKED_SINGLE"]
-    return make_step(pos, technique, {}, groups, [i], reason, place={i: value})
+    return ", and ".join(parts) if parts else f"{cell} has one candidate left"
 
 
 def hidden_single(pos: LatinPosition, x: int) -> Step | None:
     """A digit with one place left in a line goes there; so do the empty cells a line
     still needs when it has as many places for them."""
     frame = pos.frame
+    if not frame.empties and not _lone_places(pos, x):
+        return None
     line = frame.lines[x]
     sole: dict[int, int] = {}
-    said: list[str] = []
+    told: list[tuple[int, int, list[int]]] = []
     for value, (need, places) in holders(pos, x).items():
         if len(places) != need or all(single(pos.masks[i]) for i in places):
             continue
@@ -592,24 +605,47 @@ def hidden_single(pos: LatinPosition, x: int) -> Step | None:
                     [frame.cells[i]],
                 )
             sole[i] = value
-        where = names(frame.cells[i] for i in places)
-        if value != EMPTY:
-            said.append(f"only {where} can take {value}")
-        elif need == 1:
-            said.append(f"only {where} can be empty")
-        else:
-            said.append(f"only {where} can be empty, and it needs {WORDS[need]} empty cells")
+        told.append((value, need, places))
     if not sole:
         return None
+
+    def reason() -> str:
+        said = []
+        for value, need, places in told:
+            where = names(frame.cells[i] for i in places)
+            if value != EMPTY:
+                said.append(f"only {where} can take {value}")
+            elif need == 1:
+                said.append(f"only {where} can be empty")
+            else:
+                said.append(f"only {where} can be empty, and it needs {WORDS[need]} empty cells")
+        return f"in {line.name}, {' and '.join(said)}"
+
     return make_step(
         pos,
         pos.techniques["HIDDEN_SINGLE"],
         {},
         [line],
         [i for i in frame.line_cells[x] if not pos.placed[i]],
-        f"in {line.name}, {' and '.join(said)}",
+        reason,
         place=sole,
     )
+
+
+def _lone_places(pos: LatinPosition, x: int) -> bool:
+    """In line ``x`` of digits only: might a digit it lacks have one place, or none
+    (which :func:`holders` tells as a contradiction)? A quick look before the full one."""
+    once = twice = held = 0
+    masks, placed = pos.masks, pos.placed
+    for i in pos.frame.line_cells[x]:
+        if placed[i]:
+            held |= 1 << (placed[i] - 1)
+        else:
+            m = masks[i]
+            twice |= once & m
+            once |= m
+    lacking = pos.frame.full & ~held
+    return bool(lacking & ~once or lacking & ~twice)
 
 
 # ---------------------------------------------------------------- subsets
@@ -625,25 +661,29 @@ def _capacity(frame: Frame, mask: int, wanted: dict[int, int]) -> int:
 
 def naked_subset(pos: LatinPosition, x: int) -> Step | None:
     """Two to four cells of a line whose candidates can fill no more cells than they
-    are: those values go in them, and leave the rest of the line."""
+    are: those values go in them, and leave the rest of the line. Only cells that fill
+    no more than ``size`` cells alone can be among ``size`` such cells."""
     frame = pos.frame
     masks = pos.masks
+    open_ = [i for i in frame.line_cells[x] if not pos.placed[i]]
+    if len(open_) <= 2 or (not frame.empties and sum(masks[i].bit_count() <= 4 for i in open_) < 2):
+        return None  # no two cells that could be among a subset
     line = frame.lines[x]
     wanted = needs(pos, x)
-    open_ = [i for i in frame.line_cells[x] if not pos.placed[i]]
+    capacity = {i: _capacity(frame, masks[i], wanted) for i in open_}
     for size in (2, 3, 4):
         if len(open_) <= size:
             return None
         best: tuple[int, tuple[int, ...], int, dict[int, int]] | None = None
-        for group in itertools.combinations(open_, size):
+        for group in itertools.combinations([i for i in open_ if capacity[i] <= size], size):
             union = 0
             for i in group:
                 union |= masks[i]
             count = _capacity(frame, union, wanted)
             if count > size:
                 continue
-            shown = spoken(frame.values_of(union), wanted.get(EMPTY, 0), "or")
             if count < size:
+                shown = spoken(frame.values_of(union), wanted.get(EMPTY, 0), "or")
                 kind = "different digits" if not frame.bit(EMPTY) & union else "values"
                 raise Contradiction(
                     f"{names(frame.cells[i] for i in group)} in {line.name} need "
@@ -657,10 +697,10 @@ def naked_subset(pos: LatinPosition, x: int) -> Step | None:
                 best = (lost, group, union, removals)
         if best:
             _, group, union, removals = best
-            shown = spoken(frame.values_of(union), wanted.get(EMPTY, 0))
             reason = (
                 f"in {line.name}, {names(frame.cells[i] for i in group)} can only hold "
-                f"{shown} between them (a naked {SUBSET_NAMES[size]})"
+                f"{spoken(frame.values_of(union), wanted.get(EMPTY, 0))} between them "
+                f"(a naked {SUBSET_NAMES[size]})"
             )
             return make_step(pos, pos.techniques["NAKED_SUBSET"], removals, [line], group, reason)
     return None
@@ -668,18 +708,23 @@ def naked_subset(pos: LatinPosition, x: int) -> Step | None:
 
 def hidden_subset(pos: LatinPosition, x: int) -> Step | None:
     """Two to four values of a line with no more places between them than they need:
-    those cells hold nothing else."""
+    those cells hold nothing else. Only values with no more places alone than such a
+    group can need can be among it."""
     frame = pos.frame
+    if not frame.empties and not _few_places(pos, x):
+        return None
     masks = pos.masks
     line = frame.lines[x]
     found = holders(pos, x)
     values = [v for v, (need, places) in found.items() if len(places) > need]
     open_count = sum(need for need, _ in found.values())
+    most = max((need for need, _ in found.values()), default=1)
     for size in (2, 3, 4):
         if open_count <= size + 1:  # a hidden subset of the rest is a naked one
             return None
+        room = min(size - 1 + most, max(SUBSET_NAMES))  # the most places a group can need
         best: tuple[int, tuple[int, ...], list[int], dict[int, int]] | None = None
-        for group in itertools.combinations(values, size):
+        for group in itertools.combinations([v for v in values if len(found[v][1]) <= room], size):
             need = sum(found[v][0] for v in group)
             if need + 1 >= open_count or need > max(SUBSET_NAMES):
                 continue
@@ -708,3 +753,25 @@ def hidden_subset(pos: LatinPosition, x: int) -> Step | None:
             )
             return make_step(pos, pos.techniques["HIDDEN_SUBSET"], removals, [line], places, reason)
     return None
+
+
+def _few_places(pos: LatinPosition, x: int) -> bool:
+    """In line ``x`` of digits only: might it hold a hidden subset (two digits it lacks
+    with two to four places each, of more than three it lacks), or a digit with no place
+    (which :func:`holders` tells as a contradiction)? A quick look before the full one."""
+    masks, placed = pos.masks, pos.placed
+    held = one = two = three = four = five = 0  # digits with at least 1, 2, ... places
+    for i in pos.frame.line_cells[x]:
+        if placed[i]:
+            held |= 1 << (placed[i] - 1)
+            continue
+        m = masks[i]
+        five |= four & m
+        four |= three & m
+        three |= two & m
+        two |= one & m
+        one |= m
+    lacking = pos.frame.full & ~held
+    if lacking & ~one:
+        return True
+    return lacking.bit_count() > 3 and (lacking & two & ~five).bit_count() >= 2
