@@ -330,26 +330,38 @@ class Ladder:
     def trial(self) -> enum.IntEnum:
         return self.techniques["TRIAL"]
 
+    @functools.cached_property
+    def rungs(self) -> tuple[tuple[enum.IntEnum, str, StepFinder], ...]:
+        """The techniques in order, each with its scope and function."""
+        return tuple((t, *self.table[t]) for t in self.techniques)
+
     def find(self, pos: Any, technique: enum.IntEnum) -> Step | None:
+        """The best step of one technique (see :meth:`best`)."""
+        return self.best(pos, technique, *self.table[technique])
+
+    def best(
+        self, pos: Any, technique: enum.IntEnum, scope: str, function: StepFinder
+    ) -> Step | None:
         """The best step of one technique: most placements, then most eliminations, then
         the first in the kind's order. Findings are memoised in the position, which
         forgets them when a cell they read changes."""
-        scope, function = self.table[technique]
         memo = pos.memo(technique)
         if scope == WHOLE:
             if None not in memo:
                 memo[None] = function(pos)
             whole: Step | None = memo[None]
             return whole
+        keys = range(self.keys(pos, scope))
+        for key in keys:
+            if key not in memo:
+                pos.poll()  # a large grid has thousands of keys: the budget is checked at each
+                memo[key] = function(pos, key)
+        if not any(memo.values()):  # the usual case: nothing found
+            return None
         best: Step | None = None
         best_rank = (0, 0)
-        for key in range(self.keys(pos, scope)):
-            step: Step | None
-            try:
-                step = memo[key]
-            except KeyError:
-                pos.poll()  # a large grid has thousands of keys: the budget is checked at each
-                step = memo[key] = function(pos, key)
+        for key in keys:
+            step: Step | None = memo[key]
             if step is not None:
                 rank = (len(step.placements), len(step.eliminations))
                 if best is None or rank > best_rank:
@@ -373,10 +385,10 @@ class Ladder:
 
     def first_step(self, pos: Any, max_technique: enum.IntEnum | None = None) -> Step | None:
         """The simplest step available: the techniques in order, the first that finds one."""
-        for technique in self.techniques:
+        for technique, scope, function in self.rungs:
             if max_technique is not None and technique > max_technique:
                 break
-            step = self.find(pos, technique)
+            step = self.best(pos, technique, scope, function)
             if step is not None:
                 return step
         return None
