@@ -58,7 +58,6 @@ from . import native
 from .checks import check_puzzle
 from .checks import validate_board
 from .model import Puzzle
-from .techniques import CELL
 from .techniques import LINE
 from .techniques import SCOPES
 from .techniques import VIEW
@@ -140,7 +139,16 @@ def _from_candidates(puzzle: Puzzle, candidates: Mapping[Cell, object]) -> Posit
     return Position.placing_singles(layout, masks)
 
 
-position = reader(Position, _from_entries, _from_candidates)
+def _start(puzzle: Puzzle) -> Position:
+    """The position before any entry: the givens placed (judged as a board when there
+    are any: they may break a clue)."""
+    if any(map(any, puzzle.givens)):
+        return _from_entries(puzzle, puzzle.empty_grid())
+    layout = layout_of(puzzle)
+    return Position(layout, [layout.frame.full] * len(layout.frame.cells))
+
+
+position = reader(Position, _from_entries, _from_candidates, _start)
 
 
 # ---------------------------------------------------------------- 9. trial, and the chain
@@ -217,6 +225,8 @@ def trial(pos: Position) -> Step | None:
     """Assume one candidate, follow techniques 1-8; a contradiction eliminates it. Of the
     first few assumptions the screen refutes, the one with the shortest chain is told.
     When the screen refutes none, a two-level trial (:func:`_two_level`)."""
+    if pos.solved:
+        return None
     frame = pos.frame
     chain_of = ladder(pos.layout.puzzle)
     best = chain_of.shortest_refutation(pos, _screen(pos), TRIAL_UP_TO, TRIAL_STEPS)
@@ -312,8 +322,9 @@ TECHNIQUES = technique_table(Technique, {**SCOPES, WHOLE: (trial,)})
 
 
 def _keys(pos: Position, scope: str) -> int:
-    layout = pos.layout
-    return {VIEW: len(layout.views), LINE: len(pos.frame.lines), CELL: len(pos.frame.cells)}[scope]
+    if scope == VIEW:
+        return len(pos.layout.views)
+    return len(pos.frame.lines if scope == LINE else pos.frame.cells)
 
 
 @functools.cache

@@ -62,12 +62,11 @@ class Side(enum.Enum):
 
     def clue_cell(self, index: int, n: int) -> Cell:
         """Where the clue is written, just outside the grid."""
-        return {
-            Side.TOP: (-1, index),
-            Side.BOTTOM: (n, index),
-            Side.LEFT: (index, -1),
-            Side.RIGHT: (index, n),
-        }[self]
+        if self is Side.TOP:
+            return (-1, index)
+        if self is Side.BOTTOM:
+            return (n, index)
+        return (index, -1) if self is Side.LEFT else (index, n)
 
     @property
     def opposite(self) -> Side:

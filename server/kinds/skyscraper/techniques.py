@@ -117,8 +117,11 @@ def layout_of(puzzle: Puzzle) -> Layout:
 # ---------------------------------------------------------------- position
 
 VIEW_SLOTS = (Technique.EDGE_CLUE, Technique.VISIBILITY_BOUNDS)
+# Per line, what the clue pair finds changes only when a value is placed in the line,
+# and per view, what edge clues and visibility bounds find: lost candidates only shrink
+# it. So finding nothing there stays true until a placement.
+PLACED_LINE_SLOTS = (Technique.CLUE_PAIR,)
 LINE_SLOTS = (
-    Technique.CLUE_PAIR,
     Technique.HIDDEN_SINGLE,
     Technique.NAKED_SUBSET,
     Technique.HIDDEN_SUBSET,
@@ -143,9 +146,9 @@ class Position(LatinPosition):
         if self.placed[i] or not self.masks[i] & b:
             shown = "empty" if value == EMPTY else value
             raise Contradiction(f"{cell_name(cell)} cannot be {shown}", self._lines(i), [cell])
-        self.set(i, b)
+        self.masks[i] = b
         self.placed[i] = value
-        self._forget_cell(i)
+        self._forget_cell(i, placed=True)
         for x in frame.cell_lines[i]:
             cells = frame.line_cells[x]
             if value == EMPTY:
@@ -163,14 +166,22 @@ class Position(LatinPosition):
                 if j != i and self.masks[j] & b and self.placed[j] != EMPTY:
                     self.set(j, self.masks[j] & ~b)
 
-    def _forget_cell(self, i: int) -> None:
+    def _forget_cell(self, i: int, placed: bool = False) -> None:
+        """Forget what cell ``i``'s views, lines and own candidates showed; when only its
+        candidates changed (not ``placed``), a view's or a clue pair's finding of nothing
+        is kept (:data:`VIEW_SLOTS`, :data:`PLACED_LINE_SLOTS`)."""
         memo = self._memo
-        for v in self.layout.cell_views[i]:
-            for slot in VIEW_SLOTS:
-                memo[slot].pop(v, None)
-        for x in self.frame.cell_lines[i]:
-            for slot in LINE_SLOTS:
-                memo[slot].pop(x, None)
+        views, lines = self.layout.cell_views[i], self.frame.cell_lines[i]
+        for slots, keys in ((VIEW_SLOTS, views), (PLACED_LINE_SLOTS, lines)):
+            for slot in slots:
+                found = memo[slot]
+                for key in keys:
+                    if placed or found.get(key) is not None:
+                        found.pop(key, None)
+        for slot in LINE_SLOTS:
+            found = memo[slot]
+            for x in lines:
+                found.pop(x, None)
         memo[Technique.NAKED_SINGLE].pop(i, None)
         memo[Technique.TRIAL].clear()
 
@@ -223,8 +234,11 @@ def edge_clue(pos: Position, v: int) -> Step | None:
         place = {i: k + 1 for k, i in enumerate(cells) if not pos.placed[i]}
         if not place:
             return None
-        reason = f"{view.name}: every tower is seen, rising from 1 to {frame.height}"
-        return make_step(pos, Technique.EDGE_CLUE, {}, [view], [], reason, place=place)
+        rising = f"{view.name}: every tower is seen, rising from 1 to {frame.height}"
+        return make_step(pos, Technique.EDGE_CLUE, {}, [view], [], rising, place=place)
+    first = cells[0]
+    if pos.placed[first]:
+        return None
     where = _where(pos, cells)
     seen, nearest = [], frame.size  # the tallest placed, seen in rising order
     for h in range(frame.height, 0, -1):
@@ -233,24 +247,25 @@ def edge_clue(pos: Position, v: int) -> Step | None:
         if where[h] < nearest:
             nearest = where[h]
             seen.append(h)
-    first = cells[0]
-    if view.clue != len(seen) + 1 or nearest <= 1 or pos.placed[first]:
+    if view.clue != len(seen) + 1 or nearest <= 1:
         return None
     behind = {h for h, k in where.items() if k >= nearest}
     lower = [h for h in range(1, frame.height + 1) if h not in behind][: nearest - 1]
     lost = pos.masks[first] & sum(frame.bit(h) for h in lower)
     if not lost:
         return None
-    if not seen:
-        reason = f"{view.name} sees only the tallest tower ({frame.height}), which stands first"
-    else:
+
+    def reason() -> str:
+        if not seen:
+            return f"{view.name} sees only the tallest tower ({frame.height}), which stands first"
         at = names(frame.cells[cells[where[h]]] for h in seen)
         hidden = names(frame.cells[j] for j in cells[1:nearest])
-        reason = (
+        return (
             f"{view.name}: {listed(seen, 'and')} {'is' if len(seen) == 1 else 'are'} seen "
             f"already ({at}), so the one other "
             f"tower seen stands at {cell_name(frame.cells[first])}, taller than {hidden}"
         )
+
     return make_step(pos, Technique.EDGE_CLUE, {first: lost}, [view], [], reason)
 
 
@@ -312,13 +327,13 @@ def visibility_bounds(pos: Position, v: int) -> Step | None:
     view, cells = layout.views[v], layout.view_cells[v]
     where = _where(pos, cells)
     removals: dict[int, int] = {}
-    said: list[str] = []
-    hidden: list[str] = []
+    told: list[tuple[int, int]] = []  # (height, the first cells it cannot stand in)
+    hidden: list[tuple[int, int]] = []  # (height, the nearest taller tower hiding it)
     counted = 0
     for h in range(frame.height, 0, -1):
-        nearer = [g for g in where if g > h and h in where and where[g] < where[h]]
+        nearer = [g for g in where if g > h and where[g] < where[h]] if h in where else []
         if nearer:
-            hidden.append(f"{h} is hidden behind {min(nearer)}")
+            hidden.append((h, min(nearer)))
             continue
         away = view.clue - 1 - counted  # h is not in the first ``away`` cells
         if away <= 0:
@@ -328,12 +343,19 @@ def visibility_bounds(pos: Position, v: int) -> Step | None:
         for i in gone:
             removals[i] = removals.get(i, 0) | frame.bit(h)
         if gone:
-            first = "first cell" if away == 1 else f"first {WORDS[away]} cells"
-            said.append(f"{h} {'not' if said else 'cannot stand'} in the {first}")
+            told.append((h, away))
     if not removals:
         return None
-    why = f" ({listed(hidden, 'and')})" if hidden else ""
-    reason = f"{view.name}: {view.clue} towers must be seen, so {listed(said, 'and')}{why}"
+
+    def reason() -> str:
+        said: list[str] = []
+        for h, away in told:
+            first = "first cell" if away == 1 else f"first {WORDS[away]} cells"
+            said.append(f"{h} {'not' if said else 'cannot stand'} in the {first}")
+        behind = [f"{h} is hidden behind {g}" for h, g in hidden]
+        why = f" ({listed(behind, 'and')})" if behind else ""
+        return f"{view.name}: {view.clue} towers must be seen, so {listed(said, 'and')}{why}"
+
     return make_step(pos, Technique.VISIBILITY_BOUNDS, removals, [view], [], reason, ": ")
 
 
@@ -355,6 +377,8 @@ def sequences(pos: Position, x: int) -> Step | None:
     line = frame.lines[x]
     masks = tuple(pos.masks[i] for i in cells)
     support = revise(masks, near, far, frame.height)
+    if support == masks:
+        return None
     views = _line_views(layout, line)
     clues = listed((f"{view.clue} {view.side.where.split()[0]}" for view in views), "and")
     subject = f"{line.name} (clue{'s' if len(views) > 1 else ''} {clues})"
@@ -365,24 +389,26 @@ def sequences(pos: Position, x: int) -> Step | None:
     removals = {i: m & ~s for i, m, s in zip(cells, masks, support, strict=True) if m & ~s}
     if not removals:
         return None
-    allowed = [frozenset(frame.values_of(m)) for m in masks]
-    fitting = arrangements(frame.size, frame.height, near, far, allowed)
-    found = list(itertools.islice(fitting, SHOWN + 1))
-    order = "left to right" if line.type is GroupType.ROW else "top to bottom"
-    if len(found) <= SHOWN:
-        shown = listed(heights_text(a) for a in found)
-        reason = f"{subject}, given its cells' candidates, can only be {shown} ({order})"
-    else:
+
+    def reason() -> str:
+        allowed = [frozenset(frame.values_of(m)) for m in masks]
+        fitting = arrangements(frame.size, frame.height, near, far, allowed)
+        found = list(itertools.islice(fitting, SHOWN + 1))
+        order = "left to right" if line.type is GroupType.ROW else "top to bottom"
+        if len(found) <= SHOWN:
+            shown = listed(heights_text(a) for a in found)
+            return f"{subject}, given its cells' candidates, can only be {shown} ({order})"
         lost = [
             f"{value_words(frame.values_of(removals[i]))} in {cell_name(frame.cells[i])}"
             for i in cells
             if i in removals
         ]
         more = " (and more)" if len(lost) > 3 else ""
-        reason = (
+        return (
             f"no arrangement of {subject} that fits its cells' candidates puts "
             f"{listed(lost[:3])}{more}"
         )
+
     return make_step(pos, Technique.SEQUENCES, removals, [line, *views], cells, reason)
 
 
