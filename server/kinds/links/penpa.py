@@ -233,11 +233,11 @@ class Frame:
     ny: int
     space: tuple[int, int, int, int]
 
-    @property
+    @functools.cached_property
     def nx0(self) -> int:
         return self.nx + 4
 
-    @property
+    @functools.cached_property
     def points(self) -> int:
         """Points of one type (``N``)."""
         return self.nx0 * (self.ny + 4)
