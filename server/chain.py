@@ -331,15 +331,15 @@ class Ladder:
         return self.techniques["TRIAL"]
 
     @functools.cached_property
-    def rungs(self) -> tuple[tuple[enum.IntEnum, str, StepFinder], ...]:
+    def _rungs(self) -> tuple[tuple[enum.IntEnum, str, StepFinder], ...]:
         """The techniques in order, each with its scope and function."""
         return tuple((t, *self.table[t]) for t in self.techniques)
 
     def find(self, pos: Any, technique: enum.IntEnum) -> Step | None:
-        """The best step of one technique (see :meth:`best`)."""
-        return self.best(pos, technique, *self.table[technique])
+        """The best step of one technique (see :meth:`_best`)."""
+        return self._best(pos, technique, *self.table[technique])
 
-    def best(
+    def _best(
         self, pos: Any, technique: enum.IntEnum, scope: str, function: StepFinder
     ) -> Step | None:
         """The best step of one technique: most placements, then most eliminations, then
@@ -385,10 +385,10 @@ class Ladder:
 
     def first_step(self, pos: Any, max_technique: enum.IntEnum | None = None) -> Step | None:
         """The simplest step available: the techniques in order, the first that finds one."""
-        for technique, scope, function in self.rungs:
+        for technique, scope, function in self._rungs:
             if max_technique is not None and technique > max_technique:
                 break
-            step = self.best(pos, technique, scope, function)
+            step = self._best(pos, technique, scope, function)
             if step is not None:
                 return step
         return None

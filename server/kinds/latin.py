@@ -63,6 +63,7 @@ from numgrid.server.kinds.masks import single
 
 WORDS = ("no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine")
 SUBSET_NAMES = {2: "pair", 3: "triple", 4: "quad"}
+LARGEST_SUBSET = max(SUBSET_NAMES)
 
 
 # ---------------------------------------------------------------- lines
@@ -467,7 +468,8 @@ def make_step(
         left = mask & ~removals[i]
         if not left:
             raise Contradiction(
-                f"{capital(_text(reason))}, which leaves {cell_name(frame.cells[i])} no candidate",
+                f"{capital(_reason_text(reason))}, "
+                f"which leaves {cell_name(frame.cells[i])} no candidate",
                 groups,
                 [frame.cells[i]],
             )
@@ -482,11 +484,15 @@ def make_step(
         tuple(eliminations),
         tuple(groups),
         tuple(frame.cells[i] for i in cells),
-        said(pos, lambda: f"{capital(_text(reason))}{joiner}{outcome(placements, eliminations)}."),
+        said(
+            pos,
+            lambda: f"{capital(_reason_text(reason))}{joiner}{outcome(placements, eliminations)}.",
+        ),
     )
 
 
-def _text(reason: Reason) -> str:
+def _reason_text(reason: Reason) -> str:
+    """The words of a reason given as words or as what writes them."""
     return reason if isinstance(reason, str) else reason()
 
 
@@ -555,10 +561,12 @@ def naked_single(pos: LatinPosition, i: int) -> Step | None:
     groups = [frame.lines[x] for x in frame.cell_lines[i]]
     technique = pos.techniques["NAKED_SINGLE"]
     place = {i: frame.value_of(mask)}
-    return make_step(pos, technique, {}, groups, [i], lambda: _held(pos, i), place=place)
+    return make_step(
+        pos, technique, {}, groups, [i], lambda: _naked_single_reason(pos, i), place=place
+    )
 
 
-def _held(pos: LatinPosition, i: int) -> str:
+def _naked_single_reason(pos: LatinPosition, i: int) -> str:
     """Why cell ``i`` has one candidate: the values its lines hold, and those it lost."""
     frame = pos.frame
     others = frame.full & ~pos.masks[i]
@@ -635,17 +643,25 @@ def hidden_single(pos: LatinPosition, x: int) -> Step | None:
 def _lone_places(pos: LatinPosition, x: int) -> bool:
     """In line ``x`` of digits only: might a digit it lacks have one place, or none
     (which :func:`holders` tells as a contradiction)? A quick look before the full one."""
-    once = twice = held = 0
+    lacking, at_least = _places_counted(pos, x, 2)
+    return bool(lacking & ~at_least[2])
+
+
+def _places_counted(pos: LatinPosition, x: int, most: int) -> tuple[int, list[int]]:
+    """In line ``x`` of digits only: the digits it lacks, and per k up to ``most`` the
+    digits with at least k places among its open cells (``at_least[k]``, masks)."""
     masks, placed = pos.masks, pos.placed
+    held = 0
+    at_least = [0] * (most + 1)
     for i in pos.frame.line_cells[x]:
         if placed[i]:
             held |= 1 << (placed[i] - 1)
-        else:
-            m = masks[i]
-            twice |= once & m
-            once |= m
-    lacking = pos.frame.full & ~held
-    return bool(lacking & ~once or lacking & ~twice)
+            continue
+        m = masks[i]
+        for k in range(most, 1, -1):
+            at_least[k] |= at_least[k - 1] & m
+        at_least[1] |= m
+    return pos.frame.full & ~held, at_least
 
 
 # ---------------------------------------------------------------- subsets
@@ -666,7 +682,9 @@ def naked_subset(pos: LatinPosition, x: int) -> Step | None:
     frame = pos.frame
     masks = pos.masks
     open_ = [i for i in frame.line_cells[x] if not pos.placed[i]]
-    if len(open_) <= 2 or (not frame.empties and sum(masks[i].bit_count() <= 4 for i in open_) < 2):
+    if len(open_) <= 2 or (
+        not frame.empties and sum(masks[i].bit_count() <= LARGEST_SUBSET for i in open_) < 2
+    ):
         return None  # no two cells that could be among a subset
     line = frame.lines[x]
     wanted = needs(pos, x)
@@ -697,12 +715,8 @@ def naked_subset(pos: LatinPosition, x: int) -> Step | None:
                 best = (lost, group, union, removals)
         if best:
             _, group, union, removals = best
-            reason = (
-                f"in {line.name}, {names(frame.cells[i] for i in group)} can only hold "
-                f"{spoken(frame.values_of(union), wanted.get(EMPTY, 0))} between them "
-                f"(a naked {SUBSET_NAMES[size]})"
-            )
-            return make_step(pos, pos.techniques["NAKED_SUBSET"], removals, [line], group, reason)
+            words = functools.partial(_naked_words, frame, line, group, union, wanted)
+            return make_step(pos, pos.techniques["NAKED_SUBSET"], removals, [line], group, words)
     return None
 
 
@@ -722,11 +736,11 @@ def hidden_subset(pos: LatinPosition, x: int) -> Step | None:
     for size in (2, 3, 4):
         if open_count <= size + 1:  # a hidden subset of the rest is a naked one
             return None
-        room = min(size - 1 + most, max(SUBSET_NAMES))  # the most places a group can need
+        room = min(size - 1 + most, LARGEST_SUBSET)  # the most places a group can need
         best: tuple[int, tuple[int, ...], list[int], dict[int, int]] | None = None
         for group in itertools.combinations([v for v in values if len(found[v][1]) <= room], size):
             need = sum(found[v][0] for v in group)
-            if need + 1 >= open_count or need > max(SUBSET_NAMES):
+            if need + 1 >= open_count or need > LARGEST_SUBSET:
                 continue
             places = sorted({i for v in group for i in found[v][1]})
             if len(places) > need:
@@ -747,31 +761,38 @@ def hidden_subset(pos: LatinPosition, x: int) -> Step | None:
                 best = (lost, group, places, removals)
         if best:
             _, group, places, removals = best
-            reason = (
-                f"in {line.name}, {spoken(group, found.get(EMPTY, (0,))[0])} can only go in "
-                f"{names(frame.cells[i] for i in places)} (a hidden {SUBSET_NAMES[len(places)]})"
-            )
-            return make_step(pos, pos.techniques["HIDDEN_SUBSET"], removals, [line], places, reason)
+            empties = found.get(EMPTY, (0,))[0]
+            words = functools.partial(_hidden_words, frame, line, group, places, empties)
+            return make_step(pos, pos.techniques["HIDDEN_SUBSET"], removals, [line], places, words)
     return None
+
+
+def _naked_words(
+    frame: Frame, line: Line, group: tuple[int, ...], union: int, wanted: dict[int, int]
+) -> str:
+    return (
+        f"in {line.name}, {names(frame.cells[i] for i in group)} can only hold "
+        f"{spoken(frame.values_of(union), wanted.get(EMPTY, 0))} between them "
+        f"(a naked {SUBSET_NAMES[len(group)]})"
+    )
+
+
+def _hidden_words(
+    frame: Frame, line: Line, group: tuple[int, ...], places: list[int], empties: int
+) -> str:
+    return (
+        f"in {line.name}, {spoken(group, empties)} can only go in "
+        f"{names(frame.cells[i] for i in places)} (a hidden {SUBSET_NAMES[len(places)]})"
+    )
 
 
 def _few_places(pos: LatinPosition, x: int) -> bool:
     """In line ``x`` of digits only: might it hold a hidden subset (two digits it lacks
-    with two to four places each, of more than three it lacks), or a digit with no place
-    (which :func:`holders` tells as a contradiction)? A quick look before the full one."""
-    masks, placed = pos.masks, pos.placed
-    held = one = two = three = four = five = 0  # digits with at least 1, 2, ... places
-    for i in pos.frame.line_cells[x]:
-        if placed[i]:
-            held |= 1 << (placed[i] - 1)
-            continue
-        m = masks[i]
-        five |= four & m
-        four |= three & m
-        three |= two & m
-        two |= one & m
-        one |= m
-    lacking = pos.frame.full & ~held
-    if lacking & ~one:
+    with two to :data:`LARGEST_SUBSET` places each, of more than three it lacks), or a
+    digit with no place (which :func:`holders` tells as a contradiction)? A quick look
+    before the full one."""
+    lacking, at_least = _places_counted(pos, x, LARGEST_SUBSET + 1)
+    if lacking & ~at_least[1]:
         return True
-    return lacking.bit_count() > 3 and (lacking & two & ~five).bit_count() >= 2
+    few = lacking & at_least[2] & ~at_least[LARGEST_SUBSET + 1]
+    return lacking.bit_count() > 3 and few.bit_count() >= 2

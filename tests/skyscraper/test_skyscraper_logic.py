@@ -5,14 +5,24 @@ against the published solution, is in ``tests/conformance/``)."""
 from __future__ import annotations
 
 import pytest
+from hypothesis import given
+from hypothesis import settings
+from hypothesis import strategies as st
+from numgrid.server.chain import Contradiction
 from numgrid.server.core import EMPTY
 from numgrid.server.core import Budget
 from numgrid.server.core import PuzzleError
 from numgrid.server.core import SearchTimeout
+from numgrid.server.kinds.latin import latin_square
 from numgrid.server.kinds.skyscraper import formats
 from numgrid.server.kinds.skyscraper import logic
+from numgrid.server.kinds.skyscraper import techniques
 from numgrid.server.kinds.skyscraper.logic import Grade
 from numgrid.server.kinds.skyscraper.logic import Technique
+from numgrid.server.kinds.skyscraper.model import SIDES
+from numgrid.server.kinds.skyscraper.model import Puzzle
+from numgrid.server.kinds.skyscraper.model import visible
+from numgrid.server.kinds.skyscraper.techniques import layout_of
 from support.facts import assert_sound
 from support.skyscraper import corpus_puzzle
 from support.skyscraper import puzzle
@@ -227,3 +237,44 @@ def test_a_grid_without_clues_stalls_after_a_few_hundred_propagations(monkeypatc
     found = logic.explain(formats.read(empty).puzzle, None, max(Technique), budget=None)
     assert not found.solved and not found.steps
     assert len(calls) < 2_000
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.randoms(use_true_random=False))
+def test_what_a_view_or_clue_pair_does_not_find_stays_unfound_as_candidates_go(rng):
+    """The position keeps an edge clue's, a visibility bound's and a clue pair's finding
+    of nothing until a value is placed in its view or line (``KEPT_UNTIL_PLACED``): from
+    any candidates, losing some (nothing placed) never lets one of them find a step or
+    a contradiction it did not."""
+    n = rng.randrange(3, 7)
+    height = n if rng.random() < 0.7 else n - 1
+    grid = [[v if v <= height else EMPTY for v in row] for row in latin_square(n, rng)]
+    clues = {
+        side.value: tuple(
+            visible(grid[r][c] for r, c in side.cells(i, n)) if rng.random() < 0.6 else 0
+            for i in range(n)
+        )
+        for side in SIDES
+    }
+    layout = layout_of(Puzzle(n, height, rng.random() < 0.2, givens=((0,) * n,) * n, **clues))
+    frame = layout.frame
+    placed = [v if rng.random() < 0.3 else 0 for row in grid for v in row]
+    masks = [
+        frame.bit(v) if placed[i] else rng.randrange(frame.full + 1) | frame.bit(v)
+        for i, v in enumerate(v for row in grid for v in row)
+    ]
+    fewer = [
+        m if placed[i] or rng.random() < 0.5 else (m & rng.randrange(frame.full + 1)) or m
+        for i, m in enumerate(masks)
+    ]
+    scopes = [(techniques.edge_clue, len(layout.views))]
+    scopes += [(techniques.visibility_bounds, len(layout.views))]
+    scopes += [(techniques.clue_pair, len(frame.lines))]
+    for technique, keys in scopes:
+        for key in range(keys):
+            try:
+                before = technique(techniques.Position(layout, masks, placed), key)
+            except Contradiction:
+                continue
+            if before is None:
+                assert technique(techniques.Position(layout, fewer, placed), key) is None

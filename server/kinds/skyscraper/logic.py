@@ -58,6 +58,7 @@ from . import native
 from .checks import check_puzzle
 from .checks import validate_board
 from .model import Puzzle
+from .techniques import CELL
 from .techniques import LINE
 from .techniques import SCOPES
 from .techniques import VIEW
@@ -139,16 +140,7 @@ def _from_candidates(puzzle: Puzzle, candidates: Mapping[Cell, object]) -> Posit
     return Position.placing_singles(layout, masks)
 
 
-def _start(puzzle: Puzzle) -> Position:
-    """The position before any entry: the givens placed (judged as a board when there
-    are any: they may break a clue)."""
-    if any(map(any, puzzle.givens)):
-        return _from_entries(puzzle, puzzle.empty_grid())
-    layout = layout_of(puzzle)
-    return Position(layout, [layout.frame.full] * len(layout.frame.cells))
-
-
-position = reader(Position, _from_entries, _from_candidates, _start)
+position = reader(Position, _from_entries, _from_candidates)
 
 
 # ---------------------------------------------------------------- 9. trial, and the chain
@@ -232,18 +224,21 @@ def trial(pos: Position) -> Step | None:
     best = chain_of.shortest_refutation(pos, _screen(pos), TRIAL_UP_TO, TRIAL_STEPS)
     if best is not None:
         i, value, chain, found = best
-        text, groups, named = (
-            f"{chain_of.then(chain, found.groups, found.cells)}{found.reason}",
-            found.groups,
-            [],
-        )
+        groups, named = found.groups, []
+
+        def text() -> str:
+            return f"{chain_of.then(chain, found.groups, found.cells)}{found.reason}"
     else:
         deeper = _two_level(pos)
         if deeper is None:
             return None
-        i, value, text, groups, named = deeper
+        i, value, told, groups, named = deeper
+        text = functools.partial(str, told)
     cell = cell_name(frame.cells[i])
-    reason = f"Trial (a last resort): if {cell} were {value_text(value)}, {text}"
+
+    def reason() -> str:
+        return f"Trial (a last resort): if {cell} were {value_text(value)}, {text()}"
+
     removal = {i: frame.bit(value)}
     return make_step(pos, Technique.TRIAL, removal, groups, [i, *named], reason, "; so ")
 
@@ -324,7 +319,11 @@ TECHNIQUES = technique_table(Technique, {**SCOPES, WHOLE: (trial,)})
 def _keys(pos: Position, scope: str) -> int:
     if scope == VIEW:
         return len(pos.layout.views)
-    return len(pos.frame.lines if scope == LINE else pos.frame.cells)
+    if scope == LINE:
+        return len(pos.frame.lines)
+    if scope == CELL:
+        return len(pos.frame.cells)
+    raise ValueError(f"no scope {scope!r}")
 
 
 @functools.cache

@@ -116,11 +116,11 @@ def layout_of(puzzle: Puzzle) -> Layout:
 
 # ---------------------------------------------------------------- position
 
+# These read placements, and candidates only for whether they are there, so losing
+# candidates can only shrink what they find: a finding of nothing stays true until a
+# value is placed in the view (edge clues, visibility bounds) or the line (clue pairs).
 VIEW_SLOTS = (Technique.EDGE_CLUE, Technique.VISIBILITY_BOUNDS)
-# Per line, what the clue pair finds changes only when a value is placed in the line,
-# and per view, what edge clues and visibility bounds find: lost candidates only shrink
-# it. So finding nothing there stays true until a placement.
-PLACED_LINE_SLOTS = (Technique.CLUE_PAIR,)
+KEPT_UNTIL_PLACED = (Technique.CLUE_PAIR,)  # per line; every view slot is kept so too
 LINE_SLOTS = (
     Technique.HIDDEN_SINGLE,
     Technique.NAKED_SUBSET,
@@ -169,10 +169,10 @@ class Position(LatinPosition):
     def _forget_cell(self, i: int, placed: bool = False) -> None:
         """Forget what cell ``i``'s views, lines and own candidates showed; when only its
         candidates changed (not ``placed``), a view's or a clue pair's finding of nothing
-        is kept (:data:`VIEW_SLOTS`, :data:`PLACED_LINE_SLOTS`)."""
+        is kept (:data:`VIEW_SLOTS`, :data:`KEPT_UNTIL_PLACED`)."""
         memo = self._memo
         views, lines = self.layout.cell_views[i], self.frame.cell_lines[i]
-        for slots, keys in ((VIEW_SLOTS, views), (PLACED_LINE_SLOTS, lines)):
+        for slots, keys in ((VIEW_SLOTS, views), (KEPT_UNTIL_PLACED, lines)):
             for slot in slots:
                 found = memo[slot]
                 for key in keys:
@@ -234,7 +234,10 @@ def edge_clue(pos: Position, v: int) -> Step | None:
         place = {i: k + 1 for k, i in enumerate(cells) if not pos.placed[i]}
         if not place:
             return None
-        rising = f"{view.name}: every tower is seen, rising from 1 to {frame.height}"
+
+        def rising() -> str:
+            return f"{view.name}: every tower is seen, rising from 1 to {frame.height}"
+
         return make_step(pos, Technique.EDGE_CLUE, {}, [view], [], rising, place=place)
     first = cells[0]
     if pos.placed[first]:
@@ -280,11 +283,14 @@ def _first_tallest(pos: Position, view: View, cells: tuple[int, ...]) -> Step | 
     lost = pos.masks[i] & ~(frame.bit(frame.height) | frame.bit(EMPTY))
     if not lost:
         return None
-    past = f" past {names(frame.cells[j] for j in cells[:k])}" if k else ""
-    reason = (
-        f"{view.name} sees only the tallest tower ({frame.height}): the first lot{past} "
-        "holds it or stays empty"
-    )
+
+    def reason() -> str:
+        past = f" past {names(frame.cells[j] for j in cells[:k])}" if k else ""
+        return (
+            f"{view.name} sees only the tallest tower ({frame.height}): the first lot{past} "
+            "holds it or stays empty"
+        )
+
     return make_step(pos, Technique.EDGE_CLUE, {i: lost}, [view], [], reason)
 
 
@@ -304,12 +310,15 @@ def clue_pair(pos: Position, x: int) -> Step | None:
         return None
     line = frame.lines[x]
     views = _line_views(layout, line)
-    start = "left" if line.type is GroupType.ROW else "top"
-    reason = (
-        f"clues {near} and {far} at the ends of {line.name} add up to {frame.size + 1}: every "
-        f"tower is seen from one end, {near - 1} before the tallest, which stands "
-        f"{_ordinal(near)} from the {start}"
-    )
+
+    def reason() -> str:
+        start = "left" if line.type is GroupType.ROW else "top"
+        return (
+            f"clues {near} and {far} at the ends of {line.name} add up to {frame.size + 1}: "
+            f"every tower is seen from one end, {near - 1} before the tallest, which stands "
+            f"{_ordinal(near)} from the {start}"
+        )
+
     place = {i: frame.height}
     return make_step(pos, Technique.CLUE_PAIR, {}, [line, *views], [], reason, place=place)
 
