@@ -643,25 +643,27 @@ def hidden_single(pos: LatinPosition, x: int) -> Step | None:
 def _lone_places(pos: LatinPosition, x: int) -> bool:
     """In line ``x`` of digits only: might a digit it lacks have one place, or none
     (which :func:`holders` tells as a contradiction)? A quick look before the full one."""
-    lacking, at_least = _places_counted(pos, x, 2)
-    return bool(lacking & ~at_least[2])
+    lacking, _, two, _ = _places_counted(pos, x)
+    return bool(lacking & ~two)
 
 
-def _places_counted(pos: LatinPosition, x: int, most: int) -> tuple[int, list[int]]:
-    """In line ``x`` of digits only: the digits it lacks, and per k up to ``most`` the
-    digits with at least k places among its open cells (``at_least[k]``, masks)."""
+def _places_counted(pos: LatinPosition, x: int) -> tuple[int, int, int, int]:
+    """In line ``x`` of digits only: the digits it lacks, and those with at least one,
+    at least two and more than :data:`LARGEST_SUBSET` (four) places among its open
+    cells, as masks (counted in bit-sliced form, one OR chain a cell)."""
     masks, placed = pos.masks, pos.placed
-    held = 0
-    at_least = [0] * (most + 1)
+    held = one = two = three = four = five = 0
     for i in pos.frame.line_cells[x]:
         if placed[i]:
             held |= 1 << (placed[i] - 1)
             continue
         m = masks[i]
-        for k in range(most, 1, -1):
-            at_least[k] |= at_least[k - 1] & m
-        at_least[1] |= m
-    return pos.frame.full & ~held, at_least
+        five |= four & m
+        four |= three & m
+        three |= two & m
+        two |= one & m
+        one |= m
+    return pos.frame.full & ~held, one, two, five
 
 
 # ---------------------------------------------------------------- subsets
@@ -791,8 +793,7 @@ def _few_places(pos: LatinPosition, x: int) -> bool:
     with two to :data:`LARGEST_SUBSET` places each, of more than three it lacks), or a
     digit with no place (which :func:`holders` tells as a contradiction)? A quick look
     before the full one."""
-    lacking, at_least = _places_counted(pos, x, LARGEST_SUBSET + 1)
-    if lacking & ~at_least[1]:
+    lacking, one, two, more = _places_counted(pos, x)
+    if lacking & ~one:
         return True
-    few = lacking & at_least[2] & ~at_least[LARGEST_SUBSET + 1]
-    return lacking.bit_count() > 3 and few.bit_count() >= 2
+    return lacking.bit_count() > 3 and (lacking & two & ~more).bit_count() >= 2
