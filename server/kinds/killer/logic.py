@@ -46,10 +46,12 @@ from numgrid.server.kinds.units import native
 from numgrid.server.kinds.units.techniques import Contradiction
 from numgrid.server.kinds.units.techniques import Plan
 from numgrid.server.kinds.units.techniques import Position
+from numgrid.server.kinds.units.techniques import Reason
 from numgrid.server.kinds.units.techniques import bit
 from numgrid.server.kinds.units.techniques import digits_of
 from numgrid.server.kinds.units.techniques import make_step
 from numgrid.server.kinds.units.techniques import members
+from numgrid.server.kinds.units.techniques import words
 
 from . import native as killer_native
 from .checks import cells_text
@@ -191,7 +193,7 @@ def _cage_step(pos: Position, k: int) -> Step | None:
         i = ids[0]
         if pos.placed[i]:
             return None
-        reason = f"{puzzle.cage_name(k)} is one cell: it holds its sum"
+        reason = functools.partial(_one_cell, puzzle, k)
         return make_step(pos, Technique.COMBINATIONS, {}, (), [i], reason, {i: cage.sum})
     every = cagesums.combos(cage.sum, size, n)
     fillings = _fillings(masks, every)
@@ -210,25 +212,36 @@ def _cage_step(pos: Position, k: int) -> Step | None:
         )
     if not removals:
         return None
-    name, cells_word = puzzle.cage_name(k), cells_text(size)
+    reason = functools.partial(_combinations_said, pos, k, kept, every)
+    return make_step(pos, Technique.COMBINATIONS, removals, (), ids, reason)
+
+
+def _one_cell(puzzle: Puzzle, k: int) -> str:
+    return f"{puzzle.cage_name(k)} is one cell: it holds its sum"
+
+
+def _combinations_said(pos: Position, k: int, kept: list[int], every: tuple[int, ...]) -> str:
+    """Which sets of digits (``kept`` of ``every``) still make cage ``k``'s sum."""
+    puzzle = _cages(pos)
+    cage = puzzle.cages[k]
+    name, cells_word = puzzle.cage_name(k), cells_text(len(cage.cells))
     made = listed([_sum_text(c) for c in kept], "or")
     if len(kept) == len(every):
         only, verb = ("only ", "makes") if len(kept) == 1 else ("", "make")
-        reason = f"{name}: {only}{made} {verb} {cage.sum} in {cells_word}"
-    else:
-        placed = [pos.placed[i] for i in ids if pos.placed[i]]
-        why = (
-            f"with {listed(placed, 'and')} placed"
-            if placed and len(kept) == 1
-            else "with the candidates its cells have left"
-        )
-        reason = (
+        return f"{name}: {only}{made} {verb} {cage.sum} in {cells_word}"
+    n = pos.plan.n
+    placed = [pos.placed[r * n + c] for r, c in cage.cells if pos.placed[r * n + c]]
+    why = (
+        f"with {listed(placed, 'and')} placed"
+        if placed and len(kept) == 1
+        else "with the candidates its cells have left"
+    )
+    if len(every) <= 8:
+        return (
             f"{name}: of the digits making {cage.sum} in {cells_word} "
             f"({listed([_sum_text(c) for c in every], 'or')}), {why} only {made} fit"
-            if len(every) <= 8
-            else f"{name}: {why}, only {made} make {cage.sum} in {cells_word}"
         )
-    return make_step(pos, Technique.COMBINATIONS, removals, (), ids, reason)
+    return f"{name}: {why}, only {made} make {cage.sum} in {cells_word}"
 
 
 # ---------------------------------------------------------------- the rule of 45
@@ -420,39 +433,42 @@ def _holds(area: Area, n: int) -> str:
     )
 
 
-def _placeable(pos: Position, i: int, digit: int, sentence: str) -> None:
+def _placeable(pos: Position, i: int, digit: int, sentence: Reason) -> None:
     """A sum that leaves cell ``i`` a digit it cannot hold is a contradiction."""
     if not 1 <= digit <= pos.plan.n or not pos.masks[i] & bit(digit):
         raise Contradiction(
-            f"{sentence}, which {pos.plan.cell(i)} cannot hold", [], [pos.plan.coords[i]]
+            f"{words(sentence)}, which {pos.plan.cell(i)} cannot hold", [], [pos.plan.coords[i]]
         )
+
+
+def _innies_said(p: Plan, area: Area, innies: Innies) -> str:
+    """The rule of 45 in an area: what its innies (or outies) add up to."""
+    name, area_sum = area.name, area.area_sum
+    cells, total, how, caged = innies.cells, innies.total, innies.how, innies.caged
+    cage_names = listed([f"cage {k + 1}" for k in sorted(innies.cages)], "and") or "none"
+    head = (
+        f"Rule of 45: {name} holds {_holds(area, p.n)}, "
+        f"adding up to {area_sum}; the cages {how} it ({cage_names}) add up to {caged}"
+    )
+    what = names(p.coords[i] for i in cells)
+    difference = f"{area_sum} - {caged}" if how == "inside" else f"{caged} - {area_sum}"
+    theirs = "their only cell" if len(cells) == 1 else "their cells"
+    rest = f"the rest of {name}" if how == "inside" else f"{theirs} outside {name}"
+    if len(cells) == 1:  # the placement says the digit
+        return f"{head}, so {what}, {rest}, holds {difference}"
+    return f"{head}, so {what}, {rest}, add up to {difference} = {total}"
 
 
 def _region_step(pos: Position, key: int) -> Step | None:
     """The best rule-of-45 step of one area: its innies or its outies."""
     p = pos.plan
-    n = p.n
     area = _frames_of(pos).areas[key]
-    name, area_sum = area.name, area.area_sum
     best: Step | None = None
     for innies in area.sums:
-        cells, total, how, caged = innies.cells, innies.total, innies.how, innies.caged
+        cells, total = innies.cells, innies.total
         if all(pos.placed[i] for i in cells):
             continue
-        holds = _holds(area, n)
-        cage_names = listed([f"cage {k + 1}" for k in sorted(innies.cages)], "and") or "none"
-        head = (
-            f"Rule of 45: {name} holds {holds}, "
-            f"adding up to {area_sum}; the cages {how} it ({cage_names}) add up to {caged}"
-        )
-        what = names(p.coords[i] for i in cells)
-        difference = f"{area_sum} - {caged}" if how == "inside" else f"{caged} - {area_sum}"
-        theirs = "their only cell" if len(cells) == 1 else "their cells"
-        rest = f"the rest of {name}" if how == "inside" else f"{theirs} outside {name}"
-        if len(cells) == 1:  # the placement says the digit
-            sentence = f"{head}, so {what}, {rest}, holds {difference}"
-        else:
-            sentence = f"{head}, so {what}, {rest}, add up to {difference} = {total}"
+        sentence = functools.partial(_innies_said, p, area, innies)
         if len(cells) == 1:
             i = cells[0]
             _placeable(pos, i, total, sentence)
@@ -470,7 +486,6 @@ def _split_step(pos: Position, key: int) -> Step | None:
     """Cage splitting in one area: the cage it cuts, each part narrowed by its sum."""
     puzzle = _cages(pos)
     p = pos.plan
-    n = p.n
     area = _frames_of(pos).areas[key]
     split = area.split
     if split is None:
@@ -490,16 +505,20 @@ def _split_step(pos: Position, key: int) -> Step | None:
             removals.update(_bounded(pos, list(cells), total, distinct=True))
     if not removals and not place:
         return None
-    holds = _holds(area, n)
-    inside_names = listed([f"cage {k + 1}" for k in split.cages], "and") or "no cage"
-    outside = cage.sum - split.total
-    sentence = (
-        f"Cage splitting: {area.name} holds {holds}, adding up to {area.area_sum}; the cages "
-        f"inside it ({inside_names}) add up to {split.caged}, so the part of "
-        f"{puzzle.cage_name(split.cage)} inside it, {names(p.coords[i] for i in split.inside)}, "
-        f"adds up to {area.area_sum} - {split.caged} = {split.total}, and its part outside, "
-        f"{names(p.coords[i] for i in split.outside)}, to {cage.sum} - {split.total} = {outside}"
-    )
+
+    def sentence() -> str:
+        inside_names = listed([f"cage {k + 1}" for k in split.cages], "and") or "no cage"
+        outside = cage.sum - split.total
+        return (
+            f"Cage splitting: {area.name} holds {_holds(area, p.n)}, adding up to "
+            f"{area.area_sum}; the cages inside it ({inside_names}) add up to {split.caged}, "
+            f"so the part of {puzzle.cage_name(split.cage)} inside it, "
+            f"{names(p.coords[i] for i in split.inside)}, adds up to {area.area_sum} - "
+            f"{split.caged} = {split.total}, and its part outside, "
+            f"{names(p.coords[i] for i in split.outside)}, to {cage.sum} - {split.total} = "
+            f"{outside}"
+        )
+
     for i, digit in place.items():
         _placeable(pos, i, digit, sentence)
     both = [*split.inside, *split.outside]
@@ -535,7 +554,6 @@ def _overlap_step(pos: Position, k: int) -> Step | None:
             own |= 1 << i
     if not own:
         return None
-    name = puzzle.cage_name(k)
     where = pos.where  # per digit, the open cells that can take it
     best: Step | None = None
     # a digit every set still making the sum holds leaves what sees all its cells here
@@ -547,14 +565,7 @@ def _overlap_step(pos: Position, k: int) -> Step | None:
         if not holders or not seen:
             continue
         cells = tuple(members(holders))
-        common = p.shape.units_holding(cells)
-        shared = listed([p.name(u) for u in sorted(common)], "and")
-        place = f", all in {shared}" if common and len(cells) > 1 else ""
-        reason = (
-            f"{name} must hold {d} (every set of digits still making {cage.sum} does: "
-            f"{listed([_sum_text(c) for c in kept], 'or')}), and only "
-            f"{names(p.coords[i] for i in cells)} can take it{place}"
-        )
+        reason = functools.partial(_must_hold, pos, k, d, kept, cells)
         removals = {j: bit(d) for j in members(seen)}
         best = _better(
             best, make_step(pos, Technique.CAGE_UNIT_OVERLAP, removals, (), cells, reason)
@@ -578,16 +589,35 @@ def _overlap_step(pos: Position, k: int) -> Step | None:
             removals = {i: pos.masks[i] & ~allowed for i in open_ if pos.masks[i] & ~allowed}
             if not removals:
                 break
-            only = names(p.coords[i] for i in members(inside))
-            reason = (
-                f"{p.name(u)} can take {d} only in {only}, "
-                f"cells of {name}: so the cage holds {d}, and of the sets making {cage.sum} "
-                f"only {listed([_sum_text(c) for c in with_d], 'or')} do"
-            )
+            reason = functools.partial(_held_by, pos, k, d, u, inside, with_d)
             step = make_step(pos, Technique.CAGE_UNIT_OVERLAP, removals, (u,), open_, reason)
             best = _better(best, step)
             break
     return best
+
+
+def _must_hold(pos: Position, k: int, d: int, kept: list[int], cells: tuple[int, ...]) -> str:
+    """Cage ``k`` holds ``d`` (every set still making its sum does), in ``cells`` alone."""
+    puzzle, p = _cages(pos), pos.plan
+    common = p.shape.units_holding(cells)
+    shared = listed([p.name(u) for u in sorted(common)], "and")
+    place = f", all in {shared}" if common and len(cells) > 1 else ""
+    return (
+        f"{puzzle.cage_name(k)} must hold {d} (every set of digits still making "
+        f"{puzzle.cages[k].sum} does: {listed([_sum_text(c) for c in kept], 'or')}), and only "
+        f"{names(p.coords[i] for i in cells)} can take it{place}"
+    )
+
+
+def _held_by(pos: Position, k: int, d: int, u: int, inside: int, with_d: list[int]) -> str:
+    """Unit ``u``'s places for ``d`` (the cell set ``inside``) all lie in cage ``k``."""
+    puzzle, p = _cages(pos), pos.plan
+    only = names(p.coords[i] for i in members(inside))
+    return (
+        f"{p.name(u)} can take {d} only in {only}, "
+        f"cells of {puzzle.cage_name(k)}: so the cage holds {d}, and of the sets making "
+        f"{puzzle.cages[k].sum} only {listed([_sum_text(c) for c in with_d], 'or')} do"
+    )
 
 
 def _better(best: Step | None, step: Step) -> Step:

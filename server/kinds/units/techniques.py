@@ -23,6 +23,7 @@ from __future__ import annotations
 import enum
 import functools
 import itertools
+from collections.abc import Callable
 from collections.abc import Iterable
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -390,6 +391,15 @@ class Position(Memos):
 
 # ---------------------------------------------------------------- steps
 
+# Why a step holds: the words, or a function that writes them (called only when they are
+# read: a quiet position's steps, and the steps a chain passes over, need none).
+Reason = str | Callable[[], str]
+
+
+def words(reason: Reason) -> str:
+    """The words of a reason."""
+    return reason if isinstance(reason, str) else reason()
+
 
 def make_step(
     pos: Position,
@@ -397,7 +407,7 @@ def make_step(
     removals: dict[int, int],
     units: Iterable[int],
     cells: Iterable[int],
-    reason: str,
+    reason: Reason,
     place: dict[int, int] | None = None,
     joiner: str = ", so ",
 ) -> Step:
@@ -413,7 +423,7 @@ def make_step(
             continue
         if not mask & ~gone:
             raise Contradiction(
-                f"{capital(reason)}, which leaves {plan.cell(i)} no candidate",
+                f"{capital(words(reason))}, which leaves {plan.cell(i)} no candidate",
                 [plan.groups[u] for u in units],
                 [plan.coords[i]],
             )
@@ -425,7 +435,7 @@ def make_step(
         tuple(eliminations),
         tuple(plan.groups[u] for u in dict.fromkeys(units)),
         tuple(plan.coords[i] for i in dict.fromkeys(cells)),
-        said(pos, lambda: f"{capital(reason)}{joiner}{outcome(placements, eliminations)}."),
+        said(pos, lambda: f"{capital(words(reason))}{joiner}{outcome(placements, eliminations)}."),
     )
 
 
@@ -469,7 +479,10 @@ def full_house(pos: Position, u: int) -> Step | None:
             [pos.plan.coords[i]],
         )
     d = lacks.bit_length()
-    reason = f"{name} has one open cell left, {pos.plan.cell(i)}, and lacks only {d}"
+
+    def reason() -> str:
+        return f"{name} has one open cell left, {pos.plan.cell(i)}, and lacks only {d}"
+
     return make_step(pos, Technique.FULL_HOUSE, {}, [u], [i], reason, place={i: d})
 
 
@@ -478,8 +491,15 @@ def naked_single(pos: Position, i: int) -> Step | None:
     mask = pos.masks[i]
     if pos.placed[i] or not single(mask):
         return None
+    units = pos.plan.cell_units[i]
+    reason = functools.partial(_one_left, pos, i)
+    return make_step(pos, Technique.NAKED_SINGLE, {}, units, [i], reason, {i: mask.bit_length()})
+
+
+def _one_left(pos: Position, i: int) -> str:
+    """Why cell ``i`` has one candidate left: what its units hold, what it had lost."""
     plan = pos.plan
-    others = plan.full & ~mask
+    others = plan.full & ~pos.masks[i]
     holds, told = [], 0
     for u in plan.cell_units[i]:
         here = pos.unit_placed(u) & others & ~told
@@ -491,16 +511,7 @@ def naked_single(pos: Position, i: int) -> Step | None:
     parts = [listed(holds, "and")] if holds else []
     if lost:
         parts.append(f"{cell} had already lost {digits_said(lost)}")
-    reason = ", and ".join(parts) if parts else f"{cell} has one candidate left"
-    return make_step(
-        pos,
-        Technique.NAKED_SINGLE,
-        {},
-        plan.cell_units[i],
-        [i],
-        reason,
-        place={i: mask.bit_length()},
-    )
+    return ", and ".join(parts) if parts else f"{cell} has one candidate left"
 
 
 def hidden_single(pos: Position, u: int) -> Step | None:
@@ -519,9 +530,13 @@ def hidden_single(pos: Position, u: int) -> Step | None:
         i = places.bit_length() - 1
         if single(pos.masks[i]):
             continue  # a naked single (or a full house) says it more simply
-        reason = f"in {plan.name(u)}, only {plan.cell(i)} can take {d}"
+        reason = functools.partial(_only_place, plan, u, i, d)
         return make_step(pos, Technique.HIDDEN_SINGLE, {}, [u], [i], reason, place={i: d})
     return None
+
+
+def _only_place(plan: Plan, u: int, i: int, d: int) -> str:
+    return f"in {plan.name(u)}, only {plan.cell(i)} can take {d}"
 
 
 # ---------------------------------------------------------------- locked candidates
@@ -550,12 +565,15 @@ def _locked(pos: Position, u: int, technique: Technique) -> Step | None:
         return None
     d, v, places, removals = best
     cells = list(members(places))
-    both = "both" if len(cells) == 2 else "all"
-    word = "pointing" if technique is Technique.POINTING else "claiming"
-    reason = (
-        f"in {plan.name(u)}, {d} can only go in {plan.cells(cells)}, {both} in "
-        f"{plan.name(v)} ({word})"
-    )
+
+    def reason() -> str:
+        both = "both" if len(cells) == 2 else "all"
+        word = "pointing" if technique is Technique.POINTING else "claiming"
+        return (
+            f"in {plan.name(u)}, {d} can only go in {plan.cells(cells)}, {both} in "
+            f"{plan.name(v)} ({word})"
+        )
+
     return make_step(pos, technique, removals, [u, v], cells, reason)
 
 
@@ -614,12 +632,16 @@ def _naked(pos: Position, u: int, sizes: tuple[int, ...], technique: Technique) 
             best = _better(best, removals, group, union)
         if best:
             removals, group, union = best
-            reason = (
-                f"in {plan.name(u)}, {plan.cells(group)} can only hold {digits_said(union)} "
-                f"between them (a naked {SUBSET_NAMES[size]})"
-            )
+            reason = functools.partial(_naked_said, plan, u, group, union)
             return make_step(pos, technique, removals, [u], group, reason)
     return None
+
+
+def _naked_said(plan: Plan, u: int, group: tuple[int, ...], union: int) -> str:
+    return (
+        f"in {plan.name(u)}, {plan.cells(group)} can only hold {digits_said(union)} "
+        f"between them (a naked {SUBSET_NAMES[len(group)]})"
+    )
 
 
 def _hidden(pos: Position, u: int, sizes: tuple[int, ...], technique: Technique) -> Step | None:
@@ -649,12 +671,16 @@ def _hidden(pos: Position, u: int, sizes: tuple[int, ...], technique: Technique)
             best = _better(best, removals, group, cells)
         if best:
             removals, group, cells = best
-            reason = (
-                f"in {plan.name(u)}, {listed(group, 'and')} can only go in "
-                f"{plan.cells(cells)} (a hidden {SUBSET_NAMES[size]})"
-            )
+            reason = functools.partial(_hidden_said, plan, u, group, cells)
             return make_step(pos, technique, removals, [u], cells, reason)
     return None
+
+
+def _hidden_said(plan: Plan, u: int, group: tuple[int, ...], cells: list[int]) -> str:
+    return (
+        f"in {plan.name(u)}, {listed(group, 'and')} can only go in "
+        f"{plan.cells(cells)} (a hidden {SUBSET_NAMES[len(group)]})"
+    )
 
 
 def naked_subset(pos: Position, u: int) -> Step | None:
@@ -724,14 +750,17 @@ def _fish(pos: Position, k: int, size: int, technique: Technique) -> Step | None
     if best is None:
         return None
     extra, bases, covers, body = best
-    kind_of = "rows" if pos.plan.shape.units[bases[0]].type is GroupType.ROW else "columns"
-    cross = "columns" if kind_of == "rows" else "rows"
-    base_ids = listed((pos.plan.shape.units[u].index for u in bases), "and")
-    cover_ids = listed((pos.plan.shape.units[v].index for v in covers), "and")
-    reason = (
-        f"in {kind_of} {base_ids}, {d} can only go in {cross} {cover_ids} "
-        f"({plan.cells(members(body))}: {'an' if size == 2 else 'a'} {FISH_NAMES[size]})"
-    )
+
+    def reason() -> str:
+        kind_of = "rows" if plan.shape.units[bases[0]].type is GroupType.ROW else "columns"
+        cross = "columns" if kind_of == "rows" else "rows"
+        base_ids = listed((plan.shape.units[u].index for u in bases), "and")
+        cover_ids = listed((plan.shape.units[v].index for v in covers), "and")
+        return (
+            f"in {kind_of} {base_ids}, {d} can only go in {cross} {cover_ids} "
+            f"({plan.cells(members(body))}: {'an' if size == 2 else 'a'} {FISH_NAMES[size]})"
+        )
+
     removals = dict.fromkeys(members(extra), bit(d))
     return make_step(pos, technique, removals, [*bases, *covers], members(body), reason)
 
