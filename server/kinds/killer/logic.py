@@ -157,28 +157,25 @@ def _sum_text(combo: int) -> str:
     return "+".join(map(str, digits_of(combo)))
 
 
-def _fillings(masks: list[int], combos: tuple[int, ...]) -> list[tuple[int, tuple[int, ...]]]:
-    """The sets of different digits (``combos``) the cells can still hold, one digit a
-    cell, each with the digits of it every cell can hold in such a filling (the engine's
-    exact narrowing, remembered across cages and puzzles)."""
-    key = tuple(masks)
+@functools.lru_cache(maxsize=1 << 16)
+def _fits(masks: tuple[int, ...], total: int, n: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """The sets of different digits 1..``n`` making ``total`` that cells of candidates
+    ``masks`` can still hold, one digit a cell, and per cell the digits such fillings
+    put there (the engine's exact narrowing; remembered, as cells of the same candidates
+    fit a sum alike in every cage and puzzle)."""
     union = 0
     for m in masks:
         union |= m
-    found = (
-        (combo, killer_native.narrowed(key, combo))
-        for combo in combos
-        if not combo & ~union  # a digit no cell can hold: no filling
-    )
-    return [(combo, support) for combo, support in found if support is not None]
-
-
-def _allowed(fillings: list[tuple[int, tuple[int, ...]]], cells: int) -> list[int]:
-    """Per cell, the digits some filling puts there."""
-    allowed = [0] * cells
-    for _, support in fillings:
-        allowed = [a | s for a, s in zip(allowed, support, strict=True)]
-    return allowed
+    kept: list[int] = []
+    allowed = [0] * len(masks)
+    for combo in cagesums.combos(total, len(masks), n):
+        if combo & ~union:
+            continue  # a digit no cell can hold: no filling
+        support = killer_native.narrowed(masks, combo)
+        if support is not None:
+            kept.append(combo)
+            allowed = [a | s for a, s in zip(allowed, support, strict=True)]
+    return tuple(kept), tuple(allowed)
 
 
 def _cage_step(pos: Position, k: int) -> Step | None:
@@ -195,10 +192,7 @@ def _cage_step(pos: Position, k: int) -> Step | None:
             return None
         reason = functools.partial(_one_cell, puzzle, k)
         return make_step(pos, Technique.COMBINATIONS, {}, (), [i], reason, {i: cage.sum})
-    every = cagesums.combos(cage.sum, size, n)
-    fillings = _fillings(masks, every)
-    kept = [combo for combo, _ in fillings]
-    allowed = _allowed(fillings, size)
+    kept, allowed = _fits(tuple(masks), cage.sum, n)
     removals = {
         i: m & ~a
         for i, m, a in zip(ids, masks, allowed, strict=True)
@@ -212,7 +206,7 @@ def _cage_step(pos: Position, k: int) -> Step | None:
         )
     if not removals:
         return None
-    reason = functools.partial(_combinations_said, pos, k, kept, every)
+    reason = functools.partial(_combinations_said, pos, k, kept)
     return make_step(pos, Technique.COMBINATIONS, removals, (), ids, reason)
 
 
@@ -220,16 +214,17 @@ def _one_cell(puzzle: Puzzle, k: int) -> str:
     return f"{puzzle.cage_name(k)} is one cell: it holds its sum"
 
 
-def _combinations_said(pos: Position, k: int, kept: list[int], every: tuple[int, ...]) -> str:
-    """Which sets of digits (``kept`` of ``every``) still make cage ``k``'s sum."""
+def _combinations_said(pos: Position, k: int, kept: tuple[int, ...]) -> str:
+    """Which sets of digits (``kept``) still make cage ``k``'s sum."""
     puzzle = _cages(pos)
     cage = puzzle.cages[k]
+    n = pos.plan.n
+    every = cagesums.combos(cage.sum, len(cage.cells), n)
     name, cells_word = puzzle.cage_name(k), cells_text(len(cage.cells))
     made = listed([_sum_text(c) for c in kept], "or")
     if len(kept) == len(every):
         only, verb = ("only ", "makes") if len(kept) == 1 else ("", "make")
         return f"{name}: {only}{made} {verb} {cage.sum} in {cells_word}"
-    n = pos.plan.n
     placed = [pos.placed[r * n + c] for r, c in cage.cells if pos.placed[r * n + c]]
     why = (
         f"with {listed(placed, 'and')} placed"
@@ -279,8 +274,7 @@ def _bounded(pos: Position, ids: list[int], total: int, distinct: bool = False) 
     removals = {}
     if distinct and len(open_) <= 4:
         masks = [pos.masks[i] for i in open_]
-        fillings = _fillings(masks, cagesums.combos(left, len(open_), p.n))
-        allowed = _allowed(fillings, len(open_))
+        _, allowed = _fits(tuple(masks), left, p.n)
         for i, m, a in zip(open_, masks, allowed, strict=True):
             if m & ~a:
                 removals[i] = m & ~a
@@ -525,14 +519,14 @@ def _split_step(pos: Position, key: int) -> Step | None:
     return make_step(pos, Technique.CAGE_SPLITTING, removals, (), both, sentence, place)
 
 
-def _kept(pos: Position, k: int) -> tuple[list[int], list[int]]:
+def _kept(pos: Position, k: int) -> tuple[list[int], tuple[int, ...]]:
     """A cage's cells (indices) and the sets of digits still making its sum over them."""
     puzzle = _cages(pos)
     n = pos.plan.n
     cage = puzzle.cages[k]
     ids = [r * n + c for r, c in cage.cells]
-    fillings = _fillings([pos.masks[i] for i in ids], cagesums.combos(cage.sum, len(ids), n))
-    return ids, [combo for combo, _ in fillings]
+    kept, _ = _fits(tuple(pos.masks[i] for i in ids), cage.sum, n)
+    return ids, kept
 
 
 def _overlap_step(pos: Position, k: int) -> Step | None:
@@ -596,7 +590,7 @@ def _overlap_step(pos: Position, k: int) -> Step | None:
     return best
 
 
-def _must_hold(pos: Position, k: int, d: int, kept: list[int], cells: tuple[int, ...]) -> str:
+def _must_hold(pos: Position, k: int, d: int, kept: tuple[int, ...], cells: tuple[int, ...]) -> str:
     """Cage ``k`` holds ``d`` (every set still making its sum does), in ``cells`` alone."""
     puzzle, p = _cages(pos), pos.plan
     common = p.shape.units_holding(cells)
