@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import enum
 import functools
+from collections.abc import Iterable
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -133,14 +134,15 @@ class KillerPosition(Position):
         other.puzzle, other.frames = self.puzzle, self.frames
         return other
 
-    def _forget_extra(self, i: int) -> None:
+    def _forget_extra(self, cells: Iterable[int]) -> None:
         for name, found in self.extra.items():
             reads = self.frames.reads.get(name)
             if reads is None:
                 found.clear()  # a technique whose reads are not known: all of it
-            else:
-                for key in reads[i]:
-                    found.pop(key, None)
+            elif found:
+                for i in cells:
+                    for key in reads[i]:
+                        found.pop(key, None)
 
 
 def _cages(pos: Position) -> Puzzle:

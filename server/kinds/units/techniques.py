@@ -8,7 +8,9 @@ Vocabulary (see :mod:`.shape` for units, cells and candidates):
   cell set), the rows and the columns in order.
 - *position*: per cell its candidates (``masks``) and its digit once placed (``placed``,
   0 while open); per digit the cell set of the open cells that can still take it
-  (``where``). Placing a digit removes it from the cell's peers: the rule, not a step.
+  (``where``); the cell set of the open cells (``open``) and per unit the digits placed
+  in it (``held``, a mask). Placing a digit removes it from the cell's peers: the rule,
+  not a step.
 - *conjugate pair*: a digit with exactly two places left in a unit: one of them holds it.
 
 Every technique takes the position (and a key: a cell, a unit or a digit), returns a
@@ -230,10 +232,17 @@ class Position(Memos):
         self.extra: dict[str, dict] = {}  # memos of techniques added on top, by name
         self._changed: list[tuple[int, int]] | None = None  # within apply: to forget
         self.where = [0] * (plan.n + 1)  # per digit: the open cells that can take it
+        self.open = 0
         for i, m in enumerate(self.masks):
             if not self.placed[i]:
+                self.open |= 1 << i
                 for d in digits_of(m):
                     self.where[d] |= 1 << i
+        self.held = [0] * len(plan.unit_cells)
+        for u, cells in enumerate(plan.unit_cells):
+            for i in cells:
+                if self.placed[i]:
+                    self.held[u] |= bit(self.placed[i])
 
     def memo(self, technique: int) -> dict:
         """The memo of a technique: this ladder's by slot; a technique another ladder
@@ -258,6 +267,7 @@ class Position(Memos):
             list(self.placed),
             list(self.where),
         )
+        other.open, other.held = self.open, list(self.held)
         return other
 
     @property
@@ -278,11 +288,7 @@ class Position(Memos):
 
     def unit_placed(self, u: int) -> int:
         """The digits placed in unit ``u``, as a mask."""
-        found = 0
-        for i in self.plan.unit_cells[u]:
-            if self.placed[i]:
-                found |= bit(self.placed[i])
-        return found
+        return self.held[u]
 
     def apply(self, step: Step) -> None:
         """Make the step's placements (each removing its digit from its peers) and
@@ -310,8 +316,11 @@ class Position(Memos):
         self.set(i, bit(digit))
         self.placed[i] = digit
         self.where[digit] &= ~(1 << i)
-        self._forget(i, bit(digit))  # the digit's places changed too
+        self.open &= ~(1 << i)
         b = bit(digit)
+        for u in self.plan.cell_units[i]:
+            self.held[u] |= b
+        self._forget(i, b)  # the digit's places changed too
         masks = self.masks
         for j in self.plan.peers[i]:
             if masks[j] & b:
@@ -351,22 +360,23 @@ class Position(Memos):
         if not changed:
             return
         memo, plan = self._memo, self.plan
+        cells: set[int] = set()
+        lost = 0
+        for i, digits in changed:
+            cells.add(i)
+            lost |= digits
         naked = memo[Technique.NAKED_SINGLE]
         units: set[int] = set()
         boxes: set[int] = set()
         lines: set[int] = set()
-        lost = 0
-        for i, digits in changed:
+        for i in cells:
             naked.pop(i, None)
             units.update(plan.cell_units[i])
             boxes.update(plan.box_watch[i])
             lines.update(plan.line_watch[i])
-            lost |= digits
-        for slot in UNIT_SLOTS:
-            found = memo[slot]
-            if found:  # a technique not yet asked has nothing to forget
-                for u in units:
-                    found.pop(u, None)
+        for found in [memo[slot] for slot in UNIT_SLOTS if memo[slot]]:  # the ones asked
+            for u in units:
+                found.pop(u, None)
         pointing, claiming = memo[Technique.POINTING], memo[Technique.CLAIMING]
         for u in boxes:
             pointing.pop(u, None)
@@ -379,12 +389,12 @@ class Position(Memos):
             memo[CELLS_SLOT].pop(d, None)
         for slot in WHOLE_SLOTS:
             memo[slot].clear()
-        for i in dict.fromkeys(i for i, _ in changed):
-            self._forget_extra(i)
+        self._forget_extra(cells)
 
-    def _forget_extra(self, i: int) -> None:
-        """Forget what the techniques added on top found: all of it, as they may read
-        any cell (a ladder that knows what each of its keys reads forgets less)."""
+    def _forget_extra(self, cells: Iterable[int]) -> None:
+        """Forget what the techniques added on top found when ``cells`` change: all of
+        it, as they may read any cell (a ladder that knows what each of its keys reads
+        forgets less)."""
         for found in self.extra.values():
             found.clear()
 
@@ -466,10 +476,10 @@ def removals_of(pos: Position, targets: int, digits: int) -> dict[int, int]:
 
 def full_house(pos: Position, u: int) -> Step | None:
     """The one open cell of a unit takes the one digit the unit lacks."""
-    open_ = pos.open_cells(u)
-    if len(open_) != 1:
+    open_ = pos.plan.unit_sets[u] & pos.open
+    if not open_ or open_ & (open_ - 1):
         return None
-    i = open_[0]
+    i = open_.bit_length() - 1
     lacks = pos.plan.full & ~pos.unit_placed(u)
     name = pos.plan.name(u)
     if not single(lacks) or not pos.masks[i] & lacks:
