@@ -50,6 +50,7 @@ from numgrid.server.kinds.units.techniques import Position
 from numgrid.server.kinds.units.techniques import Reason
 from numgrid.server.kinds.units.techniques import bit
 from numgrid.server.kinds.units.techniques import digits_of
+from numgrid.server.kinds.units.techniques import forget_keys
 from numgrid.server.kinds.units.techniques import make_step
 from numgrid.server.kinds.units.techniques import members
 from numgrid.server.kinds.units.techniques import words
@@ -139,10 +140,8 @@ class KillerPosition(Position):
             reads = self.frames.reads.get(name)
             if reads is None:
                 found.clear()  # a technique whose reads are not known: all of it
-            elif found:
-                for i in cells:
-                    for key in reads[i]:
-                        found.pop(key, None)
+            else:
+                forget_keys([found], reads, cells)
 
 
 def _cages(pos: Position) -> Puzzle:

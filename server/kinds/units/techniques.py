@@ -28,6 +28,7 @@ import itertools
 from collections.abc import Callable
 from collections.abc import Iterable
 from collections.abc import Iterator
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -360,28 +361,16 @@ class Position(Memos):
         if not changed:
             return
         memo, plan = self._memo, self.plan
-        cells: set[int] = set()
+        cells = {i for i, _ in changed}
         lost = 0
-        for i, digits in changed:
-            cells.add(i)
+        for _, digits in changed:
             lost |= digits
         naked = memo[Technique.NAKED_SINGLE]
-        units: set[int] = set()
-        boxes: set[int] = set()
-        lines: set[int] = set()
         for i in cells:
             naked.pop(i, None)
-            units.update(plan.cell_units[i])
-            boxes.update(plan.box_watch[i])
-            lines.update(plan.line_watch[i])
-        for found in [memo[slot] for slot in UNIT_SLOTS if memo[slot]]:  # the ones asked
-            for u in units:
-                found.pop(u, None)
-        pointing, claiming = memo[Technique.POINTING], memo[Technique.CLAIMING]
-        for u in boxes:
-            pointing.pop(u, None)
-        for u in lines:
-            claiming.pop(u, None)
+        forget_keys([memo[slot] for slot in UNIT_SLOTS], plan.cell_units, cells)
+        forget_keys([memo[Technique.POINTING]], plan.box_watch, cells)
+        forget_keys([memo[Technique.CLAIMING]], plan.line_watch, cells)
         asked = [memo[slot] for slot in DIGIT_SLOTS if memo[slot]]
         for d in digits_of(lost):
             for found in asked:
@@ -397,6 +386,18 @@ class Position(Memos):
         forgets less)."""
         for found in self.extra.values():
             found.clear()
+
+
+def forget_keys(
+    memos: Iterable[dict], reads: Sequence[tuple[int, ...]], cells: Iterable[int]
+) -> None:
+    """Forget, in each of ``memos``, the keys ``reads[i]`` (those whose findings read
+    cell ``i``) of each of ``cells``; a memo not asked yet has nothing to forget."""
+    for found in memos:
+        if found:
+            for i in cells:
+                for key in reads[i]:
+                    found.pop(key, None)
 
 
 # ---------------------------------------------------------------- steps
@@ -425,6 +426,7 @@ def make_step(
     ``place[i]`` (a digit). A cell left with no candidate is a contradiction; one left
     with one candidate keeps it as an elimination (a naked single places it next)."""
     plan = pos.plan
+    coords, groups = plan.coords, plan.groups
     eliminations: list[tuple[Cell, int]] = []
     for i in sorted(removals):
         mask = pos.masks[i]
@@ -434,19 +436,27 @@ def make_step(
         if not mask & ~gone:
             raise Contradiction(
                 f"{capital(words(reason))}, which leaves {plan.cell(i)} no candidate",
-                [plan.groups[u] for u in units],
-                [plan.coords[i]],
+                [groups[u] for u in units],
+                [coords[i]],
             )
-        eliminations.extend((plan.coords[i], d) for d in digits_of(gone))
-    placements = [(plan.coords[i], d) for i, d in sorted((place or {}).items())]
+        cell = coords[i]
+        eliminations += [(cell, d) for d in digits_of(gone)]
+    placements = [(coords[i], d) for i, d in sorted(place.items())] if place else []
     return Step(
-        pos.techniques[technique.name],
+        named_in(pos.techniques, technique),
         tuple(placements),
         tuple(eliminations),
-        tuple(plan.groups[u] for u in dict.fromkeys(units)),
-        tuple(plan.coords[i] for i in dict.fromkeys(cells)),
+        tuple([groups[u] for u in dict.fromkeys(units)]),
+        tuple([coords[i] for i in dict.fromkeys(cells)]),
         said(pos, lambda: f"{capital(words(reason))}{joiner}{outcome(placements, eliminations)}."),
     )
+
+
+@functools.lru_cache(maxsize=None, typed=True)
+def named_in(techniques: type[enum.IntEnum], technique: enum.IntEnum) -> enum.IntEnum:
+    """``technique``'s namesake in ``techniques`` (a ladder on top names the units
+    techniques with its own enum). Typed: members of two enums, equal as numbers, differ."""
+    return techniques[technique.name]
 
 
 def digits_said(mask: int, last: str = "and") -> str:
