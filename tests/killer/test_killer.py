@@ -301,6 +301,7 @@ def test_a_change_forgets_the_cage_and_area_findings_that_read_its_cell_only():
     assert len(cages) == len(puzzle.cages) and len(areas) == len(pos.frames.areas)
     i = next(i for i in range(81) if pos.frames.reads["REGION_SUM"][i])
     pos.set(i, pos.masks[i] & (pos.masks[i] - 1))  # one candidate fewer
+    cages, areas = (pos.memo(t) for t in (logic.Technique.COMBINATIONS, logic.Technique.REGION_SUM))
     assert set(range(len(puzzle.cages))) - set(cages) == set(pos.frames.reads["COMBINATIONS"][i])
     assert set(range(len(pos.frames.areas))) - set(areas) == set(pos.frames.reads["REGION_SUM"][i])
 

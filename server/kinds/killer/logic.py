@@ -26,7 +26,6 @@ from __future__ import annotations
 
 import enum
 import functools
-from collections.abc import Iterable
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -135,13 +134,12 @@ class KillerPosition(Position):
         other.puzzle, other.frames = self.puzzle, self.frames
         return other
 
-    def _forget_extra(self, cells: Iterable[int]) -> None:
-        for name, found in self.extra.items():
-            reads = self.frames.reads.get(name)
-            if reads is None:
-                found.clear()  # a technique whose reads are not known: all of it
-            else:
-                forget_keys([found], reads, cells)
+    def _forget_extra(self, name: str, found: dict, cells: set[int]) -> None:
+        reads = self.frames.reads.get(name)
+        if reads is None:
+            found.clear()  # a technique whose reads are not known: all of it
+        else:
+            forget_keys(found, reads, cells)
 
 
 def _cages(pos: Position) -> Puzzle:

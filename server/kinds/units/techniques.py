@@ -204,13 +204,42 @@ WHOLE_SLOTS = (
     Technique.TRIAL,
 )
 
+Slot = int | str  # a memo: this ladder's by number, a technique added on top by its name
+
+
+@functools.lru_cache(maxsize=None, typed=True)
+def slot_of(technique: int) -> Slot:
+    """The memo of a technique (or of a slot given as a number): this ladder's by its
+    name, one another ladder adds on top by its own. Typed: members of two enums, equal
+    as numbers, differ."""
+    name = getattr(technique, "name", None)
+    if name is None:
+        return technique
+    return SLOTS.get(name, name)
+
+
+@functools.lru_cache(maxsize=64)
+def cell_reads(p: Plan) -> dict[Slot, tuple[tuple[int, ...], ...]]:
+    """Per memo of findings by cell or unit, per cell: the keys whose findings read it
+    (a naked single its own cell; the unit techniques its units; the locked candidates
+    the boxes and lines around it)."""
+    reads: dict[Slot, tuple[tuple[int, ...], ...]] = {
+        int(Technique.NAKED_SINGLE): tuple((i,) for i in range(p.n * p.n)),
+        int(Technique.POINTING): p.box_watch,
+        int(Technique.CLAIMING): p.line_watch,
+    }
+    reads.update(dict.fromkeys(map(int, UNIT_SLOTS), p.cell_units))
+    return reads
+
 
 class Position(Memos):
     """Candidates and placed digits of every cell, and what each technique found there.
 
-    Techniques memoise their findings per cell, unit or digit; a change forgets those it
-    could alter (a cell's units, the locked candidates around it, the digits it lost, and
-    the whole-grid techniques), so a chain of steps re-examines only what changed.
+    Techniques memoise their findings per cell, unit or digit. A change is noted, and a
+    memo, when next asked, forgets what the changes since can alter (the findings of the
+    cells' units, of the locked candidates around them, of the digits they lost; all of
+    a whole-grid technique's): a chain of steps re-examines only what changed, and a
+    technique not asked pays nothing.
 
     ``techniques`` is the enum steps are named from (by name): a ladder that adds
     techniques on top sets its own, which names these too."""
@@ -231,7 +260,9 @@ class Position(Memos):
         self.placed = list(placed) if placed is not None else [0] * len(self.masks)
         self.unique = unique  # the puzzle is known to have one solution
         self.extra: dict[str, dict] = {}  # memos of techniques added on top, by name
-        self._changed: list[tuple[int, int]] | None = None  # within apply: to forget
+        self._changed: list[tuple[int, int]] | None = None  # within apply: to note
+        self._log: list[tuple[set[int], int]] = []  # the changes: (cells, digits lost)
+        self._seen: dict[Slot, int] = {}  # per memo: how many changes it has forgotten
         self.where = [0] * (plan.n + 1)  # per digit: the open cells that can take it
         self.open = 0
         for i, m in enumerate(self.masks):
@@ -246,15 +277,42 @@ class Position(Memos):
                     self.held[u] |= bit(self.placed[i])
 
     def memo(self, technique: int) -> dict:
-        """The memo of a technique: this ladder's by slot; a technique another ladder
-        adds on top (named by its own enum) gets its own, forgotten at every change."""
-        name = getattr(technique, "name", None)
-        if name is None:
-            return self._memo[technique]
-        slot = SLOTS.get(name)
-        if slot is None:
-            return self.extra.setdefault(name, {})
-        return self._memo[slot]
+        """The memo of a technique (:func:`slot_of`), having forgotten what the changes
+        since it was last asked can alter."""
+        slot = slot_of(technique)
+        found = self.extra.setdefault(slot, {}) if isinstance(slot, str) else self._memo[slot]
+        seen = self._seen.get(slot, 0)
+        if seen < len(self._log):
+            if found:
+                self._forget(slot, found, self._log[seen:])
+            self._seen[slot] = len(self._log)
+        return found
+
+    def _forget(self, slot: Slot, found: dict, changes: list[tuple[set[int], int]]) -> None:
+        """Forget in one memo what the ``changes`` can alter: the keys that read their
+        cells, or the digits they lost, or (a whole-grid technique) everything."""
+        cells = changes[0][0] if len(changes) == 1 else set().union(*[c for c, _ in changes])
+        lost = 0
+        for _, digits in changes:
+            lost |= digits
+        reads = cell_reads(self.plan).get(slot)
+        if isinstance(slot, str):
+            self._forget_extra(slot, found, cells)
+        elif reads is not None:
+            forget_keys(found, reads, cells)
+        elif slot in DIGIT_SLOTS:  # keyed by digit - 1
+            for d in digits_of(lost):
+                found.pop(d - 1, None)
+        elif slot == CELLS_SLOT:  # keyed by digit
+            for d in digits_of(lost):
+                found.pop(d, None)
+        else:
+            found.clear()
+
+    def _forget_extra(self, name: str, found: dict, cells: set[int]) -> None:
+        """Forget what a technique added on top found: all of it, as it may read any
+        cell (a ladder that knows what each of its keys reads forgets less)."""
+        found.clear()
 
     def copy(self) -> Position:
         other = Position.__new__(Position)
@@ -262,6 +320,7 @@ class Position(Memos):
         self.copy_memos(other)
         other.extra = {name: dict(found) for name, found in self.extra.items()}
         other._changed = None
+        other._log, other._seen = list(self._log), dict(self._seen)
         other.plan, other.unique, other.techniques = self.plan, self.unique, self.techniques
         other.masks, other.placed, other.where = (
             list(self.masks),
@@ -304,7 +363,7 @@ class Position(Memos):
                 self.set(i, self.masks[i] & ~bit(digit))
         finally:
             changed, self._changed = self._changed, None
-            self._forget_all(changed)
+            self._note(changed)
 
     def place(self, i: int, digit: int) -> None:
         """Place ``digit`` in cell ``i``; it leaves the cell's peers."""
@@ -321,7 +380,7 @@ class Position(Memos):
         b = bit(digit)
         for u in self.plan.cell_units[i]:
             self.held[u] |= b
-        self._forget(i, b)  # the digit's places changed too
+        self._lost(i, b)  # the digit's places changed too
         masks = self.masks
         for j in self.plan.peers[i]:
             if masks[j] & b:
@@ -341,63 +400,34 @@ class Position(Memos):
         off = ~(1 << i)
         for d in digits_of(lost):
             self.where[d] &= off
-        self._forget(i, lost)
+        self._lost(i, lost)
 
     def _groups(self, i: int) -> list[UnitGroup]:
         return [self.plan.groups[u] for u in self.plan.cell_units[i]]
 
-    def _forget(self, i: int, lost: int) -> None:
-        """Forget the findings a change of cell ``i`` (losing digits ``lost``) can alter;
-        within :meth:`apply`, once the step's changes are all made."""
+    def _lost(self, i: int, lost: int) -> None:
+        """Note that cell ``i`` lost the digits ``lost`` (within :meth:`apply`, the
+        step's changes are noted as one)."""
         if self._changed is not None:
             self._changed.append((i, lost))
         else:
-            self._forget_all([(i, lost)])
+            self._note([(i, lost)])
 
-    def _forget_all(self, changed: list[tuple[int, int]]) -> None:
-        """Forget the findings the changes ``(cell, digits it lost)`` can alter: the
-        cells' units, the locked candidates around them, the digits they lost, and the
-        whole-grid techniques."""
-        if not changed:
-            return
-        memo, plan = self._memo, self.plan
-        cells = {i for i, _ in changed}
-        lost = 0
-        for _, digits in changed:
-            lost |= digits
-        naked = memo[Technique.NAKED_SINGLE]
-        for i in cells:
-            naked.pop(i, None)
-        forget_keys([memo[slot] for slot in UNIT_SLOTS], plan.cell_units, cells)
-        forget_keys([memo[Technique.POINTING]], plan.box_watch, cells)
-        forget_keys([memo[Technique.CLAIMING]], plan.line_watch, cells)
-        asked = [memo[slot] for slot in DIGIT_SLOTS if memo[slot]]
-        for d in digits_of(lost):
-            for found in asked:
-                found.pop(d - 1, None)
-            memo[CELLS_SLOT].pop(d, None)
-        for slot in WHOLE_SLOTS:
-            memo[slot].clear()
-        self._forget_extra(cells)
-
-    def _forget_extra(self, cells: Iterable[int]) -> None:
-        """Forget what the techniques added on top found when ``cells`` change: all of
-        it, as they may read any cell (a ladder that knows what each of its keys reads
-        forgets less)."""
-        for found in self.extra.values():
-            found.clear()
+    def _note(self, changed: list[tuple[int, int]]) -> None:
+        """Note the changes ``(cell, digits it lost)`` for the memos to forget."""
+        if changed:
+            lost = 0
+            for _, digits in changed:
+                lost |= digits
+            self._log.append(({i for i, _ in changed}, lost))
 
 
-def forget_keys(
-    memos: Iterable[dict], reads: Sequence[tuple[int, ...]], cells: Iterable[int]
-) -> None:
-    """Forget, in each of ``memos``, the keys ``reads[i]`` (those whose findings read
-    cell ``i``) of each of ``cells``; a memo not asked yet has nothing to forget."""
-    for found in memos:
-        if found:
-            for i in cells:
-                for key in reads[i]:
-                    found.pop(key, None)
+def forget_keys(found: dict, reads: Sequence[tuple[int, ...]], cells: Iterable[int]) -> None:
+    """Forget, in a memo, the keys ``reads[i]`` (those whose findings read cell ``i``)
+    of each of ``cells``."""
+    for i in cells:
+        for key in reads[i]:
+            found.pop(key, None)
 
 
 # ---------------------------------------------------------------- steps
