@@ -320,7 +320,9 @@ def _reaches_peers(p: Plan, step: Step, needed: set[Cell]) -> bool:
 def keys(pos: Position, scope: str) -> int:
     """How many keys (cells, units, digits) a scope of the table has."""
     p = pos.plan
-    return {CELL: p.n * p.n, UNIT: len(p.unit_cells), DIGIT: p.n}[scope]
+    if scope == UNIT:
+        return len(p.unit_cells)
+    return p.n * p.n if scope == CELL else p.n
 
 
 def lookahead(pos: Position, step: Step, limit: Any) -> Step | None:

@@ -566,17 +566,16 @@ def _one_left(pos: Position, i: int) -> str:
 
 def hidden_single(pos: Position, u: int) -> Step | None:
     """A digit with one place left in a unit goes there."""
-    plan = pos.plan
+    plan, where = pos.plan, pos.where
     unit_set = plan.unit_sets[u]
-    lacks = plan.full & ~pos.unit_placed(u)
-    for d in digits_of(lacks):
-        places = pos.where[d] & unit_set
+    for d in digits_of(plan.full & ~pos.held[u]):
+        places = where[d] & unit_set
+        if places & (places - 1):
+            continue
         if not places:
             raise Contradiction(
                 f"no cell of {plan.name(u)} can take {d}", [plan.groups[u]], plan.groups[u].cells
             )
-        if places & (places - 1):
-            continue
         i = places.bit_length() - 1
         if single(pos.masks[i]):
             continue  # a naked single (or a full house) says it more simply

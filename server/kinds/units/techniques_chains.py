@@ -12,6 +12,7 @@ found breadth first from every node, shortest first, within a bounded number of 
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 
 from numgrid.server.chain import listed
@@ -210,7 +211,8 @@ def _step(
     n = pos.plan.n
     units = [u for _, u in chain if u >= 0]
     cells = [node // n for node, _ in chain]
-    return make_step(pos, technique, removals, units, cells, _sentence(pos, chain, name))
+    reason = functools.partial(_sentence, pos, chain, name)
+    return make_step(pos, technique, removals, units, cells, reason)
 
 
 # ---------------------------------------------------------------- techniques
@@ -515,6 +517,27 @@ def _forcing_text(
     return f"{'; '.join(parts)}: either way {said_goal}"
 
 
+def _forcing_said(
+    pos: Position,
+    where: str,
+    of_cell: bool,
+    branches: list[tuple[int, int]],
+    made_all: list[Branch],
+    place: dict[int, int],
+    removals: dict[int, int],
+) -> str:
+    """A forcing chain's sentence: the cell's candidates or the unit's places for a
+    digit (``where``), each branch, and what they agree on."""
+    if of_cell:
+        head = f"{where} holds {listed([d for _, d in branches], 'or')}"
+    else:
+        spots = listed([pos.plan.cell(c) for c, _ in branches], "or")
+        head = f"in {where}, {branches[0][1]} goes in {spots}"
+    text = _forcing_text(pos, branches, made_all, place, removals)
+    kind = "a cell forcing chain" if of_cell else "a unit forcing chain"
+    return f"{head}; {text} ({kind})"
+
+
 def _singles_screen(pos: Position) -> tuple[native.Tables, int, int] | None:
     """The position as the native engine holds it (its tables, the candidates, the
     placed cells' guards), to screen forcing chains with; None when that would not be
@@ -592,14 +615,9 @@ def forcing_chain(pos: Position, placing: bool = False) -> Step | None:
         place, removals, made_all = agreed
         if placing and not place:
             continue
-        if key >= 0:
-            head = f"{where} holds {listed([d for _, d in branches], 'or')}"
-        else:
-            spots = listed([plan.cell(c) for c, _ in branches], "or")
-            head = f"in {where}, {branches[0][1]} goes in {spots}"
-        text = _forcing_text(pos, branches, made_all, place, removals)
-        kind = "a cell forcing chain" if key >= 0 else "a unit forcing chain"
-        reason = f"{head}; {text} ({kind})"
+        reason = functools.partial(
+            _forcing_said, pos, where, key >= 0, branches, made_all, place, removals
+        )
         cells = [c for c, _ in branches]
         units = [] if key >= 0 else [-1 - key]
         return make_step(pos, Technique.FORCING_CHAIN, removals, units, cells, reason, place=place)
