@@ -141,6 +141,13 @@ class Tables:
         """The guard bits of ``cells`` (cell indices): how a position marks them done."""
         return sum(1 << (i * self.width + self.n) for i in cells)
 
+    def undecided(self, pos: int) -> int:
+        """The guard bits of the cells with two candidates or more (``pos & (pos +
+        full)`` drops each group's lowest candidate; adding ``full`` again carries into
+        the guard bit of a group with one left)."""
+        full = self.full
+        return ((pos & (pos + full)) + full) & self.guards
+
     def candidates(self, pos: int, i: int) -> list[int]:
         """The candidates of cell ``i``, 1-based."""
         group = (pos >> (i * self.width)) & self.digits

@@ -566,6 +566,7 @@ def _may_agree(pos: Position, branches: list[tuple[int, int]], placing: bool) ->
         return True
     t, base, done = screen
     width, digits = t.width, t.digits
+    undecided = t.undecided(base)
     union, survivors = 0, 0
     for i, d in branches:
         at = i * width
@@ -574,16 +575,13 @@ def _may_agree(pos: Position, branches: list[tuple[int, int]], placing: bool) ->
         if settled is not None:
             union |= settled[0]
             survivors += 1
-    if survivors < 2 or union == base:  # a branch's fixpoint holds all of base's...
-        return False  # ...but what every surviving branch removes: nothing agreed
-    if not placing:
-        return True
-    for i in range(t.cells):  # a cell every survivor places, with one digit
-        now = (union >> (i * width)) & digits
-        was = (base >> (i * width)) & digits
-        if not now & (now - 1) and was & (was - 1):
-            return True
-    return False
+            # the union of the survivors' fixpoints only grows: once it holds all of
+            # base's candidates (nothing every survivor removes), or once no cell open
+            # in base is down to one digit in it (none every survivor places), more
+            # branches cannot bring agreement back
+            if union == base or (placing and not undecided & ~t.undecided(union)):
+                return False
+    return survivors >= 2
 
 
 def forcing_chain(pos: Position, placing: bool = False) -> Step | None:
