@@ -27,7 +27,6 @@ from .techniques import bit
 from .techniques import digits_of
 from .techniques import make_step
 from .techniques import members
-from .techniques import removals_of
 from .techniques_wings import conjugates
 
 X_LINKS = 11  # the longest X-chain looked for, in links
@@ -86,10 +85,11 @@ def _removals(pos: Position, a: int, z: int) -> dict[int, int]:
     n = pos.plan.n
     (ia, ka), (iz, kz) = divmod(a, n), divmod(z, n)
     peers = pos.plan.peer_sets
-    if ka == kz:
+    if ka == kz:  # the digit leaves the open cells seeing both that still have it
         if ia == iz:
             return {}
-        return removals_of(pos, peers[ia] & peers[iz], bit(ka + 1))
+        d = ka + 1
+        return dict.fromkeys(members(peers[ia] & peers[iz] & pos.where[d]), bit(d))
     if ia == iz:
         rest = pos.masks[ia] & ~(bit(ka + 1) | bit(kz + 1))
         return {ia: rest} if rest else {}
