@@ -295,10 +295,9 @@ class Position(Memos):
         lost = 0
         for _, digits in changes:
             lost |= digits
-        reads = cell_reads(self.plan).get(slot)
         if isinstance(slot, str):
             self._forget_extra(slot, found, cells)
-        elif reads is not None:
+        elif (reads := cell_reads(self.plan).get(slot)) is not None:
             forget_keys(found, reads, cells)
         elif slot in DIGIT_SLOTS:  # keyed by digit - 1
             for d in digits_of(lost):
