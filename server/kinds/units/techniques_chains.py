@@ -561,19 +561,23 @@ def _may_agree(pos: Position, branches: list[tuple[int, int]], placing: bool) ->
     memo = pos.memo(Technique.FORCING_CHAIN)
     if "screen" not in memo:
         memo["screen"] = _singles_screen(pos)
+        memo["fixpoints"] = {}  # per assumption (cell, digit): where its singles end
     screen = memo["screen"]
     if screen is None:
         return True
     t, base, done = screen
-    width, digits = t.width, t.digits
+    fixpoints = memo["fixpoints"]
     undecided = t.undecided(base)
     union, survivors = 0, 0
     for i, d in branches:
-        at = i * width
-        start = (base & ~(digits << at)) | 1 << (at + d - 1)
-        settled = native.settle(t, start, done, locked=False)
-        if settled is not None:
-            union |= settled[0]
+        if (i, d) not in fixpoints:  # a cell's and its units' options share assumptions
+            at = i * t.width
+            start = (base & ~(t.digits << at)) | 1 << (at + d - 1)
+            settled = native.settle(t, start, done, locked=False)
+            fixpoints[i, d] = None if settled is None else settled[0]
+        fixpoint = fixpoints[i, d]
+        if fixpoint is not None:
+            union |= fixpoint
             survivors += 1
             # the union of the survivors' fixpoints only grows: once it holds all of
             # base's candidates (nothing every survivor removes), or once no cell open
