@@ -33,6 +33,7 @@ from numgrid.server.core import Stats
 from numgrid.server.core import Step
 from numgrid.server.core import Verdict
 from numgrid.server.core import cell_name
+from numgrid.server.core import wrong_entries
 from numgrid.server.engines import Answer
 from numgrid.server.engines import Engine
 from numgrid.server.kinds.base import Kind
@@ -351,7 +352,7 @@ def hint(
         return Hint("NOT_UNIQUE", text, verdict=verdict, stats=stats)
 
     solution = answer.solutions[0]
-    wrong = kind.checks.validate_board(board, solution).wrong_entries
+    wrong = wrong_entries(report.cells, board.entries, solution)  # the report's cells
     if wrong:
         findings = tuple(
             Finding(
