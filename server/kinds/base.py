@@ -147,6 +147,17 @@ def message_json(key: str) -> Callable[[Message], str]:
     return to_json
 
 
+def cell_ref(cell: Cell) -> puzzle_pb2.CellRef:
+    return puzzle_pb2.CellRef(row=cell[0], column=cell[1])
+
+
+def fill_grid(message: puzzle_pb2.Grid, grid: Grid) -> None:
+    """A Wire's grid field: its rows, or none when every value is 0 (as protobuf's JSON
+    leaves it out)."""
+    if any(map(any, grid)):
+        message.rows.extend(puzzle_pb2.GridRow(values=row) for row in grid)
+
+
 def square_shape(message: Message) -> tuple[int, int]:
     """A Wire's ``shape`` for a message with one ``size``."""
     return message.size, message.size

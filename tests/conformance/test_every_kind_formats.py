@@ -135,3 +135,22 @@ def test_a_text_the_kind_cannot_read_is_refused_with_findings_that_say_why(
         read_board(KINDS_BY_NAME[name], text, fmt, MAX_CELLS)
     assert [f.code for f in caught.value.findings] == found
     assert words is None or words in " | ".join(f.message for f in caught.value.findings)
+
+
+def test_every_corpus_puzzle_reads_back_from_its_structured_message(kind):
+    """The message an answer carries (``wire.to_proto``) holds the board: read as a
+    request's structured puzzle is read (its JSON through the kind's reader), it is the
+    same board, entries included."""
+    keys = corpus_ids(kind.name)
+    for key in keys[:: max(1, len(keys) // 60)]:
+        puzzle, solution = corpus_puzzle(kind.name, key)
+        board = entered(kind, puzzle, solution)
+        half = tuple(
+            tuple(v if (r + c) % 2 else 0 for c, v in enumerate(row))
+            for r, row in enumerate(board.entries)
+        )
+        for entries in (board.entries, half, puzzle.empty_grid()):
+            wanted = Board(puzzle, entries)
+            message = kind.wire.to_proto(wanted)
+            inner = getattr(message, message.WhichOneof("kind"))
+            assert kind.formats.read(kind.wire.to_json(inner), "json", MAX_CELLS) == wanted, key

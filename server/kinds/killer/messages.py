@@ -5,17 +5,16 @@ from __future__ import annotations
 
 from typing import Any
 
-from google.protobuf import json_format
 from numgrid.server.core import Board
 from numgrid.server.core import Cell
 from numgrid.server.kinds.base import Wire
+from numgrid.server.kinds.base import cell_ref
 from numgrid.server.kinds.base import counted
+from numgrid.server.kinds.base import fill_grid
 from numgrid.server.kinds.base import given_field
 from numgrid.server.kinds.base import message_json
 from numgrid.server.kinds.base import square_shape
 from numgrid.v1 import puzzle_pb2
-
-from .formats import to_dict
 
 
 def _parts(message: Any, limit: int) -> int:
@@ -45,8 +44,19 @@ def _cell_field(message: Any, cell: Cell) -> str:
 
 
 def _to_proto(board: Board) -> puzzle_pb2.Puzzle:
-    message = puzzle_pb2.KillerPuzzle()
-    json_format.ParseDict(to_dict(board.puzzle, board.entries)["killer"], message)
+    """The message the kind's JSON format writes, built field by field: every answer
+    carrying the puzzle builds one, and protobuf's JSON parser is slow."""
+    puzzle = board.puzzle
+    message = puzzle_pb2.KillerPuzzle(
+        size=puzzle.size,
+        cages=[
+            puzzle_pb2.KillerCage(sum=cage.sum, cells=[cell_ref(c) for c in cage.cells])
+            for cage in puzzle.cages
+        ],
+        diagonals=puzzle.diagonals,
+    )
+    fill_grid(message.givens, puzzle.givens)
+    fill_grid(message.entries, puzzle.entered(board.entries))
     return puzzle_pb2.Puzzle(killer=message)
 
 

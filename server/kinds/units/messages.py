@@ -6,18 +6,17 @@ from __future__ import annotations
 
 from typing import Any
 
-from google.protobuf import json_format
 from numgrid.server.core import Board
 from numgrid.server.core import Cell
 from numgrid.server.kinds.base import Wire
 from numgrid.server.kinds.base import counted
+from numgrid.server.kinds.base import fill_grid
 from numgrid.server.kinds.base import given_field
 from numgrid.server.kinds.base import message_json
 from numgrid.server.kinds.base import square_shape
 from numgrid.v1 import puzzle_pb2
 
 from .formats import Family
-from .formats import to_dict
 
 GRIDS = ("givens", "entries", "regions")
 
@@ -41,8 +40,18 @@ def wire(family: Family) -> Wire:
         return f"entries.rows[{r}].values[{c}]"
 
     def to_proto(board: Board) -> puzzle_pb2.Puzzle:
-        message = getattr(puzzle_pb2.Puzzle(), key).__class__()
-        json_format.ParseDict(to_dict(family, board.puzzle, board.entries)[key], message)
+        """The message the kind's JSON format writes, built field by field: every answer
+        carrying the puzzle builds one, and protobuf's JSON parser is slow."""
+        puzzle = board.puzzle
+        message = getattr(puzzle_pb2.Puzzle(), key).__class__(size=puzzle.size)
+        if puzzle.boxes is not None:
+            message.box_rows, message.box_columns = puzzle.boxes
+        if puzzle.canonical_regions is not None:
+            regions = puzzle.canonical_regions
+            fill_grid(message.regions, tuple(tuple(k + 1 for k in row) for row in regions))
+        message.diagonals = puzzle.diagonals
+        fill_grid(message.givens, puzzle.givens)
+        fill_grid(message.entries, puzzle.entered(board.entries))
         return puzzle_pb2.Puzzle(**{key: message})
 
     return Wire(message_json(key), square_shape, parts, cell_field, to_proto)
