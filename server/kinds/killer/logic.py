@@ -156,7 +156,10 @@ def _sum_text(combo: int) -> str:
     return "+".join(map(str, digits_of(combo)))
 
 
-@functools.lru_cache(maxsize=1 << 16)
+FITS_REMEMBERED = 1 << 13  # cage fits remembered (about 4 MB), the least recently used go
+
+
+@functools.lru_cache(maxsize=FITS_REMEMBERED)
 def _fits(masks: tuple[int, ...], total: int, n: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
     """The sets of different digits 1..``n`` making ``total`` that cells of candidates
     ``masks`` can still hold, one digit a cell, and per cell the digits such fillings

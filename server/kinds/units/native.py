@@ -142,9 +142,10 @@ class Tables:
         return sum(1 << (i * self.width + self.n) for i in cells)
 
     def undecided(self, pos: int) -> int:
-        """The guard bits of the cells with two candidates or more (``pos & (pos +
-        full)`` drops each group's lowest candidate; adding ``full`` again carries into
-        the guard bit of a group with one left)."""
+        """The guard bits of the cells with two candidates or more, in a position whose
+        guard bits are clear (``pos & (pos + full)`` drops each group's lowest
+        candidate; adding ``full`` again carries into the guard bit of each group with a
+        candidate still left: one that had two or more)."""
         full = self.full
         return ((pos & (pos + full)) + full) & self.guards
 

@@ -123,6 +123,19 @@ class Plan:
         """``r0c1, r0c2 and r4c4``."""
         return names(self.coords[i] for i in ids)
 
+    @functools.cached_property
+    def cell_reads(self) -> dict[Slot, tuple[tuple[int, ...], ...]]:
+        """Per memo of findings by cell or unit, per cell: the keys whose findings read
+        it (a naked single its own cell; the unit techniques its units; the locked
+        candidates the boxes and lines around it)."""
+        reads: dict[Slot, tuple[tuple[int, ...], ...]] = {
+            int(Technique.NAKED_SINGLE): tuple((i,) for i in range(self.n * self.n)),
+            int(Technique.POINTING): self.box_watch,
+            int(Technique.CLAIMING): self.line_watch,
+        }
+        reads.update(dict.fromkeys(map(int, UNIT_SLOTS), self.cell_units))
+        return reads
+
 
 @functools.lru_cache(maxsize=64)
 def plan(shape: Shape) -> Plan:
@@ -218,20 +231,6 @@ def slot_of(technique: int) -> Slot:
     return SLOTS.get(name, name)
 
 
-@functools.lru_cache(maxsize=64)
-def cell_reads(p: Plan) -> dict[Slot, tuple[tuple[int, ...], ...]]:
-    """Per memo of findings by cell or unit, per cell: the keys whose findings read it
-    (a naked single its own cell; the unit techniques its units; the locked candidates
-    the boxes and lines around it)."""
-    reads: dict[Slot, tuple[tuple[int, ...], ...]] = {
-        int(Technique.NAKED_SINGLE): tuple((i,) for i in range(p.n * p.n)),
-        int(Technique.POINTING): p.box_watch,
-        int(Technique.CLAIMING): p.line_watch,
-    }
-    reads.update(dict.fromkeys(map(int, UNIT_SLOTS), p.cell_units))
-    return reads
-
-
 class Position(Memos):
     """Candidates and placed digits of every cell, and what each technique found there.
 
@@ -278,7 +277,9 @@ class Position(Memos):
 
     def memo(self, technique: int) -> dict:
         """The memo of a technique (:func:`slot_of`), having forgotten what the changes
-        since it was last asked can alter."""
+        since it was last asked can alter. It holds only until the position next
+        changes: ask again after a change (a dict kept across one may hold stale
+        findings)."""
         slot = slot_of(technique)
         found = self.extra.setdefault(slot, {}) if isinstance(slot, str) else self._memo[slot]
         seen = self._seen.get(slot, 0)
@@ -297,7 +298,7 @@ class Position(Memos):
             lost |= digits
         if isinstance(slot, str):
             self._forget_extra(slot, found, cells)
-        elif (reads := cell_reads(self.plan).get(slot)) is not None:
+        elif (reads := self.plan.cell_reads.get(slot)) is not None:
             forget_keys(found, reads, cells)
         elif slot in DIGIT_SLOTS:  # keyed by digit - 1
             for d in digits_of(lost):
@@ -432,7 +433,9 @@ def forget_keys(found: dict, reads: Sequence[tuple[int, ...]], cells: Iterable[i
 # ---------------------------------------------------------------- steps
 
 # Why a step holds: the words, or a function that writes them (called only when they are
-# read: a quiet position's steps, and the steps a chain passes over, need none).
+# read: a quiet position's steps, and the steps a chain passes over, need none). Such a
+# function reads the position as it is when called: make_step calls it at once, before
+# the position changes.
 Reason = str | Callable[[], str]
 
 
