@@ -11,7 +11,6 @@ Solo's game IDs cage every cell. :func:`validate_board` judges every unit and ca
 
 from __future__ import annotations
 
-import dataclasses
 from dataclasses import dataclass
 
 from numgrid.server.chain import names
@@ -208,9 +207,7 @@ def judge_cage(group: CageGroup, values: Grid) -> tuple[GroupReport, list[Findin
 def validate_board(board: Board, solution: Grid | None = None) -> BoardReport:
     """Judge every unit, cage and cell of a board; with ``solution``, the wrong entries."""
     puzzle: Puzzle = board.puzzle
-    plain = units.validate_board(board, solution)
     values = puzzle.filled(board.entries)
-    judged: list[tuple[GroupReport, list[Finding]]] = [(report, []) for report in plain.groups]
+    judged = units.judged_units(puzzle, values)
     judged += [judge_cage(group, values) for group in groups(puzzle)]
-    found = board_report(board, puzzle.cells, values, judged, solution)
-    return dataclasses.replace(found, findings=plain.findings + found.findings)
+    return board_report(board, puzzle.cells, values, judged, solution)

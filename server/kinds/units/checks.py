@@ -165,5 +165,11 @@ def validate_board(board: Board, solution: Grid | None = None) -> BoardReport:
     """Judge every unit and cell of a board; with ``solution``, the entries that differ."""
     puzzle: Puzzle = board.puzzle
     values = puzzle.filled(board.entries)
+    return board_report(board, puzzle.cells, values, judged_units(puzzle, values), solution)
+
+
+def judged_units(puzzle: Puzzle, values: Grid) -> list[tuple[GroupReport, list[Finding]]]:
+    """Each unit of a board holding ``values`` (givens and entries), judged: what a kind
+    with more groups (cages) judges before its own."""
     units = _units_to_judge(puzzle, not region_findings(puzzle))
-    return board_report(board, puzzle.cells, values, [judge(u, values) for u in units], solution)
+    return [judge(u, values) for u in units]
