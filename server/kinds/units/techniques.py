@@ -263,13 +263,13 @@ class Position(Memos):
         self._log: list[tuple[set[int], int]] = []  # the changes: (cells, digits lost)
         self._seen: dict[Slot, int] = {}  # per memo: how many changes it has forgotten
         self.where = [0] * (plan.n + 1)  # per digit: the open cells that can take it
-        self.open = 0
+        self.open = 0  # the cells not placed, as a cell set
         for i, m in enumerate(self.masks):
             if not self.placed[i]:
                 self.open |= 1 << i
                 for d in digits_of(m):
                     self.where[d] |= 1 << i
-        self.held = [0] * len(plan.unit_cells)
+        self.held = [0] * len(plan.unit_cells)  # per unit: the digits placed in it
         for u, cells in enumerate(plan.unit_cells):
             for i in cells:
                 if self.placed[i]:
@@ -345,10 +345,6 @@ class Position(Memos):
     def open_cells(self, u: int) -> list[int]:
         placed = self.placed
         return [i for i in self.plan.unit_cells[u] if not placed[i]]
-
-    def unit_placed(self, u: int) -> int:
-        """The digits placed in unit ``u``, as a mask."""
-        return self.held[u]
 
     def apply(self, step: Step) -> None:
         """Make the step's placements (each removing its digit from its peers) and
@@ -522,7 +518,7 @@ def full_house(pos: Position, u: int) -> Step | None:
     if not open_ or open_ & (open_ - 1):
         return None
     i = open_.bit_length() - 1
-    lacks = pos.plan.full & ~pos.unit_placed(u)
+    lacks = pos.plan.full & ~pos.held[u]
     name = pos.plan.name(u)
     if not single(lacks) or not pos.masks[i] & lacks:
         raise Contradiction(
@@ -554,7 +550,7 @@ def _one_left(pos: Position, i: int) -> str:
     others = plan.full & ~pos.masks[i]
     holds, told = [], 0
     for u in plan.cell_units[i]:
-        here = pos.unit_placed(u) & others & ~told
+        here = pos.held[u] & others & ~told
         told |= here
         if here:
             holds.append(f"{plan.name(u)} holds {digits_said(here)}")
@@ -700,9 +696,9 @@ def _hidden(pos: Position, u: int, sizes: tuple[int, ...], technique: Technique)
     else."""
     plan, masks = pos.plan, pos.masks
     unit_set = plan.unit_sets[u]
-    lacks = plan.full & ~pos.unit_placed(u)
+    lacks = plan.full & ~pos.held[u]
     places = {d: pos.where[d] & unit_set for d in digits_of(lacks)}
-    open_count = len(pos.open_cells(u))
+    open_count = (unit_set & pos.open).bit_count()
     for size in sizes:
         if open_count <= size + 1:  # a hidden subset of the rest is a naked one
             return None
