@@ -110,6 +110,17 @@ class Memos:
         other.quiet = self.quiet
 
 
+# Why a step holds: the words, or a function that writes them, called only when the step
+# is said (a quiet position's steps, and those a chain passes over, need none). Such a
+# function reads the position as it is when called: a kind's make_step calls it at once.
+Reason = str | Callable[[], str]
+
+
+def words(reason: Reason) -> str:
+    """The words of a reason."""
+    return reason if isinstance(reason, str) else reason()
+
+
 def said(pos: Any, sentence: Callable[[], str]) -> str:
     """A step's sentence, ``sentence()``; nothing for a quiet position (a maker grading
     candidates reads what steps do, never what they say)."""

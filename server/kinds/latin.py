@@ -40,11 +40,13 @@ from typing import Any
 
 from numgrid.server.chain import Contradiction
 from numgrid.server.chain import Memos
+from numgrid.server.chain import Reason
 from numgrid.server.chain import capital
 from numgrid.server.chain import listed
 from numgrid.server.chain import names
 from numgrid.server.chain import outcome
 from numgrid.server.chain import said
+from numgrid.server.chain import words
 from numgrid.server.core import EMPTY
 from numgrid.server.core import Budget
 from numgrid.server.core import Cell
@@ -444,9 +446,6 @@ class LatinPosition(Memos):
 # ---------------------------------------------------------------- steps
 
 
-Reason = str | Callable[[], str]  # a step's reason, or what says it when it is said
-
-
 def make_step(
     pos: LatinPosition,
     technique: enum.IntEnum,
@@ -468,8 +467,7 @@ def make_step(
         left = mask & ~removals[i]
         if not left:
             raise Contradiction(
-                f"{capital(_reason_text(reason))}, "
-                f"which leaves {cell_name(frame.cells[i])} no candidate",
+                f"{capital(words(reason))}, which leaves {cell_name(frame.cells[i])} no candidate",
                 groups,
                 [frame.cells[i]],
             )
@@ -486,14 +484,9 @@ def make_step(
         tuple(frame.cells[i] for i in cells),
         said(
             pos,
-            lambda: f"{capital(_reason_text(reason))}{joiner}{outcome(placements, eliminations)}.",
+            lambda: f"{capital(words(reason))}{joiner}{outcome(placements, eliminations)}.",
         ),
     )
-
-
-def _reason_text(reason: Reason) -> str:
-    """The words of a reason given as words or as what writes them."""
-    return reason if isinstance(reason, str) else reason()
 
 
 def spoken(values: Iterable[int], empties: int = 1, last: str = "and") -> str:

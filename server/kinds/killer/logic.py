@@ -34,9 +34,11 @@ from numgrid.server.chain import WHOLE
 from numgrid.server.chain import Explanation
 from numgrid.server.chain import Grade
 from numgrid.server.chain import Ladder
+from numgrid.server.chain import Reason
 from numgrid.server.chain import Thresholds
 from numgrid.server.chain import listed
 from numgrid.server.chain import names
+from numgrid.server.chain import words
 from numgrid.server.core import Budget
 from numgrid.server.core import Step
 from numgrid.server.core import value_text
@@ -46,13 +48,11 @@ from numgrid.server.kinds.units import native
 from numgrid.server.kinds.units.techniques import Contradiction
 from numgrid.server.kinds.units.techniques import Plan
 from numgrid.server.kinds.units.techniques import Position
-from numgrid.server.kinds.units.techniques import Reason
 from numgrid.server.kinds.units.techniques import bit
 from numgrid.server.kinds.units.techniques import digits_of
 from numgrid.server.kinds.units.techniques import forget_keys
 from numgrid.server.kinds.units.techniques import make_step
 from numgrid.server.kinds.units.techniques import members
-from numgrid.server.kinds.units.techniques import words
 
 from . import native as killer_native
 from .checks import cells_text

@@ -25,7 +25,6 @@ from __future__ import annotations
 import enum
 import functools
 import itertools
-from collections.abc import Callable
 from collections.abc import Iterable
 from collections.abc import Iterator
 from collections.abc import Sequence
@@ -34,11 +33,13 @@ from typing import Any
 
 from numgrid.server.chain import Contradiction
 from numgrid.server.chain import Memos
+from numgrid.server.chain import Reason
 from numgrid.server.chain import capital
 from numgrid.server.chain import listed
 from numgrid.server.chain import names
 from numgrid.server.chain import outcome
 from numgrid.server.chain import said
+from numgrid.server.chain import words
 from numgrid.server.core import Budget
 from numgrid.server.core import Cell
 from numgrid.server.core import GroupType
@@ -427,17 +428,6 @@ def forget_keys(found: dict, reads: Sequence[tuple[int, ...]], cells: Iterable[i
 
 
 # ---------------------------------------------------------------- steps
-
-# Why a step holds: the words, or a function that writes them (called only when they are
-# read: a quiet position's steps, and the steps a chain passes over, need none). Such a
-# function reads the position as it is when called: make_step calls it at once, before
-# the position changes.
-Reason = str | Callable[[], str]
-
-
-def words(reason: Reason) -> str:
-    """The words of a reason."""
-    return reason if isinstance(reason, str) else reason()
 
 
 def make_step(
