@@ -491,12 +491,13 @@ def sees_all(pos: Position, cells: Iterable[int]) -> int:
 
 
 def removals_of(pos: Position, targets: int, digits: int) -> dict[int, int]:
-    """Per open cell of the cell set ``targets``: the ``digits`` it still has."""
-    out = {}
-    for j in members(targets):
-        if not pos.placed[j] and pos.masks[j] & digits:
-            out[j] = pos.masks[j] & digits
-    return out
+    """Per open cell of the cell set ``targets``: the ``digits`` it still has (the
+    cells come from the digits' places, ``where``, not from a walk over ``targets``)."""
+    holding = 0
+    for d in digits_of(digits):
+        holding |= pos.where[d]
+    masks = pos.masks
+    return {j: masks[j] & digits for j in members(targets & holding)}
 
 
 # ---------------------------------------------------------------- singles

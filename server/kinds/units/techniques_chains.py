@@ -27,6 +27,7 @@ from .techniques import bit
 from .techniques import digits_of
 from .techniques import make_step
 from .techniques import members
+from .techniques import removals_of
 from .techniques_wings import conjugates
 
 X_LINKS = 11  # the longest X-chain looked for, in links
@@ -88,8 +89,7 @@ def _removals(pos: Position, a: int, z: int) -> dict[int, int]:
     if ka == kz:  # the digit leaves the open cells seeing both that still have it
         if ia == iz:
             return {}
-        d = ka + 1
-        return dict.fromkeys(members(peers[ia] & peers[iz] & pos.where[d]), bit(d))
+        return removals_of(pos, peers[ia] & peers[iz], bit(ka + 1))
     if ia == iz:
         rest = pos.masks[ia] & ~(bit(ka + 1) | bit(kz + 1))
         return {ia: rest} if rest else {}
