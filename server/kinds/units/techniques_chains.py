@@ -488,16 +488,24 @@ def _agreed(
     return common_place, removals, made_all
 
 
-def _forcing_text(
+def _forcing_said(
     pos: Position,
+    where: str,
+    of_cell: bool,
     branches: list[tuple[int, int]],
     made_all: list[Branch],
     place: dict[int, int],
     removals: dict[int, int],
 ) -> str:
-    """Per branch, how it reaches the conclusion named (the first placement, else the
-    first elimination)."""
+    """A forcing chain's sentence: the cell's candidates or the unit's places for a
+    digit (``where``), how each branch reaches the conclusion named (the first
+    placement, else the first elimination), and that conclusion."""
     plan = pos.plan
+    if of_cell:
+        head = f"{where} holds {listed([d for _, d in branches], 'or')}"
+    else:
+        spots = listed([plan.cell(c) for c, _ in branches], "or")
+        head = f"in {where}, {branches[0][1]} goes in {spots}"
     if place:
         goal, v = min(place.items())
         said_goal = f"{plan.cell(goal)} = {v}"
@@ -514,28 +522,8 @@ def _forcing_text(
             count = len(made) - 1
             singles = f"{count} single{'s' if count != 1 else ''}"
             parts.append(f"if {plan.cell(i)} = {d}, the {singles} that follow give it")
-    return f"{'; '.join(parts)}: either way {said_goal}"
-
-
-def _forcing_said(
-    pos: Position,
-    where: str,
-    of_cell: bool,
-    branches: list[tuple[int, int]],
-    made_all: list[Branch],
-    place: dict[int, int],
-    removals: dict[int, int],
-) -> str:
-    """A forcing chain's sentence: the cell's candidates or the unit's places for a
-    digit (``where``), each branch, and what they agree on."""
-    if of_cell:
-        head = f"{where} holds {listed([d for _, d in branches], 'or')}"
-    else:
-        spots = listed([pos.plan.cell(c) for c, _ in branches], "or")
-        head = f"in {where}, {branches[0][1]} goes in {spots}"
-    text = _forcing_text(pos, branches, made_all, place, removals)
     kind = "a cell forcing chain" if of_cell else "a unit forcing chain"
-    return f"{head}; {text} ({kind})"
+    return f"{head}; {'; '.join(parts)}: either way {said_goal} ({kind})"
 
 
 def _singles_screen(pos: Position) -> tuple[native.Tables, int, int] | None:
