@@ -35,12 +35,14 @@ from numgrid.server.chain import WHOLE
 from numgrid.server.chain import Explanation
 from numgrid.server.chain import Grade
 from numgrid.server.chain import Ladder
+from numgrid.server.chain import Reason
 from numgrid.server.chain import Thresholds
 from numgrid.server.chain import open_cells
 from numgrid.server.chain import reader
 from numgrid.server.chain import relevant_steps
 from numgrid.server.chain import technique_table
 from numgrid.server.chain import touched
+from numgrid.server.chain import words
 from numgrid.server.core import EMPTY
 from numgrid.server.core import Board
 from numgrid.server.core import Cell
@@ -222,6 +224,7 @@ def trial(pos: Position) -> Step | None:
     frame = pos.frame
     chain_of = ladder(pos.layout.puzzle)
     best = chain_of.shortest_refutation(pos, _screen(pos), TRIAL_UP_TO, TRIAL_STEPS)
+    text: Reason
     if best is not None:
         i, value, chain, found = best
         groups, named = found.groups, []
@@ -232,12 +235,11 @@ def trial(pos: Position) -> Step | None:
         deeper = _two_level(pos)
         if deeper is None:
             return None
-        i, value, told, groups, named = deeper
-        text = functools.partial(str, told)
+        i, value, text, groups, named = deeper
     cell = cell_name(frame.cells[i])
 
     def reason() -> str:
-        return f"Trial (a last resort): if {cell} were {value_text(value)}, {text()}"
+        return f"Trial (a last resort): if {cell} were {value_text(value)}, {words(text)}"
 
     removal = {i: frame.bit(value)}
     return make_step(pos, Technique.TRIAL, removal, groups, [i, *named], reason, "; so ")
