@@ -34,7 +34,9 @@ from collections import Counter
 from collections import defaultdict
 from collections.abc import Callable
 from collections.abc import Iterable
+from collections.abc import Iterator
 from collections.abc import Mapping
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -585,18 +587,48 @@ def _naked_single_reason(pos: LatinPosition, i: int) -> str:
     return ", and ".join(parts) if parts else f"{cell} has one candidate left"
 
 
+def lone_digits(cells: Iterable[int], masks: Sequence[int], full: int) -> int | None:
+    """In a line of digits only (``cells``, its candidates in ``masks``, ``full`` every
+    digit): the digits with one place left, as a mask; None when a digit has none."""
+    once = twice = 0
+    for i in cells:
+        m = masks[i]
+        twice |= once & m
+        once |= m
+    return once & ~twice if once == full else None
+
+
+def sole_places(
+    cells: Sequence[int], masks: Sequence[int], full: int
+) -> list[tuple[int, int]] | None:
+    """In a line of digits only: each digit with one place left (:func:`lone_digits`)
+    in a cell that holds others too, as (cell, bit), smallest digit first; None when a
+    digit has no place at all."""
+    lone = lone_digits(cells, masks, full)
+    if lone is None:
+        return None
+    found = []
+    while lone:
+        b = lone & -lone
+        lone ^= b
+        for i in cells:
+            if masks[i] & b:
+                if masks[i] != b:
+                    found.append((i, b))
+                break
+    return found
+
+
 def hidden_single(pos: LatinPosition, x: int) -> Step | None:
-    """A digit with one place left in a line goes there; so do the empty cells a line
-    still needs when it has as many places for them."""
+    """A digit with one place left in a line goes there (:func:`sole_places`); so do the
+    empty cells a line still needs when it has as many places for them."""
     frame = pos.frame
-    if not frame.empties and not _lone_places(pos, x):
+    told = _quota_singles(pos, x) if frame.empties else _digit_singles(pos, x)
+    if not told:
         return None
     line = frame.lines[x]
     sole: dict[int, int] = {}
-    told: list[tuple[int, int, list[int]]] = []
-    for value, (need, places) in holders(pos, x).items():
-        if len(places) != need or all(single(pos.masks[i]) for i in places):
-            continue
+    for value, _, places in told:
         for i in places:
             if i in sole:
                 both = spoken([sole[i], value])
@@ -606,9 +638,6 @@ def hidden_single(pos: LatinPosition, x: int) -> Step | None:
                     [frame.cells[i]],
                 )
             sole[i] = value
-        told.append((value, need, places))
-    if not sole:
-        return None
 
     def reason() -> str:
         said = []
@@ -633,11 +662,26 @@ def hidden_single(pos: LatinPosition, x: int) -> Step | None:
     )
 
 
-def _lone_places(pos: LatinPosition, x: int) -> bool:
-    """In line ``x`` of digits only: might a digit it lacks have one place, or none
-    (which :func:`holders` tells as a contradiction)? A quick look before the full one."""
-    lacking, _, two, _ = _places_counted(pos, x)
-    return bool(lacking & ~two)
+def _digit_singles(pos: LatinPosition, x: int) -> list[tuple[int, int, list[int]]]:
+    """In line ``x`` of digits only: (digit, 1, [its one place]) per hidden single."""
+    frame = pos.frame
+    found = sole_places(frame.line_cells[x], pos.masks, frame.full)
+    if found is None:
+        holders(pos, x)  # says which digit has no place
+    return [(b.bit_length(), 1, [i]) for i, b in found or ()]
+
+
+def _quota_singles(pos: LatinPosition, x: int) -> list[tuple[int, int, list[int]]]:
+    """In line ``x`` with empty lots: (value, how many more, its places) per value with
+    as many places left as it needs, not all of them decided already."""
+    return [
+        (value, need, places)
+        for value, (need, places) in holders(pos, x).items()
+        if len(places) == need and not all(single(pos.masks[i]) for i in places)
+    ]
+
+
+# ---------------------------------------------------------------- subsets
 
 
 def _places_counted(pos: LatinPosition, x: int) -> tuple[int, int, int, int]:
@@ -659,9 +703,6 @@ def _places_counted(pos: LatinPosition, x: int) -> tuple[int, int, int, int]:
     return pos.frame.full & ~held, one, two, five
 
 
-# ---------------------------------------------------------------- subsets
-
-
 def _capacity(frame: Frame, mask: int, wanted: dict[int, int]) -> int:
     """How many cells the values of ``mask`` (an open cell's: its line lacks them all)
     can still fill in a line: one each, EMPTY as many as the line still needs."""
@@ -670,10 +711,39 @@ def _capacity(frame: Frame, mask: int, wanted: dict[int, int]) -> int:
     return sum(wanted.get(v, 0) for v in frame.values_of(mask))
 
 
+def tight_groups(
+    sets: Sequence[int], size: int, measure: Callable[[int], int] = int.bit_count
+) -> Iterator[tuple[tuple[int, ...], int]]:
+    """The groups of ``size`` of ``sets`` (their indices, in itertools.combinations'
+    order) whose union measures no more than ``size``, with that union: ``size`` sets
+    whose union measures ``size`` hold it between them (cells' candidates: a naked
+    subset; values' places: a hidden one), a smaller union is a contradiction.
+    ``measure``: how many cells a union fills (by default, how many members it has);
+    only sets that measure no more than ``size`` alone can be in such a group."""
+    small = [k for k, members in enumerate(sets) if measure(members) <= size]
+    for group in itertools.combinations(small, size):
+        union = 0
+        for k in group:
+            union |= sets[k]
+        if measure(union) <= size:
+            yield group, union
+
+
+def places_of(cells: Iterable[int], masks: Sequence[int], values: int) -> list[int]:
+    """Per digit of ``values`` (a mask; smallest first): the cells of ``cells`` whose
+    candidates hold it, as bits of their indices."""
+    out = []
+    while values:
+        b = values & -values
+        values ^= b
+        out.append(sum(1 << i for i in cells if masks[i] & b))
+    return out
+
+
 def naked_subset(pos: LatinPosition, x: int) -> Step | None:
     """Two to four cells of a line whose candidates can fill no more cells than they
-    are: those values go in them, and leave the rest of the line. Only cells that fill
-    no more than ``size`` cells alone can be among ``size`` such cells."""
+    are (:func:`tight_groups`): those values go in them, and leave the rest of the
+    line; the largest removal of the smallest size is told."""
     frame = pos.frame
     masks = pos.masks
     open_ = [i for i in frame.line_cells[x] if not pos.placed[i]]
@@ -683,19 +753,15 @@ def naked_subset(pos: LatinPosition, x: int) -> Step | None:
         return None  # no two cells that could be among a subset
     line = frame.lines[x]
     wanted = needs(pos, x)
-    capacity = {i: _capacity(frame, masks[i], wanted) for i in open_}
+    measure = functools.partial(_capacity, frame, wanted=wanted) if frame.empties else int.bit_count
+    own = [masks[i] for i in open_]
     for size in (2, 3, 4):
         if len(open_) <= size:
             return None
         best: tuple[int, tuple[int, ...], int, dict[int, int]] | None = None
-        for group in itertools.combinations([i for i in open_ if capacity[i] <= size], size):
-            union = 0
-            for i in group:
-                union |= masks[i]
-            count = _capacity(frame, union, wanted)
-            if count > size:
-                continue
-            if count < size:
+        for members, union in tight_groups(own, size, measure):
+            group = tuple(open_[k] for k in members)
+            if measure(union) < size:
                 shown = spoken(frame.values_of(union), wanted.get(EMPTY, 0), "or")
                 kind = "different digits" if not frame.bit(EMPTY) & union else "values"
                 raise Contradiction(
@@ -717,46 +783,84 @@ def naked_subset(pos: LatinPosition, x: int) -> Step | None:
 
 def hidden_subset(pos: LatinPosition, x: int) -> Step | None:
     """Two to four values of a line with no more places between them than they need:
-    those cells hold nothing else. Only values with no more places alone than such a
-    group can need can be among it."""
+    those cells hold nothing else; the largest removal of the smallest size is told.
+    Digits: the places of two to four digits that are as many cells
+    (:func:`tight_groups`); with empty lots, :func:`_quota_groups`."""
     frame = pos.frame
-    if not frame.empties and not _few_places(pos, x):
+    if frame.empties:
+        found = holders(pos, x)
+        return _hidden_step(pos, x, _quota_groups(found), found.get(EMPTY, (0,))[0])
+    if not _few_places(pos, x):
         return None
-    masks = pos.masks
-    line = frame.lines[x]
+    return _hidden_step(pos, x, _digit_groups(pos, x), 0)
+
+
+HiddenGroups = Iterator[Iterator[tuple[tuple[int, ...], list[int], int]]]
+
+
+def _digit_groups(pos: LatinPosition, x: int) -> HiddenGroups:
+    """Per size (two to four) while a subset of the rest would not be a naked one: the
+    groups of digits of line ``x`` with no more places than digits, as (digits, their
+    places, how many they need)."""
+    frame, masks = pos.frame, pos.masks
     found = holders(pos, x)
+    values = [v for v, (need, places) in found.items() if len(places) > need]
+    open_ = [i for i in frame.line_cells[x] if not pos.placed[i]]
+    sets = places_of(open_, masks, sum(frame.bit(v) for v in values))
+    for size in (2, 3, 4):
+        if len(found) <= size + 1:  # a hidden subset of the rest is a naked one
+            return
+        yield (
+            (tuple(values[k] for k in members), [i for i in open_ if union >> i & 1], size)
+            for members, union in tight_groups(sets, size)
+        )
+
+
+def _quota_groups(found: dict[int, tuple[int, list[int]]]) -> HiddenGroups:
+    """As :func:`_digit_groups` in a line with empty lots (``found``: its
+    :func:`holders`), the empty lot counted as many times as the line still needs it.
+    Only values with no more places alone than such a group can need can be among it."""
     values = [v for v, (need, places) in found.items() if len(places) > need]
     open_count = sum(need for need, _ in found.values())
     most = max((need for need, _ in found.values()), default=1)
     for size in (2, 3, 4):
         if open_count <= size + 1:  # a hidden subset of the rest is a naked one
-            return None
+            return
         room = min(size - 1 + most, LARGEST_SUBSET)  # the most places a group can need
+        yield (
+            (group, places, need)
+            for group in itertools.combinations(
+                [v for v in values if len(found[v][1]) <= room], size
+            )
+            if (need := sum(found[v][0] for v in group)) + 1 < open_count
+            and need <= LARGEST_SUBSET
+            and len(places := sorted({i for v in group for i in found[v][1]})) <= need
+        )
+
+
+def _hidden_step(pos: LatinPosition, x: int, sized: HiddenGroups, empties: int) -> Step | None:
+    """The step of the groups of the smallest size that remove anything (``sized``:
+    per size, (values, their places, how many they need)), the first of those removing
+    most; a group with fewer places than it needs is a contradiction."""
+    frame, masks = pos.frame, pos.masks
+    line = frame.lines[x]
+    for groups in sized:
         best: tuple[int, tuple[int, ...], list[int], dict[int, int]] | None = None
-        for group in itertools.combinations([v for v in values if len(found[v][1]) <= room], size):
-            need = sum(found[v][0] for v in group)
-            if need + 1 >= open_count or need > LARGEST_SUBSET:
-                continue
-            places = sorted({i for v in group for i in found[v][1]})
-            if len(places) > need:
-                continue
+        for group, places, need in groups:
             if len(places) < need:
                 raise Contradiction(
-                    f"in {line.name}, {spoken(group, found.get(EMPTY, (0,))[0])} have only "
+                    f"in {line.name}, {spoken(group, empties)} have only "
                     f"{names(frame.cells[i] for i in places)} to go in",
                     [line],
                     [frame.cells[i] for i in places],
                 )
-            keep = 0
-            for v in group:
-                keep |= frame.bit(v)
+            keep = sum(frame.bit(v) for v in group)
             removals = {i: masks[i] & ~keep for i in places if masks[i] & ~keep}
             lost = sum(m.bit_count() for m in removals.values())
             if lost and (best is None or lost > best[0]):
                 best = (lost, group, places, removals)
         if best:
             _, group, places, removals = best
-            empties = found.get(EMPTY, (0,))[0]
             words = functools.partial(_hidden_words, frame, line, group, places, empties)
             return make_step(pos, pos.techniques["HIDDEN_SUBSET"], removals, [line], places, words)
     return None

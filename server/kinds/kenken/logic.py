@@ -55,6 +55,7 @@ from numgrid.server.core import value_text as value_text  # a value in its sente
 from numgrid.server.kinds.judging import candidate_masks
 from numgrid.server.kinds.judging import finding
 from numgrid.server.kinds.judging import judge_entries
+from numgrid.server.kinds.latin import lone_digits
 from numgrid.server.kinds.latin import make_step
 from numgrid.server.kinds.masks import bit
 from numgrid.server.kinds.masks import digits_of
@@ -214,14 +215,9 @@ def line_singles(masks: list[int], ids, full: int, changed: set[int]) -> bool:
     """A line's hidden singles on plain masks, in place: a digit with one place left in
     cells ``ids`` goes there (the cell joins ``changed``). False on a contradiction: a
     digit with no place, or one cell the only place of two digits."""
-    once = twice = 0
-    for c in ids:
-        m = masks[c]
-        twice |= once & m
-        once |= m
-    if once != full:
+    sole = lone_digits(ids, masks, full)
+    if sole is None:
         return False
-    sole = once & ~twice
     if sole:
         for c in ids:
             m = masks[c] & sole
