@@ -36,6 +36,7 @@ from dataclasses import dataclass
 from dataclasses import field
 from typing import Any
 from typing import Protocol
+from typing import TypeVar
 
 from numgrid.server.core import Budget
 from numgrid.server.core import Cell
@@ -315,6 +316,21 @@ def rank_weight(step: Step) -> int:
     return 10 << (int(step.technique) - 1)
 
 
+Ranked = TypeVar("Ranked")
+
+
+def most_telling(found: Iterable[tuple[tuple[int, int], Ranked]]) -> Ranked | None:
+    """Of the steps one technique finds (each after its rank: the cells it places, the
+    candidates it removes besides), the first of those that place most, then remove
+    most: the one the chain takes."""
+    best: Ranked | None = None
+    best_rank = (0, 0)
+    for rank, step in found:
+        if best is None or rank > best_rank:
+            best, best_rank = step, rank
+    return best
+
+
 @dataclass(frozen=True)
 class Ladder:
     """A kind's techniques, and the chain built from them."""
@@ -369,15 +385,8 @@ class Ladder:
                 memo[key] = function(pos, key)
         if not any(memo.values()):  # the usual case: nothing found
             return None
-        best: Step | None = None
-        best_rank = (0, 0)
-        for key in keys:
-            step: Step | None = memo[key]
-            if step is not None:
-                rank = (len(step.placements), len(step.eliminations))
-                if best is None or rank > best_rank:
-                    best, best_rank = step, rank
-        return best
+        found: Iterable[Step] = (step for key in keys if (step := memo[key]) is not None)
+        return most_telling(((len(s.placements), len(s.eliminations)), s) for s in found)
 
     @functools.cached_property
     def counted(self) -> frozenset[enum.IntEnum]:
