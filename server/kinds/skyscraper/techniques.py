@@ -26,6 +26,7 @@ import enum
 import functools
 import itertools
 from collections.abc import Iterable
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from numgrid.server.chain import Contradiction
@@ -211,26 +212,72 @@ def _line_views(layout: Layout, line: Line) -> list[View]:
     ]
 
 
+# ---------------------------------------------------------------- a view's placed towers
+
+
+def heights_placed(cells: Sequence[int], placed: Sequence[int], height: int) -> list[int]:
+    """Per height 0..H of a view (its ``cells``, nearest the clue first): where it is
+    placed, counted from the clue (0 first); -1 while it is not."""
+    where = [-1] * (height + 1)
+    for k, i in enumerate(cells):
+        if placed[i] > 0:
+            where[placed[i]] = k
+    return where
+
+
+def front_seen(where: Sequence[int], height: int) -> tuple[int, int]:
+    """The tallest towers placed in a view (no empty lots) that are seen in rising order
+    towards the clue, as a mask, and the position of the nearest of them (H: none)."""
+    seen, nearest = 0, height
+    for h in range(height, 0, -1):
+        k = where[h]
+        if k < 0:
+            break
+        if k < nearest:
+            nearest = k
+            seen |= 1 << (h - 1)
+    return seen, nearest
+
+
 # ---------------------------------------------------------------- 1. edge clues
 
 
-def _where(pos: Position, cells: tuple[int, ...]) -> dict[int, int]:
-    """Per height placed in a view: its position, counted from the clue (0 first)."""
-    return {pos.placed[i]: k for k, i in enumerate(cells) if pos.placed[i] > 0}
+def sees_all(clue: int, size: int) -> bool:
+    """A clue of N (no empty lots) sees every tower: they rise 1, 2, ..., N from it."""
+    return clue == size
+
+
+def edge_clue_loss(clue: int, where: Sequence[int], height: int) -> int:
+    """The heights an open first cell of a view (no empty lots) cannot hold, as a mask:
+    when the clue leaves room for exactly one tower seen besides those of
+    :func:`front_seen`, it is the first cell's, which hides the cells up to them, so
+    it is taller than the lowest heights not placed behind them that fill those cells."""
+    seen, nearest = front_seen(where, height)
+    if clue != seen.bit_count() + 1 or nearest <= 1:
+        return 0
+    lower = count = 0
+    for h in range(1, height + 1):
+        if count == nearest - 1:
+            break
+        if where[h] < nearest:  # not placed behind the nearest seen
+            lower |= 1 << (h - 1)
+            count += 1
+    return lower
 
 
 def edge_clue(pos: Position, v: int) -> Step | None:
     """What a clue says about the cell next to it. A clue of N (no empty lots): every
-    tower is seen, so they rise 1, 2, ..., N. Else the towers seen are the tallest ones
-    placed in rising order towards the clue, and one more: when the clue leaves room for
-    exactly one more, it is the first cell's, which hides the cells up to them, so it is
-    taller than they are (a clue of 1: the tallest tower stands first). With empty lots:
-    a clue of 1 puts the tallest tower first past the empty lots, or leaves it empty."""
+    tower is seen, so they rise 1, 2, ..., N (:func:`sees_all`). Else the towers seen
+    are the tallest ones placed in rising order towards the clue, and one more: when the
+    clue leaves room for exactly one more, it is the first cell's, which hides the cells
+    up to them, so it is taller than they are (:func:`edge_clue_loss`; a clue of 1: the
+    tallest tower stands first). With empty lots: a clue of 1 puts the tallest tower
+    first past the empty lots, or leaves it empty."""
     layout, frame = pos.layout, pos.frame
     view, cells = layout.views[v], layout.view_cells[v]
     if frame.empties:
         return _first_tallest(pos, view, cells) if view.clue == 1 else None
-    if view.clue == frame.size:
+    if sees_all(view.clue, frame.size):
         place = {i: k + 1 for k, i in enumerate(cells) if not pos.placed[i]}
         if not place:
             return None
@@ -242,23 +289,14 @@ def edge_clue(pos: Position, v: int) -> Step | None:
     first = cells[0]
     if pos.placed[first]:
         return None
-    where = _where(pos, cells)
-    seen, nearest = [], frame.size  # the tallest placed, seen in rising order
-    for h in range(frame.height, 0, -1):
-        if h not in where:
-            break
-        if where[h] < nearest:
-            nearest = where[h]
-            seen.append(h)
-    if view.clue != len(seen) + 1 or nearest <= 1:
-        return None
-    behind = {h for h, k in where.items() if k >= nearest}
-    lower = [h for h in range(1, frame.height + 1) if h not in behind][: nearest - 1]
-    lost = pos.masks[first] & sum(frame.bit(h) for h in lower)
+    where = heights_placed(cells, pos.placed, frame.height)
+    lost = pos.masks[first] & edge_clue_loss(view.clue, where, frame.height)
     if not lost:
         return None
 
     def reason() -> str:
+        mask, nearest = front_seen(where, frame.height)
+        seen = [h for h in range(frame.height, 0, -1) if mask >> (h - 1) & 1]
         if not seen:
             return f"{view.name} sees only the tallest tower ({frame.height}), which stands first"
         at = names(frame.cells[cells[where[h]]] for h in seen)
@@ -297,15 +335,21 @@ def _first_tallest(pos: Position, view: View, cells: tuple[int, ...]) -> Step | 
 # ---------------------------------------------------------------- 2. clue pairs
 
 
-def clue_pair(pos: Position, x: int) -> Step | None:
+def tallest_at(near: int, far: int, size: int) -> int:
     """Opposite clues a and b with a + b = N + 1 (no empty lots): every tower is seen
     from one side or the other, a - 1 of them before the tallest, so the tallest stands
-    a-th from the first clue."""
+    at position a - 1 from the first clue (0 first); -1 for other clues."""
+    return near - 1 if near and far and near + far == size + 1 else -1
+
+
+def clue_pair(pos: Position, x: int) -> Step | None:
+    """Opposite clues adding up to N + 1 place the tallest tower (:func:`tallest_at`)."""
     layout, frame = pos.layout, pos.frame
     near, far = layout.ends[x]
-    if frame.empties or not near or not far or near + far != frame.size + 1:
+    k = -1 if frame.empties else tallest_at(near, far, frame.size)
+    if k < 0:
         return None
-    i = frame.line_cells[x][near - 1]
+    i = frame.line_cells[x][k]
     if pos.placed[i]:
         return None
     line = frame.lines[x]
@@ -325,32 +369,49 @@ def clue_pair(pos: Position, x: int) -> Step | None:
 
 # ---------------------------------------------------------------- 5. visibility bounds
 
+NONE_NEARER = 1 << 30  # the position of a taller tower placed nearer the clue, when none is
 
-def visibility_bounds(pos: Position, v: int) -> Step | None:
-    """A clue of c: list the heights from the tallest down, leaving out those placed
-    behind a taller placed tower (hidden, so not among those seen). The i-th of them
-    (i = 0 for the tallest) at the k-th cell from the clue would leave at most k cells
-    before it and the i taller ones after it to be seen, so it stands at least
-    (c - i)-th from the clue."""
-    layout, frame = pos.layout, pos.frame
-    view, cells = layout.views[v], layout.view_cells[v]
-    where = _where(pos, cells)
-    removals: dict[int, int] = {}
-    told: list[tuple[int, int]] = []  # (height, the first cells it cannot stand in)
-    hidden: list[tuple[int, int]] = []  # (height, the nearest taller tower hiding it)
-    counted = 0
-    for h in range(frame.height, 0, -1):
-        nearer = [g for g in where if g > h and where[g] < where[h]] if h in where else []
-        if nearer:
-            hidden.append((h, min(nearer)))
-            continue
-        away = view.clue - 1 - counted  # h is not in the first ``away`` cells
+
+def visibility_bounds_of(
+    clue: int, where: Sequence[int], height: int
+) -> tuple[list[tuple[int, int]], int]:
+    """A clue of c: the heights from the tallest down, leaving out those placed behind a
+    taller placed tower (hidden, so not among those seen). The i-th of them (i = 0 for
+    the tallest) at the k-th cell from the clue would leave at most k cells before it
+    and the i taller ones after it to be seen, so it stands at least (c - i)-th from the
+    clue. Per such height, (height, the first cells it cannot stand in); and the
+    heights left out as hidden on the way, as a mask."""
+    bounds: list[tuple[int, int]] = []
+    hidden = counted = 0
+    taller = NONE_NEARER  # the nearest position of a taller placed tower
+    for h in range(height, 0, -1):
+        k = where[h]
+        if k >= 0:
+            if taller < k:
+                hidden |= 1 << (h - 1)
+                continue
+            taller = k
+        away = clue - 1 - counted
         if away <= 0:
             break
         counted += 1
-        gone = [i for i in cells[:away] if not pos.placed[i] and pos.masks[i] & frame.bit(h)]
+        bounds.append((h, away))
+    return bounds, hidden
+
+
+def visibility_bounds(pos: Position, v: int) -> Step | None:
+    """The bounds a clue sets on the heights of its view (:func:`visibility_bounds_of`)."""
+    layout, frame = pos.layout, pos.frame
+    view, cells = layout.views[v], layout.view_cells[v]
+    where = heights_placed(cells, pos.placed, frame.height)
+    bounds, hidden = visibility_bounds_of(view.clue, where, frame.height)
+    removals: dict[int, int] = {}
+    told: list[tuple[int, int]] = []  # (height, the first cells it cannot stand in)
+    for h, away in bounds:
+        b = frame.bit(h)
+        gone = [i for i in cells[:away] if not pos.placed[i] and pos.masks[i] & b]
         for i in gone:
-            removals[i] = removals.get(i, 0) | frame.bit(h)
+            removals[i] = removals.get(i, 0) | b
         if gone:
             told.append((h, away))
     if not removals:
@@ -361,11 +422,20 @@ def visibility_bounds(pos: Position, v: int) -> Step | None:
         for h, away in told:
             first = "first cell" if away == 1 else f"first {WORDS[away]} cells"
             said.append(f"{h} {'not' if said else 'cannot stand'} in the {first}")
-        behind = [f"{h} is hidden behind {g}" for h, g in hidden]
+        behind = [
+            f"{h} is hidden behind {_nearer_taller(where, h)}"
+            for h in range(frame.height, 0, -1)
+            if hidden >> (h - 1) & 1
+        ]
         why = f" ({listed(behind, 'and')})" if behind else ""
         return f"{view.name}: {view.clue} towers must be seen, so {listed(said, 'and')}{why}"
 
     return make_step(pos, Technique.VISIBILITY_BOUNDS, removals, [view], [], reason, ": ")
+
+
+def _nearer_taller(where: Sequence[int], h: int) -> int:
+    """The lowest of the taller towers placed nearer the clue than ``h``."""
+    return min(g for g in range(h + 1, len(where)) if 0 <= where[g] < where[h])
 
 
 # ---------------------------------------------------------------- 8. sequences
