@@ -1,6 +1,7 @@
 """The Skyscraper maker: generated puzzles unique for CP-SAT alone in every format, graded
 as a full explanation grades them, the same for the same seed; the sizes and grades it
-refuses, with a sentence; its repairs; and its shadow of the chain against the chain."""
+refuses, with a sentence; and its repairs (its fast grading against the chain:
+test_skyscraper_grading.py)."""
 
 from __future__ import annotations
 
@@ -14,9 +15,7 @@ from numgrid.server.core import Budget
 from numgrid.server.generate import generate_one
 from numgrid.server.kinds import KINDS
 from numgrid.server.kinds.base import Spec
-from numgrid.server.kinds.skyscraper import formats
 from numgrid.server.kinds.skyscraper import generator
-from numgrid.server.kinds.skyscraper import logic
 from numgrid.server.kinds.skyscraper import native
 from numgrid.server.kinds.skyscraper.generator import MAKER
 from numgrid.server.kinds.skyscraper.generator import clues_of
@@ -26,7 +25,6 @@ from numgrid.server.kinds.skyscraper.model import Puzzle
 from numgrid.server.kinds.skyscraper.model import visible
 from support.generate import assert_made_well
 from support.generate import maker_examples
-from support.skyscraper import corpus
 
 SKYSCRAPER = KINDS["skyscraper"]
 BUDGET = 60.0  # seconds for one puzzle; the ones below take well under one
@@ -146,25 +144,6 @@ def test_the_latin_squares_are_latin_and_vary():
     for square in squares:
         for line in (*square, *zip(*square, strict=True)):
             assert sorted(line) == list(range(1, 8))
-
-
-def test_the_shadow_grades_the_corpus_as_the_chain_does():
-    """The shadow stands for the chain while clues are taken away: on every published
-    plain puzzle, the same grade (None where a trial is needed)."""
-    checked = 0
-    published = corpus()
-    for key in sorted(published, key=lambda key: int(key.split("_")[0])):
-        puzzle = formats.read_janko(published[key]["problem"]).puzzle
-        if puzzle.height != puzzle.size or puzzle.diagonals:
-            continue
-        n = puzzle.size
-        clues = [c for side in SIDES for c in puzzle.clues(side)]
-        givens = [v for row in puzzle.givens for v in row]
-        shadow = generator.shadow(n).verdict(clues, givens)
-        chain = logic.explain(puzzle, None, logic.Technique.SEQUENCES)
-        assert shadow.grade == (chain.grade if chain.solved else None), key
-        checked += 1
-    assert checked > 100
 
 
 @maker_examples

@@ -491,6 +491,19 @@ def sequences(pos: Position, x: int) -> Step | None:
     return make_step(pos, Technique.SEQUENCES, removals, [line, *views], cells, reason)
 
 
+def revision_rank(old: Sequence[int], revised: Sequence[int]) -> tuple[int, int]:
+    """What revising a line's candidates tells, counted as its step counts it: the cells
+    it leaves one candidate, and the candidates it removes from the others."""
+    placements = eliminations = 0
+    for m, s in zip(old, revised, strict=True):
+        if m != s:
+            if s & (s - 1):
+                eliminations += (m & ~s).bit_count()
+            else:
+                placements += 1
+    return placements, eliminations
+
+
 # The techniques by what they look at (the trial, in :mod:`.logic`, at the whole position).
 SCOPES = {
     VIEW: (edge_clue, visibility_bounds),
