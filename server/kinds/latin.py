@@ -38,6 +38,7 @@ from collections.abc import Iterator
 from collections.abc import Mapping
 from collections.abc import Sequence
 from dataclasses import dataclass
+from operator import itemgetter
 from typing import Any
 
 from numgrid.server.chain import Contradiction
@@ -703,30 +704,34 @@ def _places_counted(pos: LatinPosition, x: int) -> tuple[int, int, int, int]:
     return pos.frame.full & ~held, one, two, five
 
 
-def _capacity(frame: Frame, mask: int, wanted: dict[int, int]) -> int:
+def _capacity(frame: Frame, wanted: dict[int, int], mask: int) -> int:
     """How many cells the values of ``mask`` (an open cell's: its line lacks them all)
     can still fill in a line: one each, EMPTY as many as the line still needs."""
-    if not frame.empties:
+    lot = frame.bit(EMPTY) if frame.empties else 0
+    if not mask & lot:
         return mask.bit_count()
-    return sum(wanted.get(v, 0) for v in frame.values_of(mask))
+    return (mask ^ lot).bit_count() + wanted.get(EMPTY, 0)
 
 
 def tight_groups(
-    sets: Sequence[int], size: int, measure: Callable[[int], int] = int.bit_count
-) -> Iterator[tuple[tuple[int, ...], int]]:
-    """The groups of ``size`` of ``sets`` (their indices, in itertools.combinations'
-    order) whose union measures no more than ``size``, with that union: ``size`` sets
-    whose union measures ``size`` hold it between them (cells' candidates: a naked
-    subset; values' places: a hidden one), a smaller union is a contradiction.
-    ``measure``: how many cells a union fills (by default, how many members it has);
-    only sets that measure no more than ``size`` alone can be in such a group."""
-    small = [k for k, members in enumerate(sets) if measure(members) <= size]
-    for group in itertools.combinations(small, size):
-        union = 0
-        for k in group:
-            union |= sets[k]
-        if measure(union) <= size:
-            yield group, union
+    sets: Sequence[int], sizes: Iterable[int], measure: Callable[[int], int] = int.bit_count
+) -> Iterator[tuple[int, tuple[int, ...], int]]:
+    """Per size of ``sizes`` in turn, the groups of that many ``sets`` (their indices,
+    in itertools.combinations' order) whose union measures no more than the size, as
+    (size, group, union): as many sets as their union measures hold it between them
+    (cells' candidates: a naked subset; values' places: a hidden one), a smaller union
+    is a contradiction. ``measure``: how many cells a union fills (by default, how many
+    members it has); only sets that measure no more than the size alone can be in
+    such a group."""
+    alone = [measure(members) for members in sets]
+    for size in sizes:
+        small = [k for k, m in enumerate(alone) if m <= size]
+        for group in itertools.combinations(small, size):
+            union = 0
+            for k in group:
+                union |= sets[k]
+            if measure(union) <= size:
+                yield size, group, union
 
 
 def places_of(cells: Iterable[int], masks: Sequence[int], values: int) -> list[int]:
@@ -753,13 +758,14 @@ def naked_subset(pos: LatinPosition, x: int) -> Step | None:
         return None  # no two cells that could be among a subset
     line = frame.lines[x]
     wanted = needs(pos, x)
-    measure = functools.partial(_capacity, frame, wanted=wanted) if frame.empties else int.bit_count
+    measure: Callable[[int], int] = int.bit_count
+    if frame.empties:
+        measure = functools.partial(_capacity, frame, wanted)
     own = [masks[i] for i in open_]
-    for size in (2, 3, 4):
-        if len(open_) <= size:
-            return None
+    sizes = range(2, min(LARGEST_SUBSET, len(open_) - 1) + 1)
+    for size, groups in itertools.groupby(tight_groups(own, sizes, measure), itemgetter(0)):
         best: tuple[int, tuple[int, ...], int, dict[int, int]] | None = None
-        for members, union in tight_groups(own, size, measure):
+        for _, members, union in groups:
             group = tuple(open_[k] for k in members)
             if measure(union) < size:
                 shown = spoken(frame.values_of(union), wanted.get(EMPTY, 0), "or")
@@ -802,17 +808,22 @@ def _digit_groups(pos: LatinPosition, x: int) -> HiddenGroups:
     """Per size (two to four) while a subset of the rest would not be a naked one: the
     groups of digits of line ``x`` with no more places than digits, as (digits, their
     places, how many they need)."""
-    frame, masks = pos.frame, pos.masks
-    found = holders(pos, x)
-    values = [v for v, (need, places) in found.items() if len(places) > need]
-    open_ = [i for i in frame.line_cells[x] if not pos.placed[i]]
-    sets = places_of(open_, masks, sum(frame.bit(v) for v in values))
-    for size in (2, 3, 4):
-        if len(found) <= size + 1:  # a hidden subset of the rest is a naked one
-            return
+    frame, masks, placed = pos.frame, pos.masks, pos.placed
+    open_ = [i for i in frame.line_cells[x] if not placed[i]]
+    lacking = frame.full
+    for i in frame.line_cells[x]:
+        if placed[i]:
+            lacking &= ~frame.bit(placed[i])
+    places = places_of(open_, masks, lacking)
+    if not all(places):
+        holders(pos, x)  # says which digit has no place
+    values = [d for d, p in zip(digits_of(lacking), places, strict=True) if p & (p - 1)]
+    sets = [p for p in places if p & (p - 1)]
+    sizes = range(2, min(LARGEST_SUBSET, len(open_) - 2) + 1)  # past: a naked one's rest
+    for _, groups in itertools.groupby(tight_groups(sets, sizes), itemgetter(0)):
         yield (
             (tuple(values[k] for k in members), [i for i in open_ if union >> i & 1], size)
-            for members, union in tight_groups(sets, size)
+            for size, members, union in groups
         )
 
 

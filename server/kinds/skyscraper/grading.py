@@ -278,17 +278,17 @@ class Grading:
     def _naked(self, open_: list[int]) -> bool:
         masks = self.masks
         own = [masks[i] for i in open_]
-        for size in range(2, min(LARGEST_SUBSET, len(open_) - 2) + 1):
-            for members, union in tight_groups(own, size):
-                if union.bit_count() < size:
-                    raise Broken
-                found = False
-                for k, i in enumerate(open_):
-                    if k not in members and masks[i] & union:
-                        self._remove(i, union)
-                        found = True
-                if found:
-                    return True
+        sizes = range(2, min(LARGEST_SUBSET, len(open_) - 2) + 1)
+        for size, members, union in tight_groups(own, sizes):
+            if union.bit_count() < size:
+                raise Broken
+            found = False
+            for k, i in enumerate(open_):
+                if k not in members and masks[i] & union:
+                    self._remove(i, union)
+                    found = True
+            if found:
+                return True
         return False
 
     def _hidden_subset(self, open_: list[int]) -> bool:
@@ -300,18 +300,17 @@ class Grading:
             lacking |= masks[i]
         digits = [1 << (d - 1) for d in digits_of(lacking)]
         places = places_of(open_, masks, lacking)
-        for size in range(2, LARGEST_SUBSET + 1):
-            for members, union in tight_groups(places, size):
-                if union.bit_count() < size:
-                    raise Broken
-                keep = sum(digits[k] for k in members)
-                found = False
-                for i in open_:
-                    if union >> i & 1 and masks[i] & ~keep:
-                        self._remove(i, ~keep)
-                        found = True
-                if found:
-                    return True
+        for size, members, union in tight_groups(places, range(2, LARGEST_SUBSET + 1)):
+            if union.bit_count() < size:
+                raise Broken
+            keep = sum(digits[k] for k in members)
+            found = False
+            for i in open_:
+                if union >> i & 1 and masks[i] & ~keep:
+                    self._remove(i, ~keep)
+                    found = True
+            if found:
+                return True
         return False
 
     # -- technique 8
