@@ -221,18 +221,12 @@ class Grading:
                 if masks[i] & b and not placed[i]:
                     self._remove(i, b)
 
-    def _hidden(self, cells: tuple[int, ...]) -> None:
-        found = sole_places(cells, self.masks, self.plain.frame.full)
-        if found is None:
-            raise Broken
-        for i, b in found:
-            self._remove(i, ~b)
-
     def _easy(self) -> None:
         """Techniques 1-5 to a fixpoint."""
         plain, clues = self.plain, self.clues
         pending, placed, changed, moved = self.pending, self.placed, self.changed, self.moved
         count, n, line_cells = self.count, plain.n, plain.frame.line_cells
+        masks, full = self.masks, plain.frame.full
         lines = range(len(line_cells))
         while True:
             if pending:
@@ -245,7 +239,11 @@ class Grading:
                 if changed[x]:
                     changed[x] = False
                     if count[x] < n:
-                        self._hidden(line_cells[x])
+                        found = sole_places(line_cells[x], masks, full)
+                        if found is None:
+                            raise Broken
+                        for i, b in found:
+                            self._remove(i, ~b)
                     busy = True
             for x in lines:
                 if moved[x] and not pending:
