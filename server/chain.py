@@ -385,8 +385,8 @@ class Ladder:
                 memo[key] = function(pos, key)
         if not any(memo.values()):  # the usual case: nothing found
             return None
-        found: Iterable[Step] = (step for key in keys if (step := memo[key]) is not None)
-        return most_telling(((len(s.placements), len(s.eliminations)), s) for s in found)
+        found = [step for key in keys if (step := memo[key]) is not None]
+        return most_telling([((len(s.placements), len(s.eliminations)), s) for s in found])
 
     @functools.cached_property
     def counted(self) -> frozenset[enum.IntEnum]:
