@@ -323,12 +323,20 @@ def most_telling(found: Iterable[tuple[tuple[int, int], Ranked]]) -> Ranked | No
     """Of the steps one technique finds (each after its rank: the cells it places, the
     candidates it removes besides), the first of those that place most, then remove
     most: the one the chain takes."""
-    best: Ranked | None = None
-    best_rank = (0, 0)
+    chosen: Ranked | None = None
+    chosen_rank = (0, 0)
     for rank, step in found:
-        if best is None or rank > best_rank:
-            best, best_rank = step, rank
-    return best
+        if chosen is None or rank > chosen_rank:
+            chosen, chosen_rank = step, rank
+    return chosen
+
+
+def best(steps: Iterable[Step | None]) -> Step | None:
+    """The step the chain takes of some steps of one technique (None: not found),
+    by :func:`most_telling`."""
+    return most_telling(
+        [((len(s.placements), len(s.eliminations)), s) for s in steps if s is not None]
+    )
 
 
 @dataclass(frozen=True)
@@ -385,8 +393,7 @@ class Ladder:
                 memo[key] = function(pos, key)
         if not any(memo.values()):  # the usual case: nothing found
             return None
-        found = [step for key in keys if (step := memo[key]) is not None]
-        return most_telling([((len(s.placements), len(s.eliminations)), s) for s in found])
+        return best(memo[key] for key in keys)
 
     @functools.cached_property
     def counted(self) -> frozenset[enum.IntEnum]:
