@@ -393,7 +393,7 @@ class Ladder:
                 memo[key] = function(pos, key)
         if not any(memo.values()):  # the usual case: nothing found
             return None
-        return best(memo[key] for key in keys)
+        return best(map(memo.__getitem__, keys))
 
     @functools.cached_property
     def counted(self) -> frozenset[enum.IntEnum]:

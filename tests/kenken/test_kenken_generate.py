@@ -1,7 +1,8 @@
 """The KenKen maker: generated puzzles unique for CP-SAT alone in every format, graded as
 a full explanation grades them, shaped as Keen's, the same for the same seed; the sizes
-and grades it refuses, with a sentence; its repairs; and its shadow of the chain against
-the chain."""
+and grades it refuses, with a sentence; its repairs; and the chain's fast grading
+(:class:`.logic.Grading`, what it grades candidates with) against the chain's
+explanation."""
 
 from __future__ import annotations
 
@@ -23,12 +24,11 @@ from numgrid.server.kinds.kenken import logic
 from numgrid.server.kinds.kenken import native
 from numgrid.server.kinds.kenken.generator import MAKER
 from numgrid.server.kinds.kenken.generator import MAX_CAGE
-from numgrid.server.kinds.kenken.generator import Shadow
 from numgrid.server.kinds.kenken.generator import _easier
-from numgrid.server.kinds.kenken.generator import _stuck
 from numgrid.server.kinds.kenken.generator import draw
 from numgrid.server.kinds.kenken.generator import latin_square
 from numgrid.server.kinds.kenken.generator import style
+from numgrid.server.kinds.kenken.logic import Grading
 from numgrid.server.kinds.kenken.model import DIVIDE
 from numgrid.server.kinds.kenken.model import SUBTRACT
 from numgrid.server.kinds.kenken.model import Cage
@@ -189,35 +189,56 @@ def test_the_latin_squares_are_latin_and_vary():
             assert sorted(line) == list(range(1, 8))
 
 
-def test_the_shadow_grades_the_corpus_as_the_chain_does():
-    """The shadow stands for the chain while candidates are edited: on published puzzles
-    (some with operations hidden), the same grade (None where the chain stalls)."""
+def test_the_fast_grading_grades_the_corpus_as_the_chain_does():
+    """The fast grading stands for the chain while candidates are edited: on published
+    puzzles (some with operations hidden), the same grade (None where the chain stalls)."""
     checked = 0
     published = corpus()
     for key in sorted(published, key=lambda key: int(key.split("_")[0])):
         puzzle = formats.read_janko(published[key]["problem"]).puzzle
         if puzzle.size > 6:
             continue
-        chain = logic.explain(puzzle, None, logic.Technique.TRIAL)
-        assert Shadow(puzzle).grade() == (chain.grade if chain.solved else None), key
+        chain = logic.explain(puzzle, None, logic.Technique.TRIAL, quiet=True)
+        assert Grading(puzzle).grade() == (chain.grade if chain.solved else None), key
         checked += 1
         if checked == 60:
             break
     assert checked == 60
 
 
-def test_the_shadow_grades_raw_candidates_as_the_chain_does():
-    """Unique draws of every style, unedited: the same grade as the chain's."""
+# The grades of the 150 draws below, as the chain gives them: a deduction changed in the
+# chain and the fast grading alike (they share it) changes these.
+DRAWN_GRADES = {
+    None: 101,
+    Grade.EASY: 18,
+    Grade.MEDIUM: 11,
+    Grade.HARD: 7,
+    Grade.EXPERT: 4,
+    Grade.EXTREME: 9,
+}
+
+
+def test_the_fast_grading_grades_draws_as_the_chain_does():
+    """Draws of every size and style, unedited, unique or not: the grade of the fast
+    grading is the chain's, and where it stalls below a limit, the chain's techniques up
+    to that limit's leave the same cells open, each still holding its digit of the
+    solution."""
     rng = random.Random(5)
-    checked = 0
-    while checked < 40:
-        grade = list(Grade)[checked % len(Grade)]
-        puzzle, solution = draw(5, style(5, grade, 0.0), rng)
-        if native.search(puzzle, limit=2).solutions != (solution,):
-            continue
-        chain = logic.explain(puzzle, None, logic.Technique.TRIAL)
-        assert Shadow(puzzle).grade() == (chain.grade if chain.solved else None)
-        checked += 1
+    grades = dict.fromkeys(DRAWN_GRADES, 0)
+    for _ in range(150):
+        n = rng.choice((4, 5, 6, 7, 8, 9))
+        puzzle, solution = draw(n, style(n, rng.choice(list(Grade)), rng.uniform(-1, 1)), rng)
+        chain = logic.explain(puzzle, None, logic.Technique.TRIAL, quiet=True)
+        got = chain.grade if chain.solved else None
+        assert Grading(puzzle).grade() == got
+        grades[got] += 1
+        grading = Grading(puzzle)
+        if grading.grade(Grade.EASY) is None:
+            easy = logic.explain(puzzle, None, logic.Technique.HIDDEN_SINGLE, quiet=True)
+            assert grading.stalled == [cell for cell, ds in easy.candidates.items() if len(ds) > 1]
+            masks = grading.pos.masks
+            assert all(masks[r * n + c] >> (solution[r][c] - 1) & 1 for r, c in grading.stalled)
+    assert grades == DRAWN_GRADES
 
 
 @maker_examples
@@ -240,8 +261,8 @@ def test_a_bulk_grading_tells_expert_and_extreme_apart_as_the_exact_one():
     for _ in range(120):
         n = rng.choice((5, 6, 7, 8, 9))
         puzzle, _ = draw(n, style(n, rng.choice(list(Grade)), rng.uniform(-1, 1)), rng)
-        exact = Shadow(puzzle).grade(Grade.EXPERT)
-        bulk = Shadow(puzzle).grade(Grade.EXPERT, exact=False)
+        exact = Grading(puzzle).grade(Grade.EXPERT)
+        bulk = Grading(puzzle).grade(Grade.EXPERT, exact=False)
         if exact is None or exact == Grade.EXPERT:
             assert bulk == exact
         else:
@@ -255,10 +276,10 @@ def test_a_cut_keeps_a_unique_puzzle_unique():
     cuts = 0
     while cuts < 20:
         puzzle, solution = draw(6, style(6, Grade.EXPERT, 0.0), rng)
-        shadow = Shadow(puzzle)
-        if shadow.grade(Grade.EASY) is not None:
+        grading = Grading(puzzle)
+        if grading.grade(Grade.EASY) is not None:
             continue
-        edited, cut = _easier(puzzle, solution, _stuck(shadow), rng)
+        edited, cut = _easier(puzzle, solution, grading.stalled, rng)
         if edited is None or not cut:
             continue
         for other in native.search(edited, limit=20).solutions:

@@ -21,6 +21,8 @@ API (plain functions; the position is rebuilt per call, nothing is shared):
   trial step from a position, whatever simpler techniques could still do there.
 - ``grade(counts_or_explanation) -> Grade``; ``position(puzzle, given) -> Position``: an
   entries grid (0 = empty, checked first), candidates (``{cell: digits}``) or a Position.
+- ``Grading(puzzle).grade(limit, exact)``: the chain's grade, fast and quiet, for a
+  maker: the same deductions scheduled by work lists (see :class:`Grading`).
 
 They poll the ``budget`` between steps and inside trials and raise
 :class:`~numgrid.server.core.SearchTimeout` once it has run out. Malformed puzzles and
@@ -32,14 +34,18 @@ checks every step of every corpus puzzle against its published solution.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Iterable
 from collections.abc import Mapping
-from operator import itemgetter
+from enum import IntEnum
+from typing import cast
 
 from numgrid.server.chain import WHOLE
+from numgrid.server.chain import Contradiction
 from numgrid.server.chain import Grade
 from numgrid.server.chain import Ladder
 from numgrid.server.chain import Thresholds
+from numgrid.server.chain import best
 from numgrid.server.chain import open_cells
 from numgrid.server.chain import reader
 from numgrid.server.chain import relevant_steps
@@ -69,12 +75,16 @@ from .techniques import CAGE
 from .techniques import CELL
 from .techniques import LINE
 from .techniques import SCOPES
+from .techniques import UNCHANGED
 from .techniques import Layout
 from .techniques import Position
 from .techniques import Technique
-from .techniques import cage_index
-from .techniques import cage_table
+from .techniques import cage_line
+from .techniques import compiled
+from .techniques import hidden_subset
 from .techniques import layout_of
+from .techniques import line_totals
+from .techniques import naked_subset
 
 # Per grade: the hardest technique allowed and the most steps allowed of some techniques.
 THRESHOLDS: Thresholds = {
@@ -142,73 +152,66 @@ def _reaches(step: Step, needed: set[Cell]) -> bool:
 
 def closure(pos: Position | Candidates, i: int, digit: int) -> tuple[int, list[int] | None]:
     """Assume ``cell i = digit`` and carry singles, cage combinations and cage lines to a
-    fixpoint: the rounds it took, and the candidates then (None on a contradiction). A
-    fast screen on plain masks (techniques 1-5 reach the same contradictions, step by
-    step); live cage layouts are sets of bits (:func:`cage_index`), so big cages cost a
-    few ANDs, and each cage state's effect is remembered (:func:`_screen_tables`)."""
-    layout = pos.layout
-    full, peers, cage_of, cell_lines = layout.full, layout.peers, layout.cage_of, layout.cell_lines
-    line_cells = layout.line_cells
-    picks, seens = _screen_tables(layout)
+    fixpoint (:func:`settle`): the rounds it took, and the candidates then (None on a
+    contradiction). A fast screen on plain masks (techniques 1-5 reach the same
+    contradictions, step by step)."""
     masks = list(pos.masks)
-    done = [bool(p) for p in pos.placed]  # singles whose digit left their row and column
+    placed = list(pos.placed)
     masks[i] = bit(digit)
-    changed, rounds = {i}, 0
+    rounds = settle(pos.layout, masks, placed, {i}, True)
+    return abs(rounds), masks if rounds > 0 else None
+
+
+def settle(
+    layout: Layout, masks: list[int], placed: list[int], changed: set[int], lines: bool
+) -> int:
+    """Techniques 1-4 on plain masks, in place, to a fixpoint from the cells ``changed``:
+    a cell left one candidate is placed (``placed``; its digit leaves its row and
+    column), a cage's cells keep what its live layouts give them (a one-cell cage its
+    target), a digit with one place in a line goes there; with ``lines``, cage lines
+    too (a digit every live layout puts in a line leaves the rest of it). Each cage
+    state's effect is its kind's, remembered (:meth:`.techniques.CageKind.effect`).
+    The rounds it took, negative when it met a contradiction."""
+    full, peers, cage_of, cell_lines = layout.full, layout.peers, layout.cage_of, layout.cell_lines
+    line_cells, pickers, kinds = layout.line_cells, layout.pickers, layout.kinds
+    rounds = 0
     while changed:
         rounds += 1
         cells, changed = changed, set()
         for c in cells:
             m = masks[c]
             if not m:
-                return rounds, None
-            if not done[c] and not m & (m - 1):
-                done[c] = True
+                return -rounds
+            if not placed[c] and not m & (m - 1):
+                placed[c] = m.bit_length()
                 for j in peers[c]:
                     if masks[j] & m:
                         masks[j] &= ~m
                         changed.add(j)
         for k in {cage_of[c] for c in cells}:
-            now = picks[k](masks)
-            seen = seens[k]
-            effect = seen.get(now)
-            if effect is None:
-                if len(seen) > CAGE_SEEN:
-                    seen.clear()
-                effect = seen[now] = _cage_effect(layout, k, now)
-            if effect is UNCHANGED:  # by identity: the one object _cage_effect returns
+            now = pickers[k](masks)
+            effect = kinds[k].effect(now)
+            if effect is UNCHANGED:  # by identity
                 continue
             if not effect:
-                return rounds, None
-            keeps, pointed = effect
+                return -rounds
+            keeps, required = effect
             if keeps != now:
                 for c, m, keep in zip(layout.cage_cells[k], now, keeps, strict=True):
                     if m != keep:
                         masks[c] = keep
                         changed.add(c)
-            for x, required in pointed:
-                # digits every live layout puts in line x inside the cage leave the rest
-                for c in line_cells[x]:
-                    if cage_of[c] != k and masks[c] & required:
-                        masks[c] &= ~required
-                        changed.add(c)
+            if lines and required:
+                for x, digits in zip(layout.cage_lines[k], required, strict=True):
+                    if digits:
+                        for c in line_cells[x]:
+                            if cage_of[c] != k and masks[c] & digits:
+                                masks[c] &= ~digits
+                                changed.add(c)
         for x in {x for c in cells for x in cell_lines[c]}:
             if not line_singles(masks, line_cells[x], full, changed):
-                return rounds, None
-    return rounds, masks
-
-
-def _screen_tables(layout) -> tuple[tuple, tuple[dict, ...]]:
-    """Per cage: ``masks -> its cells' masks`` (a C-level ``itemgetter``), and what
-    :func:`_cage_effect` gave, per tuple of its cells' candidates."""
-    return cage_table(layout, "screen", 0, _build_screen_tables)
-
-
-def _build_screen_tables(layout, _) -> tuple[tuple, tuple[dict, ...]]:
-    picks = tuple(
-        itemgetter(*ids) if len(ids) > 1 else (lambda masks, c=ids[0]: (masks[c],))
-        for ids in layout.cage_cells
-    )
-    return picks, tuple({} for _ in layout.cage_cells)
+                return -rounds
+    return rounds
 
 
 def line_singles(masks: list[int], ids, full: int, changed: set[int]) -> bool:
@@ -234,80 +237,6 @@ def _propagate(pos: Position, i: int, digit: int) -> int:
     0 when it does not."""
     rounds, masks = closure(pos, i, digit)
     return 0 if masks is not None else rounds
-
-
-# Cage states whose effect a fast propagation remembers, per cage. They stay with a kept
-# layout after the call: 50_8x8's explanation (every operation hidden) leaves 11,187 of
-# them, 2.5 MB, in 3.0 s of CPU; remembering 256 took 3.5 s, 16 took 5.3 s (its 59,362
-# effects computed each cost ~40 us). 4,096 (then 11 MB) was no faster.
-CAGE_SEEN = 1 << 10
-
-
-# The effect of a cage state that changes nothing: two in five of 50_8x8's, one object for
-# all (and a state that keeps its candidates but points is stored with the key as its
-# keeps), so that the states remembered cost their keys and little more.
-UNCHANGED = ((), ())
-
-
-def _cage_effect(layout, k: int, now: tuple[int, ...]):
-    """For cage ``k`` with candidates ``now``: the candidates its live layouts keep, and
-    per line the digits they all put in it inside the cage; ``()`` when none is live,
-    :data:`UNCHANGED` when it keeps them all and points nowhere."""
-    index = cage_index(layout, k)
-    found = -1
-    for j, m in enumerate(now):
-        found &= _or_all(index[j], m)
-        if not found:
-            return ()
-    keeps = []
-    for m, column in zip(now, index, strict=True):
-        keep = 0
-        for d in digits_of(m):
-            if found & column[d - 1]:
-                keep |= 1 << (d - 1)
-        keeps.append(keep)
-    pointed = []
-    for x, _, column in _cage_lines(layout, k):
-        required = 0
-        for d, where in enumerate(column):
-            if where and not found & ~where:
-                required |= 1 << d
-        if required:
-            pointed.append((x, required))
-    kept = tuple(keeps)
-    if kept == now:
-        return (now, tuple(pointed)) if pointed else UNCHANGED
-    return kept, tuple(pointed)
-
-
-def _cage_lines(layout, k: int) -> tuple[tuple[int, frozenset[int], tuple[int, ...]], ...]:
-    """Per line of cage ``k``: the line, the cage's cells, and per digit the layouts that
-    put it in the line inside the cage (as bits, see :func:`cage_index`)."""
-    return cage_table(layout, "lines", k, _lines_of_cage)
-
-
-def _lines_of_cage(layout, k: int) -> tuple[tuple[int, frozenset[int], tuple[int, ...]], ...]:
-    index, cells = cage_index(layout, k), layout.cage_cells[k]
-    out = []
-    for x in layout.cage_lines[k]:
-        at = [j for j, i in enumerate(cells) if x in layout.cell_lines[i]]
-        column = tuple(_or_all_of(index[j][d] for j in at) for d in range(layout.size))
-        out.append((x, frozenset(cells), column))
-    return tuple(out)
-
-
-def _or_all_of(parts) -> int:
-    found = 0
-    for part in parts:
-        found |= part
-    return found
-
-
-def _or_all(column: tuple[int, ...], mask: int) -> int:
-    found = 0
-    for d in digits_of(mask):
-        found |= column[d - 1]
-    return found
 
 
 def _screen(pos: Position) -> list[tuple[int, int, int]]:
@@ -471,3 +400,141 @@ def _keys(pos: Position, scope: str) -> int:
 LADDER = Ladder(Technique, TECHNIQUES, _keys, position, THRESHOLDS, relevant)
 find, first_step, last_resort = LADDER.find, LADDER.first_step, LADDER.last_resort
 next_step, explain, grade = LADDER.next_step, LADDER.explain, LADDER.grade
+
+
+# ---------------------------------------------------------------- a maker's grading
+
+
+def ceiling(grade: Grade) -> Technique:
+    """The hardest technique a chain for ``grade`` may use (a trial for EXTREME)."""
+    return cast(Technique, THRESHOLDS[grade][0]) if grade in THRESHOLDS else Technique.TRIAL
+
+
+class Grading:
+    """The chain's grade of a puzzle, quiet and fast, for a maker that grades many
+    candidates: the chain's own deductions, scheduled by work lists rather than step by
+    step, on a quiet position of a well-formed puzzle (not checked).
+
+    Techniques 1-4 run to their fixpoint (:func:`settle`: the chain's, whatever the
+    order), then one cage-line step as the chain takes it (the best of
+    :func:`.techniques.cage_line`), counted; when none is left, the subsets of every
+    line, then the line totals (the chain's technique functions), then the candidates of
+    the first open cell that the trial's screen (:func:`closure`) refutes. Once the
+    cage-line steps no longer count (a subset was used, or the grading need not be
+    exact), cage lines run in bulk in :func:`settle`. The grade is :meth:`Ladder.grade`
+    of the steps counted: the chain's, but where the screen refutes nothing the chain
+    may still find a two-level trial (and grade EXTREME where this stalls). A puzzle it
+    completes is unique: every deduction is implied by the clues."""
+
+    def __init__(self, puzzle: Puzzle):
+        layout = compiled(puzzle)
+        self.pos = Position(layout, [layout.full] * len(layout.cells))
+        self.pos.quiet = True
+        self.changed = set(range(len(layout.cells)))  # cells changed since the last settle
+        self.counts: Counter[IntEnum] = Counter()  # steps taken, per technique
+        self.lines = False  # cage lines in bulk
+        self.seen: dict[
+            int, tuple[int, ...]
+        ] = {}  # per line, its candidates when it gave no subset
+        self.stages = (
+            (Technique.CAGE_LINE, self._cage_line),
+            (Technique.HIDDEN_SUBSET, self._subsets),
+            (Technique.LINE_TOTALS, self._totals),
+            (Technique.TRIAL, self._trial),
+        )
+
+    @property
+    def stalled(self) -> list[Cell]:
+        """The cells left open where the last grading stopped."""
+        pos = self.pos
+        return [cell for cell, digit in zip(pos.layout.cells, pos.placed, strict=True) if not digit]
+
+    def grade(self, limit: Grade = Grade.EXTREME, exact: bool = True) -> Grade | None:
+        """The chain's grade, or None when it is above ``limit`` (or the chain would
+        stall). Not ``exact``: a grade below EXPERT may be any of them, faster. A later
+        call with a harder limit goes on from where this one stopped."""
+        pos, top = self.pos, ceiling(limit)
+        most = THRESHOLDS[limit][1] if limit in THRESHOLDS else {}
+        if not exact and top >= Technique.CAGE_LINE:
+            self._bulk()
+        try:
+            while True:
+                if settle(pos.layout, pos.masks, pos.placed, self.changed, self.lines) < 0:
+                    return None
+                self.changed = set()
+                if pos.solved:
+                    return LADDER.grade(self.counts)
+                for technique, stage in self.stages:
+                    if technique > top:
+                        return None
+                    if stage():
+                        break
+                else:
+                    return None
+                if any(self.counts[t] > n for t, n in most.items()):
+                    return None
+                if not self.lines and max(self.counts) >= Technique.NAKED_SUBSET:
+                    self._bulk()
+        except Contradiction:
+            return None
+
+    def _bulk(self) -> None:
+        """From now on, cage lines in bulk (by :func:`settle`), from every open cell."""
+        self.lines = True
+        self.changed.update(i for i, digit in enumerate(self.pos.placed) if not digit)
+
+    def _take(self, step: Step | None) -> bool:
+        """Apply a step of the chain's (its placements as single candidates, which
+        :func:`settle` places), counted."""
+        if step is None:
+            return False
+        masks, n = self.pos.masks, self.pos.layout.size
+        for (r, c), digit in step.placements:
+            masks[r * n + c] &= bit(digit)
+            self.changed.add(r * n + c)
+        for (r, c), digit in step.eliminations:
+            masks[r * n + c] &= ~bit(digit)
+            self.changed.add(r * n + c)
+        self.counts[step.technique] += 1
+        return True
+
+    def _cage_line(self) -> bool:
+        """The cage-line step the chain takes (none in bulk: :func:`settle` took them)."""
+        if self.lines:
+            return False
+        pos = self.pos
+        return self._take(best(cage_line(pos, k) for k in range(len(pos.layout.cages))))
+
+    def _subsets(self) -> bool:
+        """A naked or hidden subset of each line that has one (a line unchanged since it
+        had none is not looked at again)."""
+        pos, found = self.pos, False
+        for x, cells in enumerate(pos.layout.line_cells):
+            now = tuple([pos.masks[i] for i in cells])
+            if self.seen.get(x) != now:
+                if self._take(naked_subset(pos, x) or hidden_subset(pos, x)):
+                    found = True
+                else:
+                    self.seen[x] = now
+        return found
+
+    def _totals(self) -> bool:
+        """A line-totals step of each line that has one."""
+        pos = self.pos
+        return any([self._take(line_totals(pos, x)) for x in range(len(pos.layout.lines))])
+
+    def _trial(self) -> bool:
+        """The candidates of the first open cell (fewest candidates first) that the
+        trial's screen refutes, removed (the chain's trial removes one a step)."""
+        pos = self.pos
+        for i in open_cells(pos.masks, pos.placed):
+            refuted = 0
+            for d in digits_of(pos.masks[i]):
+                if closure(pos, i, d)[1] is None:
+                    refuted |= bit(d)
+            if refuted:
+                pos.masks[i] &= ~refuted
+                self.changed.add(i)
+                self.counts[Technique.TRIAL] += 1
+                return True
+        return False

@@ -34,9 +34,10 @@ import math
 import operator
 import threading
 from collections import OrderedDict
+from collections.abc import Callable
 from collections.abc import Iterable
 from dataclasses import dataclass
-from dataclasses import field
+from operator import itemgetter
 
 from numgrid.server.chain import Contradiction
 from numgrid.server.chain import capital
@@ -97,7 +98,7 @@ def cell_name(cell: Cell) -> str:
 
 @dataclass(frozen=True, eq=False)
 class Layout:
-    """A well-formed puzzle compiled to indices."""
+    """A puzzle compiled to indices."""
 
     puzzle: Puzzle
     frame: Frame  # the latin square: lines, peers, digits as bits
@@ -107,34 +108,38 @@ class Layout:
     cages: tuple[Cage, ...]
     cage_cells: tuple[tuple[int, ...], ...]
     cage_of: tuple[int, ...]  # per cell
-    # per cage: its layouts, as bits (a large kind's: LiveLayouts, all live)
-    cage_bits: tuple[tuple[tuple[int, ...], ...] | LiveLayouts, ...]
-    cage_lines: tuple[tuple[int, ...], ...]  # per cage: the lines its cells are in
+    kinds: tuple[CageKind, ...]  # per cage: its kind's tables (:class:`CageKind`)
+    # per cage: its lines (rows, then columns, in order: as its kind's lines)
+    cage_lines: tuple[tuple[int, ...], ...]
     lines: tuple[Line, ...]
     line_cells: tuple[tuple[int, ...], ...]
     cell_lines: tuple[tuple[int, ...], ...]  # per cell: (row line, column line)
     peers: tuple[tuple[int, ...], ...]  # per cell: the other cells of its row and column
-    watchers: tuple[tuple[int, ...], ...]  # per cell: cages whose lines hold it
     inside: tuple[tuple[int, ...], ...]  # per line: the cages entirely inside it
-    # per-cage tables built on demand (see :func:`cage_table`), freed with the layout
-    tables: dict = field(default_factory=dict, repr=False)
+    # per cage: ``masks -> its cells' masks`` (a C-level ``itemgetter``)
+    pickers: tuple[Callable[[list[int]], tuple[int, ...]], ...]
 
+    @functools.cached_property
+    def cage_bits(self) -> tuple[tuple[tuple[int, ...], ...] | LiveLayouts, ...]:
+        """Per cage: its layouts, as bits (a large kind's: LiveLayouts, all live); for
+        the sentences, made when one first asks."""
+        return tuple(_bit_layouts(cage, self.size) for cage in self.cages)
 
-def cage_table(layout: Layout, name: str, k: int, build):
-    """Cage ``k``'s table ``name``, built by ``build(layout, k)`` the first time. Kept
-    with the layout rather than in a cache keyed by layouts, which would keep up to its
-    size of them alive (a 9x9's can hold tens of MB)."""
-    tables = layout.tables.setdefault(name, {})
-    found = tables.get(k)
-    if found is None:
-        found = tables[k] = build(layout, k)
-    return found
+    @functools.cached_property
+    def watchers(self) -> tuple[tuple[int, ...], ...]:
+        """Per cell: the cages whose lines hold it."""
+        found: list[list[int]] = [[] for _ in self.cells]
+        for k, ls in enumerate(self.cage_lines):
+            for x in ls:
+                for i in self.line_cells[x]:
+                    found[i].append(k)
+        return tuple(map(tuple, found))
 
 
 # Cage layouts, over all cages, past which a compiled puzzle is not kept between calls:
-# its large cages' layouts and their index are shared (:func:`_bit_layouts`), but the
-# other tables made from them (:func:`cage_table`: cage states seen, cage lines) are
-# the puzzle's own. Of the other 321 corpus puzzles the largest has 3,596 layouts (the
+# its cage kinds' tables and its large cages' layouts are shared (:func:`cage_kind`,
+# :func:`_bit_layouts`), but its other layouts, as tuples for the sentences, are the
+# puzzle's own. Of the other 321 corpus puzzles the largest has 3,596 layouts (the
 # median 142).
 KEPT_LAYOUTS = 1 << 15
 
@@ -216,18 +221,12 @@ _ZERO_ONE = bytes.maketrans(b"01", b"\x00\x01")
 class _Packed:
     """A large cage kind: its layouts packed (a byte a digit, :func:`.arith.packed`),
     and per position and digit the set of layouts putting it there (bit ``t``: layout
-    ``t``), made by C-level passes over the bytes."""
+    ``t``; its :attr:`CageKind.index`)."""
 
     packed: bytes
     cells: int
     bits: tuple[int, ...]  # digit -> its bit (0 -> 0)
-    index: tuple[tuple[int, ...], ...] = field(init=False)
-
-    def __post_init__(self):
-        size = len(self.bits) - 1
-        columns = [self.packed[j :: self.cells] for j in range(self.cells)]
-        index = tuple(arith.digit_sets(column, size) for column in columns)
-        object.__setattr__(self, "index", index)
+    index: tuple[tuple[int, ...], ...]
 
 
 # Large cage kinds' layouts, shared by every puzzle and call, up to this many in all.
@@ -249,7 +248,10 @@ def _bit_layouts(cage: Cage, n: int) -> tuple[tuple[int, ...], ...] | LiveLayout
         if found is not None:
             _shared.move_to_end(key)
             return found
-    found = LiveLayouts(_Packed(arith.packed(cage, n), len(cage.cells), bits), (1 << count) - 1)
+    index = cage_kind(*key).index
+    found = LiveLayouts(
+        _Packed(arith.packed(cage, n), len(cage.cells), bits, index), (1 << count) - 1
+    )
     with _shared_lock:
         _shared[key] = found
         while sum(map(len, _shared.values())) > SHARED_LAYOUTS and len(_shared) > 1:
@@ -257,33 +259,189 @@ def _bit_layouts(cage: Cage, n: int) -> tuple[tuple[int, ...], ...] | LiveLayout
     return found
 
 
+# ---------------------------------------------------------------- cage kinds
+
+# A cage kind's states (its cells' candidates) whose effect it remembers, and the kinds
+# whose tables are kept, shared by every puzzle and call: a maker's candidates, one edit
+# apart, and a trial's assumptions meet the same states again.
+KIND_STATES = 1 << 10
+KINDS_KEPT = 2048
+# Most layouts of a kind whose live layouts per cell and candidates are remembered (a
+# large kind's would take megabytes).
+REMEMBERED = 1024
+# What :meth:`CageKind.effect` gives for a state it leaves as it is, pointing nowhere:
+# one object (compared by identity), so that such states cost their keys alone.
+UNCHANGED = ((), ())
+
+
+class CageKind:
+    """What every cage of one target, operation and shape (cells relative to the first)
+    shares: the tables of COMBINATIONS and CAGE_LINE. A set of layouts is an int, bit
+    ``t`` for layout ``t`` of :func:`.arith.layouts`; per position ``j`` and digit ``d``,
+    ``index[j][d - 1]`` holds the layouts putting ``d`` there, and per line of the shape
+    (rows, then columns, in order) ``lines[x][d - 1]`` those putting ``d`` in it."""
+
+    __slots__ = ("by_total", "cage", "count", "effects", "either", "index", "lines", "size")
+
+    def __init__(self, cage: Cage, size: int):
+        self.cage, self.size = cage, size
+        cells, self.count = len(cage.cells), arith.count(cage, size)
+        self.index = _index(cage, size, self.count)
+        lines = []
+        for axis in (0, 1):
+            for offset in sorted({cell[axis] for cell in cage.cells}):
+                at = [self.index[j] for j, cell in enumerate(cage.cells) if cell[axis] == offset]
+                lines.append(at[0] if len(at) == 1 else tuple(map(_or_all, zip(*at, strict=True))))
+        self.lines = tuple(lines)
+        remembered = self.count <= REMEMBERED
+        self.either: tuple[dict[int, int], ...] | None = (
+            tuple({} for _ in range(cells)) if remembered else None
+        )
+        self.effects: dict[tuple[int, ...], tuple] = {}
+        self.by_total: dict[bool, dict[int, int]] = {}
+
+    def of(self, j: int, mask: int) -> int:
+        """The layouts putting one of the digits of ``mask`` at position ``j``."""
+        either = self.either[j] if self.either is not None else None
+        found = either.get(mask) if either is not None else None
+        if found is None:
+            column, found = self.index[j], 0
+            for d in digits_of(mask):
+                found |= column[d - 1]
+            if either is not None:
+                either[mask] = found
+        return found
+
+    def live(self, now: tuple[int, ...]) -> int:
+        """The layouts whose every digit is a candidate of its cell (cells' candidates
+        ``now``): the live layouts."""
+        found = -1
+        for j, m in enumerate(now):
+            found &= self.of(j, m)
+            if not found:
+                return 0
+        return found
+
+    def effect(self, now: tuple[int, ...]) -> tuple:
+        """For the cells' candidates ``now``: the candidates some live layout gives each
+        cell (COMBINATIONS), and per line of :attr:`lines` the digits every live layout
+        puts in it (CAGE_LINE; ``()`` when none); ``()`` when no layout is live,
+        :data:`UNCHANGED` when it keeps every candidate and puts no digit in a line for
+        sure. Remembered per state (up to :data:`KIND_STATES`)."""
+        found = self.effects.get(now)
+        if found is None:
+            found = self._effect(now)
+            if len(self.effects) >= KIND_STATES:
+                self.effects.clear()
+            self.effects[now] = found
+        return found
+
+    def _effect(self, now: tuple[int, ...]) -> tuple:
+        live = self.live(now)
+        if not live:
+            return ()
+        keeps = []
+        kept_any = 0  # the digits some cell keeps: only these can be required in a line
+        for m, column in zip(now, self.index, strict=True):
+            keep = m
+            for d in digits_of(m):
+                if not live & column[d - 1]:
+                    keep ^= 1 << (d - 1)
+            keeps.append(keep)
+            kept_any |= keep
+        required = []
+        for column in self.lines:
+            found = 0
+            for d in digits_of(kept_any):
+                if not live & ~column[d - 1]:
+                    found |= 1 << (d - 1)
+            required.append(found)
+        kept = tuple(keeps)
+        if not any(required):
+            return UNCHANGED if kept == now else (kept, ())
+        return kept, tuple(required)
+
+    def known(self, live: int, adding: bool) -> int | None:
+        """The sum (``adding``) or product that every layout of ``live`` gives, if they
+        agree (LINE_TOTALS)."""
+        found = [value for value, where in self._totals(adding).items() if where & live]
+        return found[0] if len(found) == 1 else None
+
+    def _totals(self, adding: bool) -> dict[int, int]:
+        """Per sum (``adding``) or product, the layouts giving it."""
+        found = self.by_total.get(adding)
+        if found is None:
+            found = self.by_total[adding] = {}
+            for t, digits in enumerate(arith.layouts(self.cage, self.size)):
+                value = sum(digits) if adding else math.prod(digits)
+                found[value] = found.get(value, 0) | 1 << t
+        return found
+
+
+# Layouts of a kind past which its index is made by C-level passes over its packed digits
+# (:func:`.arith.digit_sets`) rather than by a loop over its layouts.
+SMALL_KIND = 64
+
+
+def _index(cage: Cage, size: int, count: int) -> tuple[tuple[int, ...], ...]:
+    """Per position ``j`` and digit ``d``, the layouts putting ``d`` there (as bits)."""
+    cells = len(cage.cells)
+    if count > SMALL_KIND:
+        packed = arith.packed(cage, size)
+        return tuple(arith.digit_sets(packed[j::cells], size) for j in range(cells))
+    index = [[0] * size for _ in range(cells)]
+    for t, layout in enumerate(arith.layouts(cage, size)):
+        for column, d in zip(index, layout, strict=True):
+            column[d - 1] |= 1 << t
+    return tuple(map(tuple, index))
+
+
+def _or_all(parts: Iterable[int]) -> int:
+    found = 0
+    for part in parts:
+        found |= part
+    return found
+
+
+@functools.lru_cache(maxsize=KINDS_KEPT)
+def cage_kind(target: int, operation: str, shape: tuple[Cell, ...], size: int) -> CageKind:
+    """The tables of a cage kind (see :class:`CageKind`), made once."""
+    return CageKind(Cage(target, operation, shape), size)
+
+
+@functools.lru_cache(maxsize=4096)
+def placed_kind(
+    cage: Cage, n: int
+) -> tuple[tuple[int, ...], CageKind, tuple[int, ...], tuple[int, ...]]:
+    """A cage on an N x N grid: its cells (``r * N + c``), its kind, its lines (as the
+    kind's lines) and the lines it lies entirely in."""
+    cells = tuple(r * n + c for r, c in cage.cells)
+    kind = cage_kind(cage.target, cage.operation, arith.shape_of(cage.cells), n)
+    rows, columns = sorted({r for r, _ in cage.cells}), sorted({n + c for _, c in cage.cells})
+    within = (*(rows if len(rows) == 1 else ()), *(columns if len(columns) == 1 else ()))
+    return cells, kind, (*rows, *columns), within
+
+
 def _compiled(puzzle: Puzzle) -> Layout:
-    n = puzzle.size
     errors = [f for f in check_puzzle(puzzle) if f.is_error]
     if errors:
         raise PuzzleError(errors)
+    return compiled(puzzle)
+
+
+def compiled(puzzle: Puzzle) -> Layout:
+    """A well-formed puzzle (not checked: a maker's) compiled to indices, from its
+    cages' kinds (:func:`placed_kind`, cached across puzzles)."""
+    n = puzzle.size
     frame = latin.frame(n)
-    index = {cell: i for i, cell in enumerate(puzzle.cells)}
-    # never empty: check_puzzle refuses such cages
-    cage_bits = [_bit_layouts(cage, n) for cage in puzzle.cages]
-    cage_cells = tuple(tuple(index[c] for c in cage.cells) for cage in puzzle.cages)
+    placed = [placed_kind(cage, n) for cage in puzzle.cages]
     cage_of = [0] * (n * n)
-    for k, cells in enumerate(cage_cells):
+    inside: list[list[int]] = [[] for _ in range(2 * n)]
+    for k, (cells, _, _, within) in enumerate(placed):
         for i in cells:
             cage_of[i] = k
-    line_cells, cell_lines = frame.line_cells, frame.cell_lines
-    cage_lines = tuple(
-        tuple(sorted({x for i in cells for x in cell_lines[i]})) for cells in cage_cells
-    )
-    watchers: list[list[int]] = [[] for _ in range(n * n)]
-    for k, ls in enumerate(cage_lines):
-        for x in ls:
-            for i in line_cells[x]:
-                watchers[i].append(k)
-    inside = tuple(
-        tuple(k for k, cells in enumerate(cage_cells) if set(cells) <= set(line_cells[x]))
-        for x in range(2 * n)
-    )
+        for x in within:
+            inside[x].append(k)
     return Layout(
         puzzle=puzzle,
         frame=frame,
@@ -291,17 +449,24 @@ def _compiled(puzzle: Puzzle) -> Layout:
         full=frame.full,
         cells=frame.cells,
         cages=puzzle.cages,
-        cage_cells=cage_cells,
+        cage_cells=tuple(cells for cells, _, _, _ in placed),
         cage_of=tuple(cage_of),
-        cage_bits=tuple(cage_bits),
-        cage_lines=cage_lines,
+        kinds=tuple(kind for _, kind, _, _ in placed),
+        cage_lines=tuple(lines for _, _, lines, _ in placed),
         lines=frame.lines,
-        line_cells=line_cells,
-        cell_lines=cell_lines,
+        line_cells=frame.line_cells,
+        cell_lines=frame.cell_lines,
         peers=frame.peers,
-        watchers=tuple(tuple(ks) for ks in watchers),
-        inside=inside,
+        inside=tuple(map(tuple, inside)),
+        pickers=tuple(_picker(cells) for cells, _, _, _ in placed),
     )
+
+
+def _picker(cells: tuple[int, ...]) -> Callable[[list[int]], tuple[int, ...]]:
+    if len(cells) > 1:
+        return itemgetter(*cells)
+    (i,) = cells
+    return lambda masks: (masks[i],)
 
 
 # ---------------------------------------------------------------- position
@@ -324,18 +489,15 @@ class Position(LatinPosition):
     layout: Layout
     refuted: list[tuple[int, int, int]]  # (depth, cell, digit)
     refuted2: list[tuple[int, int, int]]  # (cell, digit, second cell)
-    # per cage: the layouts live when last filtered, and the cells' masks then
-    lives: list[tuple[tuple[tuple[int, ...], ...] | LiveLayouts, tuple[int, ...]]]
+    # per cage: the layouts live when last filtered, and the cells' masks then (None:
+    # never filtered)
+    lives: list[tuple[tuple[tuple[int, ...], ...] | LiveLayouts, tuple[int, ...]] | None]
     # per cell, the digit (as a bit) of one solution agreeing with the candidates, all 0
     # when there is none; None until a trial asks (see logic.py's _witness)
     witness: list[int] | None
 
     def _more(self) -> None:
-        layout = self.layout
-        self.lives = [
-            (bits, (layout.full,) * len(cells))
-            for bits, cells in zip(layout.cage_bits, layout.cage_cells, strict=True)
-        ]
+        self.lives = [None] * len(self.layout.cages)
         self.refuted2 = []
         self.witness = None
 
@@ -381,14 +543,16 @@ class Position(LatinPosition):
 
 
 def live(pos: Position, k: int) -> tuple[tuple[int, ...], ...] | LiveLayouts:
-    """The live layouts of cage ``k`` (as bits); Contradiction when none is left."""
+    """The live layouts of cage ``k`` (as bits), for the sentences; Contradiction when
+    none is left."""
     memo = pos.memo(LIVE)
     found = memo.get(k)
     if found is None:
         # Candidates only shrink, so the layouts live at the last filtering are filtered
         # again on the cells that changed since.
-        masks = tuple(pos.masks[i] for i in pos.layout.cage_cells[k])
-        before, then = pos.lives[k]
+        layout = pos.layout
+        masks = layout.pickers[k](pos.masks)
+        before, then = pos.lives[k] or (layout.cage_bits[k], (layout.full,) * len(masks))
         changed = [j for j, (a, b) in enumerate(zip(masks, then, strict=True)) if a != b]
         if not changed:
             found = before
@@ -401,41 +565,39 @@ def live(pos: Position, k: int) -> tuple[tuple[int, ...], ...] | LiveLayouts:
             found = tuple(layout for layout in before if all(layout[j] & masks[j] for j in changed))
         pos.lives[k] = (found, masks)
         if not found:
-            cage = pos.layout.cages[k]
-            shown = ""
-            if len(masks) <= 4:
-                each = [
-                    f"{cell_name(c)} {listed(digits_of(m))}"
-                    for c, m in zip(cage.cells, masks, strict=True)
-                ]
-                shown = f" ({'; '.join(each)})"
-            raise Contradiction(
-                f"no layout of {cage.name} fits its cells' candidates{shown}", [cage], cage.cells
-            )
+            raise _no_layout(layout.cages[k], masks)
         memo[k] = found
     return found
+
+
+def cage_effect(pos: Position, k: int) -> tuple:
+    """What the live layouts of cage ``k`` keep and put in its lines
+    (:meth:`CageKind.effect`); Contradiction when none is left."""
+    layout = pos.layout
+    now = layout.pickers[k](pos.masks)
+    found = layout.kinds[k].effect(now)
+    if not found:
+        raise _no_layout(layout.cages[k], now)
+    return found
+
+
+def _no_layout(cage: Cage, masks: tuple[int, ...]) -> Contradiction:
+    shown = ""
+    if len(masks) <= 4:
+        each = [
+            f"{cell_name(c)} {listed(digits_of(m))}" for c, m in zip(cage.cells, masks, strict=True)
+        ]
+        shown = f" ({'; '.join(each)})"
+    return Contradiction(
+        f"no layout of {cage.name} fits its cells' candidates{shown}", [cage], cage.cells
+    )
 
 
 def cage_index(layout: Layout, k: int) -> tuple[tuple[int, ...], ...]:
     """Per cell of cage ``k`` (in the cage's order) and digit ``d`` (index ``d - 1``): the
     set of the cage's layouts that put ``d`` there, as bits of a number (bit ``t`` is
     ``layout.cage_bits[k][t]``). Live layouts are then a few big-number ANDs and ORs."""
-    return cage_table(layout, "index", k, _cage_index)
-
-
-def _cage_index(layout: Layout, k: int) -> tuple[tuple[int, ...], ...]:
-    found = layout.cage_bits[k]
-    if isinstance(found, LiveLayouts):
-        return found.kind.index
-    n, size = len(layout.cage_cells[k]), layout.size
-    count = len(found)
-    index = []
-    for j in range(n):
-        flags = [bytearray(b"0" * count) for _ in range(size)]
-        for t, lay in enumerate(found):
-            flags[lay[j].bit_length() - 1][count - 1 - t] = 49  # "1"; layout 0 is the last
-        index.append(tuple(int(f, 2) if count else 0 for f in flags))
-    return tuple(index)
+    return layout.kinds[k].index
 
 
 def union_of(layouts, size: int) -> list[int]:
@@ -530,7 +692,7 @@ def single_cell_cage(pos: Position, k: int) -> Step | None:
 # ---------------------------------------------------------------- 2. combinations
 
 
-def cage_subject(pos: Position, k: int, found) -> str:
+def cage_subject(pos: Position, k: int) -> str:
     """``cage 12x at r0c0 in three cells``, with what narrowed its layouts."""
     layout = pos.layout
     cage, cells = layout.cages[k], layout.cage_cells[k]
@@ -569,8 +731,10 @@ def combinations(pos: Position, k: int) -> Step | None:
     cells = layout.cage_cells[k]
     if len(cells) < 2 or all(pos.placed[i] for i in cells):
         return None
-    found = live(pos, k)
-    keep = union_of(found, len(cells))
+    found = cage_effect(pos, k)
+    if found is UNCHANGED:
+        return None
+    keep = found[0]
     removals = {
         i: pos.masks[i] & ~m
         for i, m in zip(cells, keep, strict=True)
@@ -579,18 +743,22 @@ def combinations(pos: Position, k: int) -> Step | None:
     if not removals:
         return None
     cage = layout.cages[k]
-    reason = f"{cage_subject(pos, k, found)} {cage_predicate(pos, k, found)}"
-    allowed = 0
-    for m in keep:
-        allowed |= m
-    arranged = [  # digits of the live layouts that still fit no cell of the arrangement
-        f"{listed(digits_of(removals[i] & allowed))} in {cell_name(layout.cells[i])}"
-        for i in cells
-        if removals.get(i, 0) & allowed
-    ]
-    if arranged:
-        more = " (and more)" if len(arranged) > 3 else ""
-        reason += f", and no layout puts {listed(arranged[:3], 'or')}{more}"
+
+    def reason() -> str:
+        said = f"{cage_subject(pos, k)} {cage_predicate(pos, k, live(pos, k))}"
+        allowed = 0
+        for m in keep:
+            allowed |= m
+        arranged = [  # digits of the live layouts that still fit no cell of the arrangement
+            f"{listed(digits_of(removals[i] & allowed))} in {cell_name(layout.cells[i])}"
+            for i in cells
+            if removals.get(i, 0) & allowed
+        ]
+        if arranged:
+            more = " (and more)" if len(arranged) > 3 else ""
+            said += f", and no layout puts {listed(arranged[:3], 'or')}{more}"
+        return said
+
     placed = [i for i in cells if pos.placed[i]]
     return make_step(pos, Technique.COMBINATIONS, removals, [cage], placed, reason)
 
@@ -605,35 +773,31 @@ def cage_line(pos: Position, k: int) -> Step | None:
     cells = layout.cage_cells[k]
     if len(cells) < 2 or all(pos.placed[i] for i in cells):
         return None
-    found = live(pos, k)
-    cage = layout.cages[k]
+    required = cage_effect(pos, k)[1]
+    if not required:
+        return None
+    masks, placed, cage_of = pos.masks, pos.placed, layout.cage_of
     removals: dict[int, int] = {}
-    said = []
-    for x in layout.cage_lines[k]:
-        at = [j for j, i in enumerate(cells) if x in layout.cell_lines[i]]
-        required = layout.full
-        for lay in found:
-            inside = 0
-            for j in at:
-                inside |= lay[j]
-            required &= inside
-            if not required:
-                break
-        if not required:
-            continue
-        gained = 0
+    gained: list[tuple[int, int]] = []  # (line, the digits its other cells lose)
+    for x, digits in zip(layout.cage_lines[k], required, strict=True):
+        lost = 0
         for i in layout.line_cells[x]:
-            if layout.cage_of[i] != k and not pos.placed[i] and pos.masks[i] & required:
-                removals[i] = removals.get(i, 0) | (pos.masks[i] & required)
-                gained |= pos.masks[i] & required
-        if gained:
-            said.append(f"{listed(digits_of(gained), 'and')} in {layout.lines[x].name}")
+            if cage_of[i] != k and not placed[i] and masks[i] & digits:
+                removals[i] = removals.get(i, 0) | (masks[i] & digits)
+                lost |= masks[i] & digits
+        if lost:
+            gained.append((x, lost))
     if not removals:
         return None
-    shown = combos(found, 3)
-    which = listed(combo_text(cage.operation, c, cage.target) for c in shown) if shown else ""
-    which = f" ({which})" if which else ""
-    reason = f"every layout left of {cage.name}{which} puts {listed(said, 'and')} inside the cage"
+    cage = layout.cages[k]
+
+    def reason() -> str:
+        said = [f"{listed(digits_of(lost), 'and')} in {layout.lines[x].name}" for x, lost in gained]
+        shown = combos(live(pos, k), 3)
+        which = listed(combo_text(cage.operation, c, cage.target) for c in shown) if shown else ""
+        which = f" ({which})" if which else ""
+        return f"every layout left of {cage.name}{which} puts {listed(said, 'and')} inside the cage"
+
     lines = [layout.lines[x] for x in layout.cage_lines[k]]
     return make_step(pos, Technique.CAGE_LINE, removals, [cage, *lines], cells, reason)
 
@@ -677,11 +841,12 @@ def assignments(masks: list[int], want: int, op: str) -> list[int] | None:
 
 def _known(pos: Position, k: int, op: str) -> int | None:
     """The sum (product) of cage ``k`` when every live layout has the same one."""
-    values = {
-        sum(digit_of(b) for b in lay) if op == ADD else math.prod(digit_of(b) for b in lay)
-        for lay in live(pos, k)
-    }
-    return values.pop() if len(values) == 1 else None
+    layout = pos.layout
+    now = layout.pickers[k](pos.masks)
+    found = layout.kinds[k].live(now)
+    if not found:
+        raise _no_layout(layout.cages[k], now)
+    return layout.kinds[k].known(found, op == ADD)
 
 
 def line_totals(pos: Position, x: int) -> Step | None:
