@@ -433,9 +433,8 @@ class Grading:
         self.changed = set(range(len(layout.cells)))  # cells changed since the last settle
         self.counts: Counter[IntEnum] = Counter()  # steps taken, per technique
         self.lines = False  # cage lines in bulk
-        self.seen: dict[
-            int, tuple[int, ...]
-        ] = {}  # per line, its candidates when it gave no subset
+        # per line, its candidates when it last gave no subset
+        self.seen: dict[int, tuple[int, ...]] = {}
         self.stages = (
             (Technique.CAGE_LINE, self._cage_line),
             (Technique.HIDDEN_SUBSET, self._subsets),
@@ -520,8 +519,10 @@ class Grading:
 
     def _totals(self) -> bool:
         """A line-totals step of each line that has one."""
-        pos = self.pos
-        return any([self._take(line_totals(pos, x)) for x in range(len(pos.layout.lines))])
+        found = False
+        for x in range(len(self.pos.layout.lines)):
+            found = self._take(line_totals(self.pos, x)) or found
+        return found
 
     def _trial(self) -> bool:
         """The candidates of the first open cell (fewest candidates first) that the

@@ -729,7 +729,7 @@ def combinations(pos: Position, k: int) -> Step | None:
     """A cage's open cells keep the digits that some live layout puts there."""
     layout = pos.layout
     cells = layout.cage_cells[k]
-    if len(cells) < 2 or all(pos.placed[i] for i in cells):
+    if len(cells) < 2 or all(map(pos.placed.__getitem__, cells)):
         return None
     found = cage_effect(pos, k)
     if found is UNCHANGED:
@@ -771,7 +771,7 @@ def cage_line(pos: Position, k: int) -> Step | None:
     the rest of that line."""
     layout = pos.layout
     cells = layout.cage_cells[k]
-    if len(cells) < 2 or all(pos.placed[i] for i in cells):
+    if len(cells) < 2 or all(map(pos.placed.__getitem__, cells)):
         return None
     required = cage_effect(pos, k)[1]
     if not required:
