@@ -229,43 +229,24 @@ class _Packed:
     index: tuple[tuple[int, ...], ...]
 
 
-# Large cage kinds' layouts, shared by every puzzle and call, up to this many in all.
-SHARED_LAYOUTS = 1 << 18
-_shared: OrderedDict[tuple, LiveLayouts] = OrderedDict()
-_shared_lock = threading.Lock()
-
-
 def _bit_layouts(cage: Cage, n: int) -> tuple[tuple[int, ...], ...] | LiveLayouts:
     """The cage's layouts with each digit as its bit; a large kind's all live, packed and
-    shared (:class:`LiveLayouts`)."""
-    bits = (0, *(bit(d) for d in range(1, n + 1)))
-    count = arith.count(cage, n)
-    if count <= arith.PACK_OVER:
-        return arith.layouts_as(cage, n, bits)
-    key = (cage.target, cage.operation, arith.shape_of(cage.cells), n)
-    with _shared_lock:
-        found = _shared.get(key)
-        if found is not None:
-            _shared.move_to_end(key)
-            return found
-    index = cage_kind(*key).index
-    found = LiveLayouts(
-        _Packed(arith.packed(cage, n), len(cage.cells), bits, index), (1 << count) - 1
-    )
-    with _shared_lock:
-        _shared[key] = found
-        while sum(map(len, _shared.values())) > SHARED_LAYOUTS and len(_shared) > 1:
-            _shared.popitem(last=False)
-    return found
+    shared with its kind (:meth:`CageKind.every`)."""
+    if arith.count(cage, n) <= arith.PACK_OVER:
+        return arith.layouts_as(cage, n, (0, *(bit(d) for d in range(1, n + 1))))
+    return cage_kind(cage.target, cage.operation, arith.shape_of(cage.cells), n).every()
 
 
 # ---------------------------------------------------------------- cage kinds
 
-# A cage kind's states (its cells' candidates) whose effect it remembers, and the kinds
-# whose tables are kept, shared by every puzzle and call: a maker's candidates, one edit
-# apart, and a trial's assumptions meet the same states again.
-KIND_STATES = 1 << 10
+# Cage kinds whose tables are kept, shared by every puzzle and call (a maker's
+# candidates, one edit apart, and a trial's assumptions meet the same cage states
+# again), the least recently used going first: at most KINDS_KEPT kinds of KIND_LAYOUTS
+# layouts in all (the corpus's 1,633 kinds have 122,530; a 7-cell 34+'s 83,824 take
+# about 2 MB of tables), each remembering the effect of up to KIND_STATES states.
 KINDS_KEPT = 2048
+KIND_LAYOUTS = 1 << 19
+KIND_STATES = 1 << 10
 # Most layouts of a kind whose live layouts per cell and candidates are remembered (a
 # large kind's would take megabytes).
 REMEMBERED = 1024
@@ -281,7 +262,17 @@ class CageKind:
     ``index[j][d - 1]`` holds the layouts putting ``d`` there, and per line of the shape
     (rows, then columns, in order) ``lines[x][d - 1]`` those putting ``d`` in it."""
 
-    __slots__ = ("by_total", "cage", "count", "effects", "either", "index", "lines", "size")
+    __slots__ = (
+        "all_live",
+        "by_total",
+        "cage",
+        "count",
+        "effects",
+        "either",
+        "index",
+        "lines",
+        "size",
+    )
 
     def __init__(self, cage: Cage, size: int):
         self.cage, self.size = cage, size
@@ -299,6 +290,16 @@ class CageKind:
         )
         self.effects: dict[tuple[int, ...], tuple] = {}
         self.by_total: dict[bool, dict[int, int]] = {}
+        self.all_live: LiveLayouts | None = None
+
+    def every(self) -> LiveLayouts:
+        """Every layout, packed, as :class:`LiveLayouts` (for a large kind; made once)."""
+        if self.all_live is None:
+            bits = (0, *(bit(d) for d in range(1, self.size + 1)))
+            packed = arith.packed(self.cage, self.size)
+            kind = _Packed(packed, len(self.cage.cells), bits, self.index)
+            self.all_live = LiveLayouts(kind, (1 << self.count) - 1)
+        return self.all_live
 
     def of(self, j: int, mask: int) -> int:
         """The layouts putting one of the digits of ``mask`` at position ``j``."""
@@ -403,20 +404,38 @@ def _or_all(parts: Iterable[int]) -> int:
     return found
 
 
-@functools.lru_cache(maxsize=KINDS_KEPT)
+_kinds: OrderedDict[tuple, CageKind] = OrderedDict()
+_kinds_lock = threading.Lock()
+_kind_layouts = [0]  # the layouts of the kinds kept
+
+
 def cage_kind(target: int, operation: str, shape: tuple[Cell, ...], size: int) -> CageKind:
-    """The tables of a cage kind (see :class:`CageKind`), made once."""
-    return CageKind(Cage(target, operation, shape), size)
+    """The tables of a cage kind (see :class:`CageKind`), kept while recently used."""
+    key = (target, operation, shape, size)
+    with _kinds_lock:
+        found = _kinds.get(key)
+        if found is not None:
+            _kinds.move_to_end(key)
+            return found
+    found = CageKind(Cage(target, operation, shape), size)
+    with _kinds_lock:
+        if key not in _kinds:
+            _kinds[key] = found
+            _kind_layouts[0] += found.count
+        while len(_kinds) > 1 and (len(_kinds) > KINDS_KEPT or _kind_layouts[0] > KIND_LAYOUTS):
+            _kind_layouts[0] -= _kinds.popitem(last=False)[1].count
+    return found
 
 
 @functools.lru_cache(maxsize=4096)
 def placed_kind(
     cage: Cage, n: int
-) -> tuple[tuple[int, ...], CageKind, tuple[int, ...], tuple[int, ...]]:
-    """A cage on an N x N grid: its cells (``r * N + c``), its kind, its lines (as the
-    kind's lines) and the lines it lies entirely in."""
+) -> tuple[tuple[int, ...], tuple, tuple[int, ...], tuple[int, ...]]:
+    """A cage on an N x N grid: its cells (``r * N + c``), its kind (the arguments of
+    :func:`cage_kind`), its lines (as the kind's lines) and the lines it lies entirely
+    in."""
     cells = tuple(r * n + c for r, c in cage.cells)
-    kind = cage_kind(cage.target, cage.operation, arith.shape_of(cage.cells), n)
+    kind = (cage.target, cage.operation, arith.shape_of(cage.cells), n)
     rows, columns = sorted({r for r, _ in cage.cells}), sorted({n + c for _, c in cage.cells})
     within = (*(rows if len(rows) == 1 else ()), *(columns if len(columns) == 1 else ()))
     return cells, kind, (*rows, *columns), within
@@ -451,7 +470,7 @@ def compiled(puzzle: Puzzle) -> Layout:
         cages=puzzle.cages,
         cage_cells=tuple(cells for cells, _, _, _ in placed),
         cage_of=tuple(cage_of),
-        kinds=tuple(kind for _, kind, _, _ in placed),
+        kinds=tuple(cage_kind(*kind) for _, kind, _, _ in placed),
         cage_lines=tuple(lines for _, _, lines, _ in placed),
         lines=frame.lines,
         line_cells=frame.line_cells,
