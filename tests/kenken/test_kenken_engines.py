@@ -487,6 +487,19 @@ def test_a_large_cage_kind_is_listed_once_for_every_puzzle_holding_it():
     assert techniques._compiled(p).cage_bits[big] is first
 
 
+def test_cage_kinds_are_kept_up_to_a_number_of_layouts_in_all(monkeypatch):
+    # a kind's tables are shared by every puzzle, the least recently used going first
+    # once the kinds kept hold more layouts than KIND_LAYOUTS (a 7-cell 34+: 83,824)
+    from numgrid.server.kinds.kenken import techniques
+
+    shape = ((0, 0), (0, 1), (0, 2), (0, 3), (1, 0), (1, 1), (2, 0))
+    monkeypatch.setattr(techniques, "KIND_LAYOUTS", 100_000)
+    big = techniques.cage_kind(34, "+", shape, 9)
+    assert techniques.cage_kind(34, "+", shape, 9) is big
+    techniques.cage_kind(33, "+", shape, 9)  # tens of thousands more: the 34+ goes
+    assert techniques.cage_kind(34, "+", shape, 9) is not big
+
+
 @pytest.mark.slow
 @given(st.lists(st.integers(1, (1 << 9) - 1), min_size=7, max_size=7))
 @settings(max_examples=25, deadline=None)

@@ -417,11 +417,11 @@ def cage_kind(target: int, operation: str, shape: tuple[Cell, ...], size: int) -
         if found is not None:
             _kinds.move_to_end(key)
             return found
-    found = CageKind(Cage(target, operation, shape), size)
+    made = CageKind(Cage(target, operation, shape), size)
     with _kinds_lock:
-        if key not in _kinds:
-            _kinds[key] = found
-            _kind_layouts[0] += found.count
+        found = _kinds.setdefault(key, made)  # another thread's, if it came first
+        if found is made:
+            _kind_layouts[0] += made.count
         while len(_kinds) > 1 and (len(_kinds) > KINDS_KEPT or _kind_layouts[0] > KIND_LAYOUTS):
             _kind_layouts[0] -= _kinds.popitem(last=False)[1].count
     return found
