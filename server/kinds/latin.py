@@ -764,7 +764,7 @@ def naked_subset(pos: LatinPosition, x: int) -> Step | None:
     own = [masks[i] for i in open_]
     sizes = range(2, min(LARGEST_SUBSET, len(open_) - 1) + 1)
     for size, groups in itertools.groupby(tight_groups(own, sizes, measure), itemgetter(0)):
-        best: tuple[int, tuple[int, ...], int, dict[int, int]] | None = None
+        found = []
         for _, members, union in groups:
             group = tuple(open_[k] for k in members)
             if measure(union) < size:
@@ -777,14 +777,31 @@ def naked_subset(pos: LatinPosition, x: int) -> Step | None:
                     [frame.cells[i] for i in group],
                 )
             removals = {j: masks[j] & union for j in open_ if j not in group and masks[j] & union}
-            lost = sum(m.bit_count() for m in removals.values())
-            if lost and (best is None or lost > best[0]):
-                best = (lost, group, union, removals)
-        if best:
-            _, group, union, removals = best
             words = functools.partial(_naked_words, frame, line, group, union, wanted)
-            return make_step(pos, pos.techniques["NAKED_SUBSET"], removals, [line], group, words)
+            found.append((removals, group, words))
+        step = _most_removing(pos, "NAKED_SUBSET", line, found)
+        if step:
+            return step
     return None
+
+
+def _most_removing(
+    pos: LatinPosition,
+    technique: str,
+    line: Line,
+    found: list[tuple[dict[int, int], Sequence[int], Callable[[], str]]],
+) -> Step | None:
+    """The step of the subset that removes most (the first of equals) of ``found``,
+    each (its removals, its cells, its sentence); None when none removes anything."""
+    chosen, most = None, 0
+    for told in found:
+        lost = sum(m.bit_count() for m in told[0].values())
+        if lost > most:
+            chosen, most = told, lost
+    if chosen is None:
+        return None
+    removals, cells, words = chosen
+    return make_step(pos, pos.techniques[technique], removals, [line], cells, words)
 
 
 def hidden_subset(pos: LatinPosition, x: int) -> Step | None:
@@ -856,7 +873,7 @@ def _hidden_step(pos: LatinPosition, x: int, sized: HiddenGroups, empties: int) 
     frame, masks = pos.frame, pos.masks
     line = frame.lines[x]
     for groups in sized:
-        best: tuple[int, tuple[int, ...], list[int], dict[int, int]] | None = None
+        found = []
         for group, places, need in groups:
             if len(places) < need:
                 raise Contradiction(
@@ -867,13 +884,11 @@ def _hidden_step(pos: LatinPosition, x: int, sized: HiddenGroups, empties: int) 
                 )
             keep = sum(frame.bit(v) for v in group)
             removals = {i: masks[i] & ~keep for i in places if masks[i] & ~keep}
-            lost = sum(m.bit_count() for m in removals.values())
-            if lost and (best is None or lost > best[0]):
-                best = (lost, group, places, removals)
-        if best:
-            _, group, places, removals = best
             words = functools.partial(_hidden_words, frame, line, group, places, empties)
-            return make_step(pos, pos.techniques["HIDDEN_SUBSET"], removals, [line], places, words)
+            found.append((removals, places, words))
+        step = _most_removing(pos, "HIDDEN_SUBSET", line, found)
+        if step:
+            return step
     return None
 
 
