@@ -422,20 +422,21 @@ def cage_kind(target: int, operation: str, shape: tuple[Cell, ...], size: int) -
         found = _kinds.setdefault(key, made)  # another thread's, if it came first
         if found is made:
             _kind_layouts[0] += made.count
-        while len(_kinds) > 1 and (len(_kinds) > KINDS_KEPT or _kind_layouts[0] > KIND_LAYOUTS):
-            _kind_layouts[0] -= _kinds.popitem(last=False)[1].count
+        if len(_kinds) > KINDS_KEPT or _kind_layouts[0] > KIND_LAYOUTS:
+            while len(_kinds) > 1 and (len(_kinds) > KINDS_KEPT or _kind_layouts[0] > KIND_LAYOUTS):
+                _kind_layouts[0] -= _kinds.popitem(last=False)[1].count
+            placed_kind.cache_clear()  # which would keep the kinds let go
     return found
 
 
 @functools.lru_cache(maxsize=4096)
 def placed_kind(
     cage: Cage, n: int
-) -> tuple[tuple[int, ...], tuple, tuple[int, ...], tuple[int, ...]]:
-    """A cage on an N x N grid: its cells (``r * N + c``), its kind (the arguments of
-    :func:`cage_kind`), its lines (as the kind's lines) and the lines it lies entirely
-    in."""
+) -> tuple[tuple[int, ...], CageKind, tuple[int, ...], tuple[int, ...]]:
+    """A cage on an N x N grid: its cells (``r * N + c``), its kind, its lines (as the
+    kind's lines) and the lines it lies entirely in."""
     cells = tuple(r * n + c for r, c in cage.cells)
-    kind = (cage.target, cage.operation, arith.shape_of(cage.cells), n)
+    kind = cage_kind(cage.target, cage.operation, arith.shape_of(cage.cells), n)
     rows, columns = sorted({r for r, _ in cage.cells}), sorted({n + c for _, c in cage.cells})
     within = (*(rows if len(rows) == 1 else ()), *(columns if len(columns) == 1 else ()))
     return cells, kind, (*rows, *columns), within
@@ -470,7 +471,7 @@ def compiled(puzzle: Puzzle) -> Layout:
         cages=puzzle.cages,
         cage_cells=tuple(cells for cells, _, _, _ in placed),
         cage_of=tuple(cage_of),
-        kinds=tuple(cage_kind(*kind) for _, kind, _, _ in placed),
+        kinds=tuple(kind for _, kind, _, _ in placed),
         cage_lines=tuple(lines for _, _, lines, _ in placed),
         lines=frame.lines,
         line_cells=frame.line_cells,
