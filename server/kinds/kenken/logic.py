@@ -61,6 +61,7 @@ from numgrid.server.core import value_text as value_text  # a value in its sente
 from numgrid.server.kinds.judging import candidate_masks
 from numgrid.server.kinds.judging import finding
 from numgrid.server.kinds.judging import judge_entries
+from numgrid.server.kinds.latin import LARGEST_SUBSET
 from numgrid.server.kinds.latin import lone_digits
 from numgrid.server.kinds.latin import make_step
 from numgrid.server.kinds.masks import bit
@@ -410,6 +411,11 @@ def ceiling(grade: Grade) -> Technique:
     return cast(Technique, THRESHOLDS[grade][0]) if grade in THRESHOLDS else Technique.TRIAL
 
 
+# Open cells of a line up to which its hidden subsets (of two cells or more) are the
+# complements of naked ones of at most LARGEST_SUBSET cells.
+NAKED_ONLY = LARGEST_SUBSET + 2
+
+
 class Grading:
     """The chain's grade of a puzzle, quiet and fast, for a maker that grades many
     candidates: the chain's own deductions, scheduled by work lists rather than step by
@@ -506,12 +512,17 @@ class Grading:
 
     def _subsets(self) -> bool:
         """A naked or hidden subset of each line that has one (a line unchanged since it
-        had none is not looked at again)."""
+        had none is not looked at again). In a line of at most :data:`NAKED_ONLY` open
+        cells, a hidden subset's other cells are a naked subset of at most four cells,
+        which removes the same candidates: only naked ones are looked for there."""
         pos, found = self.pos, False
         for x, cells in enumerate(pos.layout.line_cells):
             now = tuple([pos.masks[i] for i in cells])
             if self.seen.get(x) != now:
-                if self._take(naked_subset(pos, x) or hidden_subset(pos, x)):
+                step = naked_subset(pos, x)
+                if step is None and sum(not pos.placed[i] for i in cells) > NAKED_ONLY:
+                    step = hidden_subset(pos, x)
+                if self._take(step):
                     found = True
                 else:
                     self.seen[x] = now
