@@ -454,3 +454,19 @@ def test_a_cage_listing_one_cell_thousands_of_times_is_refused_in_one_pass(kind)
     with pytest.raises(PuzzleError, match=r"r0c0 (more than once|twice)"):
         KINDS[name].formats.read(text, fmt, MAX_CELLS)
     assert time.perf_counter() - start < 5
+
+
+def test_a_long_run_of_spaces_before_no_sums_is_refused_in_one_pass():
+    """Found by the mutations above: a puzz.link URL, 50,000 spaces and a slashed tail.
+    The Killer cage-map line's pattern tried every split of the spaces between its
+    separator's parts (quadratic): detecting the text took 22 s, reading it as every
+    kind 68 s, past any deadline (reading does not poll). A complexity guard, not a
+    speed figure: four times the length, and under a second where it took minutes."""
+    text = "https//puzz.link/p?sudoku" + " " * 200_000 + "/4/4/3412234112344123:"
+    start = time.perf_counter()
+    with pytest.raises(PuzzleError) as caught:
+        KINDS["killer"].formats.read(text, "line", MAX_CELLS)
+    assert [f.code for f in caught.value.findings] == ["bad_line"]
+    with pytest.raises(PuzzleError):
+        detect_format(text)
+    assert time.perf_counter() - start < 5
