@@ -789,7 +789,7 @@ def _most_removing(
     pos: LatinPosition,
     technique: str,
     line: Line,
-    found: list[tuple[dict[int, int], Sequence[int], Callable[[], str]]],
+    found: Sequence[tuple[dict[int, int], Sequence[int], Callable[[], str]]],
 ) -> Step | None:
     """The step of the subset that removes most (the first of equals) of ``found``,
     each (its removals, its cells, its sentence); None when none removes anything."""
