@@ -422,9 +422,11 @@ def cage_kind(target: int, operation: str, shape: tuple[Cell, ...], size: int) -
         found = _kinds.setdefault(key, made)  # another thread's, if it came first
         if found is made:
             _kind_layouts[0] += made.count
-        if len(_kinds) > KINDS_KEPT or _kind_layouts[0] > KIND_LAYOUTS:
-            while len(_kinds) > 1 and (len(_kinds) > KINDS_KEPT or _kind_layouts[0] > KIND_LAYOUTS):
-                _kind_layouts[0] -= _kinds.popitem(last=False)[1].count
+        evicted = False
+        while len(_kinds) > 1 and (len(_kinds) > KINDS_KEPT or _kind_layouts[0] > KIND_LAYOUTS):
+            _kind_layouts[0] -= _kinds.popitem(last=False)[1].count
+            evicted = True
+        if evicted:
             placed_kind.cache_clear()  # which would keep the kinds let go
     return found
 
