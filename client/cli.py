@@ -23,6 +23,7 @@ import contextlib
 import os
 import sys
 from collections.abc import Sequence
+from typing import Any
 
 from . import cli_args
 from .channels import CredentialsError
@@ -75,6 +76,23 @@ def _and(names: list[str]) -> str:
     return " and ".join(filter(None, [", ".join(names[:-1]), names[-1]]))
 
 
+class _Version(argparse.Action):
+    """``--version``: the installed version, looked up only when asked for."""
+
+    def __init__(self, option_strings: Sequence[str], dest: str, **_: Any) -> None:
+        super().__init__(
+            option_strings,
+            argparse.SUPPRESS,
+            nargs=0,
+            default=argparse.SUPPRESS,
+            help="show program's version number and exit",
+        )
+
+    def __call__(self, parser: argparse.ArgumentParser, *_: Any) -> None:
+        print(parser.prog, cli_args.version())
+        parser.exit()
+
+
 def build_parser() -> argparse.ArgumentParser:
     files = [k.files for k in DRAWINGS.values() if k.files]  # formats of one kind's own
     parser = argparse.ArgumentParser(
@@ -93,7 +111,7 @@ def build_parser() -> argparse.ArgumentParser:
     options.add_argument("-h", "--help", action="help", help="show this help message and exit")
     for setting in GLOBALS:
         setting.add_to(options, shown=True)
-    options.add_argument("--version", action="version", version=f"%(prog)s {cli_args.version()}")
+    options.add_argument("--version", action=_Version)
     subparsers = parser.add_subparsers(
         dest="command", required=True, metavar="COMMAND", prog=PROG, title="commands"
     )

@@ -24,7 +24,6 @@ from collections.abc import Iterable
 from collections.abc import Mapping
 from collections.abc import Sequence
 from dataclasses import dataclass
-from importlib import metadata
 from pathlib import Path
 from typing import Any
 from typing import Protocol
@@ -49,7 +48,10 @@ class BadSetting(Exception):
 
 
 def version() -> str:
-    """The installed package's version."""
+    """The installed package's version (importlib.metadata is imported only when asked:
+    it costs every other run of the CLI 30 ms)."""
+    from importlib import metadata
+
     try:
         return metadata.version(PACKAGE)
     except metadata.PackageNotFoundError:  # run from a source tree, not installed
