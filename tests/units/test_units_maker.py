@@ -21,12 +21,17 @@ from support.facts import facts
 from support.facts import puzzle_of
 
 
+# The fewest givens a trial keeps: a count of two solutions of a Jigsaw-X with 12 takes
+# 0.5-1.7 s here (the shortcut as long), and a grid's last removals tried all take that.
+FEWEST = 14
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize(("name", "diagonals"), [("sudoku", False), ("jigsaw", True)])
 def test_a_pair_goes_exactly_when_two_solutions_are_not_found(name, diagonals):
     kind = KINDS[name]
     rng = random.Random(3)
-    checked = filled = 0
+    checked, filled = {True: 0, False: 0}, 0
     while filled < 2:  # random regions with diagonals often have no grid: drawn again
         blank = kind.maker._blank(9, rng, diagonals)
         solution = maker._solution(blank, rng, Budget.seconds(30))
@@ -42,13 +47,15 @@ def test_a_pair_goes_exactly_when_two_solutions_are_not_found(name, diagonals):
             trial = list(values)
             for i in pair:
                 trial[i] = 0
+            if sum(1 for v in trial if v) < FEWEST:
+                continue
             found, complete, _ = native.count(t, t.fresh(trial), limit=2)
             counted = complete and len(found) == 1
             assert maker._still_unique(t, trial, pair, full, Budget.seconds(30)) == counted
-            checked += 1
+            checked[counted] += 1
             if counted:
                 values = trial
-    assert checked >= 2 * 41
+    assert checked[True] >= 20 and checked[False] >= 5, checked  # both answers checked
 
 
 @pytest.mark.parametrize("name", ["sudoku", "jigsaw"])
