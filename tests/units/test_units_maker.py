@@ -20,7 +20,6 @@ from numgrid.server.kinds.units import native
 from support.facts import facts
 from support.facts import puzzle_of
 
-
 # The fewest givens a trial keeps: a count of two solutions of a Jigsaw-X with 12 takes
 # 0.5-1.7 s here (the shortcut as long), and a grid's last removals tried all take that.
 FEWEST = 14
