@@ -13,9 +13,12 @@ module knows the rest, the same for every kind:
    ...), and a maker that can (:class:`~numgrid.server.kinds.base.Nudging`) first moves
    that very puzzle toward the grade a few times (a cage merged or split, a given
    added): the grade is steered, not only measured;
-3. **cross-checked**: both engines must find that one solution and no other (CP-SAT
-   starts on a candidate once it is unique, beside the chain grading it, and is
-   stopped if the candidate is not kept). Each of these is a bug and raises: CP-SAT
+3. **cross-checked**: both engines must find that one solution and no other. The first
+   candidate's check starts once it is unique, beside the chain grading it (most easy
+   targets keep it); once one was off grade, a candidate's check starts only when it is
+   kept (a check begun beside a chain whose candidate then goes cost the chain's thread
+   GIL time and the machine CPU: at Killer MEDIUM, 9 explanations a puzzle, a third of
+   its CPU). Each of these is a bug and raises: CP-SAT
    answering otherwise, a chain finding a unique puzzle contradictory, a maker's
    solution that does not solve its own puzzle.
 
@@ -26,6 +29,7 @@ Puzzle *i* of a request with seed *S* has seed *S + i*: it is reproduced alone.
 
 from __future__ import annotations
 
+import dataclasses
 import enum
 import random
 import time
@@ -82,14 +86,21 @@ class Generated:
 
 
 @dataclass(frozen=True)
+class _Check:
+    """A cross-check under way."""
+
+    finish: Callable[[], tuple[SearchResult, SearchResult]]  # waits for both answers
+    budget: Budget  # cancelled when its candidate is not kept
+
+
+@dataclass(frozen=True)
 class _Candidate:
-    """A candidate made unique and explained, its cross-check under way beside."""
+    """A candidate made unique and explained, its cross-check maybe under way beside."""
 
     puzzle: Any
     solution: Grid
     explanation: Explanation | None
-    cross_check: Callable[[], tuple[SearchResult, SearchResult]]  # finishes it
-    checking: Budget  # cancelled when the candidate is not kept
+    check: _Check | None
 
 
 def problems(kind: Kind[Any], spec: Spec, count: int) -> list[tuple[str, str]]:
@@ -197,29 +208,35 @@ class Attempt:
         self._steer(harder=grade < target)
         return None
 
-    def _graded(self, puzzle: Any, solution: Grid) -> _Candidate | None:
+    def _graded(self, puzzle: Any, solution: Grid, beside: bool) -> _Candidate | None:
         """The candidate made unique and explained with the techniques the target
-        allows, CP-SAT's cross-check started beside the chain; None when it cannot be
-        made unique. Unique first: a candidate with a second solution is repaired before
-        the chain, which costs several native searches, is spent on it (and a trial on
-        a puzzle with two solutions can search long)."""
+        allows, its cross-check started beside the chain when ``beside``; None when it
+        cannot be made unique. Unique first: a candidate with a second solution is
+        repaired before the chain, which costs several native searches, is spent on it
+        (and a trial on a puzzle with two solutions can search long)."""
         made = self.unique(puzzle, solution)
         if made is None:
             return None
         puzzle, solution = made
-        checking = self.budget.child()
-        check = engines.start_cross_check(self.kind, puzzle, limit=2, fixed=None, budget=checking)
+        check = self._check(puzzle) if beside else None
         try:
             explanation = self._explained(puzzle, ceiling(self.kind, self.spec.grade))
         except BaseException:
-            self._drop(checking)
+            self._drop(check)
             raise
-        return _Candidate(puzzle, solution, explanation, check, checking)
+        return _Candidate(puzzle, solution, explanation, check)
 
-    def _drop(self, checking: Budget) -> None:
-        """Stop a cross-check (if still running), and let it go."""
-        checking.cancel()
-        self.budget.release(checking)
+    def _check(self, puzzle: Any) -> _Check:
+        """Both engines started on ``puzzle`` (CP-SAT in a thread of its own)."""
+        budget = self.budget.child()
+        finish = engines.start_cross_check(self.kind, puzzle, limit=2, fixed=None, budget=budget)
+        return _Check(finish, budget)
+
+    def _drop(self, check: _Check | None) -> None:
+        """Stop a cross-check (if started and still running), and let it go."""
+        if check is not None:
+            check.budget.cancel()
+            self.budget.release(check.budget)
 
     def _toward(self, explanation: Explanation | None) -> bool | None:
         """Whether an off-grade candidate needs a harder puzzle (True) or an easier one
@@ -234,15 +251,16 @@ class Attempt:
         return explanation.grade < target
 
     def run(self) -> tuple[_Candidate, Explanation]:
-        """The first candidate kept, and its explanation."""
+        """The first candidate kept (its cross-check started), and its explanation."""
         maker = self.kind.maker
+        missed = False  # a candidate was off grade: later ones are checked once kept
         while True:
             if self.budget.expired():
                 raise SearchTimeout()
             self.attempts += 1
             puzzle, solution = maker.candidate(self.spec, self.rng, self.pressure, self.budget)
             for nudges in range(NUDGES + 1):
-                graded = self._graded(puzzle, solution)
+                graded = self._graded(puzzle, solution, beside=not missed)
                 if graded is None:
                     break
                 judged = None
@@ -250,9 +268,11 @@ class Attempt:
                     judged = self._judged(graded.explanation)
                 finally:
                     if judged is None:  # not kept: its cross-check stops
-                        self._drop(graded.checking)
+                        self._drop(graded.check)
                 if judged is not None:
-                    return graded, judged
+                    check = graded.check or self._check(graded.puzzle)
+                    return dataclasses.replace(graded, check=check), judged
+                missed = True
                 harder = self._toward(graded.explanation)
                 if harder is None or nudges == NUDGES or not isinstance(maker, Nudging):
                     break
@@ -271,9 +291,10 @@ def generate_one(kind: Kind[Any], spec: Spec, seed: int, budget: Budget) -> Gene
     kept, explanation = attempt.run()
     puzzle, solution = kept.puzzle, kept.solution
     try:
-        cpsat, native = kept.cross_check()
+        assert kept.check is not None  # run() starts the kept candidate's
+        cpsat, native = kept.check.finish()
     finally:
-        attempt._drop(kept.checking)  # done, or failed with CP-SAT still running
+        attempt._drop(kept.check)  # done, or failed with CP-SAT still running
     if cpsat.timed_out or native.timed_out:
         raise SearchTimeout()
     if cpsat.verdict() is not Verdict.UNIQUE or cpsat.solutions[0] != solution:

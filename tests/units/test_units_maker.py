@@ -114,7 +114,7 @@ def test_the_driver_nudges_an_off_grade_candidate_before_drawing_another():
             KINDS["killer"], Spec(9, 9, Grade.MEDIUM), seed, Budget.seconds(60)
         )
         kept, explanation = attempt.run()
-        kept.checking.cancel()  # its cross-check is not wanted here
+        attempt._drop(kept.check)  # its cross-check is not wanted here
         assert explanation.grade == Grade.MEDIUM
         made.append((attempt.attempts, attempt.nudges))
     assert any(nudges for _, nudges in made), made
