@@ -16,11 +16,10 @@ module knows the rest, the same for every kind:
 3. **cross-checked**: both engines must find that one solution and no other. The first
    candidate's check starts once it is unique, beside the chain grading it (most easy
    targets keep it); once one was off grade, a candidate's check starts only when it is
-   kept (a check begun beside a chain whose candidate then goes cost the chain's thread
-   GIL time and the machine CPU: at Killer MEDIUM, 9 explanations a puzzle, a quarter
-   to a third of its CPU). Each of these is a bug and raises: CP-SAT answering
-   otherwise, a chain finding a unique puzzle contradictory, a maker's solution that
-   does not solve its own puzzle.
+   kept (a check begun beside a chain whose candidate then goes costs the chain's
+   thread GIL time and the machine CPU: docs/generate.md has the figures). Each of
+   these is a bug and raises: CP-SAT answering otherwise, a chain finding a unique
+   puzzle contradictory, a maker's solution that does not solve its own puzzle.
 
 Every random choice comes from ``random.Random(seed)``, so a seed gives the same puzzle
 (only a candidate whose chain runs past :data:`CANDIDATE_SECONDS` is dropped for time).
