@@ -25,7 +25,6 @@ from support.facts import puzzle_of
 FEWEST = 14
 
 
-@pytest.mark.slow
 @pytest.mark.parametrize(("name", "diagonals"), [("sudoku", False), ("jigsaw", True)])
 def test_a_pair_goes_exactly_when_two_solutions_are_not_found(name, diagonals):
     kind = KINDS[name]
