@@ -69,6 +69,10 @@ from numgrid.server.kinds.masks import single
 WORDS = ("no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine")
 SUBSET_NAMES = {2: "pair", 3: "triple", 4: "quad"}
 LARGEST_SUBSET = max(SUBSET_NAMES)
+# Open cells of a line up to which its hidden subsets (of two cells or more) are the
+# complements of naked ones of at most LARGEST_SUBSET cells, which remove the same
+# candidates: a grading that found no naked subset there need not look for hidden ones.
+NAKED_ONLY = LARGEST_SUBSET + 2
 
 
 # ---------------------------------------------------------------- lines
@@ -706,8 +710,9 @@ def _places_counted(pos: LatinPosition, x: int) -> tuple[int, int, int, int]:
 
 def _capacity(frame: Frame, wanted: dict[int, int], mask: int) -> int:
     """How many cells the values of ``mask`` (an open cell's: its line lacks them all)
-    can still fill in a line: one each, EMPTY as many as the line still needs."""
-    lot = frame.bit(EMPTY) if frame.empties else 0
+    can still fill in a line: one each, EMPTY as many as the line still needs (a frame
+    with empties only)."""
+    lot = frame.bit(EMPTY)
     if not mask & lot:
         return mask.bit_count()
     return (mask ^ lot).bit_count() + wanted.get(EMPTY, 0)

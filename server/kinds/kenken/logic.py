@@ -61,7 +61,7 @@ from numgrid.server.core import value_text as value_text  # a value in its sente
 from numgrid.server.kinds.judging import candidate_masks
 from numgrid.server.kinds.judging import finding
 from numgrid.server.kinds.judging import judge_entries
-from numgrid.server.kinds.latin import LARGEST_SUBSET
+from numgrid.server.kinds.latin import NAKED_ONLY
 from numgrid.server.kinds.latin import lone_digits
 from numgrid.server.kinds.latin import make_step
 from numgrid.server.kinds.masks import bit
@@ -409,11 +409,6 @@ next_step, explain, grade = LADDER.next_step, LADDER.explain, LADDER.grade
 def ceiling(grade: Grade) -> Technique:
     """The hardest technique a chain for ``grade`` may use (a trial for EXTREME)."""
     return cast(Technique, THRESHOLDS[grade][0]) if grade in THRESHOLDS else Technique.TRIAL
-
-
-# Open cells of a line up to which its hidden subsets (of two cells or more) are the
-# complements of naked ones of at most LARGEST_SUBSET cells.
-NAKED_ONLY = LARGEST_SUBSET + 2
 
 
 class Grading:

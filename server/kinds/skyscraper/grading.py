@@ -29,6 +29,7 @@ from numgrid.server.chain import Grade
 from numgrid.server.chain import most_telling
 from numgrid.server.kinds import latin
 from numgrid.server.kinds.latin import LARGEST_SUBSET
+from numgrid.server.kinds.latin import NAKED_ONLY
 from numgrid.server.kinds.latin import places_of
 from numgrid.server.kinds.latin import sole_places
 from numgrid.server.kinds.latin import tight_groups
@@ -131,7 +132,7 @@ class Grading:
         self.count = [0] * lines  # per line: the heights placed in it
         for i, value in enumerate(givens):
             if value:
-                self._remove(i, frame.full & ~(1 << (value - 1)))
+                self.height_given(i, value)
         for x in range(lines):
             self._clued(x)
 
@@ -290,7 +291,11 @@ class Grading:
         return False
 
     def _hidden_subset(self, open_: list[int]) -> bool:
-        if len(open_) <= 2 + LARGEST_SUBSET:  # each is a naked subset's complement
+        """After :meth:`_naked` found none in the line: a hidden subset of k digits is the
+        complement of a naked one of the other cells, so only the sizes whose complement
+        is past LARGEST_SUBSET are new (none up to :data:`~..latin.NAKED_ONLY` cells)."""
+        largest = min(LARGEST_SUBSET, len(open_) - NAKED_ONLY + 1)
+        if largest < 2:
             return False
         masks = self.masks
         lacking = 0
@@ -298,7 +303,7 @@ class Grading:
             lacking |= masks[i]
         digits = [1 << (d - 1) for d in digits_of(lacking)]
         places = places_of(open_, masks, lacking)
-        for size, members, union in tight_groups(places, range(2, LARGEST_SUBSET + 1)):
+        for size, members, union in tight_groups(places, range(2, largest + 1)):
             if union.bit_count() < size:
                 raise Broken
             keep = sum(digits[k] for k in members)
