@@ -34,6 +34,7 @@ from collections.abc import Mapping
 from collections.abc import Sequence
 from dataclasses import dataclass
 from dataclasses import field
+from operator import itemgetter
 from typing import Any
 from typing import Protocol
 from typing import TypeVar
@@ -323,12 +324,8 @@ def most_telling(found: Iterable[tuple[tuple[int, int], Ranked]]) -> Ranked | No
     """Of the steps one technique finds (each after its rank: the cells it places, the
     candidates it removes besides), the first of those that place most, then remove
     most: the one the chain takes."""
-    chosen: Ranked | None = None
-    chosen_rank = (0, 0)
-    for rank, step in found:
-        if chosen is None or rank > chosen_rank:
-            chosen, chosen_rank = step, rank
-    return chosen
+    top = max(found, key=itemgetter(0), default=None)  # max keeps the first of equals
+    return None if top is None else top[1]
 
 
 def best(steps: Iterable[Step | None]) -> Step | None:
