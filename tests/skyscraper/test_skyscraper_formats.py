@@ -152,6 +152,25 @@ def test_json_zero_values_may_be_left_out():
     assert board.entries == p.givens == ((0,) * 3,) * 3
 
 
+def test_an_entry_repeating_its_given_reads_as_no_entry_in_every_format():
+    """Entries that list the givens too read as entries that do not (what every format
+    writes back), so a board reads back the same; one that differs stays, for the
+    checks. The fuzz test found a structured echo that lost such an entry."""
+
+    def read(first_row: list[int]) -> Board:
+        rows = [first_row, [0, 0, 0], [0, 0, 0]]
+        givens = [[1, 0, 0], [0, 0, 0], [0, 0, 2]]
+        sky = {"size": 3, "left": [3, 0, 0], "givens": {"rows": [{"values": r} for r in givens]}}
+        sky["entries"] = {"rows": [{"values": r} for r in rows]}
+        return formats.read(json.dumps({"skyscraper": sky}))
+
+    listed, own = read([1, 2, 3]), read([0, 2, 3])
+    assert listed == own and own.entries[0] == (0, 2, 3)
+    for fmt in ("janko", "json"):
+        assert formats.read(formats.write(listed, fmt), fmt) == listed
+    assert read([3, 2, 1]).entries[0] == (3, 2, 1)
+
+
 # ---------------------------------------------------------------- reading errors
 
 

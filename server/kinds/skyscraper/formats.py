@@ -199,7 +199,7 @@ def read_janko(text: str, max_cells: int = DEFAULT_MAX_CELLS) -> Board:
     puzzle = Puzzle(n, height, diagonals, top, bottom, left, right, givens)
     if findings:
         raise _fail(findings, puzzle)
-    return Board(puzzle, entries or puzzle.empty_grid())
+    return Board(puzzle, puzzle.repeats_cleared(entries) if entries else puzzle.empty_grid())
 
 
 def _cell_text(value: int) -> str:
@@ -377,7 +377,7 @@ def read_json(text: str, max_cells: int = DEFAULT_MAX_CELLS) -> Board:
     puzzle = Puzzle(n, height, diagonals, top, bottom, left, right, givens)
     if findings:
         raise _fail(findings, puzzle)
-    return Board(puzzle, entries)
+    return Board(puzzle, puzzle.repeats_cleared(entries))
 
 
 def _grid_dict(grid: Grid) -> dict:

@@ -13,7 +13,8 @@
   outside the grid: row -1, row N, column -1, column N.
 - *givens*: heights (or empty lots) printed in the grid, 0 elsewhere.
 - *board*: a puzzle plus the player's *entries*: a grid of heights, ``EMPTY`` for a lot
-  marked empty, 0 where nothing is entered (given cells: 0, or the given itself).
+  marked empty, 0 where nothing is entered (given cells: 0; a reader reads an entry that
+  repeats its given as 0).
 
 A :class:`Puzzle` may be broken (a clue too large, a given out of range): it is only a
 faithful reading of a description; :mod:`.checks` says what is wrong.
@@ -134,6 +135,15 @@ class Puzzle(latin.GivenSquare):
 
     def clues(self, side: Side) -> tuple[int, ...]:
         return getattr(self, side.value)
+
+    def repeats_cleared(self, entries: Grid) -> Grid:
+        """``entries`` (of the grid's shape) without those that repeat their cell's given:
+        the readers' one reading of a board, whether its entries list the givens or not
+        (as written back: an entry differing from its given stays, for the checks)."""
+        return tuple(
+            tuple(0 if e == g else e for g, e in zip(grow, erow, strict=True))
+            for grow, erow in zip(self.givens, entries, strict=True)
+        )
 
     @property
     def lines(self) -> tuple[Line, ...]:
